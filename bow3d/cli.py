@@ -1,0 +1,90 @@
+"""The `bow3d` command line: a thin dispatcher over the layers.
+
+Each subcommand lives in its own module under `bow3d.commands` and exposes
+`NAME`, `HELP`, `add_arguments(parser)` and `run(args) -> int`; they are found
+by name so that adding a command never touches this file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+from types import ModuleType
+
+import bow3d.commands
+from bow3d import __version__
+from bow3d.errors import Bow3dError
+
+EXIT_OK = 0
+EXIT_INTERNAL = 1
+EXIT_USAGE = 2
+
+
+def _command_modules() -> list[ModuleType]:
+    modules = []
+    for info in pkgutil.iter_modules(bow3d.commands.__path__):
+        if info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"bow3d.commands.{info.name}")
+        if hasattr(module, "NAME") and hasattr(module, "run"):
+            modules.append(module)
+    return sorted(modules, key=lambda m: getattr(m, "ORDER", 50))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full argument parser, one subparser per command module."""
+    parser = argparse.ArgumentParser(
+        prog="bow3d",
+        description="3D battlefield visualiser, line-of-sight referee and replay tool "
+        "for brick wargames (BOW: Bricks Only Wargame).",
+        epilog="Run 'bow3d COMMAND --help' for the options of one command. "
+        "The official LDraw library is found through LDRAWDIR, else the bundled starter library.",
+    )
+    parser.add_argument("--version", action="version", version=f"bow3d {__version__}")
+    parser.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for module in _command_modules():
+        command = sub.add_parser(
+            module.NAME,
+            help=module.HELP,
+            description=getattr(module, "DESCRIPTION", module.HELP),
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+        module.add_arguments(command)
+        command.set_defaults(_run=module.run)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the `bow3d` console command; returns the exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not hasattr(args, "_run"):
+        parser.print_help()
+        return EXIT_USAGE
+    try:
+        return int(args._run(args) or EXIT_OK)
+    except Bow3dError as error:
+        print(f"bow3d {args.command}: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+    except Exception:  # an internal bug: say so plainly, traceback only on request
+        if args.debug:
+            raise
+        error_type, error, _ = sys.exc_info()
+        print(
+            f"bow3d {args.command}: internal error ({error_type.__name__}: {error}). "
+            "Please report it with the command you ran; add --debug for the traceback.",
+            file=sys.stderr,
+        )
+        return EXIT_INTERNAL
+
+
+if __name__ == "__main__":
+    sys.exit(main())
