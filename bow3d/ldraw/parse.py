@@ -1,0 +1,369 @@
+"""Parse LDraw text (line types 0-5, MPD, BFC meta commands) into per-file records.
+
+Layer: ldraw (imports nothing else of bow3d but errors). Coordinates stay in LDraw's own
+frame (-Y up, LDU) here; the world frame is applied once, in `bow3d.ldraw.model`.
+
+Lenient by design: a malformed line becomes a `Diagnostic` and is skipped; `strict=True`
+raises `LDrawError` at the first one instead. Quads are split into two triangles here and
+every triangle is normalised to counter-clockwise winding of its file's BFC state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+from typing import Iterable, Iterator
+
+import numpy as np
+
+from bow3d.errors import LDrawError
+
+MAX_DIAGNOSTICS_PER_FILE = 50  # a garbage file must not flood memory or the terminal
+# Header and editor meta commands that carry nothing bow3d draws (!TEXMAP geometry is drawn untextured).
+_QUIET_META = {"NAME:", "AUTHOR:", "!LICENSE", "!HISTORY", "!HELP", "!KEYWORDS", "!CATEGORY", "!CMDLINE",
+               "//", "!TEXMAP", "!:", "STEP", "CLEAR", "PAUSE", "SAVE", "PRINT", "WRITE", "!THEME"}
+_NUMBERS = {1: 13, 2: 7, 3: 10, 4: 13, 5: 13}  # colour + coordinates per line type
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """Something in a file that bow3d read around; `line` is 1-based, 0 when not about a line."""
+
+    file: str
+    line: int
+    message: str
+    severity: str = "warning"  # "warning" or "error"
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}" if self.line else self.file
+        return f"{where}: {self.message}"
+
+
+@dataclass(frozen=True)
+class SubfileRef:
+    """A type 1 line: place `name` with `colour` and the 4x4 LDraw `matrix`."""
+
+    colour: int
+    matrix: tuple[float, ...]  # 12 numbers: x y z a b c d e f g h i
+    name: str  # as written, backslashes turned into slashes
+    line: int
+    invert: bool  # preceded by 0 BFC INVERTNEXT
+    certified: bool  # the referencing file's BFC state at this line (certified and CLIP)
+
+
+@dataclass(frozen=True)
+class ColourDefinition:
+    """A `0 !COLOUR` meta command (LDConfig.ldr or local to a model)."""
+
+    name: str
+    code: int
+    value: tuple[int, int, int]
+    edge: tuple[int, int, int] | int  # an RGB value, or another colour's code
+    alpha: int = 255
+    finish: str = "solid"
+    line: int = 0
+
+
+@dataclass
+class LDrawFile:
+    """One LDraw file (or one `0 FILE` block of an MPD) after parsing.
+
+    triangles       (T, 3, 3) float64  corners, counter-clockwise when certified
+    tri_colour      (T,) int32
+    tri_certified   (T,) bool
+    tri_line        (T,) int32  source line of each triangle
+    edges           (E, 2, 3) float64 and edge_colour (E,) int32 (type 2)
+    optional_edges  (O, 4, 3) float64 and optional_colour (O,) int32 (type 5)
+    """
+
+    name: str
+    source: str  # the file on disk this came from (for diagnostics)
+    first_line: int = 1
+    title: str = ""
+    ldraw_org: str = ""  # e.g. "Part", "Unofficial_Part", "Subpart", "Primitive", "Model"
+    certified: bool | None = None  # None: no BFC statement at all
+    refs: list[SubfileRef] = field(default_factory=list)
+    triangles: np.ndarray = field(default_factory=lambda: np.zeros((0, 3, 3)))
+    tri_colour: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
+    tri_certified: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
+    tri_line: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
+    edges: np.ndarray = field(default_factory=lambda: np.zeros((0, 2, 3)))
+    edge_colour: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
+    optional_edges: np.ndarray = field(default_factory=lambda: np.zeros((0, 4, 3)))
+    optional_colour: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
+    colours: list[ColourDefinition] = field(default_factory=list)
+    meta: list[tuple[int, str]] = field(default_factory=list)  # (line, text) of other 0 lines
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def is_part(self) -> bool:
+        """True for parts (official or packed into an MPD), false for models and subparts."""
+        org = self.ldraw_org.lower()
+        if "part" in org and "subpart" not in org:
+            return True
+        if org:
+            return False
+        return PurePosixPath(self.name.lower()).suffix == ".dat"
+
+
+@dataclass
+class LDrawDocument:
+    """A parsed file: one `LDrawFile` for a plain file, several for an MPD (first = main model)."""
+
+    source: str
+    files: list[LDrawFile]
+
+    @property
+    def main(self) -> LDrawFile:
+        return self.files[0]
+
+    def submodels(self) -> dict[str, LDrawFile]:
+        """MPD blocks by normalised name (lowercase, forward slashes)."""
+        return {normalise_name(f.name): f for f in self.files}
+
+
+def normalise_name(name: str) -> str:
+    """Reference names compare case-insensitively with either slash (LDraw spec)."""
+    return name.strip().replace("\\", "/").lower()
+
+
+def parse_colour_code(token: str) -> int:
+    """A colour token: decimal code or a direct colour 0x2RRGGBB (kept as that integer)."""
+    if token[:2] in ("0x", "0X", "#2"):
+        value = int(token[2:] if token[0] == "0" else token[1:], 16)
+        return value if token[0] == "0" else value | 0x2000000
+    return int(token)
+
+
+class _FileBuilder:
+    """Accumulates one file's lines; the BFC state machine lives here."""
+
+    def __init__(self, name: str, source: str, first_line: int, strict: bool):
+        self.file = LDrawFile(name=name, source=source, first_line=first_line)
+        self.strict = strict
+        self.ccw = True
+        self.clip = True
+        self.invert_next = False
+        self.tris: list[list[float]] = []
+        self.tri_meta: list[tuple[int, bool, int]] = []
+        self.edges: list[list[float]] = []
+        self.edge_col: list[int] = []
+        self.opts: list[list[float]] = []
+        self.opt_col: list[int] = []
+        self.seen_any = False
+
+    def diagnose(self, line: int, message: str, severity: str = "warning") -> None:
+        if self.strict:
+            raise LDrawError(f"{self.file.source}:{line}: {message}")
+        diags = self.file.diagnostics
+        if len(diags) < MAX_DIAGNOSTICS_PER_FILE:
+            diags.append(Diagnostic(self.file.source, line, message, severity))
+        elif len(diags) == MAX_DIAGNOSTICS_PER_FILE:
+            diags.append(Diagnostic(self.file.source, line, "too many problems; the rest are not listed"))
+
+    @property
+    def certified_here(self) -> bool:
+        return bool(self.file.certified) and self.clip
+
+    def meta(self, number: int, text: str) -> None:
+        words = text.split()
+        if not words:
+            return
+        head = words[0].upper()
+        if not self.seen_any and head not in ("BFC", "!COLOUR"):
+            self.file.title = text  # LDraw spec: the first line of a file is its title
+        self.seen_any = True
+        if head == "BFC":
+            self._bfc(number, [w.upper() for w in words[1:]])
+        elif head == "!COLOUR":
+            self._colour(number, words)
+        elif head == "!LDRAW_ORG" and len(words) > 1:
+            self.file.ldraw_org = words[1]
+        elif head not in _QUIET_META:
+            self.file.meta.append((number, text))
+
+    def _bfc(self, number: int, words: list[str]) -> None:
+        if "NOCERTIFY" in words:
+            self.file.certified = False
+            return
+        if "CERTIFY" in words:
+            if self.file.certified is None and (self.tris or self.file.refs):
+                self.diagnose(number, "BFC CERTIFY after geometry; honoured for the whole file")
+            self.file.certified = True
+        if "CW" in words:
+            self.ccw = False
+        if "CCW" in words:
+            self.ccw = True
+        if "INVERTNEXT" in words:
+            self.invert_next = True
+        if "NOCLIP" in words:
+            self.clip = False
+        elif "CLIP" in words:
+            self.clip = True
+
+    def _colour(self, number: int, words: list[str]) -> None:
+        try:
+            fields: dict[str, str] = {}
+            i = 2
+            while i < len(words):
+                key = words[i].upper()
+                if key in ("CODE", "VALUE", "EDGE", "ALPHA", "LUMINANCE") and i + 1 < len(words):
+                    fields[key] = words[i + 1]
+                    i += 2
+                else:
+                    if key in ("CHROME", "PEARLESCENT", "RUBBER", "MATTE_METALLIC", "METAL", "MATERIAL"):
+                        fields.setdefault("FINISH", key.lower())
+                    i += 1
+            value = _hex_rgb(fields["VALUE"])
+            edge_token = fields.get("EDGE", "#000000")
+            edge = _hex_rgb(edge_token) if edge_token.startswith(("#", "0x")) else int(edge_token)
+            self.file.colours.append(ColourDefinition(
+                name=words[1], code=int(fields["CODE"]), value=value, edge=edge,
+                alpha=int(fields.get("ALPHA", 255)), finish=fields.get("FINISH", "solid"), line=number))
+        except (KeyError, ValueError, IndexError):
+            self.diagnose(number, "!COLOUR needs a name, CODE n, VALUE #RRGGBB and EDGE; line skipped")
+
+    def geometry(self, number: int, kind: int, tokens: list[str]) -> None:
+        self.seen_any = True
+        need = _NUMBERS[kind]
+        if kind == 1:
+            if len(tokens) < need + 1:
+                self.diagnose(number, f"line type 1 needs 13 numbers and a file name, got {len(tokens)} fields")
+                return
+        elif len(tokens) < need:
+            self.diagnose(number, f"line type {kind} needs {need} numbers, got {len(tokens)}")
+            return
+        try:
+            colour = parse_colour_code(tokens[0])
+            numbers = [float(t) for t in tokens[1:need]]
+        except ValueError:
+            self.diagnose(number, f"line type {kind} has a field that is not a number")
+            return
+        if not all(np.isfinite(numbers)):
+            self.diagnose(number, f"line type {kind} has a number that is not finite")
+            return
+        if kind == 1:
+            name = " ".join(tokens[need:]).replace("\\", "/")
+            self.file.refs.append(SubfileRef(colour, tuple(numbers), name, number,
+                                             self.invert_next, self.certified_here))
+            self.invert_next = False
+            return
+        if self.invert_next:
+            self.diagnose(number, "BFC INVERTNEXT must be followed by a type 1 line; ignored")
+            self.invert_next = False
+        if kind == 2:
+            self.edges.append(numbers)
+            self.edge_col.append(colour)
+        elif kind == 5:
+            self.opts.append(numbers)
+            self.opt_col.append(colour)
+        else:
+            self._polygon(number, kind, colour, numbers)
+
+    def _polygon(self, number: int, kind: int, colour: int, numbers: list[float]) -> None:
+        p = numbers
+        if kind == 3:
+            corners = [p] if self.ccw else [p[0:3] + p[6:9] + p[3:6]]
+        elif self.ccw:  # quad a b c d -> (a b c) and (a c d), as the spec's winding keeps
+            corners = [p[0:9], p[0:3] + p[6:12]]
+        else:
+            corners = [p[0:3] + p[6:9] + p[3:6], p[0:3] + p[9:12] + p[6:9]]
+        for tri in corners:
+            self.tris.append(tri)
+            self.tri_meta.append((colour, self.certified_here, number))
+
+    def finish(self) -> LDrawFile:
+        f = self.file
+        if self.tris:
+            f.triangles = np.asarray(self.tris, dtype=np.float64).reshape(-1, 3, 3)
+            meta = np.asarray(self.tri_meta, dtype=np.int64)
+            f.tri_colour = meta[:, 0].astype(np.int32)
+            f.tri_certified = meta[:, 1].astype(bool)
+            f.tri_line = meta[:, 2].astype(np.int32)
+        if self.edges:
+            f.edges = np.asarray(self.edges, dtype=np.float64).reshape(-1, 2, 3)
+            f.edge_colour = np.asarray(self.edge_col, dtype=np.int32)
+        if self.opts:
+            f.optional_edges = np.asarray(self.opts, dtype=np.float64).reshape(-1, 4, 3)
+            f.optional_colour = np.asarray(self.opt_col, dtype=np.int32)
+        return f
+
+
+def _hex_rgb(token: str) -> tuple[int, int, int]:
+    digits = token[1:] if token.startswith("#") else token[2:]
+    value = int(digits[-6:], 16)
+    return (value >> 16) & 255, (value >> 8) & 255, value & 255
+
+
+def iter_lines(data: bytes | str) -> Iterator[str]:
+    """Decode LDraw text: UTF-8 (BOM dropped) with a Latin-1 fallback, any line ending."""
+    if isinstance(data, bytes):
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            text = data.decode("latin-1")
+    else:
+        text = data.lstrip("\ufeff")
+    return iter(text.splitlines())
+
+
+def parse_document(data: bytes | str, source: str, *, strict: bool = False) -> LDrawDocument:
+    """Parse one file's text; MPD `0 FILE` blocks become separate `LDrawFile`s.
+
+    Lines before the first `0 FILE` of an MPD form the main model when they hold geometry
+    (some packers write it so); otherwise the first `0 FILE` block is the main model.
+    """
+    name = PurePosixPath(source.replace("\\", "/")).name
+    builders: list[_FileBuilder] = [_FileBuilder(name, source, 1, strict)]
+    in_data = False
+    if isinstance(data, bytes) and b"\x00" in data[:4096]:
+        raise LDrawError(f"{source}: this is not an LDraw text file (it holds binary bytes)")
+    for number, raw in enumerate(iter_lines(data), start=1):
+        line = raw.strip()
+        if not line:
+            continue
+        tokens = line.split()
+        kind_token = tokens[0]
+        if kind_token == "0":
+            words = tokens[1:]
+            head = words[0].upper() if words else ""
+            if head == "FILE":
+                in_data = False
+                block = line.split(None, 2)[2] if len(words) > 1 else f"unnamed-{number}"
+                builders.append(_FileBuilder(block, source, number, strict))
+                continue
+            if head == "NOFILE":
+                in_data = False
+                builders.append(_FileBuilder(f"(after NOFILE line {number})", source, number, strict))
+                builders[-1].file.ldraw_org = "ignored"
+                continue
+            if head == "!DATA":
+                in_data = True
+                builders[-1].diagnose(number, "embedded !DATA block (texture) skipped: textures are not drawn")
+                continue
+            if in_data:
+                continue
+            builders[-1].meta(number, line.split(None, 1)[1] if len(words) else "")
+            continue
+        if in_data:
+            continue
+        if kind_token in ("1", "2", "3", "4", "5"):
+            builders[-1].geometry(number, int(kind_token), tokens[1:])
+        else:
+            builders[-1].diagnose(number, f"unknown line type {kind_token[:20]!r}; line skipped")
+    files = [b.finish() for b in builders]
+    preamble, blocks = files[0], [f for f in files[1:] if f.ldraw_org != "ignored"]
+    if blocks and not _has_content(preamble):
+        blocks[0].diagnostics[:0] = preamble.diagnostics
+        return LDrawDocument(source, blocks)
+    return LDrawDocument(source, [preamble] + blocks)
+
+
+def _has_content(f: LDrawFile) -> bool:
+    return bool(f.refs) or f.triangles.shape[0] > 0 or f.edges.shape[0] > 0
+
+
+def parse_matrix(numbers: Iterable[float]) -> np.ndarray:
+    """The 4x4 matrix of a type 1 line's 12 numbers (x y z a b c d e f g h i)."""
+    x, y, z, a, b, c, d, e, f, g, h, i = numbers
+    return np.array([[a, b, c, x], [d, e, f, y], [g, h, i, z], [0.0, 0.0, 0.0, 1.0]])
