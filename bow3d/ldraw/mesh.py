@@ -33,6 +33,12 @@ class PartInstance:
     line: int
     submodel_path: tuple[str, ...] = ()
     missing: bool = False
+    inverted: bool = False  # placed through an odd number of BFC INVERTNEXT
+
+    @property
+    def flips_winding(self) -> bool:
+        """Its triangles' corners must be swapped to stay CCW (mirroring XOR inversion)."""
+        return bool((np.linalg.det(self.transform[:3, :3]) < 0) ^ self.inverted)
 
     def describe(self) -> str:
         """'3005.dat, Light_Bluish_Grey, village.ldr line 412'."""

@@ -19,7 +19,7 @@ import numpy as np
 from bow3d.errors import LDrawError
 from bow3d.ldraw.cache import PartCache
 from bow3d.ldraw.colours import ColourTable, substitute_main_colour
-from bow3d.ldraw.flatten import FlatPart, Flattener, missing_part, ref_matrices
+from bow3d.ldraw.flatten import MAX_DEPTH, FlatPart, Flattener, missing_part, ref_matrices
 from bow3d.ldraw.library import Library, UnsafeReference
 from bow3d.ldraw.mesh import LDRAW_TO_WORLD, Mesh, PartInstance
 from bow3d.ldraw.parse import Diagnostic, LDrawDocument, LDrawFile, SubfileRef, normalise_name, parse_document
@@ -127,7 +127,12 @@ def build_mesh(model: Model, selection) -> Mesh:
         offsets = (v0 + np.arange(n, dtype=np.int32) * v)[:, None, None]
         colours = instance_colour[idx][:, None]
         tri = slice(t0, t0 + n * t)
-        out.triangles[tri] = (part.triangles[None] + offsets).reshape(-1, 3)
+        placed = part.triangles[None] + offsets
+        inverted = np.asarray([model.instances[i].inverted for i in idx], dtype=bool)
+        flips = (np.linalg.det(mats[:, :3, :3].astype(np.float64)) < 0) ^ inverted
+        if flips.any():
+            placed[flips] = placed[flips][:, :, [0, 2, 1]]
+        out.triangles[tri] = placed.reshape(-1, 3)
         out.tri_colour[tri] = substitute_main_colour(part.tri_colour[None], colours).reshape(-1)
         out.tri_instance[tri] = np.repeat(idx.astype(np.int32), t)
         out.tri_certified[tri] = np.tile(part.tri_certified, n)
@@ -178,6 +183,8 @@ class _Loader:
             self.blocks[key] = doc.submodels() if len(doc.files) > 1 else {}
             for f in doc.files:
                 self.diagnostics.extend(f.diagnostics)
+                for colour in f.colours:  # a model's local !COLOUR overrides LDConfig
+                    self.colours.define(colour)
         return self.documents[key]
 
     def resolve(self, name: str, parent: LDrawFile) -> tuple[LDrawFile | None, str, frozenset[str]]:
@@ -245,11 +252,31 @@ def load_model(path: str | os.PathLike[str], library: Library | None = None, *, 
         walk.add_part(main, loader.main_source, frozenset([loader.main_source]), 16, np.eye(4),
                       SubfileRef(16, (0,) * 3 + (1, 0, 0, 0, 1, 0, 0, 0, 1), main.name, 0, False, True), ())
     else:
-        walk.submodel(main, f"{loader.main_source}#main", np.eye(4), 16, ())
-    model.diagnostics = loader.diagnostics + loader.flattener.diagnostics
+        walk.submodel(main, f"{loader.main_source}#{normalise_name(main.name)}", np.eye(4), 16, ())
+    model.diagnostics = loader.diagnostics + loader.flattener.diagnostics + _unknown_colours(model)
     model.cache_hits = walk.hits
     model.load_seconds = time.perf_counter() - started
     return model
+
+
+def _unknown_colours(model: Model) -> list[Diagnostic]:
+    """One diagnostic per colour code nobody defined, at the first instance that uses it."""
+    found: dict[int, Diagnostic] = {}
+    for key, idx in model.groups().items():
+        part_codes = np.unique(model.parts[key].tri_colour).tolist()
+        for i in idx:
+            instance = model.instances[i]
+            for code in {instance.colour, *(c for c in part_codes if c not in (16, 24))}:
+                if code not in found and code not in (16, 24) and code not in model.colours:
+                    found[code] = Diagnostic(instance.file, instance.line,
+                                             f"unknown colour {code} on {instance.name}: drawn magenta; "
+                                             "define it with 0 !COLOUR or fix the code", "warning")
+    return list(found.values())
+
+
+def _short(key: str) -> str:
+    """'village.mpd#house.ldr' -> 'house.ldr'; '/lib/parts/x.dat' -> 'x.dat'."""
+    return key.rsplit("#", 1)[-1] if "#" in key else Path(key).name
 
 
 class _Walk:
@@ -261,15 +288,8 @@ class _Walk:
         self.stack: list[str] = []
         self.hits = 0
 
-    def submodel(self, f: LDrawFile, key: str, transform: np.ndarray, colour: int, path: tuple[str, ...]) -> None:
-        if key in self.stack:
-            cycle = " -> ".join([Path(k).name for k in self.stack[self.stack.index(key):]] + [Path(key).name])
-            self.loader.flattener.diagnose(f.source, 0, f"sub-model reference cycle {cycle}; reference skipped",
-                                           "error")
-            return
-        if len(self.stack) > 64:
-            self.loader.flattener.diagnose(f.source, 0, "sub-models nested deeper than 64; skipped", "error")
-            return
+    def submodel(self, f: LDrawFile, key: str, transform: np.ndarray, colour: int, path: tuple[str, ...],
+                 inverted: bool = False) -> None:
         self.stack.append(key)
         path = path + (f.name,)
         for line, text in f.meta:
@@ -278,12 +298,13 @@ class _Walk:
             self._loose(f, key, transform, colour, path)
         mats = ref_matrices(f.refs) if f.refs else np.zeros((0, 4, 4))
         for ref, local in zip(f.refs, mats):
-            self._reference(f, ref, transform @ local, colour, path)
+            self._reference(f, ref, transform @ local, colour, path, inverted)
         self.stack.pop()
 
     def _reference(self, parent: LDrawFile, ref: SubfileRef, transform: np.ndarray, colour: int,
-                   path: tuple[str, ...]) -> None:
+                   path: tuple[str, ...], inverted: bool) -> None:
         ref_colour = colour if ref.colour == 16 else ref.colour
+        inverted ^= ref.invert
         try:
             child, key, deps = self.loader.resolve(ref.name, parent)
         except UnsafeReference as error:
@@ -295,28 +316,37 @@ class _Walk:
         if child is None:
             self.loader.flattener.diagnose(parent.source, ref.line,
                                            f"missing part '{ref.name}': drawn as a magenta box", "error")
-            self._instance("missing:" + ref.name, missing_part(), ref, transform, ref_colour, parent, path, True)
+            self._instance("missing:" + ref.name, missing_part(), ref, transform, ref_colour, parent, path,
+                           missing=True)
         elif child.is_part:
-            self.add_part(child, key, deps, ref_colour, transform, ref, path, parent)
+            self.add_part(child, key, deps, ref_colour, transform, ref, path, parent, inverted)
+        elif key in self.stack:
+            cycle = " -> ".join(_short(k) for k in self.stack[self.stack.index(key):] + [key])
+            self.loader.flattener.diagnose(parent.source, ref.line,
+                                           f"sub-model reference cycle {cycle}; reference skipped", "error")
+        elif len(self.stack) >= MAX_DEPTH:
+            self.loader.flattener.diagnose(parent.source, ref.line,
+                                           f"sub-models nested deeper than {MAX_DEPTH}; reference skipped", "error")
         else:
-            self.submodel(child, key, transform, ref_colour, path)
+            self.submodel(child, key, transform, ref_colour, path, inverted)
 
     def add_part(self, f: LDrawFile, key: str, deps: frozenset[str], colour: int, transform: np.ndarray,
-                 ref: SubfileRef, path: tuple[str, ...], parent: LDrawFile | None = None) -> None:
+                 ref: SubfileRef, path: tuple[str, ...], parent: LDrawFile | None = None,
+                 inverted: bool = False) -> None:
         part = self.model.parts.get(key)
         if part is None:
             part, hit = self.loader.flat_part(f, key, deps)
             self.hits += hit
-        self._instance(key, part, ref, transform, colour, parent or f, path)
+        self._instance(key, part, ref, transform, colour, parent or f, path, inverted=inverted)
 
     def _instance(self, key: str, part: FlatPart, ref: SubfileRef, transform: np.ndarray, colour: int,
-                  parent: LDrawFile, path: tuple[str, ...], missing: bool = False) -> None:
+                  parent: LDrawFile, path: tuple[str, ...], missing: bool = False, inverted: bool = False) -> None:
         self.model.parts[key] = part
         self.model.instance_part.append(key)
         self.model.instances.append(PartInstance(
             name=Path(normalise_name(ref.name)).name, colour=colour, colour_name=self.model.colours.name(colour),
             transform=LDRAW_TO_WORLD @ transform, file=Path(parent.source).name, line=ref.line,
-            submodel_path=path, missing=missing))
+            submodel_path=path, missing=missing, inverted=inverted))
 
     def _loose(self, f: LDrawFile, key: str, transform: np.ndarray, colour: int, path: tuple[str, ...]) -> None:
         """Lines of type 2-5 written straight into a model become one pseudo-part."""
