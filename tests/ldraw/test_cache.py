@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from bow3d.ldraw import PartCache, default_cache_dir, load_model
-from tests.ldraw.conftest import write
+from tests.conftest import write
 
 
 def test_second_load_hits_and_gives_the_same_mesh(tmp_path, library, cache):

@@ -9,7 +9,7 @@ import pytest
 
 from bow3d.errors import LDrawError
 from bow3d.ldraw import Library, load_model
-from tests.ldraw.conftest import write
+from tests.conftest import write
 
 
 def signed_volume(mesh, rows=None) -> float:

@@ -1,0 +1,282 @@
+"""Turn a loaded model into draw batches: numpy only, no Panda3D (so it is testable anywhere).
+
+Layer: view. Static geometry is grouped into spatial chunks (so culling still works) and,
+inside a chunk, into one batch per kind (opaque certified, opaque two-sided, transparent):
+a colour is a vertex attribute, so a 5,000-part battlefield is a few hundred draw calls.
+
+Quality (the render's level of detail):
+- "full": every triangle of every part, studs and the tubes under bricks included.
+- "default": two levels per chunk, switched by distance (NEAR_LDU). Near: the tubes and stud
+  primitives are dropped and studs come back as low-poly studs (`LOW_STUD_SIDES` sides) only
+  where nothing covers them (a stud under another part's bottom is never seen). Far: no
+  studs, and detailed parts (plants, minifigs) simplified by vertex clustering.
+  Back faces of BFC-certified triangles are culled by the renderer.
+- "draft": the far level everywhere.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from bow3d.ldraw import Model
+from bow3d.ldraw.colours import substitute_main_colour
+from bow3d.ldraw.flatten import FlatPart
+
+QUALITIES = ("draft", "default", "full")
+CHUNK_LDU = 480.0  # 24 studs: culling granularity vs draw-call count
+LOW_STUD_SIDES = 6
+STUD_RADIUS, STUD_HEIGHT = 6.0, 4.0  # LDU (the LDraw stud primitive)
+FAR_CELL_LDU = 16.0  # far level of detail: vertices closer than this merge (a tree keeps its outline)
+SIMPLIFY_ABOVE = 200  # parts with fewer triangles (bricks, plates, baseplates) are kept exact
+NEAR_LDU = 1600.0  # chunks nearer than this (80 studs) are drawn with studs and full silhouettes
+
+
+@dataclass
+class Batch:
+    """One draw call: unindexed triangles (3 vertices each) with flat normals and colours.
+
+    positions (N, 3) float32, normals (N, 3) float32, colours (N, 4) uint8, N = 3 * triangles.
+    """
+
+    positions: np.ndarray
+    normals: np.ndarray
+    colours: np.ndarray
+    transparent: bool
+    two_sided: bool
+    chunk: tuple[int, int]
+    lod: int = 0  # 0 always drawn; 1 near the camera only; 2 far only
+
+
+    @property
+    def triangle_count(self) -> int:
+        return self.positions.shape[0] // 3
+
+
+@dataclass
+class EdgeBatch:
+    """Edge lines of one chunk: (M, 3) float32 positions (2 per line), (M, 4) uint8 colours."""
+
+    positions: np.ndarray
+    colours: np.ndarray
+
+
+def build_batches(model: Model, quality: str = "default", chunk_ldu: float = CHUNK_LDU) -> list[Batch]:
+    """All static geometry of `model` as draw batches at the given quality.
+
+    "default" gives two levels per chunk (Batch.lod 1 near, 2 far) for a distance switch.
+    """
+    if quality not in QUALITIES:
+        raise ValueError(f"quality must be one of {QUALITIES}, not {quality!r}")
+    if quality == "full":
+        return _group(*placed_triangles(model, "full"), chunk_ldu, lod=0)
+    far = _group(*placed_triangles(model, "far"), chunk_ldu, lod=2 if quality == "default" else 0)
+    if quality == "draft":
+        return far
+    corners, rgba, certified, anchor = placed_triangles(model, "near")
+    stud_corners, stud_rgba, stud_anchor = low_poly_studs(model)
+    near = _group(np.concatenate([corners, stud_corners]), np.concatenate([rgba, stud_rgba]),
+                  np.concatenate([certified, np.ones(stud_corners.shape[0], bool)]),
+                  np.concatenate([anchor, stud_anchor]), chunk_ldu, lod=1)
+    return near + far
+
+
+def part_template(part: FlatPart, level: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One distinct part at a level of detail, in its own frame: corners (t, 3, 3), codes, certified.
+
+    "full": everything; "near": without stud and tube primitives; "far": "near" simplified by
+    vertex clustering on a `FAR_CELL_LDU` grid (shapes keep their size, fine detail melts).
+    """
+    keep = np.ones(part.triangle_count, bool) if level == "full" else ~part.tri_detail
+    triangles = part.triangles[keep]
+    codes, certified = part.tri_colour[keep], part.tri_certified[keep]
+    if level != "far" or triangles.shape[0] < SIMPLIFY_ABOVE:
+        return part.positions[triangles].astype(np.float64), codes, certified
+    return _cluster(part.positions.astype(np.float64), triangles, codes, certified, FAR_CELL_LDU)
+
+
+def _cluster(positions, triangles, codes, certified, cell):
+    """Vertex-clustering simplification: merge vertices per grid cell, drop collapsed triangles."""
+    q = np.floor(positions / cell).astype(np.int64)
+    _, cluster, counts = np.unique(q, axis=0, return_inverse=True, return_counts=True)
+    cluster = cluster.reshape(-1)
+    centre = np.zeros((counts.shape[0], 3))
+    np.add.at(centre, cluster, positions)
+    centre /= counts[:, None]
+    ids = cluster[triangles]
+    alive = (ids[:, 0] != ids[:, 1]) & (ids[:, 1] != ids[:, 2]) & (ids[:, 0] != ids[:, 2])
+    ids, codes, certified = ids[alive], codes[alive], certified[alive]
+    key = np.concatenate([np.sort(ids, axis=1), codes[:, None]], axis=1)
+    _, first = np.unique(key, axis=0, return_index=True)
+    first = np.sort(first)
+    return centre[ids[first]], codes[first], certified[first]
+
+
+def placed_triangles(model: Model, level: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Every instance's template placed in the world.
+
+    Returns (T, 3, 3) float32 corners, (T, 4) uint8 RGBA, (T,) certified, and (T, 2) the
+    anchor of each triangle (its instance's origin, x and y) so a part never straddles chunks.
+    """
+    corners, codes, certified, anchors = [], [], [], []
+    for key, idx in model.groups().items():
+        tris, part_codes, part_certified = part_template(model.parts[key], level)
+        if tris.shape[0] == 0:
+            continue
+        mats = model.world_transforms(idx)
+        placed = np.einsum("nij,tcj->ntci", mats[:, :3, :3], tris) + mats[:, None, None, :3, 3]
+        inverted = np.asarray([model.instances[i].inverted for i in idx], dtype=bool)
+        flip = (np.linalg.det(mats[:, :3, :3]) < 0) ^ inverted
+        if flip.any():
+            placed[flip] = placed[flip][:, :, [0, 2, 1]]
+        colours = np.asarray([model.instances[i].colour for i in idx], np.int32)[:, None]
+        corners.append(placed.reshape(-1, 3, 3).astype(np.float32))
+        codes.append(substitute_main_colour(part_codes[None], colours).reshape(-1))
+        certified.append(np.tile(part_certified, len(idx)))
+        anchors.append(np.repeat(mats[:, :2, 3], tris.shape[0], axis=0))
+    if not corners:
+        return np.zeros((0, 3, 3), np.float32), np.zeros((0, 4), np.uint8), np.zeros(0, bool), np.zeros((0, 2))
+    codes = np.concatenate(codes)
+    distinct = np.unique(codes)
+    rgba = model.colours.rgba(distinct)[np.searchsorted(distinct, codes)]
+    return np.concatenate(corners), rgba, np.concatenate(certified), np.concatenate(anchors)
+
+
+def _group(corners: np.ndarray, rgba: np.ndarray, certified: np.ndarray, anchor: np.ndarray, chunk_ldu: float,
+           lod: int = 0) -> list[Batch]:
+    if corners.shape[0] == 0:
+        return []
+    normals = np.cross(corners[:, 1] - corners[:, 0], corners[:, 2] - corners[:, 0])
+    length = np.linalg.norm(normals, axis=1, keepdims=True)
+    normals = np.divide(normals, length, out=np.zeros_like(normals), where=length > 0)
+    cx = np.floor(anchor[:, 0] / chunk_ldu).astype(np.int64)
+    cy = np.floor(anchor[:, 1] / chunk_ldu).astype(np.int64)
+    transparent = rgba[:, 3] < 255
+    kind = transparent.astype(np.int64) * 2 + (~certified).astype(np.int64)
+    order = np.lexsort((kind, cy, cx))
+    keys = np.stack([cx, cy, kind], axis=1)[order]
+    starts = np.flatnonzero(np.r_[True, (keys[1:] != keys[:-1]).any(axis=1)])
+    ends = np.r_[starts[1:], order.shape[0]]
+    batches = []
+    for start, end in zip(starts, ends):  # one iteration per draw call, not per triangle
+        rows = order[start:end]
+        x, y, k = keys[start]
+        batches.append(Batch(
+            positions=np.ascontiguousarray(corners[rows].reshape(-1, 3), dtype=np.float32),
+            normals=np.ascontiguousarray(np.repeat(normals[rows], 3, axis=0), dtype=np.float32),
+            colours=np.ascontiguousarray(np.repeat(rgba[rows], 3, axis=0)),
+            transparent=bool(k & 2), two_sided=bool(k & 1), chunk=(int(x), int(y)), lod=lod))
+    return batches
+
+
+def covered_studs(model: Model, studs: np.ndarray, owners: np.ndarray) -> np.ndarray:
+    """(S,) bool: studs sitting inside another part's bottom slab (so never seen).
+
+    A part's bottom slab is the box of its own non-stud geometry within one plate of its
+    lowest point, taken only for parts turned by multiples of 90 degrees about the vertical
+    (then the box is exact). Studs are hashed on the stud grid: no loop per stud.
+    """
+    if studs.shape[0] == 0:
+        return np.zeros(0, bool)
+    base = studs[:, :3, 3].astype(np.float64)
+    boxes, box_owner = [], []
+    for key, idx in model.groups().items():
+        part = model.parts[key]
+        keep = ~part.tri_detail
+        if not keep.any():
+            continue
+        points = part.positions[np.unique(part.triangles[keep])].astype(np.float64)
+        mats = model.world_transforms(idx)
+        rot = mats[:, :3, :3]
+        axis_aligned = np.all(np.isclose(np.abs(rot), np.round(np.abs(rot)), atol=1e-4), axis=(1, 2))
+        if not axis_aligned.any():
+            continue
+        world = np.einsum("nij,vj->nvi", rot[axis_aligned], points) + mats[axis_aligned, None, :3, 3]
+        zmin = world[:, :, 2].min(axis=1, keepdims=True)
+        slab = world[:, :, 2] <= zmin + 8.0
+        inf = np.where(slab[..., None], world, np.inf)
+        ninf = np.where(slab[..., None], world, -np.inf)
+        box = np.concatenate([inf.min(axis=1), ninf.max(axis=1)], axis=1)
+        box[:, 5] = zmin[:, 0] + 8.0  # the slab is one plate thick whatever its vertices are
+        boxes.append(box)
+        box_owner.append(idx[axis_aligned])
+    if not boxes:
+        return np.zeros(studs.shape[0], bool)
+    boxes = np.concatenate(boxes)
+    box_owner = np.concatenate(box_owner)
+    return _inside_any(base + np.array([0.0, 0.0, 1.0]), owners, boxes, box_owner)
+
+
+def _inside_any(points: np.ndarray, owners: np.ndarray, boxes: np.ndarray, box_owner: np.ndarray) -> np.ndarray:
+    """Points strictly inside a box of another owner; boxes binned on a 20 LDU grid."""
+    cell = 20.0
+    lo = np.floor(boxes[:, :2] / cell).astype(np.int64)
+    hi = np.floor((boxes[:, 3:5] - 1e-6) / cell).astype(np.int64)
+    counts = (hi[:, 0] - lo[:, 0] + 1) * (hi[:, 1] - lo[:, 1] + 1)
+    box_id = np.repeat(np.arange(boxes.shape[0]), counts)
+    local = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
+    width = (hi[:, 0] - lo[:, 0] + 1)[box_id]
+    gx = lo[box_id, 0] + local % width
+    gy = lo[box_id, 1] + local // width
+    point_cells = np.floor(points[:, :2] / cell).astype(np.int64)
+    key = lambda x, y: (x + 2**20) * 2**21 + (y + 2**20)  # noqa: E731
+    cell_keys = key(gx, gy)
+    order = np.argsort(cell_keys, kind="stable")
+    sorted_keys = cell_keys[order]
+    pkeys = key(point_cells[:, 0], point_cells[:, 1])
+    left = np.searchsorted(sorted_keys, pkeys, "left")
+    right = np.searchsorted(sorted_keys, pkeys, "right")
+    hits = right - left
+    pair_point = np.repeat(np.arange(points.shape[0]), hits)
+    pair_box = box_id[order[np.repeat(left, hits) + (np.arange(hits.sum()) - np.repeat(np.cumsum(hits) - hits, hits))]]
+    b = boxes[pair_box]
+    p = points[pair_point]
+    inside = np.all((p > b[:, :3]) & (p < b[:, 3:]), axis=1) & (box_owner[pair_box] != owners[pair_point])
+    result = np.zeros(points.shape[0], bool)
+    result[pair_point[inside]] = True
+    return result
+
+
+def _stud_template(sides: int) -> np.ndarray:
+    """(T, 3, 3) low-poly stud in the stud primitive's own frame (base at 0, up = LDraw -Y)."""
+    angle = np.linspace(0.0, 2 * np.pi, sides, endpoint=False)
+    ring = np.stack([STUD_RADIUS * np.cos(angle), np.zeros(sides), STUD_RADIUS * np.sin(angle)], axis=1)
+    top = ring + [0.0, -STUD_HEIGHT, 0.0]
+    nxt = np.roll(np.arange(sides), -1)
+    i = np.arange(sides)
+    walls = np.concatenate([np.stack([ring[i], top[i], top[nxt]], axis=1),
+                            np.stack([ring[i], top[nxt], ring[nxt]], axis=1)])
+    fan = np.stack([top[np.zeros(sides - 2, int)], top[np.arange(2, sides)], top[np.arange(1, sides - 1)]], axis=1)
+    tris = np.concatenate([walls, fan])
+    normals = np.cross(tris[:, 1] - tris[:, 0], tris[:, 2] - tris[:, 0])
+    outward = np.einsum("ij,ij->i", normals, tris.mean(axis=1) - [0.0, -STUD_HEIGHT / 2, 0.0]) > 0
+    tris[~outward] = tris[~outward][:, [0, 2, 1]]
+    return tris
+
+
+def low_poly_studs(model: Model, sides: int = LOW_STUD_SIDES) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Visible studs as low-poly solids: (T, 3, 3) float32 corners, (T, 4) uint8 colours, (T, 2) anchors."""
+    studs, owners = model.studs()
+    visible = ~covered_studs(model, studs, owners)
+    studs, owners = studs[visible].astype(np.float64), owners[visible]
+    template = _stud_template(sides)
+    flip = np.linalg.det(studs[:, :3, :3]) < 0
+    corners = np.einsum("sij,tcj->stci", studs[:, :3, :3], template) + studs[:, None, None, :3, 3]
+    if flip.any():
+        corners[flip] = corners[flip][:, :, [0, 2, 1]]
+    colour_codes = np.asarray([model.instances[i].colour for i in range(len(model.instances))], np.int32)
+    distinct = np.unique(colour_codes) if colour_codes.size else np.zeros(0, np.int32)
+    palette = model.colours.rgba(distinct)
+    rgba = palette[np.searchsorted(distinct, colour_codes[owners])] if owners.size else np.zeros((0, 4), np.uint8)
+    origins = np.asarray([i.transform[:2, 3] for i in model.instances]).reshape(-1, 2)
+    anchor = np.repeat(origins[owners], template.shape[0], axis=0)
+    return corners.reshape(-1, 3, 3).astype(np.float32), np.repeat(rgba, template.shape[0], axis=0), anchor
+
+
+def edge_lines(model: Model, quality: str = "default") -> EdgeBatch:
+    """Type 2 edge lines (not on studs at default quality), in dark grey unless coloured."""
+    mesh = model.mesh
+    ends = mesh.positions[mesh.edges].reshape(-1, 3)
+    colours = np.tile(np.array([[40, 40, 40, 255]], np.uint8), (ends.shape[0], 1))
+    return EdgeBatch(np.ascontiguousarray(ends, np.float32), colours)

@@ -1,0 +1,186 @@
+"""Offscreen rendering with Panda3D: one function sets it up, no ShowBase, no globals.
+
+Layer: view. Uses headless OpenGL (EGL; Mesa's llvmpipe on machines without a GPU) and
+falls back to Panda3D's software TinyDisplay. Where neither works, `RenderUnavailable`
+says so plainly (render tests skip on it).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from panda3d.core import (
+    AmbientLight,
+    AntialiasAttrib,
+    Camera,
+    DirectionalLight,
+    FrameBufferProperties,
+    GraphicsEngine,
+    GraphicsOutput,
+    GraphicsPipe,
+    GraphicsPipeSelection,
+    LColor,
+    LPoint3,
+    LVector3,
+    NodePath,
+    PerspectiveLens,
+    PNMImage,
+    Texture,
+    WindowProperties,
+    load_prc_file_data,
+)
+
+from bow3d.errors import Bow3dError
+
+VIEWS = {  # camera direction from the target, world frame (Z up); "front" looks along +Y
+    "iso": (1.0, -1.3, 1.05),
+    "top": (0.0, -0.0001, 1.0),
+    "front": (0.0, -1.0, 0.35),
+    "back": (0.0, 1.0, 0.35),
+    "left": (-1.0, 0.0, 0.35),
+    "right": (1.0, 0.0, 0.35),
+    "low": (1.0, -1.3, 0.35),
+}
+SKY = (0.70, 0.80, 0.90, 1.0)
+
+
+class RenderUnavailable(Bow3dError):
+    """No graphics pipe can render offscreen on this machine."""
+
+
+@dataclass(frozen=True)
+class CameraPose:
+    """Where the camera is and what it looks at, world frame (LDU)."""
+
+    position: tuple[float, float, float]
+    target: tuple[float, float, float]
+    fov_deg: float = 40.0
+
+
+def pose_for_view(bounds: np.ndarray, view: str = "iso", fov_deg: float = 40.0, aspect: float = 16 / 9) -> CameraPose:
+    """A camera that frames the whole box `bounds` ((2, 3), LDU) from a named direction."""
+    if view not in VIEWS:
+        raise ValueError(f"unknown view {view!r}; choose one of {', '.join(VIEWS)}")
+    lo, hi = np.asarray(bounds, dtype=np.float64)
+    centre = (lo + hi) / 2
+    radius = max(float(np.linalg.norm(hi - lo)) / 2, 40.0)
+    half = math.radians(fov_deg) / 2
+    half = min(half, math.atan(math.tan(half) * aspect))
+    distance = radius / math.sin(half) * 0.66
+    direction = np.asarray(VIEWS[view], dtype=np.float64)
+    direction /= np.linalg.norm(direction)
+    return CameraPose(tuple(centre + direction * distance), tuple(centre), fov_deg)
+
+
+_PRC_DONE = False
+
+
+def _configure() -> None:
+    global _PRC_DONE  # Panda3D reads its configuration once per process
+    if not _PRC_DONE:
+        load_prc_file_data("bow3d-offscreen", "\n".join([
+            "window-type none", "audio-library-name null", "load-display p3headlessgl",
+            "aux-display p3tinydisplay", "notify-level-display error", "notify-level-glgsg error",
+            "notify-level-egldisplay fatal", "notify-level-device fatal", "sync-video false",
+            "framebuffer-multisample false", "textures-power-2 none"]))
+        _PRC_DONE = True
+
+
+class OffscreenRenderer:
+    """An offscreen buffer with a lit scene root; render frames and read them back."""
+
+    def __init__(self, width: int = 1280, height: int = 720, background: tuple = SKY, multisamples: int = 0):
+        _configure()
+        self.width, self.height = width, height
+        self.engine = GraphicsEngine.get_global_ptr()
+        self.buffer = self._make_buffer(multisamples)
+        self.texture = Texture("frame")
+        self.buffer.add_render_texture(self.texture, GraphicsOutput.RTM_copy_ram)
+        self.buffer.set_clear_color(LColor(*background))
+        self.render = NodePath("render")
+        self.lens = PerspectiveLens()
+        self.lens.set_aspect_ratio(width / height)
+        self.camera = self.render.attach_new_node(Camera("camera", self.lens))
+        region = self.buffer.make_display_region()
+        region.set_camera(self.camera)
+        self._add_lights()
+        if multisamples:
+            self.render.set_antialias(AntialiasAttrib.M_multisample)
+
+    def _make_buffer(self, multisamples: int) -> GraphicsOutput:
+        selection = GraphicsPipeSelection.get_global_ptr()
+        props = FrameBufferProperties()
+        props.set_rgb_color(True)
+        props.set_color_bits(24)
+        props.set_depth_bits(24)
+        if multisamples:
+            props.set_multisamples(multisamples)
+        errors = []
+        for module in ("p3headlessgl", "pandagl", "p3tinydisplay"):
+            try:
+                pipe = selection.make_module_pipe(module)
+            except Exception as error:  # a module that cannot load is simply not this machine's
+                errors.append(f"{module}: {error}")
+                continue
+            if pipe is None or not pipe.is_valid():
+                errors.append(f"{module}: not available")
+                continue
+            buffer = self.engine.make_output(
+                pipe, "bow3d-offscreen", -2, props, WindowProperties.size(self.width, self.height),
+                GraphicsPipe.BF_refuse_window, None, None)
+            if buffer is not None:
+                self.pipe_name = f"{module} ({pipe.get_interface_name()})"
+                return buffer
+            errors.append(f"{module}: could not open an offscreen buffer")
+        raise RenderUnavailable("no graphics pipe can render offscreen here (" + "; ".join(errors) +
+                                "); install Mesa's EGL/OpenGL drivers (Debian: libegl1 libgl1-mesa-dri)")
+
+    def _add_lights(self) -> None:
+        ambient = AmbientLight("ambient")
+        ambient.set_color(LColor(0.42, 0.42, 0.45, 1))
+        self.render.set_light(self.render.attach_new_node(ambient))
+        for name, colour, hpr in (("sun", (0.75, 0.72, 0.66, 1), (35, -55, 0)),
+                                  ("fill", (0.25, 0.27, 0.32, 1), (-140, -25, 0))):
+            light = DirectionalLight(name)
+            light.set_color(LColor(*colour))
+            path = self.render.attach_new_node(light)
+            path.set_hpr(*hpr)
+            self.render.set_light(path)
+
+    def look(self, pose: CameraPose) -> None:
+        """Place the camera; near and far planes follow the distance."""
+        position, target = LPoint3(*pose.position), LPoint3(*pose.target)
+        self.camera.set_pos(position)
+        self.camera.look_at(target, LVector3(0, 0, 1))
+        distance = (position - target).length()
+        self.lens.set_fov(pose.fov_deg * self.width / self.height, pose.fov_deg)
+        self.lens.set_near_far(max(1.0, distance / 200), distance * 4 + 2000)
+
+    def render_frame(self) -> None:
+        self.engine.render_frame()
+
+    def frame(self) -> np.ndarray:
+        """The last rendered frame as an (H, W, 3) uint8 RGB array (top row first)."""
+        self.engine.render_frame()  # RTM_copy_ram lands the previous frame after one more flip
+        data = self.texture.get_ram_image_as("RGB")
+        image = np.frombuffer(bytes(data), np.uint8)
+        if image.size != self.width * self.height * 3:
+            raise RenderUnavailable("the offscreen buffer returned no image")
+        return image.reshape(self.height, self.width, 3)[::-1]
+
+    def save(self, path: str | Path) -> Path:
+        """Render and write a PNG; the folder must exist."""
+        self.engine.render_frame()
+        image = PNMImage()
+        if not self.texture.store(image):
+            raise RenderUnavailable("the offscreen buffer returned no image")
+        path = Path(path)
+        if not image.write(str(path)):
+            raise Bow3dError(f"{path}: cannot write the picture (is the folder there and writable?)")
+        return path
+
+    def close(self) -> None:
+        self.engine.remove_window(self.buffer)

@@ -1,0 +1,110 @@
+"""Panda3D nodes from numpy draw batches: one Geom per batch, filled straight from arrays.
+
+Layer: view. No globals: callers pass the parent NodePath.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from panda3d.core import (
+    CullFaceAttrib,
+    Geom,
+    GeomLines,
+    GeomNode,
+    GeomTriangles,
+    GeomVertexArrayFormat,
+    GeomVertexData,
+    GeomVertexFormat,
+    LODNode,
+    LPoint3,
+    NodePath,
+    TransparencyAttrib,
+)
+
+from bow3d.view.batches import CHUNK_LDU, NEAR_LDU, Batch, EdgeBatch
+
+_FORMAT = None
+
+
+def _vertex_format() -> GeomVertexFormat:
+    """Three arrays (position, normal, colour) so each is one memcpy from numpy."""
+    global _FORMAT  # a registered format is immutable and shared: build it once
+    if _FORMAT is None:
+        fmt = GeomVertexFormat()
+        for name, count, kind, contents in (("vertex", 3, Geom.NT_float32, Geom.C_point),
+                                            ("normal", 3, Geom.NT_float32, Geom.C_normal),
+                                            ("color", 4, Geom.NT_uint8, Geom.C_color)):
+            array = GeomVertexArrayFormat()
+            array.add_column(name, count, kind, contents)
+            fmt.add_array(array)
+        _FORMAT = GeomVertexFormat.register_format(fmt)
+    return _FORMAT
+
+
+def _vertex_data(name: str, positions: np.ndarray, normals: np.ndarray | None, colours: np.ndarray) -> GeomVertexData:
+    data = GeomVertexData(name, _vertex_format(), Geom.UH_static)
+    data.unclean_set_num_rows(positions.shape[0])
+    if normals is None:
+        normals = np.zeros_like(positions)
+        normals[:, 2] = 1.0
+    for index, array in enumerate((positions, normals, colours)):
+        view = memoryview(data.modify_array(index)).cast("B")
+        view[:] = np.ascontiguousarray(array).tobytes()
+    return data
+
+
+def batch_node(batch: Batch, name: str = "batch") -> GeomNode:
+    """A GeomNode drawing one batch (unindexed triangles)."""
+    data = _vertex_data(name, batch.positions, batch.normals, batch.colours)
+    prim = GeomTriangles(Geom.UH_static)
+    prim.add_consecutive_vertices(0, batch.positions.shape[0])
+    geom = Geom(data)
+    geom.add_primitive(prim)
+    node = GeomNode(name)
+    node.add_geom(geom)
+    return node
+
+
+def attach_batches(parent: NodePath, batches: list[Batch], name: str = "battlefield",
+                   chunk_ldu: float = CHUNK_LDU, near_ldu: float = NEAR_LDU) -> NodePath:
+    """All batches under one new node; transparent ones blended and drawn after the opaque.
+
+    Batches with a level of detail hang under one LODNode per chunk (near / far children).
+    """
+    root = parent.attach_new_node(name)
+    levels: dict[tuple[int, int], tuple[NodePath, NodePath]] = {}
+    for i, batch in enumerate(batches):
+        holder = root
+        if batch.lod:
+            if batch.chunk not in levels:
+                lod = LODNode(f"{name}-lod-{batch.chunk[0]}-{batch.chunk[1]}")
+                lod.set_center(LPoint3((batch.chunk[0] + 0.5) * chunk_ldu, (batch.chunk[1] + 0.5) * chunk_ldu, 0))
+                lod_path = root.attach_new_node(lod)
+                near, far = lod_path.attach_new_node("near"), lod_path.attach_new_node("far")
+                lod.add_switch(near_ldu, 0.0)
+                lod.add_switch(1e9, near_ldu)
+                levels[batch.chunk] = (near, far)
+            holder = levels[batch.chunk][batch.lod - 1]
+        path = holder.attach_new_node(batch_node(batch, f"{name}-{batch.chunk[0]}-{batch.chunk[1]}-{i}"))
+        if batch.two_sided:
+            path.set_attrib(CullFaceAttrib.make(CullFaceAttrib.M_cull_none))
+        if batch.transparent:
+            path.set_transparency(TransparencyAttrib.M_alpha)
+            path.set_bin("transparent", 10)
+            path.set_depth_write(False)
+    return root
+
+
+def attach_edges(parent: NodePath, edges: EdgeBatch, name: str = "edges") -> NodePath:
+    """Edge lines as one GeomLines node (unlit)."""
+    data = _vertex_data(name, edges.positions, None, edges.colours)
+    prim = GeomLines(Geom.UH_static)
+    prim.add_consecutive_vertices(0, edges.positions.shape[0])
+    geom = Geom(data)
+    geom.add_primitive(prim)
+    node = GeomNode(name)
+    node.add_geom(geom)
+    path = parent.attach_new_node(node)
+    path.set_light_off()
+    path.set_depth_offset(1)
+    return path

@@ -1,0 +1,62 @@
+"""End to end: `bow3d inspect` and `bow3d render` as a user types them."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from bow3d.cli import main
+from tests.conftest import write
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "bow3d", *args], capture_output=True, text=True, timeout=120)
+
+
+def test_inspect_table_and_json(tmp_path, library, capsys):
+    path = write(tmp_path / "m.ldr", "1 4 0 0 0 1 0 0 0 1 0 0 0 1 brickstud.dat\n1 4 0 0 0 1 0 0 0 1 0 0 0 1 gone.dat\n")
+    assert main(["inspect", str(path), "--library", str(library.roots[0])]) == 0
+    out = capsys.readouterr().out
+    assert "parts" in out and "gone.dat" in out and "m.ldr:2" in out
+    assert main(["inspect", str(path), "--library", str(library.roots[0]), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["parts"] == 2 and data["triangles"] == 25 and data["missing_parts"] == ["gone.dat (m.ldr line 2)"]
+
+
+@pytest.mark.parametrize("content", [b"\x00\x01garbage\xff" * 100, b"1 4 0 0\n3 x y z\n"])
+def test_inspect_bad_input_never_tracebacks(tmp_path, content):
+    path = write(tmp_path / "bad.ldr", content)
+    result = run_cli("inspect", str(path))
+    assert "Traceback" not in result.stderr
+    assert result.returncode in (0, 2)
+
+
+def test_inspect_missing_file_exit_2(tmp_path):
+    result = run_cli("inspect", str(tmp_path / "none.ldr"))
+    assert result.returncode == 2 and "no such LDraw file" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_render_end_to_end(tmp_path, library):
+    from tests.view.conftest import renderer_available  # noqa: F401 (same skip rule)
+    from bow3d.view.offscreen import OffscreenRenderer, RenderUnavailable
+
+    try:
+        OffscreenRenderer(32, 32).close()
+    except RenderUnavailable as error:
+        pytest.skip(str(error))
+    path = write(tmp_path / "m.ldr", "1 4 0 0 0 1 0 0 0 1 0 0 0 1 brickstud.dat\n")
+    out = tmp_path / "m.png"
+    result = run_cli("render", str(path), "-o", str(out), "--size", "96x64", "--library", str(library.roots[0]))
+    assert result.returncode == 0, result.stderr
+    assert out.read_bytes()[:4] == b"\x89PNG" and "wrote" in result.stdout
+    again = run_cli("render", str(path), "-o", str(out), "--library", str(library.roots[0]))
+    assert again.returncode == 2 and "--force" in again.stderr  # never overwrite silently
+
+
+@pytest.mark.parametrize("args", [["--size", "big"], ["--size", "1x1"], ["--view", "sideways"]])
+def test_render_bad_arguments_exit_2(tmp_path, args):
+    result = run_cli("render", str(tmp_path / "m.ldr"), "-o", str(tmp_path / "o.png"), *args)
+    assert result.returncode == 2 and "Traceback" not in result.stderr

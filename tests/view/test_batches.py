@@ -1,0 +1,50 @@
+"""Draw batches (numpy only): chunking, levels of detail, hidden studs."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from bow3d.ldraw import load_model
+from bow3d.view.batches import build_batches, covered_studs, part_template
+from tests.conftest import write
+
+
+def test_full_quality_keeps_every_triangle(tmp_path, library):
+    m = load_model(write(tmp_path / "m.ldr", "1 4 0 0 0 1 0 0 0 1 0 0 0 1 brickstud.dat\n"), library, cache=False)
+    batches = build_batches(m, "full")
+    assert sum(b.triangle_count for b in batches) == 13
+    assert all(b.positions.shape == (3 * b.triangle_count, 3) for b in batches)
+
+
+def test_chunks_split_far_apart_parts(tmp_path, library):
+    text = "1 4 0 0 0 1 0 0 0 1 0 0 0 1 box.dat\n1 4 5000 0 0 1 0 0 0 1 0 0 0 1 box.dat\n"
+    m = load_model(write(tmp_path / "m.ldr", text), library, cache=False)
+    chunks = {b.chunk for b in build_batches(m, "draft")}
+    assert len(chunks) == 2
+
+
+def test_transparent_and_uncertified_get_their_own_batches(tmp_path, library):
+    text = "1 47 0 0 0 1 0 0 0 1 0 0 0 1 box.dat\n1 4 0 0 0 1 0 0 0 1 0 0 0 1 boxnocert.dat\n"
+    m = load_model(write(tmp_path / "m.ldr", text), library, cache=False)
+    kinds = sorted((b.transparent, b.two_sided) for b in build_batches(m, "draft"))
+    assert kinds == [(False, True), (True, False)]
+
+
+def test_stud_under_a_brick_is_hidden(tmp_path, library):
+    # brickstud's stud sits on top (LDraw y = -24 is 24 LDU up); a box stacked on it covers it
+    text = "1 4 0 0 0 1 0 0 0 1 0 0 0 1 brickstud.dat\n1 4 200 0 0 1 0 0 0 1 0 0 0 1 brickstud.dat\n" \
+           "1 1 0 -24 0 1 0 0 0 1 0 0 0 1 box.dat\n"
+    m = load_model(write(tmp_path / "m.ldr", text), library, cache=False)
+    studs, owners = m.studs()
+    assert studs.shape[0] == 2
+    assert covered_studs(m, studs, owners).tolist() == [True, False]
+
+
+def test_far_level_simplifies_but_keeps_the_size(official):
+    m = load_model(official.roots[0] / "parts" / "3471.dat", official, cache=False)
+    part = next(iter(m.parts.values()))
+    near, _, _ = part_template(part, "near")
+    far, _, _ = part_template(part, "far")
+    assert far.shape[0] < near.shape[0] / 2
+    extent = lambda t: t.reshape(-1, 3).max(axis=0) - t.reshape(-1, 3).min(axis=0)  # noqa: E731
+    assert np.allclose(extent(far), extent(near), atol=16)
