@@ -20,9 +20,9 @@ import numpy as np
 
 from bow3d.ldraw.flatten import FlatPart
 
-CACHE_FORMAT = "bow3d-part-cache/1"
+CACHE_FORMAT = "bow3d-part-cache/2"
 _ARRAYS = ("positions", "triangles", "tri_colour", "tri_certified", "tri_detail", "edges",
-           "edge_colour", "optional_edges", "optional_colour")
+           "edge_colour", "optional_edges", "optional_colour", "studs")
 
 
 def default_cache_dir() -> Path:

@@ -22,13 +22,24 @@ from bow3d.ldraw.parse import Diagnostic, LDrawFile, SubfileRef
 
 MAX_DEPTH = 64
 MISSING_COLOUR = 0x2FF00FF  # direct magenta: placeholders for missing files stand out
-_DETAIL = re.compile(r"^(?:\d+/)?(?:stud|stug|stu\d)")  # stud and anti-stud tube primitives
+_DETAIL = re.compile(r"^(?:stud|stug|stu\d)")  # stud and anti-stud tube primitives
+# Leaf stud primitives that sit on top of a part (the rest of the stud* family are the tubes
+# and solid pins underneath). Their placements are kept so a renderer can draw them at any
+# level of detail, or not at all where another part covers them.
+_UNDERSIDE = re.compile(r"^stud(?:3|4|12|16|17|18|21|22)")
+_STUD_GROUP = re.compile(r"^stug")
 WELD_QUANTUM = 1.0 / 256.0  # LDU; corners closer than this are one vertex
 
 
 def is_detail_primitive(name: str) -> bool:
     """Studs, stud groups and the tubes under bricks: level-of-detail fodder, not silhouette."""
-    return bool(_DETAIL.match(PurePosixPath(name.lower()).name)) or name.lower().startswith(("48/stu", "8/stu"))
+    return bool(_DETAIL.match(PurePosixPath(name.lower()).name))
+
+
+def is_top_stud(name: str) -> bool:
+    """A single stud on top of a part (stud.dat, stud2.dat, ...), not a group nor a tube."""
+    base = PurePosixPath(name.lower()).name
+    return base.startswith("stud") and not _UNDERSIDE.match(base) and not _STUD_GROUP.match(base)
 
 
 @dataclass
@@ -47,6 +58,7 @@ class FlatPart:
     edge_colour: np.ndarray  # (E,) int32
     optional_edges: np.ndarray  # (O, 4) int32
     optional_colour: np.ndarray  # (O,) int32
+    studs: np.ndarray  # (S, 4, 4) float32 placements of top stud primitives (base centre, -Y up)
     dependencies: frozenset[str] = field(default_factory=frozenset)
 
     @property
@@ -67,6 +79,7 @@ class _Soup:
     opts: np.ndarray  # (O, 4, 3)
     opt_colour: np.ndarray
     deps: frozenset[str]
+    studs: np.ndarray = field(default_factory=lambda: np.zeros((0, 4, 4)))  # (S, 4, 4)
 
 
 # resolve(ref_name, referencing file) -> (LDrawFile or None, identity key, disk dependencies)
@@ -130,8 +143,9 @@ class Flattener:
             return None
         soup = self._soup(child, child_key, child_deps)
         if is_detail_primitive(first.name):
+            studs = np.eye(4)[None] if is_top_stud(first.name) else soup.studs
             soup = _Soup(soup.tris, soup.colour, soup.certified, np.ones_like(soup.detail), soup.edges,
-                         soup.edge_colour, soup.opts, soup.opt_colour, soup.deps)
+                         soup.edge_colour, soup.opts, soup.opt_colour, soup.deps, studs)
         return _place(soup, refs)
 
 
@@ -176,6 +190,7 @@ def _place(child: _Soup, refs: list[SubfileRef]) -> _Soup:
         opts=move(child.opts).reshape(-1, 4, 3),
         opt_colour=substitute_main_colour(child.opt_colour[None, :], colours[:, None]).reshape(-1),
         deps=child.deps,
+        studs=np.matmul(mats[:, None], child.studs[None]).reshape(-1, 4, 4),
     )
 
 
@@ -192,6 +207,7 @@ def _concat(pieces: list[_Soup]) -> _Soup:
         opts=np.concatenate([p.opts for p in pieces]),
         opt_colour=np.concatenate([p.opt_colour for p in pieces]).astype(np.int32),
         deps=frozenset().union(*(p.deps for p in pieces)),
+        studs=np.concatenate([p.studs for p in pieces]),
     )
 
 
@@ -223,6 +239,7 @@ def _weld(soup: _Soup) -> FlatPart:
         edge_colour=np.ascontiguousarray(soup.edge_colour, dtype=np.int32),
         optional_edges=inverse[3 * t + 2 * e:].reshape(-1, 4).astype(np.int32),
         optional_colour=np.ascontiguousarray(soup.opt_colour, dtype=np.int32),
+        studs=soup.studs.astype(np.float32),
         dependencies=soup.deps,
     )
 

@@ -69,6 +69,24 @@ class Model:
         """All instances merged into one world-frame mesh (vectorised per distinct part)."""
         return build_mesh(self, range(len(self.instances)))
 
+    def studs(self) -> tuple[np.ndarray, np.ndarray]:
+        """World placements of every top stud: ((S, 4, 4) float32 matrices, (S,) int32 instance index).
+
+        A stud primitive's frame has its base centre at the origin and grows along its LDraw -Y,
+        so in the world its up direction is `-M[:3, 1]` (the matrix's second column, negated).
+        """
+        mats, owners = [], []
+        for key, idx in self.groups().items():
+            studs = self.parts[key].studs
+            if studs.shape[0] == 0:
+                continue
+            world = self.world_transforms(idx).astype(np.float32)
+            mats.append(np.matmul(world[:, None], studs[None]).reshape(-1, 4, 4))
+            owners.append(np.repeat(idx.astype(np.int32), studs.shape[0]))
+        if not mats:
+            return np.zeros((0, 4, 4), np.float32), np.zeros(0, np.int32)
+        return np.concatenate(mats), np.concatenate(owners)
+
     def bounds(self) -> np.ndarray:
         """(2, 3) world-frame box of every instance's geometry (without merging the mesh)."""
         lows, highs = [], []
