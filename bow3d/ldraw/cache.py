@@ -47,8 +47,9 @@ class PartCache:
         self.hits = 0
         self.misses = 0
 
-    def key(self, part_bytes: bytes, path: str, context: str) -> str:
-        return content_hash(b"\0".join([CACHE_FORMAT.encode(), context.encode(), path.encode(), part_bytes]))
+    def key(self, part_hash: str, path: str, context: str) -> str:
+        """The entry name: the part file's content hash with everything else that shapes the result."""
+        return content_hash("\0".join([CACHE_FORMAT, context, path, part_hash]).encode())
 
     def _file(self, key: str) -> Path:
         return self.directory / key[:2] / f"{key}.npz"
@@ -67,9 +68,13 @@ class PartCache:
         self.hits += 1
         return FlatPart(**arrays, dependencies=frozenset(d[0] for d in manifest["deps"]))
 
-    def put(self, key: str, part: FlatPart) -> None:
+    def put(self, key: str, part: FlatPart, known: dict[str, tuple[int, int, str]] | None = None) -> None:
+        """Store a part; `known` maps paths to (size, mtime_ns, hash) taken when they were read."""
         deps = []
         for path in sorted(part.dependencies):
+            if known and path in known:
+                deps.append([path, *known[path]])
+                continue
             try:
                 stat = os.stat(path)
                 deps.append([path, stat.st_size, stat.st_mtime_ns, content_hash(Path(path).read_bytes())])

@@ -173,8 +173,10 @@ def _place(child: _Soup, refs: list[SubfileRef]) -> _Soup:
     certified = np.asarray([r.certified for r in refs], dtype=bool)
     flip = (np.linalg.det(rot) < 0) ^ np.asarray([r.invert for r in refs], dtype=bool)
 
-    def move(points: np.ndarray) -> np.ndarray:  # (n, c, 3) -> (k, n, c, 3)
-        return np.einsum("kij,ncj->knci", rot, points) + shift[:, None, None, :]
+    def move(points: np.ndarray) -> np.ndarray:  # (n, c, 3) -> (k, n, c, 3), one batched product
+        n, c = points.shape[:2]
+        moved = np.matmul(points.reshape(1, -1, 3), rot.transpose(0, 2, 1)) + shift[:, None, :]
+        return moved.reshape(k, n, c, 3)
 
     tris = move(child.tris)
     if flip.any():

@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from bow3d.errors import LDrawError
-from bow3d.ldraw.cache import PartCache
+from bow3d.ldraw.cache import PartCache, content_hash
 from bow3d.ldraw.colours import ColourTable, substitute_main_colour
 from bow3d.ldraw.flatten import MAX_DEPTH, FlatPart, Flattener, missing_part, ref_matrices
 from bow3d.ldraw.library import Library, UnsafeReference
@@ -175,11 +175,13 @@ class _Loader:
         self.cache = cache
         self.documents: dict[str, LDrawDocument] = {}
         self.blocks: dict[str, dict[str, LDrawFile]] = {}  # source -> MPD blocks by name
+        self.fingerprints: dict[str, tuple[int, int, str]] = {}  # path -> (size, mtime_ns, hash) as read
         self.resolved: dict[tuple[str, str], tuple[LDrawFile | None, str, frozenset[str]]] = {}
         self.diagnostics: list[Diagnostic] = []
         self.flattener = Flattener(self.resolve, strict)
         self.colours = ColourTable(self._ldconfig())
         self.context = f"{[str(r) for r in library.roots]}|{library.resolution}"
+        self.root_prefixes = tuple(str(root) + os.sep for root in library.roots)
 
     def _ldconfig(self):
         path = self.library.ldconfig()
@@ -196,7 +198,11 @@ class _Loader:
             if size > MAX_FILE_BYTES:
                 raise LDrawError(f"{path}: {size // 2**20} MiB is larger than any LDraw model bow3d reads "
                                  f"({MAX_FILE_BYTES // 2**20} MiB)")
-            doc = parse_document(path.read_bytes(), key, strict=self.strict)
+            stat = path.stat()
+            data = path.read_bytes()
+            if self.cache is not None:
+                self.fingerprints[key] = (stat.st_size, stat.st_mtime_ns, content_hash(data))
+            doc = parse_document(data, key, strict=self.strict)
             self.documents[key] = doc
             self.blocks[key] = doc.submodels() if len(doc.files) > 1 else {}
             for f in doc.files:
@@ -219,7 +225,7 @@ class _Loader:
             block = self.blocks.get(source, {}).get(norm)
             if block is not None:
                 return block, f"{source}#{norm}", frozenset()
-        local = Path(parent.source).parent if not self._in_library(parent.source) else None
+        local = Path(os.path.dirname(parent.source)) if not self._in_library(parent.source) else None
         path = self.library.find(name, local)
         if path is None:
             return None, f"missing:{norm}", frozenset()
@@ -227,19 +233,21 @@ class _Loader:
         return doc.main, str(path), frozenset([str(path)])
 
     def _in_library(self, source: str) -> bool:
-        return any(source.startswith(str(root) + os.sep) for root in self.library.roots)
+        return source.startswith(self.root_prefixes)
 
     def flat_part(self, f: LDrawFile, key: str, deps: frozenset[str]) -> tuple[FlatPart, bool]:
         """The flattened part, from the disk cache when its files are unchanged."""
         if self.cache is None or not deps:
             return self.flattener.flatten(f, key, deps), False
         path = next(iter(deps))
-        cache_key = self.cache.key(Path(path).read_bytes(), path, self.context)
+        known = self.fingerprints.get(path)
+        part_hash = known[2] if known else content_hash(Path(path).read_bytes())
+        cache_key = self.cache.key(part_hash, path, self.context)
         cached = self.cache.get(cache_key)
         if cached is not None:
             return cached, True
         part = self.flattener.flatten(f, key, deps)
-        self.cache.put(cache_key, part)
+        self.cache.put(cache_key, part, self.fingerprints)
         return part, False
 
 
@@ -362,8 +370,9 @@ class _Walk:
         self.model.parts[key] = part
         self.model.instance_part.append(key)
         self.model.instances.append(PartInstance(
-            name=Path(normalise_name(ref.name)).name, colour=colour, colour_name=self.model.colours.name(colour),
-            transform=LDRAW_TO_WORLD @ transform, file=Path(parent.source).name, line=ref.line,
+            name=normalise_name(ref.name).rsplit("/", 1)[-1], colour=colour,
+            colour_name=self.model.colours.name(colour), transform=LDRAW_TO_WORLD @ transform,
+            file=os.path.basename(parent.source), line=ref.line,
             submodel_path=path, missing=missing, inverted=inverted))
 
     def _loose(self, f: LDrawFile, key: str, transform: np.ndarray, colour: int, path: tuple[str, ...]) -> None:

@@ -10,6 +10,7 @@ every triangle is normalised to counter-clockwise winding of its file's BFC stat
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Iterable, Iterator
@@ -144,12 +145,9 @@ class _FileBuilder:
         self.ccw = True
         self.clip = True
         self.invert_next = False
-        self.tris: list[list[float]] = []
-        self.tri_meta: list[tuple[int, bool, int]] = []
-        self.edges: list[list[float]] = []
-        self.edge_col: list[int] = []
-        self.opts: list[list[float]] = []
-        self.opt_col: list[int] = []
+        self.rows: dict[int, list[list[str]]] = {1: [], 2: [], 3: [], 4: [], 5: []}
+        self.row_meta: dict[int, list[tuple[int, bool, bool]]] = {1: [], 2: [], 3: [], 4: [], 5: []}
+        self.names: list[str] = []  # file names of type 1 rows
         self.seen_any = False
 
     def diagnose(self, line: int, message: str, severity: str = "warning") -> None:
@@ -187,7 +185,7 @@ class _FileBuilder:
             self.file.certified = False
             return
         if "CERTIFY" in words:
-            if self.file.certified is None and (self.tris or self.file.refs):
+            if self.file.certified is None and any(self.rows.values()):
                 self.diagnose(number, "BFC CERTIFY after geometry; honoured for the whole file")
             self.file.certified = True
         if "CW" in words:
@@ -230,62 +228,80 @@ class _FileBuilder:
             if len(tokens) < need + 1:
                 self.diagnose(number, f"line type 1 needs 13 numbers and a file name, got {len(tokens)} fields")
                 return
-        elif len(tokens) < need:
-            self.diagnose(number, f"line type {kind} needs {need} numbers, got {len(tokens)}")
-            return
-        try:
-            colour = parse_colour_code(tokens[0])
-            numbers = [float(t) for t in tokens[1:need]]
-        except ValueError:
-            self.diagnose(number, f"line type {kind} has a field that is not a number")
-            return
-        if not all(np.isfinite(numbers)):
-            self.diagnose(number, f"line type {kind} has a number that is not finite")
-            return
-        if kind == 1:
-            name = " ".join(tokens[need:]).replace("\\", "/")
-            self.file.refs.append(SubfileRef(colour, tuple(numbers), name, number,
-                                             self.invert_next, self.certified_here))
+            self.rows[1].append(tokens[:need])
+            self.row_meta[1].append((number, self.invert_next, self.certified_here))
+            self.names.append(" ".join(tokens[need:]).replace("\\", "/"))
             self.invert_next = False
+            return
+        if len(tokens) < need:
+            self.diagnose(number, f"line type {kind} needs {need} numbers, got {len(tokens)}")
             return
         if self.invert_next:
             self.diagnose(number, "BFC INVERTNEXT must be followed by a type 1 line; ignored")
             self.invert_next = False
-        if kind == 2:
-            self.edges.append(numbers)
-            self.edge_col.append(colour)
-        elif kind == 5:
-            self.opts.append(numbers)
-            self.opt_col.append(colour)
-        else:
-            self._polygon(number, kind, colour, numbers)
+        # Numbers are converted per file in one numpy call (finish), not per line.
+        self.rows[kind].append(tokens[:need])
+        self.row_meta[kind].append((number, self.ccw, self.certified_here))
 
-    def _polygon(self, number: int, kind: int, colour: int, numbers: list[float]) -> None:
-        p = numbers
-        if kind == 3:
-            corners = [p] if self.ccw else [p[0:3] + p[6:9] + p[3:6]]
-        elif self.ccw:  # quad a b c d -> (a b c) and (a c d), as the spec's winding keeps
-            corners = [p[0:9], p[0:3] + p[6:12]]
-        else:
-            corners = [p[0:3] + p[6:9] + p[3:6], p[0:3] + p[9:12] + p[6:9]]
-        for tri in corners:
-            self.tris.append(tri)
-            self.tri_meta.append((colour, self.certified_here, number))
+    def _numbers(self, kind: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(n, need) float64 rows of one line type, their (n, 3) meta and row indices; bad rows dropped."""
+        rows, meta = self.rows[kind], np.asarray(self.row_meta[kind], dtype=np.int64).reshape(-1, 3)
+        reported = np.zeros(len(rows), bool)
+        try:
+            values = np.asarray(rows, dtype=np.float64)
+        except ValueError:  # a hex colour or a bad field somewhere: take the rows one by one
+            values = np.full((len(rows), _NUMBERS[kind]), np.nan)
+            for i, row in enumerate(rows):
+                try:
+                    values[i] = [parse_colour_code(row[0])] + [float(t) for t in row[1:]]
+                except ValueError:
+                    self.diagnose(int(meta[i, 0]), f"line type {kind} has a field that is not a number")
+                    reported[i] = True
+        good = np.isfinite(values).all(axis=1)
+        for i in np.flatnonzero(~good & ~reported):
+            self.diagnose(int(meta[i, 0]), f"line type {kind} has a number that is not finite")
+        return values[good], meta[good], np.flatnonzero(good)
 
     def finish(self) -> LDrawFile:
         f = self.file
-        if self.tris:
-            f.triangles = np.asarray(self.tris, dtype=np.float64).reshape(-1, 3, 3)
-            meta = np.asarray(self.tri_meta, dtype=np.int64)
-            f.tri_colour = meta[:, 0].astype(np.int32)
-            f.tri_certified = meta[:, 1].astype(bool)
-            f.tri_line = meta[:, 2].astype(np.int32)
-        if self.edges:
-            f.edges = np.asarray(self.edges, dtype=np.float64).reshape(-1, 2, 3)
-            f.edge_colour = np.asarray(self.edge_col, dtype=np.int32)
-        if self.opts:
-            f.optional_edges = np.asarray(self.opts, dtype=np.float64).reshape(-1, 4, 3)
-            f.optional_colour = np.asarray(self.opt_col, dtype=np.int32)
+        if self.rows[1]:
+            values, meta, kept = self._numbers(1)
+            colours = values[:, 0].astype(np.int64).tolist()
+            f.refs = [SubfileRef(c, tuple(v), self.names[i], n, bool(inv), bool(cert))
+                      for c, v, i, (n, inv, cert) in zip(colours, values[:, 1:].tolist(), kept.tolist(),
+                                                         meta.tolist())]
+        tris, tri_meta = [], []
+        for kind in (3, 4):
+            if not self.rows[kind]:
+                continue
+            values, meta, _ = self._numbers(kind)
+            p = values[:, 1:].reshape(-1, kind, 3)
+            ccw = meta[:, 1].astype(bool)
+            if kind == 3:
+                order = np.where(ccw[:, None], [0, 1, 2], [0, 2, 1])
+                tris.append(np.take_along_axis(p, order[:, :, None], axis=1))
+                tri_meta.append(np.concatenate([values[:, :1], meta], axis=1))
+            else:  # quad a b c d -> (a b c) and (a c d); clockwise ones are reversed
+                first = np.where(ccw[:, None], [0, 1, 2], [0, 2, 1])
+                second = np.where(ccw[:, None], [0, 2, 3], [0, 3, 2])
+                pair = np.stack([np.take_along_axis(p, first[:, :, None], axis=1),
+                                 np.take_along_axis(p, second[:, :, None], axis=1)], axis=1)
+                tris.append(pair.reshape(-1, 3, 3))
+                tri_meta.append(np.repeat(np.concatenate([values[:, :1], meta], axis=1), 2, axis=0))
+        if tris:
+            f.triangles = np.concatenate(tris)
+            m = np.concatenate(tri_meta)
+            f.tri_colour = m[:, 0].astype(np.int32)
+            f.tri_line = m[:, 1].astype(np.int32)
+            f.tri_certified = m[:, 3].astype(bool)
+        if self.rows[2]:
+            values, _, _ = self._numbers(2)
+            f.edges = values[:, 1:].reshape(-1, 2, 3)
+            f.edge_colour = values[:, 0].astype(np.int32)
+        if self.rows[5]:
+            values, _, _ = self._numbers(5)
+            f.optional_edges = values[:, 1:].reshape(-1, 4, 3)
+            f.optional_colour = values[:, 0].astype(np.int32)
         return f
 
 

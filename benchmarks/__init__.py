@@ -1,0 +1,1 @@
+"""bow3d benchmarks: `python -m benchmarks` runs them all and rewrites benchmarks/RESULTS.md."""
