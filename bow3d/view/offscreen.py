@@ -60,19 +60,36 @@ class CameraPose:
     fov_deg: float = 40.0
 
 
-def pose_for_view(bounds: np.ndarray, view: str = "iso", fov_deg: float = 40.0, aspect: float = 16 / 9) -> CameraPose:
-    """A camera that frames the whole box `bounds` ((2, 3), LDU) from a named direction."""
+def pose_for_view(bounds: np.ndarray, view: str = "iso", fov_deg: float = 40.0, aspect: float = 16 / 9,
+                  margin: float = 1.04) -> CameraPose:
+    """A camera that frames the whole box `bounds` ((2, 3), LDU) from a named direction.
+
+    The distance is the smallest at which all eight corners of the box project inside the
+    picture (`fov_deg` is the vertical field of view).
+    """
     if view not in VIEWS:
         raise ValueError(f"unknown view {view!r}; choose one of {', '.join(VIEWS)}")
     lo, hi = np.asarray(bounds, dtype=np.float64)
     centre = (lo + hi) / 2
-    radius = max(float(np.linalg.norm(hi - lo)) / 2, 40.0)
-    half = math.radians(fov_deg) / 2
-    half = min(half, math.atan(math.tan(half) * aspect))
-    distance = radius / math.sin(half) * 0.66
     direction = np.asarray(VIEWS[view], dtype=np.float64)
     direction /= np.linalg.norm(direction)
-    return CameraPose(tuple(centre + direction * distance), tuple(centre), fov_deg)
+    forward = -direction
+    right = np.cross(forward, [0.0, 0.0, 1.0])
+    right /= np.linalg.norm(right)
+    up = np.cross(right, forward)
+    box = np.array([[x, y, z] for x in (lo[0], hi[0]) for y in (lo[1], hi[1]) for z in (lo[2], hi[2])])
+    tan_v = math.tan(math.radians(fov_deg) / 2)
+    tan_h = tan_v * aspect
+    target = centre
+    for _ in range(6):  # perspective makes the near side bigger: re-centre the picture, refit
+        corners = box - target
+        need = np.maximum(np.abs(corners @ right) / tan_h, np.abs(corners @ up) / tan_v) - corners @ forward
+        distance = max(float(need.max()) * margin, 60.0)
+        depth = distance + corners @ forward
+        sx, sy = corners @ right / (depth * tan_h), corners @ up / (depth * tan_v)
+        shift_x, shift_y = (sx.max() + sx.min()) / 2, (sy.max() + sy.min()) / 2
+        target = target + right * shift_x * distance * tan_h + up * shift_y * distance * tan_v
+    return CameraPose(tuple(target + direction * distance), tuple(target), fov_deg)
 
 
 _PRC_DONE = False
@@ -156,7 +173,9 @@ class OffscreenRenderer:
         self.camera.set_pos(position)
         self.camera.look_at(target, LVector3(0, 0, 1))
         distance = (position - target).length()
-        self.lens.set_fov(pose.fov_deg * self.width / self.height, pose.fov_deg)
+        vertical = math.radians(pose.fov_deg)
+        horizontal = 2 * math.atan(math.tan(vertical / 2) * self.width / self.height)
+        self.lens.set_fov(math.degrees(horizontal), pose.fov_deg)
         self.lens.set_near_far(max(1.0, distance / 200), distance * 4 + 2000)
 
     def render_frame(self) -> None:
