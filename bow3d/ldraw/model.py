@@ -22,9 +22,11 @@ from bow3d.ldraw.colours import ColourTable, substitute_main_colour
 from bow3d.ldraw.flatten import MAX_DEPTH, FlatPart, Flattener, missing_part, ref_matrices
 from bow3d.ldraw.library import Library, UnsafeReference
 from bow3d.ldraw.mesh import LDRAW_TO_WORLD, Mesh, PartInstance
-from bow3d.ldraw.parse import Diagnostic, LDrawDocument, LDrawFile, SubfileRef, normalise_name, parse_document
+from bow3d.ldraw.parse import (Diagnostic, LDrawDocument, LDrawFile, SubfileRef, normalise_name, parse_document,
+                               parse_file)
 
-MAX_FILE_BYTES = 256 * 1024 * 1024  # larger than any real model; refuse rather than exhaust memory
+STREAM_ABOVE_BYTES = 8 * 1024 * 1024
+MAX_FILE_BYTES = 64 * 1024 * 1024  # 200x the 5,000-part battlefield; memory grows with geometry  # larger than any real model; refuse rather than exhaust memory
 LOOSE = "(loose geometry)"
 
 
@@ -199,10 +201,13 @@ class _Loader:
                 raise LDrawError(f"{path}: {size // 2**20} MiB is larger than any LDraw model bow3d reads "
                                  f"({MAX_FILE_BYTES // 2**20} MiB)")
             stat = path.stat()
-            data = path.read_bytes()
-            if self.cache is not None:
-                self.fingerprints[key] = (stat.st_size, stat.st_mtime_ns, content_hash(data))
-            doc = parse_document(data, key, strict=self.strict)
+            if stat.st_size > STREAM_ABOVE_BYTES:  # big models: stream, never hold the whole text
+                doc = parse_file(key, strict=self.strict)
+            else:
+                data = path.read_bytes()
+                if self.cache is not None:
+                    self.fingerprints[key] = (stat.st_size, stat.st_mtime_ns, content_hash(data))
+                doc = parse_document(data, key, strict=self.strict)
             self.documents[key] = doc
             self.blocks[key] = doc.submodels() if len(doc.files) > 1 else {}
             for f in doc.files:

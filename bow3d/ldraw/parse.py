@@ -19,6 +19,7 @@ import numpy as np
 
 from bow3d.errors import LDrawError
 
+FLUSH_ROWS = 65536  # geometry rows converted to numpy per batch
 MAX_DIAGNOSTICS_PER_FILE = 50  # a garbage file must not flood memory or the terminal
 # Header and editor meta commands that carry nothing bow3d draws (!TEXMAP geometry is drawn untextured).
 _QUIET_META = {"NAME:", "AUTHOR:", "!LICENSE", "!HISTORY", "!HELP", "!KEYWORDS", "!CATEGORY", "!CMDLINE",
@@ -148,6 +149,8 @@ class _FileBuilder:
         self.rows: dict[int, list[list[str]]] = {1: [], 2: [], 3: [], 4: [], 5: []}
         self.row_meta: dict[int, list[tuple[int, bool, bool]]] = {1: [], 2: [], 3: [], 4: [], 5: []}
         self.names: list[str] = []  # file names of type 1 rows
+        # Rows are converted to numpy in batches so a huge file never holds all its tokens at once.
+        self.done: dict[int, list[tuple[np.ndarray, np.ndarray, list[str]]]] = {k: [] for k in range(1, 6)}
         self.seen_any = False
 
     def diagnose(self, line: int, message: str, severity: str = "warning") -> None:
@@ -232,6 +235,8 @@ class _FileBuilder:
             self.row_meta[1].append((number, self.invert_next, self.certified_here))
             self.names.append(" ".join(tokens[need:]).replace("\\", "/"))
             self.invert_next = False
+            if len(self.rows[1]) >= FLUSH_ROWS:
+                self._flush(1)
             return
         if len(tokens) < need:
             self.diagnose(number, f"line type {kind} needs {need} numbers, got {len(tokens)}")
@@ -242,10 +247,30 @@ class _FileBuilder:
         # Numbers are converted per file in one numpy call (finish), not per line.
         self.rows[kind].append(tokens[:need])
         self.row_meta[kind].append((number, self.ccw, self.certified_here))
+        if len(self.rows[kind]) >= FLUSH_ROWS:
+            self._flush(kind)
+
+    def _flush(self, kind: int) -> None:
+        values, meta, kept = self._numbers(kind)
+        names = [self.names[i] for i in kept.tolist()] if kind == 1 else []
+        self.done[kind].append((values, meta, names))
+        self.rows[kind], self.row_meta[kind] = [], []
+        if kind == 1:
+            self.names = []
+
+    def _converted(self, kind: int) -> tuple[np.ndarray, np.ndarray, list[str]]:
+        """Every row of a line type as arrays (values, meta) and type 1 names."""
+        if self.rows[kind] or not self.done[kind]:
+            self._flush(kind)
+        batches = self.done[kind]
+        return (np.concatenate([b[0] for b in batches]), np.concatenate([b[1] for b in batches]),
+                [name for b in batches for name in b[2]])
 
     def _numbers(self, kind: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(n, need) float64 rows of one line type, their (n, 3) meta and row indices; bad rows dropped."""
         rows, meta = self.rows[kind], np.asarray(self.row_meta[kind], dtype=np.int64).reshape(-1, 3)
+        if not rows:
+            return np.zeros((0, _NUMBERS[kind])), meta, np.zeros(0, np.int64)
         reported = np.zeros(len(rows), bool)
         try:
             values = np.asarray(rows, dtype=np.float64)
@@ -264,17 +289,16 @@ class _FileBuilder:
 
     def finish(self) -> LDrawFile:
         f = self.file
-        if self.rows[1]:
-            values, meta, kept = self._numbers(1)
+        if self.rows[1] or self.done[1]:
+            values, meta, names = self._converted(1)
             colours = values[:, 0].astype(np.int64).tolist()
-            f.refs = [SubfileRef(c, tuple(v), self.names[i], n, bool(inv), bool(cert))
-                      for c, v, i, (n, inv, cert) in zip(colours, values[:, 1:].tolist(), kept.tolist(),
-                                                         meta.tolist())]
+            f.refs = [SubfileRef(c, tuple(v), name, n, bool(inv), bool(cert))
+                      for c, v, name, (n, inv, cert) in zip(colours, values[:, 1:].tolist(), names, meta.tolist())]
         tris, tri_meta = [], []
         for kind in (3, 4):
-            if not self.rows[kind]:
+            if not (self.rows[kind] or self.done[kind]):
                 continue
-            values, meta, _ = self._numbers(kind)
+            values, meta, _ = self._converted(kind)
             p = values[:, 1:].reshape(-1, kind, 3)
             ccw = meta[:, 1].astype(bool)
             if kind == 3:
@@ -294,12 +318,12 @@ class _FileBuilder:
             f.tri_colour = m[:, 0].astype(np.int32)
             f.tri_line = m[:, 1].astype(np.int32)
             f.tri_certified = m[:, 3].astype(bool)
-        if self.rows[2]:
-            values, _, _ = self._numbers(2)
+        if self.rows[2] or self.done[2]:
+            values, _, _ = self._converted(2)
             f.edges = values[:, 1:].reshape(-1, 2, 3)
             f.edge_colour = values[:, 0].astype(np.int32)
-        if self.rows[5]:
-            values, _, _ = self._numbers(5)
+        if self.rows[5] or self.done[5]:
+            values, _, _ = self._converted(5)
             f.optional_edges = values[:, 1:].reshape(-1, 4, 3)
             f.optional_colour = values[:, 0].astype(np.int32)
         return f
@@ -323,7 +347,7 @@ def iter_lines(data: bytes | str) -> Iterator[str]:
     return iter(text.splitlines())
 
 
-def parse_document(data: bytes | str, source: str, *, strict: bool = False) -> LDrawDocument:
+def parse_document(data: bytes | str | Iterable[str], source: str, *, strict: bool = False) -> LDrawDocument:
     """Parse one file's text; MPD `0 FILE` blocks become separate `LDrawFile`s.
 
     Lines before the first `0 FILE` of an MPD form the main model when they hold geometry
@@ -334,7 +358,8 @@ def parse_document(data: bytes | str, source: str, *, strict: bool = False) -> L
     in_data = False
     if isinstance(data, bytes) and b"\x00" in data[:4096]:
         raise LDrawError(f"{source}: this is not an LDraw text file (it holds binary bytes)")
-    for number, raw in enumerate(iter_lines(data), start=1):
+    lines = iter_lines(data) if isinstance(data, (bytes, str)) else data
+    for number, raw in enumerate(lines, start=1):
         line = raw.strip()
         if not line:
             continue
@@ -377,6 +402,15 @@ def parse_document(data: bytes | str, source: str, *, strict: bool = False) -> L
 
 def _has_content(f: LDrawFile) -> bool:
     return bool(f.refs) or f.triangles.shape[0] > 0 or f.edges.shape[0] > 0
+
+
+def parse_file(path: str, *, strict: bool = False) -> LDrawDocument:
+    """Parse a file from disk, streaming its lines (memory follows the geometry, not the text)."""
+    with open(path, "rb") as handle:
+        if b"\x00" in handle.read(4096):
+            raise LDrawError(f"{path}: this is not an LDraw text file (it holds binary bytes)")
+    with open(path, encoding="utf-8-sig", errors="replace", newline=None) as handle:
+        return parse_document((line.rstrip("\n") for line in handle), path, strict=strict)
 
 
 def parse_matrix(numbers: Iterable[float]) -> np.ndarray:
