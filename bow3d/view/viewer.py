@@ -1,0 +1,223 @@
+"""The interactive 3D viewer: a Panda3D window over a model, orbit/pan/zoom with mouse and keys.
+
+Layer: view. `open_base` makes the ShowBase (a real window, or offscreen for tests and CI);
+`Viewer` takes it as an argument and only ever touches what it is given. Input handlers
+are plain methods so tests can drive them without a mouse.
+
+Mouse: left drag orbits, right or middle drag pans, wheel zooms.
+Keys: arrows orbit, W/A/S/D pan, +/- zoom, 1-7 the named views, F frames everything,
+E toggles edge lines, Q cycles the quality, H hides the help, Esc quits.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from bow3d.ldraw import Model
+from bow3d.view.batches import QUALITIES
+from bow3d.view.offscreen import SKY, VIEWS, RenderUnavailable
+from bow3d.view.orbit import OrbitCamera
+from bow3d.view.still import attach_model
+
+ORBIT_DEG_PER_PIXEL = 0.3
+KEY_ORBIT_DEG = 5.0
+KEY_PAN = 0.05
+WHEEL_ZOOM = 0.85
+HELP = ("mouse: left drag orbit, right drag pan, wheel zoom | keys: arrows orbit, WASD pan, +/- zoom, "
+        "1-7 views, F frame, E edges, Q quality, H help, Esc quit")
+
+
+def open_base(offscreen: bool = False, size: tuple[int, int] = (1280, 720), title: str = "bow3d"):
+    """A ShowBase with a window (or an offscreen buffer); raises RenderUnavailable if none opens."""
+    from panda3d.core import load_prc_file_data
+
+    load_prc_file_data("bow3d-viewer", "\n".join([
+        f"win-size {size[0]} {size[1]}", f"window-title {title}", "audio-library-name null",
+        "notify-level-device fatal", "notify-level-egldisplay fatal", "notify-level-display error",
+        "sync-video false",
+        "load-display p3headlessgl" if offscreen else "load-display pandagl",
+        "aux-display p3tinydisplay" if offscreen else "aux-display p3headlessgl"]))
+    from direct.showbase.ShowBase import ShowBase
+
+    try:
+        base = ShowBase(windowType="offscreen" if offscreen else "onscreen")
+    except Exception as error:  # Panda3D raises a bare Exception when no window opens
+        raise RenderUnavailable(f"cannot open a {'buffer' if offscreen else 'window'}: {error}. "
+                                "Without a display, use 'bow3d render' for pictures.") from None
+    if base.win is None:
+        raise RenderUnavailable("Panda3D opened no window; without a display use 'bow3d render'")
+    return base
+
+
+@dataclass
+class ViewerState:
+    quality: str = "default"
+    edges: bool = False
+    show_help: bool = True
+
+
+class Viewer:
+    """A model shown in a ShowBase, with an orbit camera driven by mouse and keys."""
+
+    def __init__(self, base, model: Model, quality: str = "default", edges: bool = False):
+        self.base = base
+        self.model = model
+        self.state = ViewerState(quality, edges)
+        self.bounds = model.bounds()
+        self.aspect = base.win.get_x_size() / max(1, base.win.get_y_size())
+        self.camera = OrbitCamera((0.0, 0.0, 0.0), 45.0, 35.0, 1000.0).preset("iso", self.bounds, self.aspect)
+        self.node = None
+        self.triangles = 0
+        self._drag: tuple[str, float, float] | None = None
+        base.disable_mouse()
+        base.set_background_color(*SKY)
+        self._lights()
+        self._build()
+        self._hud()
+        self._bind()
+        self.apply_camera()
+
+    # --- scene -----------------------------------------------------------------------------
+    def _lights(self) -> None:
+        from panda3d.core import AmbientLight, DirectionalLight
+
+        ambient = AmbientLight("ambient")
+        ambient.set_color((0.42, 0.42, 0.45, 1))
+        self.base.render.set_light(self.base.render.attach_new_node(ambient))
+        for name, colour, hpr in (("sun", (0.75, 0.72, 0.66, 1), (35, -55, 0)),
+                                  ("fill", (0.25, 0.27, 0.32, 1), (-140, -25, 0))):
+            light = DirectionalLight(name)
+            light.set_color(colour)
+            path = self.base.render.attach_new_node(light)
+            path.set_hpr(*hpr)
+            self.base.render.set_light(path)
+
+    def _build(self) -> None:
+        if self.node is not None:
+            self.node.remove_node()
+        self.node, self.triangles, calls = attach_model(self.base.render, self.model, self.state.quality,
+                                                        self.state.edges)
+        self.draw_calls = calls
+
+    def _hud(self) -> None:
+        from direct.gui.OnscreenText import OnscreenText
+
+        self.base.set_frame_rate_meter(True)
+        stats = (f"{self.model.path}: {len(self.model.instances):,} parts, {self.triangles:,} triangles "
+                 f"drawn ({self.state.quality}), {self.draw_calls} draw calls")
+        self.stats_text = OnscreenText(stats, pos=(-1.75, 0.92), scale=0.045, align=0, fg=(1, 1, 1, 1),
+                                       shadow=(0, 0, 0, 0.8), mayChange=True, parent=self.base.aspect2d)
+        self.help_text = OnscreenText(HELP, pos=(-1.75, -0.95), scale=0.035, align=0, fg=(1, 1, 1, 1),
+                                      shadow=(0, 0, 0, 0.8), mayChange=True, parent=self.base.aspect2d)
+
+    def _bind(self) -> None:
+        b = self.base
+        for key, (dy, dp) in {"arrow_left": (-KEY_ORBIT_DEG, 0), "arrow_right": (KEY_ORBIT_DEG, 0),
+                              "arrow_up": (0, KEY_ORBIT_DEG), "arrow_down": (0, -KEY_ORBIT_DEG)}.items():
+            b.accept(key, self.on_orbit, [dy, dp])
+            b.accept(key + "-repeat", self.on_orbit, [dy, dp])
+        for key, (right, forward) in {"a": (-KEY_PAN, 0), "d": (KEY_PAN, 0), "w": (0, KEY_PAN),
+                                      "s": (0, -KEY_PAN)}.items():
+            b.accept(key, self.on_pan, [right, forward])
+            b.accept(key + "-repeat", self.on_pan, [right, forward])
+        for key, factor in {"wheel_up": WHEEL_ZOOM, "wheel_down": 1 / WHEEL_ZOOM, "+": WHEEL_ZOOM, "=": WHEEL_ZOOM,
+                            "-": 1 / WHEEL_ZOOM}.items():
+            b.accept(key, self.on_zoom, [factor])
+        for number, view in enumerate(VIEWS, start=1):
+            b.accept(str(number), self.on_view, [view])
+        b.accept("f", self.on_view, ["iso"])
+        b.accept("e", self.on_toggle_edges)
+        b.accept("q", self.on_cycle_quality)
+        b.accept("h", self.on_toggle_help)
+        b.accept("escape", b.userExit)
+        for button, mode in (("mouse1", "orbit"), ("mouse3", "pan"), ("mouse2", "pan")):
+            b.accept(button, self.on_drag_start, [mode])
+            b.accept(button + "-up", self.on_drag_end)
+        b.task_mgr.add(self._drag_task, "bow3d-drag")
+
+    # --- input handlers (tests call these) ---------------------------------------------------
+    def on_orbit(self, d_yaw: float, d_pitch: float) -> None:
+        self.camera = self.camera.orbit(d_yaw, d_pitch)
+        self.apply_camera()
+
+    def on_pan(self, right: float, forward: float) -> None:
+        self.camera = self.camera.pan(right, forward)
+        self.apply_camera()
+
+    def on_zoom(self, factor: float) -> None:
+        self.camera = self.camera.zoom(factor)
+        self.apply_camera()
+
+    def on_view(self, view: str) -> None:
+        self.camera = self.camera.preset(view, self.bounds, self.aspect)
+        self.apply_camera()
+
+    def on_toggle_edges(self) -> None:
+        self.state.edges = not self.state.edges
+        self._build()
+
+    def on_cycle_quality(self) -> None:
+        self.state.quality = QUALITIES[(QUALITIES.index(self.state.quality) + 1) % len(QUALITIES)]
+        self._build()
+        self.stats_text.setText(f"{self.model.path}: {len(self.model.instances):,} parts, "
+                                 f"{self.triangles:,} triangles drawn ({self.state.quality})")
+
+    def on_toggle_help(self) -> None:
+        self.state.show_help = not self.state.show_help
+        (self.help_text.show if self.state.show_help else self.help_text.hide)()
+
+    def on_drag_start(self, mode: str) -> None:
+        pointer = self._pointer()
+        if pointer is not None:
+            self._drag = (mode, *pointer)
+
+    def on_drag_end(self) -> None:
+        self._drag = None
+
+    def drag_to(self, x: float, y: float) -> None:
+        """Continue a drag to pointer position (x, y) in pixels."""
+        if self._drag is None:
+            return
+        mode, x0, y0 = self._drag
+        dx, dy = x - x0, y - y0
+        if mode == "orbit":
+            self.on_orbit(-dx * ORBIT_DEG_PER_PIXEL, dy * ORBIT_DEG_PER_PIXEL)
+        else:
+            height = max(1, self.base.win.get_y_size())
+            self.on_pan(-dx / height, dy / height)
+        self._drag = (mode, x, y)
+
+    def _pointer(self) -> tuple[float, float] | None:
+        win = self.base.win
+        if not hasattr(win, "get_pointer") or win.get_num_input_devices() == 0:
+            return None
+        pointer = win.get_pointer(0)
+        return (pointer.get_x(), pointer.get_y()) if pointer.get_in_window() else None
+
+    def _drag_task(self, task):
+        if self._drag is not None:
+            pointer = self._pointer()
+            if pointer is not None:
+                self.drag_to(*pointer)
+        return task.cont
+
+    def apply_camera(self) -> None:
+        from panda3d.core import LPoint3, LVector3
+
+        pose = self.camera.pose()
+        self.base.camera.set_pos(LPoint3(*pose.position))
+        self.base.camera.look_at(LPoint3(*pose.target), LVector3(0, 0, 1))
+        distance = self.camera.distance_ldu
+        lens = self.base.camLens
+        lens.set_near_far(max(1.0, distance / 200), distance * 4 + float(np.ptp(self.bounds, axis=0).max()) * 2)
+        vertical = math.radians(pose.fov_deg)
+        lens.set_fov(math.degrees(2 * math.atan(math.tan(vertical / 2) * self.aspect)), pose.fov_deg)
+
+    def screenshot(self, path: str) -> None:
+        """Render one frame and save the window's picture."""
+        self.base.graphicsEngine.render_frame()
+        self.base.graphicsEngine.render_frame()
+        self.base.win.save_screenshot(path)
