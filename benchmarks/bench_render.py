@@ -61,8 +61,38 @@ def run(frames: int = 60) -> str:
         "",
         table(["way", "frames/s", "ratio to naive", "triangles", "draw calls", "scene build s"], rows),
         "",
+        run_viewer(),
     ])
 
 
 if __name__ == "__main__":
     print(run())
+
+
+VIEWER = """
+import json, time
+from pathlib import Path
+from bow3d.ldraw import Library, load_model
+from bow3d.view.viewer import Viewer, open_base
+model = load_model({path!r}, Library([Path({lib!r})]))
+base = open_base(offscreen=True, size=(1280, 720))
+viewer = Viewer(base, model)
+for _ in range(3):
+    base.graphicsEngine.render_frame()
+frames = {frames}
+t = time.perf_counter()
+for i in range(frames):
+    viewer.on_orbit(360.0 / frames, 0.0)  # a full turn round the battlefield
+    base.task_mgr.step()
+fps = frames / (time.perf_counter() - t)
+print(json.dumps(dict(fps=fps)))
+"""
+
+
+def run_viewer(frames: int = 60) -> str:
+    """Frames per second of the interactive viewer (offscreen buffer) orbiting battlefield-5k."""
+    if not have_reference():
+        return ""
+    result = in_fresh_process(VIEWER.format(path=str(BATTLEFIELD), lib=str(OFFICIAL), frames=frames))
+    return (f"Viewer (`bow3d view`, default quality, 1280x720 offscreen buffer, one full orbit of "
+            f"{frames} frames): **{result['fps']:.1f} frames/s**.\n")
