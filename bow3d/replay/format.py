@@ -1,0 +1,257 @@
+"""The replay file (`*.bowreplay`): JSON Lines, header first, one entry per applied record.
+
+Layer: replay (below view, above rules). No geometry, no rules here: this module reads and
+writes the file and knows nothing of what the records mean.
+
+Line 1, the header (pydantic `ReplayHeader`), starts with `format` and `version`:
+    {"format": "bow3d-replay", "version": 1, "scene": "../scenes/village.yaml",
+     "scene_sha256": "...", "ruleset": {...}, "seed": 1, "players": {"blue": "ai", "red": "ai"},
+     "created": "2026-11-23T11:30:00+00:00"}
+Every other line, an entry (pydantic `ReplayEntry`): the record the game applied (an action or a
+brick roll, the rules' `to_record()`) and the events it produced:
+    {"n": 1, "record": {"type": "roll", ...}, "events": [{...}, ...]}
+Entries are numbered from 1 without gaps. Each line is flushed as written, so a crash loses at
+most the line in flight: a last line cut short (no newline, not JSON) is reported as truncated
+and everything before it is kept. Any other damage is refused with the line number.
+
+The version is read before the rest is validated: older files are upgraded step by step
+(`UPGRADES`), newer ones refused plainly.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import json
+import os
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from bow3d.errors import ReplayError
+
+FORMAT = "bow3d-replay"
+VERSION = 1
+SUFFIX = ".bowreplay"
+
+Upgrade = Callable[[dict[str, Any], list[dict[str, Any]]], tuple[dict[str, Any], list[dict[str, Any]]]]
+# UPGRADES[v] turns a version-v header and its raw entries into version v + 1. Version 1 is the
+# first published version, so the chain is empty today; read_replay walks it all the same.
+UPGRADES: dict[int, Upgrade] = {}
+
+
+class ReplayHeader(BaseModel):
+    """Line 1 of a replay: what was played, on which scene, with which seed."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    format: str = FORMAT
+    version: int = VERSION
+    scene: str = Field(description="the scene file, relative to the replay's folder when it was written")
+    scene_sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
+    ruleset: dict[str, Any]
+    seed: int
+    players: dict[str, str] = Field(description="side id -> 'ai' or 'human'")
+    created: str
+
+
+class ReplayEntry(BaseModel):
+    """One applied record (an action or a brick roll) and the events it produced."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    n: int = Field(ge=1)
+    record: dict[str, Any]
+    events: list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Replay:
+    """A replay as read: the header, the entries kept, and whether the last line was cut short."""
+
+    path: Path
+    header: ReplayHeader
+    entries: list[ReplayEntry]
+    truncated: bool = False
+    truncation: str | None = None  # one line saying where, when truncated
+
+    def scene_path(self) -> Path:
+        """The scene file named in the header: beside the replay first, else from the working folder."""
+        return resolve_scene(self.path, self.header.scene)
+
+
+def file_sha256(path: str | os.PathLike) -> str:
+    """The sha256 of a file's bytes, in hex."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def resolve_scene(replay_path: Path, scene: str) -> Path:
+    """Resolve the header's scene path relative to the replay file's folder, else the working folder."""
+    beside = (Path(replay_path).parent / scene)
+    if beside.is_file():
+        return beside
+    here = Path(scene)
+    if here.is_file():
+        return here
+    raise ReplayError(f"{replay_path}: scene file {scene!r} not found beside the replay ({beside}) "
+                      f"nor from the working folder; put the scene back or run from its folder")
+
+
+def _as_record(item: Any) -> dict[str, Any]:
+    """A rules value (with to_record()) or an already plain dict, as a JSON-ready dict."""
+    record = item.to_record() if hasattr(item, "to_record") else item
+    if not isinstance(record, Mapping):
+        raise TypeError(f"cannot record {item!r}: it has no to_record()")
+    return dict(record)
+
+
+def _dumps(obj: Any) -> str:
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+class ReplayWriter:
+    """Writes a replay as the game goes: header at once, then one flushed line per record.
+
+    Never overwrites: an existing `path` is refused (ReplayError). Use as a context manager.
+    `scene` is a bow3d.scene.Scene (its `path` and `ruleset` are read); `scene_path` overrides
+    the file named in the header (default `scene.path`).
+    """
+
+    def __init__(self, path: str | os.PathLike, scene: Any, seed: int, players: Mapping[str, str],
+                 scene_path: str | os.PathLike | None = None) -> None:
+        self.path = Path(path)
+        source = Path(scene_path if scene_path is not None else scene.path)
+        try:
+            relative = os.path.relpath(source.resolve(), self.path.resolve().parent)
+        except ValueError:  # another drive (Windows): keep the absolute path
+            relative = str(source.resolve())
+        ruleset = scene.ruleset.model_dump(mode="json") if hasattr(scene.ruleset, "model_dump") else dict(scene.ruleset)
+        self.header = ReplayHeader(
+            scene=Path(relative).as_posix(), scene_sha256=file_sha256(source), ruleset=ruleset, seed=int(seed),
+            players=dict(players), created=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"))
+        try:
+            self._file: TextIO | None = open(self.path, "x", encoding="utf-8", newline="\n")
+        except FileExistsError:
+            raise ReplayError(f"{self.path} exists already; bow3d never overwrites a replay: "
+                              "choose another name or remove it first") from None
+        except OSError as error:
+            raise ReplayError(f"cannot write the replay {self.path}: {error.strerror}") from None
+        self.entries_written = 0
+        self._line(self.header.model_dump(mode="json"))
+
+    def _line(self, obj: Mapping[str, Any]) -> None:
+        assert self._file is not None, "the replay writer is closed"
+        self._file.write(_dumps(obj) + "\n")
+        self._file.flush()
+
+    def write(self, record: Any, events: Iterable[Any]) -> None:
+        """Append one applied record (action or brick roll) and its events; flushed at once."""
+        self.entries_written += 1
+        self._line({"n": self.entries_written, "record": _as_record(record),
+                    "events": [_as_record(event) for event in events]})
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+    def __enter__(self) -> ReplayWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _field_error(path: Path, line: int, error: ValidationError) -> ReplayError:
+    first = error.errors()[0]
+    where = ".".join(str(part) for part in first["loc"]) or "line"
+    return ReplayError(f"{path}:{line}: {where}: {first['msg']}")
+
+
+def parse_header(path: Path, raw: Any) -> tuple[dict[str, Any], int]:
+    """Check format and version of a raw header before anything else; return it and its version."""
+    if not isinstance(raw, dict) or raw.get("format") != FORMAT:
+        raise ReplayError(f"{path}:1: not a bow3d replay (the first line must be a header with "
+                          f"\"format\": \"{FORMAT}\")")
+    version = raw.get("version")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 0:
+        raise ReplayError(f"{path}:1: version must be a whole number, got {version!r}")
+    if version > VERSION:
+        raise ReplayError(f"{path}: written by a newer bow3d (version {version}); this bow3d reads up to "
+                          f"{VERSION}: upgrade bow3d to read it")
+    return raw, version
+
+
+def upgrade(header: dict[str, Any], entries: list[dict[str, Any]], version: int,
+            path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Walk the upgrade chain from `version` to VERSION, one step at a time."""
+    while version < VERSION:
+        step = UPGRADES.get(version)
+        if step is None:
+            raise ReplayError(f"{path}: version {version} replays cannot be read by this bow3d "
+                              f"(no upgrade from version {version}); replay it with the bow3d that wrote it")
+        header, entries = step(header, entries)
+        version += 1
+        header = {**header, "version": version}
+    return header, entries
+
+
+def read_replay(path: str | os.PathLike) -> Replay:
+    """Read and validate a replay (strict). A cut-short last line is dropped and reported.
+
+    Raises ReplayError naming the file and line: not a replay, newer version, invalid JSON or
+    fields, entry numbers out of order.
+    """
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise ReplayError(f"{path}: no such replay file") from None
+    except OSError as error:
+        raise ReplayError(f"{path}: cannot read the replay: {error.strerror}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        raise ReplayError(f"{path}:{line}: not UTF-8 text (byte {error.start}); the replay is corrupted") from None
+    lines = text.split("\n")
+    ends_with_newline = lines[-1] == ""
+    if ends_with_newline:
+        lines.pop()
+    if not lines or not lines[0].strip():
+        raise ReplayError(f"{path}: empty file, not a bow3d replay")
+    raws: list[Any] = []
+    truncation = None
+    for number, line in enumerate(lines, start=1):
+        try:
+            raws.append(json.loads(line))
+        except json.JSONDecodeError as error:
+            last = number == len(lines)
+            if last and not ends_with_newline and number > 1:
+                truncation = (f"{path}:{number}: the last line is cut short ({len(line)} characters, "
+                              f"not complete JSON); kept the {number - 2} entries before it")
+                break
+            raise ReplayError(f"{path}:{number}: not valid JSON ({error.msg} at column {error.colno}); "
+                              "the replay is corrupted") from None
+    header_raw, version = parse_header(path, raws[0])
+    header_raw, entry_raws = upgrade(header_raw, raws[1:], version, path)
+    try:
+        header = ReplayHeader.model_validate(header_raw)
+    except ValidationError as error:
+        raise _field_error(path, 1, error) from None
+    entries = []
+    for index, raw in enumerate(entry_raws, start=1):
+        try:
+            entry = ReplayEntry.model_validate(raw)
+        except ValidationError as error:
+            raise _field_error(path, index + 1, error) from None
+        if entry.n != index:
+            raise ReplayError(f"{path}:{index + 1}: entry number {entry.n}, expected {index} "
+                              "(entries are numbered from 1 without gaps)")
+        if "type" not in entry.record:
+            raise ReplayError(f"{path}:{index + 1}: record has no \"type\"")
+        entries.append(entry)
+    return Replay(path, header, entries, truncated=truncation is not None, truncation=truncation)
