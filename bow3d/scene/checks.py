@@ -1,0 +1,234 @@
+"""Cross-field, file and battlefield checks of a scene, each problem a `SceneIssue` (path, what, fix).
+
+Layer: scene. `check_references` runs on every parse (ids, sides, sheets, weapons, cells,
+seats); `check_files` needs the scene's folder (battlefield and model files exist);
+`check_battlefield` loads the battlefield (bow3d.ldraw, cached per file) and refuses units and
+vehicles outside its extent seen from above, in studs.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+
+from bow3d.errors import Bow3dError, SceneError
+from bow3d.ldraw import Library, load_model
+from bow3d.scene.io import FieldPath, LineMap, SceneIssue, raise_issues
+from bow3d.scene.model import MinifigSheet, Scene, VehicleSheet
+
+STUD_LDU = 20.0
+
+
+def _known(names) -> str:
+    names = list(names)
+    return ", ".join(names) if names else "none"
+
+
+def check_references(scene: Scene) -> list[SceneIssue]:
+    """Ids, sides, sheets, weapons, cells and seats that do not fit together."""
+    issues: list[SceneIssue] = []
+    issues += _check_sides(scene)
+    issues += _check_ids(scene)
+    issues += _check_sheets_and_weapons(scene)
+    issues += _check_boarding(scene)
+    issues += _check_cells(scene)
+    return issues
+
+
+def _check_sides(scene: Scene) -> list[SceneIssue]:
+    seen: dict[str, int] = {}
+    issues = []
+    for i, side in enumerate(scene.sides):
+        if side.id in seen:
+            issues.append(SceneIssue(("sides", i, "id"), f"duplicate side '{side.id}' (also sides[{seen[side.id]}])",
+                                     "give each side its own id"))
+        seen.setdefault(side.id, i)
+    return issues
+
+
+def _check_ids(scene: Scene) -> list[SceneIssue]:
+    """Units and vehicles share one id space."""
+    seen: dict[str, FieldPath] = {}
+    issues = []
+    for group, items in (("units", scene.units), ("vehicles", scene.vehicles)):
+        for i, item in enumerate(items):
+            if item.id in seen:
+                other = seen[item.id]
+                issues.append(SceneIssue((group, i, "id"), f"duplicate id '{item.id}' (also {other[0]}[{other[1]}])",
+                                         "give each unit and vehicle its own id"))
+            else:
+                seen[item.id] = (group, i)
+    return issues
+
+
+def _check_sheets_and_weapons(scene: Scene) -> list[SceneIssue]:
+    sides = [s.id for s in scene.sides]
+    issues = []
+    for group, items, wanted in (("units", scene.units, MinifigSheet), ("vehicles", scene.vehicles, VehicleSheet)):
+        kind_word = "minifig" if wanted is MinifigSheet else "vehicle"
+        for i, item in enumerate(items):
+            if item.side not in sides:
+                issues.append(SceneIssue((group, i, "side"), f"unknown side '{item.side}' (known: {_known(sides)})",
+                                         "use one of them or add the side under sides:"))
+            sheet = scene.sheets.get(item.sheet)
+            if sheet is None:
+                issues.append(SceneIssue((group, i, "sheet"),
+                                         f"unknown sheet '{item.sheet}' (known: {_known(scene.sheets)})",
+                                         "use one of them or add the sheet under sheets:"))
+                continue
+            if not isinstance(sheet, wanted):
+                other = "units" if group == "vehicles" else "vehicles"
+                issues.append(SceneIssue((group, i, "sheet"),
+                                         f"sheet '{item.sheet}' is a {sheet.kind} sheet; a {group[:-1]} needs a "
+                                         f"{kind_word} sheet",
+                                         f"give it a {kind_word} sheet or move it under {other}:"))
+                continue
+            if group == "units" and item.weapon is not None and sheet.weapon(item.weapon) is None:
+                issues.append(SceneIssue((group, i, "weapon"),
+                                         f"weapon '{item.weapon}' is not on sheet '{item.sheet}' "
+                                         f"(its weapons: {_known(sheet.weapon_names)})",
+                                         "use one of them, leave weapon out, or add it to the sheet"))
+            if group == "vehicles" and item.speed > sheet.speed:
+                issues.append(SceneIssue((group, i, "speed"),
+                                         f"speed {item.speed} is above the sheet's maximum {sheet.speed}",
+                                         f"use a speed from 0 to {sheet.speed}"))
+    return issues
+
+
+def _check_boarding(scene: Scene) -> list[SceneIssue]:
+    """Occupants are known units, in one vehicle each, within the seats; aboard <=> no position."""
+    units = {u.id: i for i, u in enumerate(scene.units)}
+    aboard: dict[str, FieldPath] = {}
+    issues = []
+    for k, vehicle in enumerate(scene.vehicles):
+        sheet = scene.sheets.get(vehicle.sheet)
+        if isinstance(sheet, VehicleSheet) and len(vehicle.occupants) > sheet.seats:
+            issues.append(SceneIssue(("vehicles", k, "occupants"),
+                                     f"{len(vehicle.occupants)} occupants for {sheet.seats} seats "
+                                     f"(sheet '{vehicle.sheet}')", "take some off (give them a position) "
+                                     "or raise seats on the sheet"))
+        for n, uid in enumerate(vehicle.occupants):
+            path = ("vehicles", k, "occupants", n)
+            if uid not in units:
+                issues.append(SceneIssue(path, f"unknown unit '{uid}' (units: {_known(units)})",
+                                         "list unit ids only (each occupant is also a unit under units:)"))
+            elif uid in aboard:
+                other = aboard[uid]
+                issues.append(SceneIssue(path, f"unit '{uid}' is already aboard vehicles[{other[1]}] "
+                                         f"'{scene.vehicles[other[1]].id}'",
+                                         "a unit rides one vehicle at a time: remove it from one of them"))
+            else:
+                aboard[uid] = path
+    for i, unit in enumerate(scene.units):
+        if unit.id in aboard and unit.position is not None:
+            k = aboard[unit.id][1]
+            issues.append(SceneIssue(("units", i, "position"),
+                                     f"unit '{unit.id}' is aboard vehicles[{k}] '{scene.vehicles[k].id}' "
+                                     "and also has a position",
+                                     "remove its position (it rides the vehicle) or remove it from the occupants"))
+        elif unit.id not in aboard and unit.position is None:
+            issues.append(SceneIssue(("units", i, "position"), "missing (the unit is aboard no vehicle)",
+                                     "give its position [x, y] in studs, or list it in a vehicle's occupants"))
+    return issues
+
+
+def _check_cells(scene: Scene) -> list[SceneIssue]:
+    """Two units (or vehicles) on one stud-grid cell (C1: cell = floor of the position)."""
+    taken: dict[tuple[int, int], FieldPath] = {}
+    issues = []
+    for group, items in (("units", scene.units), ("vehicles", scene.vehicles)):
+        for i, item in enumerate(items):
+            if item.position is None:
+                continue
+            cell = item.cell
+            if cell in taken:
+                g, j = taken[cell][0], taken[cell][1]
+                other = (scene.units if g == "units" else scene.vehicles)[j].id
+                issues.append(SceneIssue((group, i, "position"),
+                                         f"{list(item.position)} is on cell {cell}, already taken by {g}[{j}] "
+                                         f"'{other}'", f"move one of them to another stud (e.g. "
+                                         f"[{cell[0] + 1.5:g}, {cell[1] + 0.5:g}])"))
+            else:
+                taken[cell] = (group, i)
+    return issues
+
+
+def check_files(scene: Scene, library: Library | None = None) -> list[SceneIssue]:
+    """The battlefield file and every unit/vehicle model exist (naming the path tried)."""
+    issues = []
+    battlefield = scene.battlefield_path
+    if not battlefield.is_file():
+        issues.append(SceneIssue(("battlefield",), f"no such file '{battlefield}'",
+                                 "check the path (relative to the scene file's folder)"))
+    lib = None
+    for group, items in (("units", scene.units), ("vehicles", scene.vehicles)):
+        for i, item in enumerate(items):
+            path = scene.resolve(item.model)
+            if path.is_file():
+                continue
+            if lib is None:
+                lib = library or Library.from_env()
+            try:
+                found = lib.find(item.model)
+            except ValueError:
+                found = None
+            if found is None:
+                issues.append(SceneIssue((group, i, "model"),
+                                         f"no such file '{path}' and no library part or model '{item.model}' "
+                                         f"(library: {lib.describe()})",
+                                         "check the path (relative to the scene file's folder) or set LDRAWDIR"))
+    return issues
+
+
+_EXTENTS: dict[tuple, np.ndarray] = {}
+
+
+def battlefield_extent(path: str | os.PathLike[str], library: Library | None = None) -> np.ndarray:
+    """(2, 2) [[xmin, ymin], [xmax, ymax]] of a battlefield seen from above, in studs (cached per file)."""
+    file_path = Path(path).resolve()
+    try:
+        stat = file_path.stat()
+    except OSError:
+        raise SceneError(f"{path}: no such battlefield file; check the path") from None
+    library = library or Library.from_env()
+    key = (str(file_path), stat.st_size, stat.st_mtime_ns, tuple(str(r) for r in library.roots))
+    if key not in _EXTENTS:
+        model = load_model(file_path, library)
+        _EXTENTS[key] = model.bounds()[:, :2] / STUD_LDU
+    return _EXTENTS[key]
+
+
+def check_battlefield(scene: Scene, library: Library | None = None) -> list[SceneIssue]:
+    """Units and vehicles whose position lies outside the battlefield's XY extent (studs)."""
+    try:
+        extent = battlefield_extent(scene.battlefield_path, library)
+    except Bow3dError as error:
+        return [SceneIssue(("battlefield",), f"cannot be loaded ({error})", "fix the battlefield file")]
+    (x0, y0), (x1, y1) = extent
+    span = f"x {x0:g} to {x1:g}, y {y0:g} to {y1:g} studs"
+    issues = []
+    for group, items in (("units", scene.units), ("vehicles", scene.vehicles)):
+        for i, item in enumerate(items):
+            if item.position is None:
+                continue
+            x, y = item.position
+            if not (x0 <= x <= x1 and y0 <= y <= y1):
+                issues.append(SceneIssue((group, i, "position"),
+                                         f"[{x:g}, {y:g}] lies outside the battlefield, which spans {span}",
+                                         "move it onto the battlefield"))
+    return issues
+
+
+def validate_scene(scene: Scene, *, battlefield: bool = True, library: Library | None = None) -> None:
+    """Run every check on a scene in memory; raises SceneError listing the problems."""
+    source = str(scene.path) if scene.path is not None else "<scene>"
+    lines = None
+    if scene.path is not None and Path(scene.path).is_file():
+        lines = LineMap.of(Path(scene.path).read_text(encoding="utf-8-sig"))
+    issues = check_references(scene) + check_files(scene, library)
+    if battlefield and not any(issue.path == ("battlefield",) for issue in issues):
+        issues += check_battlefield(scene, library)
+    raise_issues(issues, source, lines)
+

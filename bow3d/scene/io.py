@@ -1,0 +1,314 @@
+"""Read and write scene files (YAML): format check first, strict validation, errors with line numbers.
+
+Layer: scene. Every error is a `SceneError` whose message reads
+"<file>:<yaml line>: <field path>: <what is wrong>; <the fix>", e.g.
+"village.yaml:41: units[3].sheet: unknown sheet 'archr' (known: rifleman, medic); use one of them
+or add the sheet under sheets:". The format string is read before full validation: a file
+written by a newer bow3d is refused plainly, an older one would be upgraded step by step
+through `UPGRADES`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from bow3d.errors import SceneError
+from bow3d.scene.model import FORMAT, FORMAT_NAME, FORMAT_VERSION, Scene
+
+FieldPath = tuple[str | int, ...]
+
+# Upgrade steps: UPGRADES[n] turns a bow3d-scene/n document (a plain dict) into bow3d-scene/n+1.
+# /1 is the first format, so there is none yet; the loader applies them in order.
+UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
+
+_FORMAT_RE = re.compile(rf"^{re.escape(FORMAT_NAME)}/(\d+)$")
+
+
+def format_path(path: FieldPath) -> str:
+    """('units', 3, 'sheet') -> 'units[3].sheet'."""
+    out = ""
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += ("." if out else "") + str(part)
+    return out or "(top level)"
+
+
+class LineMap:
+    """Field path -> 1-based YAML line, from the composed node tree (yaml.compose)."""
+
+    def __init__(self, root: yaml.Node | None):
+        self.root = root
+
+    @classmethod
+    def of(cls, text: str) -> "LineMap":
+        try:
+            return cls(yaml.compose(text, Loader=yaml.SafeLoader))
+        except yaml.YAMLError:
+            return cls(None)
+
+    def line(self, path: FieldPath) -> int:
+        """The line of the deepest node along the path that exists (1 when none)."""
+        node = self.root
+        if node is None:
+            return 1
+        best = node.start_mark.line + 1
+        for part in path:
+            child = None
+            if isinstance(node, yaml.MappingNode):
+                for key, value in node.value:
+                    if str(key.value) == str(part):
+                        child, best = value, key.start_mark.line + 1
+                        break
+            elif isinstance(node, yaml.SequenceNode) and isinstance(part, int) and 0 <= part < len(node.value):
+                child = node.value[part]
+                best = child.start_mark.line + 1
+            if child is None:
+                return best
+            node = child
+        return best
+
+
+class SceneIssue:
+    """One problem found in a scene: where (field path) and what, with the fix."""
+
+    def __init__(self, path: FieldPath, problem: str, fix: str):
+        self.path, self.problem, self.fix = tuple(path), problem, fix
+
+    def format(self, source: str, lines: LineMap | None) -> str:
+        line = f":{lines.line(self.path)}" if lines is not None else ""
+        fix = f"; {self.fix}" if self.fix else ""
+        return f"{source}{line}: {format_path(self.path)}: {self.problem}{fix}"
+
+    def __repr__(self) -> str:
+        return f"SceneIssue({format_path(self.path)!r}, {self.problem!r}, {self.fix!r})"
+
+
+def raise_issues(issues: list[SceneIssue], source: str, lines: LineMap | None) -> None:
+    """Raise one SceneError listing every issue (first one first); nothing when the list is empty."""
+    if not issues:
+        return
+    messages = [issue.format(source, lines) for issue in issues]
+    more = f"\n  (and {len(messages) - 1} more)\n  " + "\n  ".join(messages[1:]) if len(messages) > 1 else ""
+    raise SceneError(messages[0] + more)
+
+
+def _read_format(data: Any, source: str, lines: LineMap) -> dict[str, Any]:
+    """Check the `format` key before anything else; upgrade older formats; refuse newer ones."""
+    if not isinstance(data, dict):
+        kind = "empty" if data is None else f"a {type(data).__name__}"
+        raise SceneError(f"{source}:1: (top level): the file is {kind}, not a scene; "
+                         f"a scene is a YAML mapping that starts with 'format: {FORMAT}'")
+    if "format" not in data:
+        raise SceneError(f"{source}:1: format: missing; add 'format: {FORMAT}' as the first line")
+    found = data["format"]
+    match = _FORMAT_RE.match(str(found).strip())
+    if not match:
+        raise SceneError(f"{source}:{lines.line(('format',))}: format: unknown format {found!r}; "
+                         f"this is not a bow3d scene file (expected 'format: {FORMAT}')")
+    version = int(match.group(1))
+    if version > FORMAT_VERSION:
+        raise SceneError(f"{source}:{lines.line(('format',))}: format: {found} was written by a newer bow3d "
+                         f"(this one reads up to {FORMAT}); upgrade bow3d to open it")
+    while version < FORMAT_VERSION:
+        step = UPGRADES.get(version)
+        if step is None:
+            raise SceneError(f"{source}:{lines.line(('format',))}: format: {found} is no longer readable "
+                             f"and no upgrade step exists; rewrite it as {FORMAT}")
+        data = step(dict(data))
+        version += 1
+        data["format"] = f"{FORMAT_NAME}/{version}"
+    return data
+
+
+_FIXES = {
+    "missing": "add it",
+    "extra_forbidden": "remove it or check its spelling",
+    "int_parsing": "write a whole number",
+    "int_from_float": "write a whole number",
+    "float_parsing": "write a number",
+    "bool_parsing": "write true or false",
+    "string_type": "write a text value",
+    "list_type": "write a list, e.g. [a, b]",
+    "dict_type": "write a mapping of names to values",
+    "model_type": "write a mapping of fields",
+    "tuple_type": "write a list of two numbers, e.g. [12.5, 8.5]",
+    "too_short": "give more items",
+    "too_long": "give fewer items",
+    "literal_error": "use one of those values",
+    "union_tag_invalid": "use kind: minifig or kind: vehicle",
+    "union_tag_not_found": "add 'kind: minifig' or 'kind: vehicle'",
+    "string_pattern_mismatch": "use letters, digits, '-', '_' or '.', starting with a letter or digit",
+    "greater_than_equal": "", "greater_than": "", "less_than": "", "less_than_equal": "",
+}
+
+
+def _issues_from_validation(error: ValidationError, data: dict[str, Any]) -> list[SceneIssue]:
+    issues = []
+    for item in error.errors(include_url=False):
+        loc = list(item["loc"])
+        # Discriminated sheets add their tag to the location: sheets.<id>.minifig.move -> sheets.<id>.move
+        if len(loc) >= 3 and loc[0] == "sheets" and loc[2] in ("minifig", "vehicle"):
+            del loc[2]
+        loc = [p for p in loc if not (isinstance(p, str) and p.startswith("function-"))]
+        message = item["msg"]
+        if message.startswith("Value error, "):
+            message = message[len("Value error, "):]
+        kind = item["type"]
+        fix = _FIXES.get(kind, "")
+        if "position" in loc[:-1] and isinstance(loc[-1], int):  # units[0].position[1] -> units[0].position
+            loc = loc[:loc.index("position") + 1]
+            message, fix = "needs two numbers [x, y] in studs", "write it like [12.5, 8.5]"
+        if fix.startswith("write it like"):
+            pass
+        elif kind == "missing":
+            message = "missing"
+        elif kind == "extra_forbidden":
+            message = "unknown field"
+        elif kind not in ("value_error", "assertion_error") and "input" in item and not isinstance(
+                item["input"], (dict, list)):
+            message = f"{message} (found {item['input']!r})"
+        if ";" in message and not fix:
+            message, fix = (s.strip() for s in message.split(";", 1))
+        issues.append(SceneIssue(tuple(loc), message[:1].lower() + message[1:], fix))
+    return issues
+
+
+def parse_scene(text: str, source: str = "<scene>") -> Scene:
+    """Parse and validate scene text; `source` names it in errors. Raises SceneError.
+
+    Cross-field checks (ids, sides, sheets, weapons, cells, seats) run here too; file checks
+    (battlefield and model files exist) need a folder: they run in `load_scene`.
+    """
+    from bow3d.scene.checks import check_references  # checks imports this module
+
+    lines = LineMap.of(text)
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where = f":{mark.line + 1}" if mark is not None else ""
+        problem = getattr(error, "problem", None) or str(error)
+        raise SceneError(f"{source}{where}: (YAML): {problem}; fix the YAML syntax "
+                         "(indentation, a missing ':' or an unclosed bracket)") from None
+    data = _read_format(data, source, lines)
+    try:
+        scene = Scene.model_validate(data)
+    except ValidationError as error:
+        raise_issues(_issues_from_validation(error, data), source, lines)
+        raise  # pragma: no cover - raise_issues always raises for a non-empty list
+    raise_issues(check_references(scene), source, lines)
+    return scene
+
+
+def load_scene(path: str | os.PathLike[str], *, check_files: bool = True, battlefield: bool = False,
+               library: Any = None) -> Scene:
+    """Read a scene file strictly. Raises SceneError naming the file, line, field path and fix.
+
+    `check_files`: the battlefield and every model file must exist (relative to the scene file,
+    or a library part/model for units and vehicles). `battlefield=True` also loads the battlefield
+    and refuses units outside its extent (`check_battlefield`).
+    """
+    from bow3d.scene.checks import check_battlefield, check_files as files_check
+
+    file_path = Path(path)
+    source = str(path)
+    try:
+        text = file_path.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise SceneError(f"{source}: no such scene file; check the path") from None
+    except IsADirectoryError:
+        raise SceneError(f"{source}: is a folder, not a scene file; give the .yaml file") from None
+    except UnicodeDecodeError as error:
+        raise SceneError(f"{source}: not UTF-8 text ({error.reason} at byte {error.start}); "
+                         "save the scene file as UTF-8") from None
+    except OSError as error:
+        raise SceneError(f"{source}: cannot be read ({error.strerror or error})") from None
+    scene = parse_scene(text, source)
+    scene.path = file_path
+    if check_files:
+        raise_issues(files_check(scene, library), source, LineMap.of(text))
+    if battlefield:
+        raise_issues(check_battlefield(scene, library), source, LineMap.of(text))
+    return scene
+
+
+def scene_to_data(scene: Scene) -> dict[str, Any]:
+    """The scene as plain data in file order (format first), as written by save_scene."""
+    data = scene.model_dump(mode="json")
+    for group in ("units", "vehicles"):
+        for item in data[group]:
+            if item.get("position") is not None:
+                item["position"] = [_number(v) for v in item["position"]]
+            item["facing"] = _number(item["facing"])
+            if group == "units":
+                if item["position"] is None:
+                    del item["position"]
+                if item["weapon"] is None:
+                    del item["weapon"]
+    data["ruleset"] = {k: _number(v) if isinstance(v, float) else v for k, v in data["ruleset"].items()}
+    data["sides"] = [_Flow(side) for side in data["sides"]]
+    for sheet in data["sheets"].values():
+        sheet["weapons"] = [_Flow(weapon) for weapon in sheet["weapons"]]
+        for weapon in sheet["weapons"]:
+            if weapon.get("reach") is None:
+                del weapon["reach"]
+            else:
+                weapon["reach"] = _number(weapon["reach"])
+            weapon["arc"] = _number(weapon["arc"])
+    if not data["vehicles"]:
+        del data["vehicles"]
+    return data
+
+
+def _number(value: float) -> float | int:
+    return int(value) if float(value).is_integer() else value
+
+
+class _Dumper(yaml.SafeDumper):
+    """Block style for mappings; short lists of scalars in flow style ([12.5, 8.5])."""
+
+
+def _represent_list(dumper: yaml.SafeDumper, value: list) -> yaml.Node:
+    flow = len(value) <= 8 and all(isinstance(v, (int, float, str, bool)) for v in value)
+    return dumper.represent_sequence("tag:yaml.org,2002:seq", value, flow_style=flow)
+
+
+class _Flow(dict):
+    """A small mapping written on one line: {id: blue, name: Blue army, colour: 1}."""
+
+
+_Dumper.add_representer(list, _represent_list)
+_Dumper.add_representer(_Flow, lambda dumper, value: dumper.represent_mapping(
+    "tag:yaml.org,2002:map", dict(value), flow_style=True))
+
+
+def format_scene(scene: Scene) -> str:
+    """The scene as YAML text (round-trips through parse_scene)."""
+    header = f"# bow3d scene ({FORMAT}): positions in studs, facings in degrees (0 = +X, 90 = +Y)\n"
+    return header + yaml.dump(scene_to_data(scene), Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
+
+
+def save_scene(scene: Scene, path: str | os.PathLike[str], *, overwrite: bool = True) -> Path:
+    """Write the scene as YAML; with overwrite=False an existing file is refused (SceneError)."""
+    file_path = Path(path)
+    if not overwrite and file_path.exists():
+        raise SceneError(f"{file_path}: already exists; choose another name or pass --force to replace it")
+    text = format_scene(scene)
+    try:
+        file_path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = file_path.with_name(file_path.name + ".tmp")
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, file_path)
+    except OSError as error:
+        raise SceneError(f"{file_path}: cannot be written ({error.strerror or error})") from None
+    scene.path = file_path
+    return file_path
