@@ -1,0 +1,307 @@
+"""A scene in Panda3D: the battlefield batched and static, each unit and vehicle its own node.
+
+Layer: view. World frame, Z up, LDU (1 stud = 20 LDU). Placement follows the scene contract
+(C1, design.md): a model is turned about Z by (facing - 270) degrees, its origin goes to the
+position (20x, 20y), and its lowest point rests on the highest ground under its footprint
+(`bow3d.view.ground`, from the battlefield mesh).
+
+Each unit or vehicle node carries LEGO pieces of its own: a ring (units) or frame (vehicles)
+in the side's LDraw colour, white 1x1 marking bricks beside a unit played this round (BOW 1.3
+§2.2) and damage marking bricks stacked on the minifig's head or on the vehicle (§2.4.3, red
+for life forms, yellow for mechanical units and vehicles).
+
+    nodes = attach_scene(base.render, scene)
+    nodes.set_pose("blue-1", (12.5, 8.5), 90)
+    nodes.set_marks("blue-1", played=True, damage=1)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+from panda3d.core import NodePath, TransparencyAttrib
+
+from bow3d.errors import SceneError
+from bow3d.ldraw import Library, Model, load_model
+from bow3d.view import markers
+from bow3d.view.batches import STUD_HEIGHT, build_batches
+from bow3d.view.ground import GroundHeights
+from bow3d.view.scene_graph import attach_batches
+from bow3d.view.still import attach_model
+
+STUD = 20.0
+RING_HEIGHT = 6.0  # LDU: a flat ring sitting over the studs round the feet
+HIGHLIGHT_WIDTH = 4.0
+DEAD_ALPHA = 0.45
+HEAD_PARTS = ("3626",)  # LDraw minifig heads: 3626b.dat, 3626c.dat, 3626bp01.dat...
+
+
+@dataclass
+class Piece:
+    """One unit or vehicle on the table: its node, its model's box and what is drawn on it."""
+
+    id: str
+    kind: str  # "unit" | "vehicle"
+    side_rgba: tuple[int, int, int, int]
+    damage_code: int  # LDraw colour of its damage marking bricks
+    root: NodePath  # at the position, on the ground, turned by (facing - 270)
+    body: NodePath  # the model; offset so its lowest point is at the root
+    lo: np.ndarray  # (3,) model-frame box (LDU)
+    hi: np.ndarray
+    head: np.ndarray  # (3,) model-frame head centre (LDU)
+    base: NodePath | None = None  # side ring / frame
+    marks: NodePath | None = None
+    selection: dict[str, NodePath] = field(default_factory=dict)
+    alive: bool = True
+    placed: bool = False
+    position: tuple[float, float] = (0.0, 0.0)
+    facing_deg: float = 270.0
+    ground_z: float = 0.0
+    marks_state: tuple[int, int] = (0, 0)  # marking bricks, damage bricks drawn
+
+    @property
+    def half_extent(self) -> tuple[float, float]:
+        """Half sizes of the footprint in the model frame (LDU), about the origin."""
+        return (float(max(abs(self.lo[0]), abs(self.hi[0]))), float(max(abs(self.lo[1]), abs(self.hi[1]))))
+
+
+class SceneNodes:
+    """The nodes of one scene under a parent; units and vehicles move, the battlefield does not."""
+
+    def __init__(self, parent: NodePath, scene, library: Library | None = None, *, quality: str = "default"):
+        self.scene = scene
+        self.library = library or Library.from_env()
+        self.quality = quality
+        self.root = parent.attach_new_node(f"scene-{scene.name or 'scene'}")
+        self.battlefield_model = _load(scene.battlefield_path, self.library, "battlefield")
+        self.battlefield, self.triangles, self.draw_calls = attach_model(self.root, self.battlefield_model, quality)
+        self.colours = self.battlefield_model.colours
+        self.units: dict[str, NodePath] = {}
+        self.vehicles: dict[str, NodePath] = {}
+        self.pieces: dict[str, Piece] = {}
+        self.models: dict[str, Model] = {}
+        self._prototypes: dict[str, NodePath] = {}
+        self._ground: GroundHeights | None = None
+        for vehicle in scene.vehicles:
+            self.vehicles[vehicle.id] = self._add(vehicle, "vehicle")
+        for unit in scene.units:
+            self.units[unit.id] = self._add(unit, "unit")
+
+    # --- building ---------------------------------------------------------------------------
+    def _model(self, ref: str, what: str) -> tuple[Model, NodePath]:
+        if ref not in self.models:
+            path = self.scene.resolve(ref)
+            if not path.is_file():
+                found = self.library.find(ref)
+                if found is None:
+                    where = f"{self.scene.path.name}: " if self.scene.path else ""
+                    raise SceneError(f"{where}{what}: model '{ref}' is neither a file beside the scene nor a part "
+                                     f"of the LDraw library ({self.library.describe()}); fix the path")
+                path = found
+            model = _load(path, self.library, what)
+            proto = NodePath(f"model-{Path(ref).name}")
+            batches = build_batches(model, "full" if self.quality == "full" else "default")
+            near = [b for b in batches if b.lod in (0, 1)]  # a unit is small: always the near level
+            for b in near:
+                b.lod = 0
+            attach_batches(proto, near, name=f"model-{Path(ref).name}")
+            self.models[ref], self._prototypes[ref] = model, proto
+        return self.models[ref], self._prototypes[ref]
+
+    def _add(self, item, kind: str) -> NodePath:
+        model, proto = self._model(item.model, f"{kind}s[{item.id}].model")
+        bounds = model.bounds()
+        lo, hi = bounds[0].astype(np.float64), bounds[1].astype(np.float64)
+        side = self.scene.side(item.side)
+        sheet = self.scene.sheet(item.sheet)
+        damage_code = markers.RED if getattr(sheet, "hp_colour", "yellow") == "red" else markers.YELLOW
+        root = self.root.attach_new_node(f"{kind}-{item.id}")
+        root.set_tag("bow3d-id", item.id)
+        root.set_tag("bow3d-kind", kind)
+        body = root.attach_new_node("body")
+        proto.instance_to(body)
+        body.set_z(-lo[2])
+        piece = Piece(item.id, kind, markers.ldraw_rgba(side.colour, self.colours), damage_code, root, body, lo, hi,
+                      _head_centre(model, lo, hi) if kind == "unit" else np.array([0.0, 0.0, hi[2]]))
+        self.pieces[item.id] = piece
+        piece.base = self._base(piece)
+        if item.position is None:
+            root.hide()  # aboard a vehicle: shown when placed
+        else:
+            self.set_pose(item.id, tuple(item.position), item.facing)
+        self.set_marks(item.id)
+        return root
+
+    def _base(self, piece: Piece) -> NodePath:
+        hx, hy = piece.half_extent
+        if piece.kind == "unit":
+            outer = max(hx, hy) + 6.0
+            corners = markers.ring_corners(outer - 5.0, outer, RING_HEIGHT, z=0.3)
+        else:
+            corners = markers.frame_corners(hx + 2.0, hy + 2.0, 5.0, RING_HEIGHT, z=0.3)
+        return markers.solid_node(piece.root, "side-base", [(corners, piece.side_rgba)])
+
+    @property
+    def ground(self) -> GroundHeights:
+        """Ground heights of the battlefield (built on first use)."""
+        if self._ground is None:
+            mesh = self.battlefield_model.mesh
+            self._ground = GroundHeights.from_mesh(mesh.positions, mesh.triangles, mesh.tri_detail)
+        return self._ground
+
+    # --- the contract ------------------------------------------------------------------------
+    def piece(self, id: str) -> Piece:
+        try:
+            return self.pieces[id]
+        except KeyError:
+            raise KeyError(f"no unit or vehicle '{id}' (known: {', '.join(self.pieces) or 'none'})") from None
+
+    def set_pose(self, id: str, position: tuple[float, float], facing_deg: float, ground_z: float | None = None) -> None:
+        """Put a unit or vehicle at `position` (studs) facing `facing_deg`, standing on the ground."""
+        piece = self.piece(id)
+        x, y = position[0] * STUD, position[1] * STUD
+        heading = facing_deg - 270.0
+        if ground_z is None:
+            ground_z = self.ground.under_footprint((x, y), piece.half_extent, heading)
+        piece.position, piece.facing_deg, piece.ground_z, piece.placed = (float(position[0]), float(position[1])), \
+            float(facing_deg), float(ground_z), True
+        piece.root.set_pos(x, y, ground_z)
+        piece.root.set_h(heading)
+        if piece.alive:
+            piece.root.show()
+
+    def set_marks(self, id: str, *, marking_bricks: int = 0, damage: int = 0, played: bool = False) -> None:
+        """Marking bricks beside the unit (BOW §2.2) and damage bricks on it (§2.4.3)."""
+        piece = self.piece(id)
+        if piece.marks is not None:
+            piece.marks.remove_node()
+        count = max(int(marking_bricks), 1 if played else 0)
+        hx, hy = piece.half_extent
+        pieces = []
+        if count:  # on the ground at the unit's right hand (the model faces -Y, so its right is -X)
+            start = (-(hx + 14.0), -hy + 10.0, 0.0)
+            pieces.append((markers.marking_brick_row(count, start, (0.0, markers.STUD_LDU + 2.0, 0.0)),
+                           markers.ldraw_rgba(markers.WHITE, self.colours)))
+        if damage > 0:
+            top = piece.hi[2] - piece.lo[2]
+            if piece.kind == "unit":  # on the head, over its stud
+                base = (piece.head[0], piece.head[1], top - STUD_HEIGHT)
+            else:
+                base = (0.0, 0.0, top)
+            pieces.append((markers.brick_stack(int(damage), base), markers.ldraw_rgba(piece.damage_code, self.colours)))
+        piece.marks = markers.solid_node(piece.root, "marks", pieces)
+        piece.marks_state = (count, int(damage))
+
+    def set_alive(self, id: str, alive: bool) -> None:
+        """A dead unit lies on its back, faded, without its ring and marks; a destroyed vehicle fades."""
+        piece = self.piece(id)
+        piece.alive = bool(alive)
+        if alive:
+            piece.body.set_p(0)
+            piece.body.set_pos(0, 0, -piece.lo[2])
+            piece.body.clear_color_scale()
+            piece.body.clear_transparency()
+            for node in (piece.base, piece.marks):
+                if node is not None:
+                    node.show()
+            return
+        if piece.kind == "unit":
+            piece.body.set_p(-90)  # the head falls behind (the model faces -Y)
+            piece.body.set_pos(0, 0, 0)
+            low = piece.body.get_tight_bounds(piece.root)
+            if low is not None:
+                piece.body.set_z(-low[0][2])
+        piece.body.set_transparency(TransparencyAttrib.M_alpha)
+        piece.body.set_color_scale(1, 1, 1, DEAD_ALPHA)
+        for node in (piece.base, piece.marks, *piece.selection.values()):
+            if node is not None:
+                node.hide()
+
+    def highlight(self, id: str | None, colour=(1, 1, 0, 1), *, slot: str = "select") -> None:
+        """A glowing ring round one unit (or none); `slot` keeps several at once (select, target)."""
+        for piece in self.pieces.values():
+            node = piece.selection.pop(slot, None)
+            if node is not None:
+                node.remove_node()
+        if id is None:
+            return
+        piece = self.piece(id)
+        hx, hy = piece.half_extent
+        rgba = tuple(int(round(255 * c)) for c in colour)
+        if piece.kind == "unit":
+            outer = max(hx, hy) + 6.0 + 2.0 + HIGHLIGHT_WIDTH
+            corners = markers.ring_corners(outer - HIGHLIGHT_WIDTH, outer, RING_HEIGHT + 1.0, z=0.2)
+        else:
+            corners = markers.frame_corners(hx + 8.0, hy + 8.0, HIGHLIGHT_WIDTH, RING_HEIGHT + 1.0, z=0.2)
+        piece.selection[slot] = markers.solid_node(piece.root, f"highlight-{slot}", [(corners, rgba)], unlit=True)
+
+    def head_point(self, id: str) -> tuple[float, float, float]:
+        """The head centre of a unit (the top centre of a vehicle), world frame, LDU."""
+        piece = self.piece(id)
+        return tuple(float(v) for v in self.to_world(id, piece.head))
+
+    def to_world(self, id: str, local: np.ndarray) -> np.ndarray:
+        """Model-frame points (..., 3) of a standing unit or vehicle to world LDU."""
+        piece = self.piece(id)
+        angle = math.radians(piece.facing_deg - 270.0)
+        c, s = math.cos(angle), math.sin(angle)
+        local = np.asarray(local, np.float64)
+        x = c * local[..., 0] - s * local[..., 1] + piece.position[0] * STUD
+        y = s * local[..., 0] + c * local[..., 1] + piece.position[1] * STUD
+        z = local[..., 2] - piece.lo[2] + piece.ground_z
+        return np.stack([x, y, z], axis=-1)
+
+    def bounds(self) -> np.ndarray:
+        """(2, 3) box of the battlefield and every placed unit and vehicle, LDU."""
+        boxes = [self.battlefield_model.bounds()]
+        for piece in self.pieces.values():
+            if piece.placed:
+                corners = np.array([[x, y, z] for x in (piece.lo[0], piece.hi[0]) for y in (piece.lo[1], piece.hi[1])
+                                    for z in (piece.lo[2], piece.hi[2])])
+                boxes.append(self.to_world(piece.id, corners))
+        stacked = np.concatenate(boxes)
+        return np.stack([stacked.min(axis=0), stacked.max(axis=0)])
+
+    def id_of(self, node: NodePath) -> str | None:
+        """The unit or vehicle id a node belongs to (for picking), or None."""
+        tagged = node.find_net_tag("bow3d-id")
+        return None if tagged.is_empty() else tagged.get_tag("bow3d-id")
+
+    def remove(self) -> None:
+        self.root.remove_node()
+
+
+def attach_scene(parent: NodePath, scene, library: Library | None = None, *, quality: str = "default") -> SceneNodes:
+    """The whole scene under `parent`: battlefield batched, units and vehicles as movable nodes."""
+    return SceneNodes(parent, scene, library, quality=quality)
+
+
+def _load(path: Path, library: Library, what: str) -> Model:
+    try:
+        return load_model(path, library)
+    except SceneError:
+        raise
+    except Exception as error:  # LDrawError already names the file
+        raise SceneError(f"{what}: {error}") from None
+
+
+def _head_centre(model: Model, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """Model-frame centre of the minifig head part; else 12 LDU under the top of the box's centre."""
+    points = []
+    for key, idx in model.groups().items():
+        if not any(model.instances[i].name.lower().startswith(HEAD_PARTS) for i in idx):
+            continue
+        part = model.parts[key]
+        if part.positions.shape[0] == 0:
+            continue
+        keep = ~part.tri_detail if part.tri_detail.any() and (~part.tri_detail).any() else np.ones_like(part.tri_detail)
+        local = part.positions[np.unique(part.triangles[keep])].astype(np.float64)
+        mats = model.world_transforms(idx)
+        points.append((np.einsum("nij,vj->nvi", mats[:, :3, :3], local) + mats[:, None, :3, 3]).reshape(-1, 3))
+    if points:
+        allp = np.concatenate(points)
+        return (allp.min(axis=0) + allp.max(axis=0)) / 2
+    return np.array([(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, hi[2] - 12.0])
