@@ -1,0 +1,96 @@
+"""Bricks, plates, tiles, baseplates, slopes, round bricks and logs of the starter library.
+
+Layer: ldraw (generator side), LDU, LDraw frame (-Y up). Official conventions: the origin is
+the centre of the top face (stud bases at y = 0), a brick is 24 LDU high, a plate 8, a
+baseplate 4, one stud pitch 20. Bodies are solid boxes (no hollow underside: simplified).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from bow3d.ldraw.starter.geometry import box, cylinder, prism, union
+from bow3d.ldraw.starter.part import Part, stud_grid, studs
+
+BRICK, PLATE, BASEPLATE = 24.0, 8.0, 4.0
+
+# part number -> (description, studs along X, studs along Z, height in LDU)
+BLOCKS = {
+    "3005": ("Brick  1 x  1", 1, 1, BRICK), "3004": ("Brick  1 x  2", 2, 1, BRICK),
+    "3622": ("Brick  1 x  3", 3, 1, BRICK), "3010": ("Brick  1 x  4", 4, 1, BRICK),
+    "3009": ("Brick  1 x  6", 6, 1, BRICK), "3008": ("Brick  1 x  8", 8, 1, BRICK),
+    "3003": ("Brick  2 x  2", 2, 2, BRICK), "3002": ("Brick  2 x  3", 3, 2, BRICK),
+    "3001": ("Brick  2 x  4", 4, 2, BRICK), "3007": ("Brick  2 x  8", 8, 2, BRICK),
+    "3006": ("Brick  2 x 10", 10, 2, BRICK), "2454": ("Brick  1 x  2 x  5", 2, 1, 5 * BRICK),
+    "3245c": ("Brick  1 x  2 x  2 without Understud", 2, 1, 2 * BRICK),
+    "3024": ("Plate  1 x  1", 1, 1, PLATE), "3023": ("Plate  1 x  2", 2, 1, PLATE),
+    "3710": ("Plate  1 x  4", 4, 1, PLATE), "3666": ("Plate  1 x  6", 6, 1, PLATE),
+    "3460": ("Plate  1 x  8", 8, 1, PLATE), "3022": ("Plate  2 x  2", 2, 2, PLATE),
+    "3021": ("Plate  2 x  3", 3, 2, PLATE), "3020": ("Plate  2 x  4", 4, 2, PLATE),
+    "3795": ("Plate  2 x  6", 6, 2, PLATE), "3034": ("Plate  2 x  8", 8, 2, PLATE),
+    "3958": ("Plate  6 x  6", 6, 6, PLATE), "3036": ("Plate  6 x  8", 8, 6, PLATE),
+    "3035": ("Plate  4 x  8", 8, 4, PLATE),
+    "3811": ("Baseplate 32 x 32", 32, 32, BASEPLATE), "3867": ("Baseplate 16 x 16", 16, 16, BASEPLATE),
+    "4186": ("Baseplate 48 x 48", 48, 48, BASEPLATE),
+    "3857": ("Baseplate 16 x 32", 32, 16, BASEPLATE),
+}
+TILES = {"3070b": ("Tile  1 x  1 with Groove", 1, 1), "3069b": ("Tile  1 x  2 with Groove", 2, 1),
+         "3068b": ("Tile  2 x  2 with Groove", 2, 2)}
+SLOPES = {"3040": ("Slope Brick 45  2 x  1", 1), "3039": ("Slope Brick 45  2 x  2", 2),
+          "3038": ("Slope Brick 45  2 x  3", 3), "3037": ("Slope Brick 45  2 x  4", 4)}
+
+
+def block(number: str, description: str, nx: int, nz: int, height: float) -> Part:
+    """A rectangular brick, plate or baseplate with a stud on every cell."""
+    body = box((-10.0 * nx, 0.0, -10.0 * nz), (10.0 * nx, height, 10.0 * nz))
+    return Part(f"{number}.dat", description, [body], stud_grid(nx, nz))
+
+
+def tile(number: str, description: str, nx: int, nz: int) -> Part:
+    """A plate without studs (the groove at its foot is left out)."""
+    return Part(f"{number}.dat", description, [box((-10.0 * nx, 0.0, -10.0 * nz), (10.0 * nx, PLATE, 10.0 * nz))])
+
+
+def slope(number: str, description: str, nx: int) -> Part:
+    """A 45-degree slope, two studs deep: a flat top row at z in [-10, 10] with studs, the slope
+    falling towards -Z to a 4 LDU lip at z = -30."""
+    section = [(0.0, 10.0), (0.0, -10.0), (20.0, -30.0), (24.0, -30.0), (24.0, 10.0)]  # (y, z)
+    body = prism(section, axis=0, w0=-10.0 * nx, w1=10.0 * nx)
+    return Part(f"{number}.dat", description, [body], stud_grid(nx, 1))
+
+
+def corner_brick() -> Part:
+    """2357: an L of three 1x1 cells, origin at the corner stud."""
+    body = union([((-10.0, 0.0, -10.0), (30.0, BRICK, 10.0)), ((-10.0, 0.0, -10.0), (10.0, BRICK, 30.0))])
+    return Part("2357.dat", "Brick  2 x  2 Corner", [body], studs([(0, 0, 0), (20, 0, 0), (0, 0, 20)]))
+
+
+def round_parts() -> list[Part]:
+    """Round bricks and plates: 16-sided prisms whose corners touch the official outline."""
+    return [
+        Part("3062b.dat", "Brick  1 x  1 Round with Hollow Stud", [cylinder(10.0, 0.0, BRICK, sides=16)],
+             studs([(0, 0, 0)])),
+        Part("4073.dat", "Plate  1 x  1 Round", [cylinder(10.0, 0.0, PLATE, sides=16)], studs([(0, 0, 0)])),
+        Part("3941.dat", "Brick  2 x  2 Round", [cylinder(20.0, 0.0, BRICK, sides=16)], stud_grid(2, 2)),
+    ]
+
+
+def log(number: str, description: str, nx: int, length: float) -> Part:
+    """A log brick: a square core with studs and two round logs along X that stick out at the ends."""
+    core = box((-10.0 * nx, 0.0, -9.9), (10.0 * nx, BRICK, 9.9))
+    logs = [cylinder(5.9, -length / 2, length / 2, sides=8, centre=(y, 0.0), axis=0, flat_on_axes=True)
+            for y in (6.0, 18.0)]
+    return Part(f"{number}.dat", description, [core, *logs], stud_grid(nx, 1))
+
+
+def parts() -> list[Part]:
+    """Every brick-like part of the starter library."""
+    out = [block(n, d, nx, nz, h) for n, (d, nx, nz, h) in BLOCKS.items()]
+    out += [tile(n, d, nx, nz) for n, (d, nx, nz) in TILES.items()]
+    out += [slope(n, d, nx) for n, (d, nx) in SLOPES.items()]
+    out += [corner_brick(), *round_parts(), log("30136", "Brick  1 x  2 Log", 2, 60.0),
+            log("30137", "Brick  1 x  4 Log", 4, 100.0)]
+    return out
+
+
+__all__ = ["parts", "BLOCKS", "TILES", "SLOPES", "np"]
