@@ -6,7 +6,7 @@ writes the file and knows nothing of what the records mean.
 Line 1, the header (pydantic `ReplayHeader`), starts with `format` and `version`:
     {"format": "bow3d-replay", "version": 1, "scene": "../scenes/village.yaml",
      "scene_sha256": "...", "ruleset": {...}, "seed": 1, "players": {"blue": "ai", "red": "ai"},
-     "created": "2026-11-23T11:30:00+00:00"}
+     "created": "2026-11-23T11:30:00+00:00", "max_rounds": 30}
 Every other line, an entry (pydantic `ReplayEntry`): the record the game applied (an action or a
 brick roll, the rules' `to_record()`) and the events it produced:
     {"n": 1, "record": {"type": "roll", ...}, "events": [{...}, ...]}
@@ -56,6 +56,7 @@ class ReplayHeader(BaseModel):
     seed: int
     players: dict[str, str] = Field(description="side id -> 'ai' or 'human'")
     created: str
+    max_rounds: int | None = Field(None, ge=1, description="the game ends after this round (None: no limit)")
 
 
 class ReplayEntry(BaseModel):
@@ -121,7 +122,7 @@ class ReplayWriter:
     """
 
     def __init__(self, path: str | os.PathLike, scene: Any, seed: int, players: Mapping[str, str],
-                 scene_path: str | os.PathLike | None = None) -> None:
+                 scene_path: str | os.PathLike | None = None, max_rounds: int | None = None) -> None:
         self.path = Path(path)
         source = Path(scene_path if scene_path is not None else scene.path)
         try:
@@ -131,7 +132,8 @@ class ReplayWriter:
         ruleset = scene.ruleset.model_dump(mode="json") if hasattr(scene.ruleset, "model_dump") else dict(scene.ruleset)
         self.header = ReplayHeader(
             scene=Path(relative).as_posix(), scene_sha256=file_sha256(source), ruleset=ruleset, seed=int(seed),
-            players=dict(players), created=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"))
+            players=dict(players), created=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+            max_rounds=max_rounds)
         try:
             self._file: TextIO | None = open(self.path, "x", encoding="utf-8", newline="\n")
         except FileExistsError:

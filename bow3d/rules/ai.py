@@ -1,0 +1,306 @@
+"""A heuristic BOW player: scores the legal actions and plays the best one.
+
+Layer: rules (pure: no world, view or replay import, no global random). It reads the game state,
+the description sheets and the geometry protocol (C2), and weighs attacks and treatments by
+their exact odds (bow3d.rules.odds). Ties are broken by a numpy Generator passed in, so a game
+is a function of its seed.
+
+What it does, in BOW 1.3's words:
+- fires (or strikes) with the best odds: expected damage, plus the chance to kill (§2.4.2, §2.4.3);
+- moves to cover: a cell whose neighbour towards the nearest enemy is blocked (a wall, a house,
+  a unit) counts as covered; ranged units close to their best range band, melee units charge,
+  and nobody walks into the open needlessly (§2.3.1, §2.4.2 cover);
+- medics treat wounded friends whose HP colour matches their treat colour, and walk to them (§2.4.4);
+- pilots drive vehicles towards the nearest enemy, turning at most 45 degrees per action and
+  slowing down when the straight move ahead would crash into the decor or leave the field (§3.3, §3.6).
+
+Cost: moves are scored with arithmetic on the stud grid (no line-of-sight query); the sight
+queries an attack needs are asked once per (firer, target) per decision.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from bow3d.errors import RulesError
+from bow3d.rules.actions import (
+    Action, Attack, ChangeDirection, ChangeSpeed, CompulsoryMove, DriftMove, EndTurn, GetOff, GetOn, Move,
+    Treat,
+)
+from bow3d.rules.odds import attack_odds, treat_odds
+
+# Weights, in "expected damage points" (one kill of a 1-HP trooper is worth KILL_VALUE).
+KILL_VALUE = 1.5
+TREAT_VALUE = 1.2
+COVER_VALUE = 0.45          # standing covered towards the nearest enemy
+ADVANCE_VALUE = 0.35        # per Move worth of studs gained towards the enemy, when out of range
+EXPOSED_PENALTY = 0.15      # per enemy that could shoot the cell without cover
+WOUNDED_PULL = 0.6          # medic walking to a wounded friend, per Move worth of studs
+STAND_STILL = -0.05         # a Move that ends where it started (reorienting) is worth little
+DRIVE_VALUE = 0.4           # pilots: per 5 studs gained towards the enemy
+CRASH_PENALTY = 2.0         # pilots: a straight move that ends against the decor or off the field
+TIE = 1e-9
+
+
+@dataclass
+class _Decision:
+    """What one decision reads often: positions, enemies, sheets (rebuilt per decision)."""
+
+    game: Any
+    side: str
+    sight: dict[tuple[str, str], Any]
+
+    def __post_init__(self) -> None:
+        state = self.game.state
+        self.units = state.units
+        self.vehicles = state.vehicles
+        self.enemies = [u for u in self.units.values() if u.side != self.side and u.in_play]
+        self.enemy_positions = [self.position_of(u.id) for u in self.enemies]
+
+    def sheet(self, sheet_id: str) -> Any:
+        return self.game.ctx.sheet(sheet_id)
+
+    def position_of(self, unit_or_vehicle: str) -> tuple[float, float] | None:
+        """Where a unit is on the field (its vehicle's position when aboard)."""
+        unit = self.units.get(unit_or_vehicle)
+        if unit is not None:
+            if unit.aboard is not None:
+                return self.vehicles[unit.aboard].position
+            return unit.position
+        vehicle = self.vehicles.get(unit_or_vehicle)
+        return vehicle.position if vehicle is not None else None
+
+    def nearest_enemy(self, point: tuple[float, float] | None) -> tuple[float, tuple[float, float] | None]:
+        best, where = math.inf, None
+        if point is None:
+            return best, where
+        for position in self.enemy_positions:
+            if position is not None:
+                d = math.hypot(position[0] - point[0], position[1] - point[1])
+                if d < best:
+                    best, where = d, position
+        return best, where
+
+
+def _value(sheet: Any, name: str, default: Any = 0) -> Any:
+    value = getattr(sheet, name, default)
+    return default if value is None else value
+
+
+class AIPlayer:
+    """Plays one side: `choose(game)` returns one of `game.legal_actions()`."""
+
+    def __init__(self, side: str, rng: np.random.Generator) -> None:
+        self.side = side
+        self.rng = rng
+
+    def choose(self, game: Any) -> Action:
+        """The best-scored legal action now (ties broken by the generator)."""
+        actions = game.legal_actions()
+        if not actions:
+            raise RulesError(f"the AI of {self.side} has no legal action (is a brick roll pending?)")
+        decision = _Decision(game, self.side, {})
+        scores = np.array([self.score(decision, action) for action in actions])
+        best = np.flatnonzero(scores >= scores.max() - TIE)
+        return actions[int(best[0] if len(best) == 1 else self.rng.choice(best))]
+
+    # -- scoring -------------------------------------------------------------------------
+    def score(self, d: _Decision, action: Action) -> float:
+        """How good an action looks, in expected damage points; EndTurn is 0."""
+        if isinstance(action, Attack):
+            return self._attack(d, action)
+        if isinstance(action, Treat):
+            return self._treat(d, action)
+        if isinstance(action, Move):
+            return self._move(d, action)
+        if isinstance(action, EndTurn):
+            return 0.0
+        if isinstance(action, (CompulsoryMove, DriftMove)):
+            return 0.01  # owed anyway: after steering, before ending the turn
+        if isinstance(action, ChangeSpeed):
+            return self._speed(d, action)
+        if isinstance(action, ChangeDirection):
+            return self._direction(d, action)
+        if isinstance(action, GetOn):
+            return 0.3 if action.seat == 0 else 0.05
+        if isinstance(action, GetOff):
+            return -0.3
+        return -0.5  # grab, throw, give, switch, doors: not part of the plan
+
+    def _sight(self, d: _Decision, firer: str, target: str) -> Any:
+        key = (firer, target)
+        if key not in d.sight:
+            d.sight[key] = d.game.geometry.sight(firer, target)
+        return d.sight[key]
+
+    def _attack(self, d: _Decision, action: Attack) -> float:
+        unit = d.units[action.unit]
+        sheet = d.sheet(unit.sheet)
+        weapon = d.game.ctx.weapon(unit.sheet, action.weapon)
+        if weapon is None and unit.aboard is not None:
+            weapon = d.game.ctx.weapon(d.vehicles[unit.aboard].sheet, action.weapon)
+        bricks = int(_value(sheet, "attack")) + int(_value(weapon, "damage"))
+        target_unit = d.units.get(action.target)
+        target = target_unit if target_unit is not None else d.vehicles[action.target]
+        target_sheet = d.sheet(target.sheet)
+        dodge = int(_value(target_sheet, "dodge")) + int(_value(target_sheet, "armor"))
+        if _value(weapon, "kind", "ranged") == "ranged":
+            firer = unit.aboard or unit.id
+            report = self._sight(d, firer, action.target)
+            bricks -= max(0, math.ceil(report.distance_studs / d.game.ctx.range_band) - 1)  # §2.4.2
+            dodge += 1 if report.covered else 0
+        if bricks <= 0:
+            return -1.0
+        odds = attack_odds(bricks, dodge, d.game.ctx.p)
+        left = int(_value(target_sheet, "hp", 1)) - int(target.damage)
+        kill = sum(p for k, p in odds.damage_distribution.items() if k >= left)
+        return odds.expected_damage + KILL_VALUE * kill
+
+    def _treat(self, d: _Decision, action: Treat) -> float:
+        medic = d.units[action.unit]
+        target = d.units.get(action.target) or d.vehicles[action.target]
+        odds = treat_odds(int(_value(d.sheet(medic.sheet), "treat")), int(target.damage), d.game.ctx.p)
+        return TREAT_VALUE * odds.success
+
+    def _move(self, d: _Decision, action: Move) -> float:
+        unit = d.units[action.unit]
+        sheet = d.sheet(unit.sheet)
+        start = unit.position
+        if start is None:
+            return -1.0
+        to = (action.to[0] + 0.5, action.to[1] + 0.5)
+        move = max(1, int(_value(sheet, "move", 1)))
+        if action.to == unit.cell:
+            return STAND_STILL + (0.2 if self._facing_gain(d, unit, action.facing) else 0.0)
+        d_now, _ = d.nearest_enemy(start)
+        d_new, enemy = d.nearest_enemy(to)
+        if enemy is None:
+            return STAND_STILL
+        score = 0.0
+        wounded = self._wounded_friend(d, unit, sheet)
+        if wounded is not None:
+            w_now = math.dist(start, wounded)
+            w_new = math.dist(to, wounded)
+            score += WOUNDED_PULL * (w_now - w_new) / move
+            if w_new <= 1.5:
+                score += 0.3
+        weapon = d.game.ctx.weapon(unit.sheet, unit.weapon)
+        if _value(weapon, "kind", "ranged") == "melee":
+            reach = float(_value(weapon, "reach", 1))
+            score += ADVANCE_VALUE * 2 * (d_now - d_new) / move
+            if d_new <= reach + 1.0:
+                score += 0.5
+        else:
+            band = d.game.ctx.range_band
+            bricks = int(_value(sheet, "attack")) + int(_value(weapon, "damage"))
+            best_range = band * max(1, bricks - 1)  # keep at least 2 bricks, else the last band
+            if d_now > best_range:
+                score += ADVANCE_VALUE * (min(d_now, d_new + move) - max(d_new, best_range)) / move
+            elif d_new > best_range:
+                score -= ADVANCE_VALUE
+            score += COVER_VALUE if self._covered(d, unit, action.to, enemy, move) else -EXPOSED_PENALTY * \
+                self._threats(d, to)
+        return score
+
+    def _facing_gain(self, d: _Decision, unit: Any, facing: float) -> bool:
+        """Turning on the spot is worth it when the nearest enemy is behind the unit (front arc, §2.4.2)."""
+        _, enemy = d.nearest_enemy(unit.position)
+        if enemy is None or unit.position is None:
+            return False
+        bearing = math.degrees(math.atan2(enemy[1] - unit.position[1], enemy[0] - unit.position[0]))
+        now = abs((bearing - unit.facing + 180) % 360 - 180)
+        new = abs((bearing - facing + 180) % 360 - 180)
+        return now > 90 and new < now
+
+    def _wounded_friend(self, d: _Decision, unit: Any, sheet: Any) -> tuple[float, float] | None:
+        """The nearest wounded friend this unit could treat (colour match, §2.4.4), if it is a medic."""
+        if int(_value(sheet, "treat")) <= 0 or unit.position is None:
+            return None
+        colour = _value(sheet, "treat_colour", "red")
+        best, where = math.inf, None
+        for friend in d.units.values():
+            if friend.side != self.side or friend.id == unit.id or not friend.in_play or friend.damage <= 0:
+                continue
+            if _value(d.sheet(friend.sheet), "hp_colour", "red") != colour:
+                continue
+            position = d.position_of(friend.id)
+            if position is not None and math.dist(position, unit.position) < best:
+                best, where = math.dist(position, unit.position), position
+        return where
+
+    def _covered(self, d: _Decision, unit: Any, cell: tuple[int, int], enemy: tuple[float, float],
+                 move: int) -> bool:
+        """Grid cover: the neighbour of `cell` towards the enemy is blocked (not walkable)."""
+        step = (int(np.sign(enemy[0] - cell[0] - 0.5)), int(np.sign(enemy[1] - cell[1] - 0.5)))
+        if step == (0, 0):
+            return False
+        reach = d.game.reachable(unit.id, move + 1)
+        start = unit.cell
+        for neighbour in {(cell[0] + step[0], cell[1] + step[1]), (cell[0] + step[0], cell[1]),
+                          (cell[0], cell[1] + step[1])} - {cell}:
+            near = max(abs(neighbour[0] - start[0]), abs(neighbour[1] - start[1])) <= move + 1
+            if near and neighbour not in reach and neighbour != start:
+                return True
+        return False
+
+    def _threats(self, d: _Decision, point: tuple[float, float]) -> int:
+        """Enemies whose ranged weapon would still have bricks at this distance (§2.4.2)."""
+        band = d.game.ctx.range_band
+        count = 0
+        for enemy, position in zip(d.enemies, d.enemy_positions):
+            if position is None:
+                continue
+            weapon = d.game.ctx.weapon(enemy.sheet, enemy.weapon)
+            if weapon is None or _value(weapon, "kind", "ranged") != "ranged":
+                continue
+            bricks = int(_value(d.sheet(enemy.sheet), "attack")) + int(_value(weapon, "damage"))
+            if math.dist(position, point) <= band * bricks:
+                count += 1
+        return count
+
+    # -- pilots --------------------------------------------------------------------------
+    def _vehicle_of(self, d: _Decision, unit_id: str) -> Any:
+        return d.vehicles[d.units[unit_id].aboard]
+
+    def _speed(self, d: _Decision, action: ChangeSpeed) -> float:
+        vehicle = self._vehicle_of(d, action.unit)
+        if action.speed == vehicle.speed:
+            return -1.0
+        if vehicle.moved:  # after the compulsory move: slow down when enemies are near, else keep going
+            return 0.05 if action.speed < vehicle.speed and d.nearest_enemy(vehicle.position)[0] < 15 else -0.2
+        return self._drive(d, vehicle, vehicle.facing, action.speed) - self._drive(d, vehicle, vehicle.facing,
+                                                                                   vehicle.speed) - 0.02
+
+    def _direction(self, d: _Decision, action: ChangeDirection) -> float:
+        vehicle = self._vehicle_of(d, action.unit)
+        if vehicle.position is None:
+            return -1.0
+        _, enemy = d.nearest_enemy(vehicle.position)
+        if enemy is None:
+            return -1.0
+        bearing = math.degrees(math.atan2(enemy[1] - vehicle.position[1], enemy[0] - vehicle.position[0]))
+        now = abs((bearing - vehicle.facing + 180) % 360 - 180)
+        new = abs((bearing - vehicle.facing - action.delta_deg + 180) % 360 - 180)
+        if d.game.geometry.turn_contacts(vehicle.id, action.delta_deg) is not None:
+            return -CRASH_PENALTY
+        return (now - new) / 45.0 * 0.3 - 0.02
+
+    def _drive(self, d: _Decision, vehicle: Any, facing: float, speed: int) -> float:
+        """Value of the straight move at `speed` along `facing`: studs gained, minus a crash (§3.6.2)."""
+        if speed <= 0 or vehicle.position is None:
+            return 0.0
+        distance = speed * 5.0
+        contact = d.game.geometry.sweep(vehicle.id, distance)
+        if contact is not None and contact.kind in ("decor", "edge", "ground"):
+            return -CRASH_PENALTY
+        travelled = distance if contact is None else contact.distance_studs
+        rad = math.radians(facing)
+        end = (vehicle.position[0] + travelled * math.cos(rad), vehicle.position[1] + travelled * math.sin(rad))
+        gain = d.nearest_enemy(vehicle.position)[0] - d.nearest_enemy(end)[0]
+        bonus = 0.5 if contact is not None and contact.kind == "unit" and contact.other in \
+            {u.id for u in d.enemies} else 0.0
+        return DRIVE_VALUE * gain / 5.0 + bonus
