@@ -1,0 +1,97 @@
+"""The geometric questions the rules ask (contract C2), as structural protocols.
+
+Layer: rules. The rules never import bow3d.world; `bow3d.world.World` implements these
+protocols structurally (it does not import this module), and so does the flat test double
+`bow3d.rules.flat.FlatGeometry`. Units: studs on the stud grid, degrees for facings
+(0 = world +X, 90 = world +Y, counter-clockwise from above). Ids are the scene's unit and
+vehicle ids. A unit aboard a vehicle is not on the field: the rules ask about its vehicle
+instead (they pass the vehicle id).
+"""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+Cell = tuple[int, int]
+"""A stud-grid cell (i, j): the 1x1-stud square [i, i+1) x [j, j+1), centre (i + 0.5, j + 0.5)."""
+
+
+@runtime_checkable
+class SightReport(Protocol):
+    """What the rules read from a line-of-sight report (the world's report has more)."""
+
+    visible: bool            # at least one sample of the target seen from the firer's eye
+    visible_fraction: float  # unblocked samples / samples on the side facing the firer
+    covered: bool            # visible and hidden fraction >= ruleset.cover_threshold (BOW §2.4.2)
+    distance_studs: float    # head to head, 3D, studs
+    in_front_arc: bool       # target centre in the firer's front half space (180 degrees)
+
+
+@runtime_checkable
+class Contact(Protocol):
+    """The first thing a straight vehicle move (or a turn on the spot) runs into."""
+
+    kind: str                # 'decor' | 'unit' | 'vehicle' | 'ground' (flying vehicle) | 'edge' (left the battlefield)
+    other: str | None        # id of the unit or vehicle hit
+    distance_studs: float    # travelled before the contact
+    sector: str | None       # 'front' | 'side' | 'back' of the hit vehicle (design.md)
+
+
+@runtime_checkable
+class Geometry(Protocol):
+    """Spatial queries on the battlefield; the rules keep it in step with place/remove."""
+
+    def sight(self, firer: str, target: str) -> SightReport:
+        """Eye -> target samples; cover by ruleset.cover_threshold."""
+        ...
+
+    def distance_studs(self, a: str, b: str) -> float:
+        """Head to head, 3D, in studs."""
+        ...
+
+    def in_front_arc(self, viewer: str, target: str, arc_deg: float = 180.0) -> bool:
+        """Whether the target's centre is within the viewer's arc centred on its facing."""
+        ...
+
+    def within_reach(self, attacker: str, target: str, reach_studs: float) -> bool:
+        """Body to body within the weapon's reach (melee, BOW §2.4.2)."""
+        ...
+
+    def is_close(self, a: str, b: str) -> bool:
+        """Within 1 stud: grab, give, treat, doors, vehicle doors (BOW §2.3)."""
+        ...
+
+    def reachable_cells(self, unit: str, move_studs: int) -> dict[Cell, int]:
+        """Cell -> steps (8-connected, diagonal = 1) around obstacles; own cell -> 0."""
+        ...
+
+    def path(self, unit: str, to: Cell, move_studs: int) -> list[Cell] | None:
+        """Shortest 8-connected path excluding the start cell, or None when out of reach."""
+        ...
+
+    def can_throw(self, unit: str, to: Cell, max_studs: float) -> bool:
+        """Within range and not through walls (BOW §2.3.2)."""
+        ...
+
+    def free_cells_near(self, vehicle: str) -> list[Cell]:
+        """Free cells next to the vehicle (getting off, occupants of a destroyed vehicle)."""
+        ...
+
+    def place(self, id: str, position: tuple[float, float], facing_deg: float) -> None:
+        """Move (or put back) a unit or vehicle; no full rebuild."""
+        ...
+
+    def remove(self, id: str) -> None:
+        """Take a unit or vehicle off the field (dead, boarded, destroyed, left the field)."""
+        ...
+
+    def sweep(self, vehicle: str, distance_studs: float) -> Contact | None:
+        """Straight move of the vehicle footprint along its facing; first contact or None."""
+        ...
+
+    def turn_contacts(self, vehicle: str, delta_deg: float) -> Contact | None:
+        """Rotation on the spot by delta_deg (counter-clockwise positive); first contact or None."""
+        ...
+
+
+__all__ = ["Cell", "Contact", "Geometry", "SightReport"]
