@@ -132,20 +132,23 @@ def box(lo, hi) -> Shell:
     return union([(lo, hi)])
 
 
-def union(boxes, crease_deg: float = DEFAULT_CREASE_DEG) -> Shell:
-    """The closed surface of a union of axis-aligned boxes [(lo, hi), ...].
+def union(boxes, holes=(), crease_deg: float = DEFAULT_CREASE_DEG) -> Shell:
+    """The closed surface of a union of axis-aligned boxes [(lo, hi), ...] minus `holes` (boxes).
 
-    The boxes cut space into a grid; a cell is solid when its centre lies in a box; faces are
-    written between solid and empty cells, so the result is one watertight surface (boxes
-    that touch only along an edge would make it non-manifold: avoid that).
+    The boxes cut space into a grid; a cell is solid when its centre lies in a box and in no
+    hole; faces are written between solid and empty cells, so the result is one watertight
+    surface (solids that touch only along an edge would be non-manifold: avoid that).
     """
-    lo = np.asarray([b[0] for b in boxes], float)
-    hi = np.asarray([b[1] for b in boxes], float)
+    every = list(boxes) + list(holes)
+    lo = np.asarray([b[0] for b in every], float)
+    hi = np.asarray([b[1] for b in every], float)
     axes = [np.unique(np.round(np.concatenate([lo[:, k], hi[:, k]]), 4)) for k in range(3)]
     centres = [(a[:-1] + a[1:]) / 2 for a in axes]
     cx, cy, cz = np.meshgrid(*centres, indexing="ij")
     c = np.stack([cx, cy, cz], -1)[..., None, :]
-    solid = np.any(np.all((c > lo) & (c < hi), axis=-1), axis=-1)
+    inside = np.all((c > lo) & (c < hi), axis=-1)
+    n = len(boxes)
+    solid = np.any(inside[..., :n], axis=-1) & ~np.any(inside[..., n:], axis=-1)
     return cells(axes, solid, crease_deg)
 
 
