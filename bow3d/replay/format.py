@@ -110,7 +110,7 @@ def _as_record(item: Any) -> dict[str, Any]:
 
 
 def _dumps(obj: Any) -> str:
-    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    return json.dumps(obj, separators=(",", ":"), allow_nan=False)  # ASCII: a cut never splits a character
 
 
 class ReplayWriter:
@@ -214,28 +214,25 @@ def read_replay(path: str | os.PathLike) -> Replay:
         raise ReplayError(f"{path}: no such replay file") from None
     except OSError as error:
         raise ReplayError(f"{path}: cannot read the replay: {error.strerror}") from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        line = data[: error.start].count(b"\n") + 1
-        raise ReplayError(f"{path}:{line}: not UTF-8 text (byte {error.start}); the replay is corrupted") from None
-    lines = text.split("\n")
-    ends_with_newline = lines[-1] == ""
+    chunks = data.split(b"\n")
+    ends_with_newline = chunks[-1] == b""
     if ends_with_newline:
-        lines.pop()
-    if not lines or not lines[0].strip():
+        chunks.pop()
+    if not chunks or not chunks[0].strip():
         raise ReplayError(f"{path}: empty file, not a bow3d replay")
     raws: list[Any] = []
     truncation = None
-    for number, line in enumerate(lines, start=1):
+    for number, chunk in enumerate(chunks, start=1):
         try:
-            raws.append(json.loads(line))
-        except json.JSONDecodeError as error:
-            last = number == len(lines)
-            if last and not ends_with_newline and number > 1:
-                truncation = (f"{path}:{number}: the last line is cut short ({len(line)} characters, "
+            raws.append(json.loads(chunk.decode("utf-8")))
+        except (UnicodeDecodeError, json.JSONDecodeError) as error:
+            if number == len(chunks) and not ends_with_newline and number > 1:
+                truncation = (f"{path}:{number}: the last line is cut short ({len(chunk)} bytes, "
                               f"not complete JSON); kept the {number - 2} entries before it")
                 break
+            if isinstance(error, UnicodeDecodeError):
+                raise ReplayError(f"{path}:{number}: not UTF-8 text (byte {error.start} of the line); "
+                                  "the replay is corrupted") from None
             raise ReplayError(f"{path}:{number}: not valid JSON ({error.msg} at column {error.colno}); "
                               "the replay is corrupted") from None
     header_raw, version = parse_header(path, raws[0])

@@ -59,7 +59,8 @@ def battle_log(replay: Replay) -> BattleLog:
                 continue
             if not log.rounds or log.rounds[-1][0] != event.round:
                 log.rounds.append((event.round, []))
-            log.rounds[-1][1].append(event.describe())
+            text = event.describe()  # under its round's heading, the "Round N: " prefix is said once
+            log.rounds[-1][1].append(text.removeprefix(f"Round {event.round}: "))
             if event.kind == "game_over":
-                log.result = event.text
+                log.result = f"Result: {event.text}"
     return log

@@ -14,8 +14,9 @@ What it does, in BOW 1.3's words:
 - pilots drive vehicles towards the nearest enemy, turning at most 45 degrees per action and
   slowing down when the straight move ahead would crash into the decor or leave the field (§3.3, §3.6).
 
-Cost: moves are scored with arithmetic on the stud grid (no line-of-sight query); the sight
-queries an attack needs are asked once per (firer, target) per decision.
+Cost: moves are first scored with arithmetic on the stud grid; only the best REFINE of them are
+checked with the geometry (the unit stood there with place(), at most SHOOTERS sight queries
+each, then put back). The sight an attack needs is asked once per (firer, target) per decision.
 """
 
 from __future__ import annotations
@@ -40,9 +41,15 @@ COVER_VALUE = 0.45          # standing covered towards the nearest enemy
 ADVANCE_VALUE = 0.35        # per Move worth of studs gained towards the enemy, when out of range
 EXPOSED_PENALTY = 0.15      # per enemy that could shoot the cell without cover
 WOUNDED_PULL = 0.6          # medic walking to a wounded friend, per Move worth of studs
+SEEK_VALUE = 0.25           # ranged unit with no target in sight: per Move worth of studs closer
+FOLLOW_VALUE = 0.15         # medic with nobody to treat: per Move worth of studs closer to his friends
 STAND_STILL = -0.05         # a Move that ends where it started (reorienting) is worth little
 DRIVE_VALUE = 0.4           # pilots: per 5 studs gained towards the enemy
 CRASH_PENALTY = 2.0         # pilots: a straight move that ends against the decor or off the field
+HIDDEN_VALUE = 0.35         # out of an enemy's sight altogether (per enemy asked)
+GRID_COVER_HINT = 0.1       # an obstacle next to the cell, towards the nearest enemy (before asking)
+REFINE = 4                  # moves per decision whose cover is asked of the geometry
+SHOOTERS = 2                # enemies asked per move
 TIE = 1e-9
 
 
@@ -53,6 +60,7 @@ class _Decision:
     game: Any
     side: str
     sight: dict[tuple[str, str], Any]
+    can_attack: set[str]
 
     def __post_init__(self) -> None:
         state = self.game.state
@@ -73,6 +81,15 @@ class _Decision:
             return unit.position
         vehicle = self.vehicles.get(unit_or_vehicle)
         return vehicle.position if vehicle is not None else None
+
+    def friends_centre(self, unit_id: str) -> tuple[float, float] | None:
+        """The mean position of the other units of the side on the field."""
+        points = [self.position_of(u.id) for u in self.units.values()
+                  if u.side == self.side and u.id != unit_id and u.in_play]
+        points = [p for p in points if p is not None]
+        if not points:
+            return None
+        return (sum(p[0] for p in points) / len(points), sum(p[1] for p in points) / len(points))
 
     def nearest_enemy(self, point: tuple[float, float] | None) -> tuple[float, tuple[float, float] | None]:
         best, where = math.inf, None
@@ -103,8 +120,9 @@ class AIPlayer:
         actions = game.legal_actions()
         if not actions:
             raise RulesError(f"the AI of {self.side} has no legal action (is a brick roll pending?)")
-        decision = _Decision(game, self.side, {})
+        decision = _Decision(game, self.side, {}, {a.unit for a in actions if isinstance(a, Attack)})
         scores = np.array([self.score(decision, action) for action in actions])
+        self._refine_moves(decision, actions, scores)
         best = np.flatnonzero(scores >= scores.max() - TIE)
         return actions[int(best[0] if len(best) == 1 else self.rng.choice(best))]
 
@@ -182,29 +200,83 @@ class AIPlayer:
             return STAND_STILL
         score = 0.0
         wounded = self._wounded_friend(d, unit, sheet)
-        if wounded is not None:
-            w_now = math.dist(start, wounded)
-            w_new = math.dist(to, wounded)
-            score += WOUNDED_PULL * (w_now - w_new) / move
-            if w_new <= 1.5:
-                score += 0.3
         weapon = d.game.ctx.weapon(unit.sheet, unit.weapon)
-        if _value(weapon, "kind", "ranged") == "melee":
+        if wounded is not None:  # a medic walks to the wounded friend (§2.4.4: must touch him)
+            w_new = math.dist(to, wounded)
+            score += WOUNDED_PULL * (math.dist(start, wounded) - w_new) / move + (0.3 if w_new <= 1.5 else 0.0)
+        elif int(_value(sheet, "treat")) > 0:  # a medic with nobody to treat keeps near his friends
+            centre = d.friends_centre(unit.id)
+            if centre is not None:
+                score += FOLLOW_VALUE * (math.dist(start, centre) - math.dist(to, centre)) / move
+        elif _value(weapon, "kind", "ranged") == "melee":  # charge
             reach = float(_value(weapon, "reach", 1))
-            score += ADVANCE_VALUE * 2 * (d_now - d_new) / move
-            if d_new <= reach + 1.0:
-                score += 0.5
-        else:
-            band = d.game.ctx.range_band
+            score += ADVANCE_VALUE * 2 * (d_now - d_new) / move + (0.5 if d_new <= reach + 1.0 else 0.0)
+        else:  # ranged: close to the best range band; with no target in sight, look for one
             bricks = int(_value(sheet, "attack")) + int(_value(weapon, "damage"))
-            best_range = band * max(1, bricks - 1)  # keep at least 2 bricks, else the last band
-            if d_now > best_range:
+            best_range = d.game.ctx.range_band * max(1, bricks - 1)  # keep at least 2 bricks
+            if unit.id not in d.can_attack:
+                score += SEEK_VALUE * (d_now - d_new) / move
+            elif d_now > best_range:
                 score += ADVANCE_VALUE * (min(d_now, d_new + move) - max(d_new, best_range)) / move
             elif d_new > best_range:
                 score -= ADVANCE_VALUE
-            score += COVER_VALUE if self._covered(d, unit, action.to, enemy, move) else -EXPOSED_PENALTY * \
-                self._threats(d, to)
+        # until _refine_moves asks the geometry: exposed to every enemy in range, a hint of
+        # cover where the grid shows an obstacle towards the nearest enemy
+        score -= EXPOSED_PENALTY * self._threats(d, to)
+        if self._covered(d, unit, action.to, enemy, move):
+            score += GRID_COVER_HINT
         return score
+
+    def _refine_moves(self, d: _Decision, actions: list[Action], scores: np.ndarray) -> None:
+        """Ask the geometry about the REFINE best moves: stand the unit there (place), look from
+        the nearest enemies (sight: hidden, covered or in the open, BOW §2.4.2), put it back."""
+        moves = [i for i, a in enumerate(actions) if isinstance(a, Move) and a.to != d.units[a.unit].cell]
+        if not moves:
+            return
+        top = sorted(moves, key=lambda i: -scores[i])[:REFINE]
+        geometry = d.game.geometry
+        for i in top:
+            action = actions[i]
+            unit = d.units[action.unit]
+            if unit.position is None:
+                continue
+            to = (action.to[0] + 0.5, action.to[1] + 0.5)
+            shooters = self._shooters(d, to)
+            if not shooters:
+                continue
+            geometry.place(unit.id, to, action.facing)
+            try:
+                value = sum(self._exposure(geometry.sight(enemy, unit.id)) for enemy in shooters)
+            finally:
+                geometry.place(unit.id, unit.position, unit.facing)
+            grid = GRID_COVER_HINT if self._covered(d, unit, action.to, d.nearest_enemy(to)[1], self._move_of(d, unit)) \
+                else 0.0
+            scores[i] += value - grid + EXPOSED_PENALTY * self._threats(d, to)
+
+    @staticmethod
+    def _exposure(report: Any) -> float:
+        if not report.visible:
+            return HIDDEN_VALUE
+        return COVER_VALUE if report.covered else -EXPOSED_PENALTY
+
+    def _move_of(self, d: _Decision, unit: Any) -> int:
+        return max(1, int(_value(d.sheet(unit.sheet), "move", 1)))
+
+    def _shooters(self, d: _Decision, point: tuple[float, float]) -> list[str]:
+        """The (at most SHOOTERS) nearest enemies with a ranged weapon that reaches `point`."""
+        band = d.game.ctx.range_band
+        found = []
+        for enemy, position in zip(d.enemies, d.enemy_positions):
+            if position is None or enemy.aboard is not None:
+                continue
+            weapon = d.game.ctx.weapon(enemy.sheet, enemy.weapon)
+            if weapon is None or _value(weapon, "kind", "ranged") != "ranged":
+                continue
+            bricks = int(_value(d.sheet(enemy.sheet), "attack")) + int(_value(weapon, "damage"))
+            distance = math.dist(position, point)
+            if distance <= band * bricks:
+                found.append((distance, enemy.id))
+        return [enemy for _, enemy in sorted(found)[:SHOOTERS]]
 
     def _facing_gain(self, d: _Decision, unit: Any, facing: float) -> bool:
         """Turning on the spot is worth it when the nearest enemy is behind the unit (front arc, §2.4.2)."""

@@ -1,0 +1,154 @@
+"""Seeded games written, read and verified by re-simulation (bow3d.replay.session / verify)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bow3d.errors import ReplayError
+from bow3d.replay.format import ReplayWriter, read_replay
+from bow3d.replay.session import play_game, roll_bricks
+from bow3d.replay.verify import verify_replay
+from bow3d.rules.flat import FlatGeometry
+from bow3d.scene import load_scene
+from tests.replay.conftest import write_scene
+
+FIELD = dict(width=32, depth=14)
+MAX_ROUNDS = 6
+
+
+def flat(scene):
+    return FlatGeometry.from_scene(scene, **FIELD)
+
+
+def record_game(scene_path: Path, seed: int, out: Path, max_rounds: int = MAX_ROUNDS):
+    scene = load_scene(scene_path)
+    players = {side.id: "ai" for side in scene.sides}
+    with ReplayWriter(out, scene, seed, players, max_rounds=max_rounds) as writer:
+        result = play_game(scene, flat(scene), None, seed, writer=writer, max_rounds=max_rounds)
+    return result
+
+
+def rewrite(path: Path, change) -> None:
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    change(lines)
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("game")
+    scene_path = write_scene(folder / "scenes")
+    out = folder / "replays" / "game.bowreplay"
+    out.parent.mkdir()
+    result = record_game(scene_path, 5, out)
+    return scene_path, out, result
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**31 - 1))
+def test_seeded_games_write_read_verify_round_trip(tmp_path_factory, seed):
+    """Property: any seeded AI game, written as it is played, reads back whole and re-simulates
+    to the very same events without an RNG; the same seed plays the same game."""
+    folder = tmp_path_factory.mktemp("rt")
+    scene_path = write_scene(folder)
+    result = record_game(scene_path, seed, folder / "a.bowreplay")
+    replay = read_replay(folder / "a.bowreplay")
+    assert not replay.truncated and len(replay.entries) == result.records
+    assert replay.header.seed == seed and replay.header.max_rounds == MAX_ROUNDS
+    verdict = verify_replay(folder / "a.bowreplay", geometry_factory=flat)
+    assert verdict.ok, verdict.first_divergence
+    assert verdict.entries == result.records and verdict.winner == result.winner
+    record_game(scene_path, seed, folder / "b.bowreplay")
+    again = read_replay(folder / "b.bowreplay")
+    assert [e.record for e in again.entries] == [e.record for e in replay.entries]
+
+
+def test_game_ends_and_records_every_roll(recorded):
+    _, out, result = recorded
+    replay = read_replay(out)
+    assert result.ended in ("win", "points", "draw") and result.rounds <= MAX_ROUNDS
+    types = [e.record["type"] for e in replay.entries]
+    assert types[:2] == ["roll", "roll"]  # BOW §2.2: the starting-player rolls come first
+    assert "end_turn" in types and "move" in types
+    assert any(event["type"] == "game_over" for event in replay.entries[-1].events)
+
+
+def test_verify_reports_first_divergence(recorded, tmp_path):
+    scene_path, out, _ = recorded
+    copy = tmp_path / "copy.bowreplay"
+    copy.write_text(out.read_text().replace("../scenes/", str(scene_path.parent) + "/"))
+    rewrite(copy, lambda lines: lines[5]["events"][0].update(text="something else happened"))
+    verdict = verify_replay(copy, geometry_factory=flat)
+    assert not verdict.ok and verdict.kind == "divergence" and verdict.entry == 5
+    assert "entry 5 (line 6" in verdict.first_divergence and "something else happened" in verdict.first_divergence
+
+
+def test_verify_catches_a_hand_edited_brick_roll(recorded, tmp_path):
+    scene_path, out, _ = recorded
+    copy = tmp_path / "copy.bowreplay"
+    copy.write_text(out.read_text().replace("../scenes/", str(scene_path.parent) + "/"))
+    replay = read_replay(copy)
+    n = next(e.n for e in replay.entries if e.record["type"] == "roll" and e.record["edges"] < e.record["bricks"])
+    rewrite(copy, lambda lines: lines[n]["record"].update(edges=lines[n]["record"]["edges"] + 1))
+    verdict = verify_replay(copy, geometry_factory=flat)
+    assert not verdict.ok and verdict.entry == n
+
+
+def test_verify_reports_an_illegal_record_with_the_rules_reason(recorded, tmp_path):
+    scene_path, out, _ = recorded
+    copy = tmp_path / "copy.bowreplay"
+    copy.write_text(out.read_text().replace("../scenes/", str(scene_path.parent) + "/"))
+    replay = read_replay(copy)
+    n = next(e.n for e in replay.entries if e.record["type"] == "move")
+    rewrite(copy, lambda lines: lines[n]["record"].update(to=[31, 13]))  # far beyond Move 5
+    verdict = verify_replay(copy, geometry_factory=flat)
+    assert not verdict.ok and verdict.kind == "illegal" and verdict.entry == n
+    assert f"entry {n}" in verdict.first_divergence and "illegal record" in verdict.first_divergence
+    assert "out_of_reach" in verdict.first_divergence and "\n" not in verdict.first_divergence
+
+
+def test_verify_refuses_a_replay_of_another_scene(recorded, tmp_path):
+    scene_path, out, _ = recorded
+    other = write_scene(tmp_path / "scenes")
+    other.write_text(other.read_text() + "# edited since\n")
+    copy = tmp_path / "replays" / "copy.bowreplay"
+    copy.parent.mkdir()
+    copy.write_bytes(out.read_bytes())  # names ../scenes/skirmish.yaml, now the edited one
+    with pytest.raises(ReplayError, match="another scene"):
+        verify_replay(copy, geometry_factory=flat)
+    (tmp_path / "scenes" / "skirmish.yaml").unlink()
+    with pytest.raises(ReplayError, match="not found"):
+        verify_replay(copy, geometry_factory=flat)
+
+
+def test_truncated_replay_verifies_what_is_kept(recorded, tmp_path):
+    scene_path, out, result = recorded
+    copy = tmp_path / "copy.bowreplay"
+    data = out.read_text().replace("../scenes/", str(scene_path.parent) + "/").encode()
+    copy.write_bytes(data[:-20])
+    verdict = verify_replay(copy, geometry_factory=flat)
+    assert verdict.ok and verdict.truncated and verdict.entries == result.records - 1
+    assert "cut short" in verdict.truncation
+
+
+def test_writer_and_game_agree_on_the_round_limit(scene_path, tmp_path):
+    scene = load_scene(scene_path)
+    with ReplayWriter(tmp_path / "x.bowreplay", scene, 1, {"blue": "ai", "red": "ai"}, max_rounds=3) as writer:
+        with pytest.raises(ValueError, match="max_rounds"):
+            play_game(scene, flat(scene), None, 1, writer=writer, max_rounds=4)
+
+
+def test_s2_1_brick_roll_counts_bricks_on_edge():
+    """BOW 1.3 §2.1: each 2x2 brick lands on its edge with probability p; the result counts them."""
+    rng = np.random.default_rng(0)
+    rolls = np.array([roll_bricks(rng, 6, 0.262) for _ in range(4000)])
+    assert rolls.min() >= 0 and rolls.max() <= 6
+    assert abs(rolls.mean() - 6 * 0.262) < 0.05
+    assert roll_bricks(rng, 0, 0.262) == 0
+    assert roll_bricks(np.random.default_rng(3), 5, 0.5) == roll_bricks(np.random.default_rng(3), 5, 0.5)
