@@ -1,0 +1,174 @@
+"""Brick rolls on screen: real 2x2 bricks thrown onto a tray, the recorded result decides how many land on edge.
+
+Layer: view. `brick_poses` is pure numpy (tested anywhere): where each brick is and how it is
+turned at a time, in the tray's frame (Z up, LDU). `RollTray` draws it with Panda3D in a
+picture-in-picture corner of the frame, its own little scene with its own camera, so the
+bricks read the same whatever the main camera does.
+
+BOW 1.3 §2.1: a brick roll throws 2x2 bricks and counts those that stop on their edge. The
+bricks are thrown in from the left, tumble, bounce once and settle: `edges` of them on an edge
+(studs to the side), the others flat. Which ones land on edge is a seeded choice, so the
+same replay gives the same picture.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from bow3d.view.timeline import BrickRollShown
+
+BRICK_SPACING_LDU = 56.0
+ROW_SPACING_LDU = 78.0
+THROW_S = 0.55  # flight of one brick
+STAGGER_S = 0.09  # between bricks of a roll
+ROW_DELAY_S = 0.45  # between rolls (attack, then dodge)
+MAX_BRICKS_SHOWN = 10
+
+
+@dataclass(frozen=True)
+class BrickPoses:
+    """Bricks of all rolls: centres (N, 3) LDU, heading/pitch/roll (N, 3) degrees, which roll (N,), on edge (N,)."""
+
+    centres: np.ndarray
+    hpr: np.ndarray
+    roll: np.ndarray
+    on_edge: np.ndarray
+    settled: np.ndarray  # (len(rolls),) bool: every brick of that roll is down
+
+
+def landing(rolls: tuple[BrickRollShown, ...], seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """(roll index (N,), on edge (N,)) for every brick shown; exactly `edges` of a roll's bricks on edge."""
+    rng = np.random.default_rng(seed)
+    which, edge = [], []
+    for k, roll in enumerate(rolls):
+        shown = min(roll.bricks, MAX_BRICKS_SHOWN)
+        flags = np.zeros(shown, dtype=bool)
+        flags[rng.permutation(shown)[:min(roll.edges, shown)]] = True
+        which.append(np.full(shown, k))
+        edge.append(flags)
+    if not which:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=bool)
+    return np.concatenate(which), np.concatenate(edge)
+
+
+def roll_started_s(k: int) -> float:
+    return k * ROW_DELAY_S
+
+
+def roll_settled_s(roll: BrickRollShown, k: int) -> float:
+    """Seconds (from the first throw) when roll `k` is all down."""
+    return roll_started_s(k) + THROW_S + STAGGER_S * max(0, min(roll.bricks, MAX_BRICKS_SHOWN) - 1) + 0.1
+
+
+def brick_poses(rolls: tuple[BrickRollShown, ...], seconds: float, seed: int) -> BrickPoses:
+    """Every brick's pose `seconds` after the throw (vectorised over bricks)."""
+    which, on_edge = landing(rolls, seed)
+    n = which.shape[0]
+    rng = np.random.default_rng(seed + 7919)
+    index = np.concatenate([np.arange(min(r.bricks, MAX_BRICKS_SHOWN)) for r in rolls]) if n else np.zeros(0)
+    counts = np.array([min(r.bricks, MAX_BRICKS_SHOWN) for r in rolls])
+    width = counts[which] if n else np.zeros(0)
+    rows = len(rolls)
+    final = np.stack([(index - (width - 1) / 2) * BRICK_SPACING_LDU,
+                      ((rows - 1) / 2 - which) * ROW_SPACING_LDU, np.zeros(n)], axis=1)
+    spin = rng.uniform(-1.0, 1.0, (n, 3)) * np.array([540.0, 720.0, 720.0])
+    final_h = rng.uniform(-25.0, 25.0, n)
+    final_hpr = np.stack([final_h, np.where(on_edge, 90.0, 0.0), np.zeros(n)], axis=1)
+    start_t = roll_started_s(1) * which + STAGGER_S * index
+    u = np.clip((seconds - start_t) / THROW_S, 0.0, 1.0)
+    thrown = seconds >= start_t
+    origin = final + np.array([-260.0, -40.0, 0.0])
+    ease = 1 - (1 - u) ** 2
+    centres = origin + (final - origin) * ease[:, None]
+    bounce = np.where(u < 0.8, np.sin(np.pi * u / 0.8) * 110.0, np.sin(np.pi * (u - 0.8) / 0.2) * 12.0)
+    lift = np.where(on_edge, 20.0, 12.0)  # half of a 2x2 brick's footprint (on edge) or its height
+    centres[:, 2] = lift + bounce
+    hpr = final_hpr + spin * ((1 - u) ** 2)[:, None]
+    hidden = ~thrown
+    centres[hidden] = origin[hidden] + np.array([0.0, 0.0, 400.0])
+    settled = np.array([seconds >= roll_settled_s(r, k) for k, r in enumerate(rolls)], dtype=bool)
+    return BrickPoses(centres, hpr, which, on_edge, settled)
+
+
+def roll_caption(roll: BrickRollShown, side_name: str) -> str:
+    """'Blue army, attack: 2 of 3 bricks on edge'."""
+    purpose = roll.purpose.replace("_", " ")
+    what = f"{side_name}, {purpose}" if purpose else side_name
+    return f"{what}: {roll.edges} of {roll.bricks} brick{'s' if roll.bricks != 1 else ''} on edge"
+
+
+class RollTray:
+    """The brick-roll corner: its own scene, lights and camera in a display region of `window`.
+
+    `frame` ((left, right, bottom, top), 0-1 of the window) is where it sits.
+    """
+
+    def __init__(self, window, frame=(0.64, 0.985, 0.04, 0.42)):
+        from panda3d.core import AmbientLight, Camera, DirectionalLight, LColor, NodePath, PerspectiveLens
+
+        from bow3d.view import markers
+
+        self.root = NodePath("roll-tray")
+        self.frame = frame
+        self.region = window.make_display_region(*frame)
+        self.region.set_sort(15)
+        self.region.set_clear_color_active(True)
+        self.region.set_clear_color(LColor(0.16, 0.17, 0.2, 1))
+        self.region.set_clear_depth_active(True)
+        width = (frame[1] - frame[0]) * window.get_x_size()
+        height = (frame[3] - frame[2]) * window.get_y_size()
+        lens = PerspectiveLens()
+        lens.set_fov(40.0 * width / height, 40.0)
+        lens.set_near_far(10.0, 5000.0)
+        camera = self.root.attach_new_node(Camera("roll-camera", lens))
+        camera.set_pos(0, -470, 300)
+        camera.look_at(0, -10, 0)
+        self.region.set_camera(camera)
+        ambient = AmbientLight("tray-ambient")
+        ambient.set_color(LColor(0.45, 0.45, 0.48, 1))
+        self.root.set_light(self.root.attach_new_node(ambient))
+        sun = DirectionalLight("tray-sun")
+        sun.set_color(LColor(0.7, 0.68, 0.62, 1))
+        sun_path = self.root.attach_new_node(sun)
+        sun_path.set_hpr(30, -60, 0)
+        self.root.set_light(sun_path)
+        # the tray: a dark bluish grey plate with studs is too busy; a flat tan tile reads as a table
+        markers.solid_node(self.root, "tray", [(markers.box_corners((-330, -150, -8), (330, 150, 0)),
+                                                markers.ldraw_rgba(19))])
+        self._brick = markers.brick_corners(2, 2, markers.BRICK_LDU, (0.0, 0.0, -markers.BRICK_LDU / 2))
+        self._markers = markers
+        self.bricks: list = []
+        self.key = None
+        self.hide()
+
+    def _build(self, rolls: tuple[BrickRollShown, ...], rgbs) -> None:
+        for node in self.bricks:
+            node.remove_node()
+        self.bricks = []
+        for k, roll in enumerate(rolls):
+            rgba = tuple(int(255 * c) for c in rgbs[k]) + (255,) if k < len(rgbs) else (200, 200, 200, 255)
+            for _ in range(min(roll.bricks, MAX_BRICKS_SHOWN)):
+                self.bricks.append(self._markers.solid_node(self.root, "dice-brick", [(self._brick, rgba)]))
+
+    def show(self, rolls: tuple[BrickRollShown, ...], seconds: float, seed: int, rgbs) -> np.ndarray:
+        """Pose the bricks of `rolls` at `seconds` after the throw; returns which rolls have settled."""
+        key = (rolls, seed, tuple(rgbs))
+        if key != self.key:
+            self._build(rolls, rgbs)
+            self.key = key
+        poses = brick_poses(rolls, seconds, seed)
+        for node, centre, hpr in zip(self.bricks, poses.centres, poses.hpr):
+            node.set_pos(*centre)
+            node.set_hpr(*hpr)
+        self.region.set_active(True)
+        return poses.settled
+
+    def hide(self) -> None:
+        self.region.set_active(False)
+
+    def remove(self) -> None:
+        self.region.get_window().remove_display_region(self.region)
+        self.root.remove_node()

@@ -1,0 +1,138 @@
+"""The film set: a scene's nodes, titles, tracer and roll tray, posed from a director's FrameSpec.
+
+Layer: view. Used by the video export (offscreen buffer) and by the interactive replay viewer
+(a ShowBase window): both give a window, a camera, a lens, a scene root and a 2D layer.
+`Stage.show(spec)` makes the picture exactly what the spec says, whatever was shown before,
+so frames do not depend on the order they are shown in (seeking, stepping back, the same
+replay giving the same frames). Geometry is built once; per frame only the camera, the
+moving units, the texts and a few bricks change.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+import numpy as np
+
+from bow3d.view.brick_roll_animation import RollTray, roll_caption
+from bow3d.view.director import FrameSpec, ShotList
+from bow3d.view.offscreen import CameraPose
+from bow3d.view.timeline import Pose
+from bow3d.view.titles import TitleOverlay
+
+TRACER_LENGTH = 0.28  # of the firer-target line
+HIGHLIGHT_RGBA = (1.0, 0.85, 0.1, 1.0)
+
+
+class Stage:
+    """Everything the film draws, on top of `nodes` (a `SceneNodes` from `attach_scene`)."""
+
+    def __init__(self, nodes, window, camera, lens, aspect2d, aspect: float):
+        from bow3d.view import markers
+
+        self.nodes = nodes
+        self.window = window
+        self.camera = camera
+        self.lens = lens
+        self.aspect = aspect
+        self.titles = TitleOverlay(aspect2d, aspect)
+        self.tray = RollTray(window)
+        self.tracer = markers.solid_node(nodes.root, "tracer", [(markers.box_corners((-1.2, 0.0, -1.2),
+                                                                                     (1.2, 1.0, 1.2)),
+                                                                  (255, 236, 140, 255))], unlit=True)
+        self.tracer.hide()
+        self.applied: dict[str, tuple] = {}
+        self.highlighted: str | None = None
+        self.far_ldu = float(np.ptp(nodes.bounds(), axis=0).max()) * 2 + 2000.0
+
+    # --- per frame ---------------------------------------------------------------------------
+    def show(self, spec: FrameSpec, film: ShotList) -> None:
+        """Pose everything as `spec` says."""
+        self._camera(spec.camera)
+        self._poses(spec.poses, spec.falling)
+        self._highlight(spec.highlight)
+        self._tracer(spec)
+        self.titles.show(spec.titles)
+        if spec.roll is not None and spec.roll.rolls:
+            settled = self.tray.show(spec.roll.rolls, max(0.0, spec.roll.seconds), spec.roll.seed,
+                                     spec.roll.side_rgb)
+            captions = [(roll_caption(r, film.timeline.sides[r.side].name if r.side in film.timeline.sides
+                                      else r.side), spec.roll.side_rgb[k])
+                        for k, r in enumerate(spec.roll.rolls) if settled[k]]
+            self.titles.show_roll_captions(captions, self.tray.frame)
+        else:
+            self.tray.hide()
+            self.titles.show_roll_captions([], self.tray.frame)
+
+    def _camera(self, pose: CameraPose) -> None:
+        from panda3d.core import LPoint3, LVector3
+
+        position, target = LPoint3(*pose.position), LPoint3(*pose.target)
+        self.camera.set_pos(position)
+        self.camera.look_at(target, LVector3(0, 0, 1))
+        distance = (position - target).length()
+        vertical = math.radians(pose.fov_deg)
+        self.lens.set_fov(math.degrees(2 * math.atan(math.tan(vertical / 2) * self.aspect)), pose.fov_deg)
+        self.lens.set_near_far(max(1.0, distance / 100), distance * 4 + self.far_ldu)
+
+    def _poses(self, poses: Mapping[str, Pose], falling: Mapping[str, float]) -> None:
+        for id_, pose in poses.items():
+            if id_ not in self.nodes.pieces:
+                continue
+            fall = float(falling.get(id_, 0.0))
+            key = (pose, fall)
+            if self.applied.get(id_) == key:
+                continue
+            self.applied[id_] = key
+            self._pose(id_, pose, fall)
+
+    def _pose(self, id_: str, pose: Pose, fall: float) -> None:
+        piece = self.nodes.pieces[id_]
+        off_table = pose.aboard is not None or math.isnan(pose.position[0])
+        if off_table:
+            piece.root.hide()
+            return
+        alive = pose.alive and fall < 1.0
+        if piece.alive != alive or not alive:
+            self.nodes.set_alive(id_, alive)
+        self.nodes.set_pose(id_, pose.position, pose.facing_deg)
+        if alive:
+            if piece.marks_state != (pose.marks, pose.damage):
+                self.nodes.set_marks(id_, marking_bricks=pose.marks, damage=pose.damage)
+            piece.body.set_p(-90.0 * fall if piece.kind == "unit" else 0.0)
+            piece.body.set_z(-piece.lo[2] + (0.25 * (piece.hi[2] - piece.lo[2]) * math.sin(math.pi * fall)
+                                             if fall else 0.0))
+        else:
+            piece.root.show()
+
+    def _highlight(self, id_: str | None) -> None:
+        if id_ == self.highlighted:
+            return
+        self.highlighted = id_
+        alive = id_ is not None and id_ in self.nodes.pieces and self.nodes.pieces[id_].alive
+        self.nodes.highlight(id_ if alive else None, HIGHLIGHT_RGBA, slot="film")
+
+    def _tracer(self, spec: FrameSpec) -> None:
+        tracer = spec.tracer
+        if tracer is None or tracer.progress <= 0:
+            self.tracer.hide()
+            return
+        start, end = np.asarray(tracer.start), np.asarray(tracer.end)
+        head = start + (end - start) * tracer.progress
+        tail = start + (end - start) * max(0.0, tracer.progress - TRACER_LENGTH)
+        length = float(np.linalg.norm(head - tail))
+        if length < 1e-3:
+            self.tracer.hide()
+            return
+        from panda3d.core import LPoint3, LVector3
+
+        self.tracer.set_pos(LPoint3(*tail))
+        self.tracer.look_at(LPoint3(*head), LVector3(0, 0, 1))
+        self.tracer.set_scale(1.0, length, 1.0)
+        self.tracer.show()
+
+    def remove(self) -> None:
+        self.tray.remove()
+        self.titles.hide()
+        self.tracer.remove_node()

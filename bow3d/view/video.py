@@ -1,0 +1,213 @@
+"""Cinematic replay videos: a replay file in, an MP4 (H.264) out, rendered offscreen (contract C5).
+
+Layer: view. The pipeline: read the replay (bow3d.replay), load its scene, re-apply every
+record through the rules (Game.start + apply) into a timeline of beats (bow3d.view.timeline),
+let the director pick the shots (bow3d.view.director), then for each frame pose the film set
+(bow3d.view.stage) and hand the offscreen buffer's bytes to ffmpeg (bow3d.view.encoder),
+which encodes in its own process while the next frame renders.
+
+    stats = render_replay_video("replays/village.bowreplay", "village.mp4", size=(1280, 720), fps=30)
+
+Deterministic: the same replay gives the same shots and the same frames. The battlefield is
+built once at the default quality; per frame only the camera, the moving units, the titles
+and the brick-roll tray change.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from bow3d.errors import Bow3dError, ReplayError
+from bow3d.view.director import ShotList, direct
+from bow3d.view.encoder import Mp4Writer, check_size, free_output
+from bow3d.view.timeline import Timeline, side_styles, timeline_from_records
+
+MAX_FILM_SECONDS = 90.0
+
+
+@dataclass(frozen=True)
+class VideoStats:
+    """What was written: frames, seconds of video, and frames rendered and encoded per second of work."""
+
+    frames: int
+    seconds: float
+    encode_fps: float
+
+
+# --- replay -> scene and timeline --------------------------------------------------------------
+
+def geometry_for(scene: Any) -> Any:
+    """The geometry the rules ask: the 3D world of the scene (bow3d.world), else the flat stand-in."""
+    try:
+        from bow3d.world import World
+    except ImportError:
+        World = None
+    if World is not None:
+        for make in (getattr(World, "from_scene", None), World):
+            if make is not None:
+                try:
+                    return make(scene)
+                except TypeError:
+                    continue
+    from bow3d.rules.flat import FlatGeometry
+
+    return FlatGeometry(scene)
+
+
+def load_timeline(replay_path: str | Path) -> tuple[Any, Timeline]:
+    """(scene, timeline) of a replay: every record re-applied through the rules."""
+    from bow3d.replay import read_replay
+    from bow3d.replay.format import resolve_scene
+    from bow3d.rules import Game, action_from_record
+    from bow3d.scene import load_scene
+
+    replay = read_replay(replay_path)
+    scene = load_scene(resolve_scene(Path(replay_path), replay.header.scene))
+    game = Game.start(scene, geometry_for(scene))
+    records = [entry.record for entry in replay.entries]
+    try:
+        timeline = timeline_from_records(scene, game, records, action_from_record, side_styles(scene, _rgb_of))
+    except Bow3dError as error:  # Illegal and RulesError: the scene or the rules changed since
+        raise ReplayError(f"{replay_path}: the rules refuse a record while replaying it ({error}); the scene "
+                          f"or the rules changed since it was recorded (bow3d replay --verify says where)") from None
+    return scene, timeline
+
+
+def _rgb_of(code: int) -> tuple[int, int, int]:
+    from bow3d.view.markers import ldraw_rgba
+
+    return ldraw_rgba(code)[:3]
+
+
+# --- the film set, offscreen --------------------------------------------------------------------
+
+class FilmRenderer:
+    """An offscreen buffer holding a scene's film set; `frame_bytes(t)` renders the frame at t seconds."""
+
+    def __init__(self, scene: Any, timeline: Timeline, size: tuple[int, int] = (1280, 720), library=None,
+                 max_seconds: float = MAX_FILM_SECONDS):
+        from bow3d.view.offscreen import OffscreenRenderer
+        from bow3d.view.scene_nodes import attach_scene
+        from bow3d.view.stage import Stage
+        from bow3d.view.titles import overlay_layer
+
+        self.size = check_size(size)
+        self.renderer = OffscreenRenderer(*self.size)
+        try:
+            aspect = self.size[0] / self.size[1]
+            self.nodes = attach_scene(self.renderer.render, scene, library)
+            _, aspect2d = overlay_layer(self.renderer.buffer, aspect)
+            self.stage = Stage(self.nodes, self.renderer.buffer, self.renderer.camera, self.renderer.lens, aspect2d,
+                               aspect)
+            self.film: ShotList = direct(timeline, self.nodes.battlefield_model.bounds(), _ground(self.nodes),
+                                         aspect, max_seconds)
+        except BaseException:
+            self.renderer.close()
+            raise
+
+    def frame_bytes(self, time_s: float) -> memoryview:
+        """The frame at `time_s` as the buffer holds it: BGR, bottom row first."""
+        self.stage.show(self.film.frame(time_s), self.film)
+        self.renderer.engine.render_frame()
+        return memoryview(self.renderer.texture.get_ram_image())
+
+    def frame(self, time_s: float) -> np.ndarray:
+        """The frame at `time_s` as an (H, W, 3) uint8 RGB array, top row first."""
+        raw = np.frombuffer(bytes(self.frame_bytes(time_s)), np.uint8).reshape(self.size[1], self.size[0], 3)
+        return raw[::-1, :, ::-1].copy()
+
+    def save_png(self, time_s: float, path: str | Path) -> Path:
+        """Write the frame at `time_s` as a PNG."""
+        from panda3d.core import PNMImage
+
+        self.frame_bytes(time_s)
+        image = PNMImage()
+        if not self.renderer.texture.store(image) or not image.write(str(path)):
+            raise Bow3dError(f"{path}: cannot write the picture (is the folder there and writable?)")
+        return Path(path)
+
+    def close(self) -> None:
+        self.renderer.close()
+
+
+def _ground(nodes: Any):
+    cache: dict[tuple[float, float], float] = {}
+
+    def ground(x: float, y: float) -> float:
+        key = (round(x, 1), round(y, 1))
+        if key not in cache:
+            cache[key] = float(nodes.ground.under_footprint((x, y), (8.0, 8.0), 0.0))
+        return cache[key]
+
+    return ground
+
+
+def film_frames(renderer: FilmRenderer, fps: int) -> Iterator[memoryview]:
+    """Every frame of the film at `fps`, in order (raw buffer bytes)."""
+    for index in range(renderer.film.frame_count(fps)):
+        yield renderer.frame_bytes(index / fps)
+
+
+def write_film(renderer: FilmRenderer, out_path: str | Path, fps: int = 30, progress: bool = True) -> VideoStats:
+    """Render and encode the whole film to `out_path` (which must be free)."""
+    from tqdm import tqdm
+
+    count = renderer.film.frame_count(fps)
+    started = time.perf_counter()
+    with Mp4Writer(out_path, renderer.size, fps) as writer:
+        bar = tqdm(total=count, unit="frame", desc=f"rendering {Path(out_path).name}", disable=not progress,
+                   leave=False, dynamic_ncols=True)
+        try:
+            for frame in film_frames(renderer, fps):
+                writer.write(frame)
+                bar.update(1)
+        finally:
+            bar.close()
+    elapsed = time.perf_counter() - started
+    return VideoStats(count, count / fps, count / elapsed if elapsed > 0 else float("inf"))
+
+
+def render_timeline_video(scene: Any, timeline: Timeline, out_path: str | Path, size: tuple[int, int] = (1280, 720),
+                          fps: int = 30, progress: bool = True, library=None,
+                          max_seconds: float = MAX_FILM_SECONDS, overwrite: bool = False) -> VideoStats:
+    """An MP4 of a timeline on its scene (see `render_replay_video`)."""
+    fps = _check_fps(fps)
+    out = free_output(out_path, overwrite)
+    renderer = FilmRenderer(scene, timeline, size, library, max_seconds)
+    try:
+        return write_film(renderer, out, fps, progress)
+    except BaseException:
+        out.unlink(missing_ok=True)  # a half-written video of ours, never a user's file
+        raise
+    finally:
+        renderer.close()
+
+
+def render_replay_video(replay_path: str | Path, out_path: str | Path, size: tuple[int, int] = (1280, 720),
+                        fps: int = 30, progress: bool = True, *, max_seconds: float = MAX_FILM_SECONDS,
+                        overwrite: bool = False) -> VideoStats:
+    """Render a replay to an MP4 (H.264, yuv420p) at `size` and `fps`, with a progress bar on stderr.
+
+    Refuses an existing `out_path` unless `overwrite`. Raises ReplayError for a broken replay,
+    UserInputError for a bad size or output path, RenderUnavailable without a graphics pipe.
+    """
+    check_size(size)
+    _check_fps(fps)
+    free_output(out_path, overwrite)
+    scene, timeline = load_timeline(replay_path)
+    return render_timeline_video(scene, timeline, out_path, size, fps, progress, max_seconds=max_seconds,
+                                 overwrite=overwrite)
+
+
+def _check_fps(fps: int) -> int:
+    from bow3d.errors import UserInputError
+
+    if not isinstance(fps, int) or not 1 <= fps <= 120:
+        raise UserInputError(f"frame rate {fps!r}: give a whole number of frames per second from 1 to 120, e.g. 30")
+    return fps
