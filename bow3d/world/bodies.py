@@ -1,0 +1,123 @@
+"""Bodies: the real mesh of a unit or vehicle model, its head, footprint and sight samples.
+
+Layer: world. Units: LDU. A body's own frame: the model's LDraw origin at (0, 0) (the centre of
+its footprint, C1), Z up, its lowest point at z = 0, and facing 270 (world -Y) as built. A body
+is placed by rotating its frame about Z by (facing - 270) degrees and moving it to the position
+and the ground height (`body_pose`). Each distinct model becomes one `Template`, built once.
+"""
+
+from __future__ import annotations
+
+import math
+import zlib
+from dataclasses import dataclass
+
+import numpy as np
+
+from bow3d.ldraw import Model
+from bow3d.world.raycast import BodyShape, SightMesh, TriangleScene, sight_mesh
+
+SAMPLES_PER_BODY = 1024    # points spread over a body's surface; a minifig shows about a fifth to any eye (>= 64)
+SAMPLE_STANDOFF_LDU = 0.05  # a sight line stops this short of its sample (a segment ending on a surface hits it)
+HEAD_PARTS = ("3626",)     # minifig heads: the head point is the centre of their box
+HEAD_FALLBACK_BELOW_TOP_LDU = 12.0  # no head part: half a brick below the top of the body, centred
+
+
+@dataclass
+class Template:
+    """One distinct model as a body: sight geometry in the body frame and what is derived from it.
+
+    head (3,) float64 the head point (eye); footprint (4,) float64 xmin, xmax, ymin, ymax of the
+    body seen from above (front = ymin side, the model faces -Y); height float64; samples (S, 3)
+    float32 surface points, fixed per model (area-weighted, stratified, seeded by the name).
+    """
+
+    name: str
+    shape: BodyShape
+    head: np.ndarray
+    footprint: np.ndarray
+    height: float
+    samples: np.ndarray
+    describe_parts: list[str]
+
+
+def template_from_mesh(name: str, mesh: SightMesh, head_mask: np.ndarray | None = None,
+                       model: Model | None = None, part_names: list[str] | None = None) -> Template:
+    """A template from a mesh in the model's frame (Z up); `head_mask` (T,) bool marks head triangles."""
+    if mesh.triangle_count == 0:
+        raise ValueError(f"{name}: the model has no triangles to see or hit")
+    lo, hi = mesh.bounds()
+    positions = (mesh.positions - np.array([0, 0, lo[2]], np.float32)).astype(np.float32)
+    local = SightMesh(positions, mesh.triangles, mesh.tri_instance)
+    lo, hi = local.bounds()
+    if head_mask is not None and head_mask.any():
+        corners = positions[mesh.triangles[head_mask].reshape(-1)]
+        head = (corners.min(axis=0) + corners.max(axis=0)) / 2.0
+    else:
+        head = np.array([(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, hi[2] - HEAD_FALLBACK_BELOW_TOP_LDU])
+    centre = (lo + hi) / 2
+    shape = BodyShape(name, TriangleScene(local), model, centre, float(np.linalg.norm(hi - lo) / 2 + 1e-3))
+    return Template(name, shape, head.astype(np.float64), np.array([lo[0], hi[0], lo[1], hi[1]]),
+                    float(hi[2]), surface_samples(local, SAMPLES_PER_BODY, zlib.crc32(name.encode())),
+                    part_names or [])
+
+
+def template_from_model(name: str, model: Model) -> Template:
+    """A template from a loaded unit or vehicle model (studs and tubes dropped as for decor)."""
+    mesh = sight_mesh(model)
+    names = [inst.name for inst in model.instances]
+    is_head = np.array([n.lower().startswith(HEAD_PARTS) for n in names] + [False], bool)
+    head_mask = is_head[mesh.tri_instance] if len(names) else None
+    return template_from_mesh(name, mesh, head_mask, model, names)
+
+
+def surface_samples(mesh: SightMesh, count: int, seed: int) -> np.ndarray:
+    """(count, 3) float32 points on the mesh: stratified by cumulative area, fixed by `seed`."""
+    corners = mesh.positions[mesh.triangles].astype(np.float64)  # (T, 3, 3)
+    area = np.linalg.norm(np.cross(corners[:, 1] - corners[:, 0], corners[:, 2] - corners[:, 0]), axis=1) / 2
+    cumulative = np.cumsum(area)
+    rng = np.random.default_rng(seed)
+    strata = (np.arange(count) + rng.random(count)) / count * cumulative[-1]
+    tri = np.minimum(np.searchsorted(cumulative, strata, side="right"), len(area) - 1)
+    r1, r2 = rng.random(count), rng.random(count)
+    s1 = np.sqrt(r1)
+    a, b, c = 1 - s1, s1 * (1 - r2), s1 * r2
+    picked = corners[tri]
+    return (a[:, None] * picked[:, 0] + b[:, None] * picked[:, 1] + c[:, None] * picked[:, 2]).astype(np.float32)
+
+
+def body_pose(x_studs: float, y_studs: float, facing_deg: float, ground_ldu: float) -> np.ndarray:
+    """(4, 4) float64 body -> world: turn by (facing - 270) degrees about Z, then move."""
+    angle = math.radians(facing_deg - 270.0)
+    c, s = math.cos(angle), math.sin(angle)
+    pose = np.eye(4)
+    pose[:2, :2] = [[c, -s], [s, c]]
+    pose[:3, 3] = (20.0 * x_studs, 20.0 * y_studs, ground_ldu)
+    return pose
+
+
+def footprint_corners(template: Template, pose: np.ndarray, grow_ldu: float = 0.0) -> np.ndarray:
+    """(4, 2) float64 world XY corners of the footprint, counter-clockwise from front-left."""
+    x0, x1, y0, y1 = template.footprint
+    local = np.array([[x0 - grow_ldu, y0 - grow_ldu], [x1 + grow_ldu, y0 - grow_ldu],
+                      [x1 + grow_ldu, y1 + grow_ldu], [x0 - grow_ldu, y1 + grow_ldu]])
+    return local @ pose[:2, :2].T + pose[:2, 3]
+
+
+def facing_samples(template: Template, pose: np.ndarray, eye: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The samples a viewer at `eye` (world) would see if nothing else stood in the way.
+
+    A sample faces the eye when the segment from the eye to it meets none of the body's own
+    triangles (this needs no trust in LDraw windings, which are not always certified). Returns
+    (world points (S, 3) float64 of all samples, (S,) bool facing).
+    """
+    rot, move = pose[:3, :3], pose[:3, 3]
+    local_eye = (eye - move) @ rot
+    delta = template.samples.astype(np.float64) - local_eye
+    dist = np.linalg.norm(delta, axis=1)
+    ok = dist > 2 * SAMPLE_STANDOFF_LDU
+    dirs = (delta / np.where(ok, dist, 1.0)[:, None]).astype(np.float32)
+    origins = np.broadcast_to(local_eye.astype(np.float32), dirs.shape).copy()
+    blocked = template.shape.scene.occluded(origins, dirs, (dist - SAMPLE_STANDOFF_LDU).astype(np.float32))
+    world = template.samples.astype(np.float64) @ rot.T + move
+    return world, ok & ~blocked

@@ -1,0 +1,166 @@
+"""Vehicle moves: straight sweeps of the footprint, turns on the spot, collision sectors.
+
+Layer: world. Units: studs in and out, LDU inside. Design.md: a vehicle's footprint is its
+model's box seen from above; a compulsory move (speed x 5 studs, BOW §3) sweeps it in a straight
+line and the first contact with decor, a unit or another vehicle stops it. The collision sector
+of the vehicle hit is read from the footprint edge that the line from its centre to the contact
+crosses: the front edge -> 'front', the rear edge -> 'back', a long edge -> 'side'; a line
+through a corner exactly counts for the front or rear edge.
+
+How contacts are found: a sweep casts a fan of horizontal rays from the footprint's leading face
+(every RAY_SPACING_LDU across, every RAY_LAYER_LDU up), from one plate above the ground (ground
+vehicles drive over plates and tiles) or from the bottom (flying vehicles, whose low hits on decor
+count as 'ground'), to the model's top. A turn tests vertical segments over the footprint at
+each angle step; only points outside the footprint at rest count (what was already under the
+vehicle does not stop it).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from bow3d.world.bodies import footprint_corners
+from bow3d.world.raycast import cast_bodies
+from bow3d.world.report import Contact
+
+STUD = 20.0
+PLATE_LDU = 8.0
+RAY_SPACING_LDU = 4.0
+RAY_LAYER_LDU = 6.0
+START_INSIDE_LDU = 0.5
+TURN_STEP_DEG = 2.0
+
+
+def _spread(lo: float, hi: float, spacing: float) -> np.ndarray:
+    n = max(int(math.ceil((hi - lo) / spacing)) + 1, 2)
+    return np.linspace(lo, hi, n)
+
+
+def _clearance(body) -> float:
+    return 0.5 if body.flying else PLATE_LDU + 1.0
+
+
+def _first_contacts(world, body, origins: np.ndarray, dirs: np.ndarray, tfar: np.ndarray):
+    """Decor and bodies (not the moving one): t (N,), kind code (-1 decor, body index, -2 none), prim."""
+    t_decor, prim = world.decor_scene.first_hit(origins, dirs, tfar)
+    active = world.active.copy()
+    active[body.index] = False
+    t_body, hit_body, _ = cast_bodies(origins, dirs, tfar, world._shapes, world.poses, active)
+    decor_first = t_decor <= t_body
+    t = np.where(decor_first, t_decor, t_body)
+    who = np.where(decor_first, -1, hit_body)
+    who = np.where(np.isfinite(t), who, -2)
+    return t, who, prim
+
+
+def _contact(world, body, who: int, prim: int, point: np.ndarray, distance: float) -> Contact:
+    point_t = tuple(round(float(v), 3) for v in point)
+    if who == -1:
+        inst = world.decor.tri_instance[prim] if prim >= 0 else -1
+        described = world.instances[inst].describe() if 0 <= inst < len(world.instances) else "decor"
+        kind = "ground" if body.flying and point[2] <= world.poses[body.index, 2, 3] + PLATE_LDU else "decor"
+        return Contact(kind, None, distance, None, point_t, described)
+    other = next(b for b in world.bodies.values() if b.index == who)
+    sector = collision_sector(world, other.id, point[:2]) if other.kind == "vehicle" else None
+    return Contact(other.kind, other.id, distance, sector, point_t)
+
+
+def collision_sector(world, vehicle: str, point_xy: np.ndarray) -> str:
+    """'front' | 'side' | 'back': which footprint edge the line from the centre to the point crosses."""
+    body = world.body(vehicle)
+    pose = world.poses[body.index]
+    local = (np.asarray(point_xy, float) - pose[:2, 3]) @ pose[:2, :2]
+    x0, x1, y0, y1 = body.template.footprint
+    rel = local - [(x0 + x1) / 2, (y0 + y1) / 2]
+    ahead = -rel[1] / max((y1 - y0) / 2, 1e-9)   # the model faces its -Y
+    across = abs(rel[0]) / max((x1 - x0) / 2, 1e-9)
+    if ahead >= across - 1e-9:
+        return "front"
+    if -ahead >= across - 1e-9:
+        return "back"
+    return "side"
+
+
+def sweep(world, vehicle: str, distance_studs: float) -> Contact | None:
+    """Move the footprint straight ahead `distance_studs`; the first contact, or None if the way is free."""
+    body = world.body(vehicle)
+    if body.kind != "vehicle":
+        from bow3d.errors import UserInputError
+        raise UserInputError(f"{vehicle} is a unit, not a vehicle: only vehicles sweep")
+    pose = world.poses[body.index]
+    x0, x1, y0, y1 = body.template.footprint
+    xs = _spread(x0 + 0.5, x1 - 0.5, RAY_SPACING_LDU)
+    zs = _spread(_clearance(body), body.template.height - 0.5, RAY_LAYER_LDU)
+    gx, gz = np.meshgrid(xs, zs, indexing="ij")
+    local = np.column_stack([gx.ravel(), np.full(gx.size, y0 + START_INSIDE_LDU), gz.ravel()])
+    origins = (local @ pose[:3, :3].T + pose[:3, 3]).astype(np.float32)
+    forward = pose[:3, :3] @ np.array([0.0, -1.0, 0.0])
+    dirs = np.broadcast_to(forward.astype(np.float32), origins.shape).copy()
+    reach = distance_studs * STUD + START_INSIDE_LDU
+    t, who, prim = _first_contacts(world, body, origins, dirs, np.full(len(origins), reach, np.float32))
+    edge = _edge_distance(world, footprint_corners(body.template, pose), forward[:2])
+    k = int(np.argmin(t))
+    travelled = max(float(t[k]) - START_INSIDE_LDU, 0.0) if np.isfinite(t[k]) else math.inf
+    if edge < min(travelled, distance_studs * STUD):
+        return Contact("edge", None, edge / STUD, None)
+    if not np.isfinite(t[k]):
+        return None
+    point = origins[k].astype(np.float64) + t[k] * forward
+    return _contact(world, body, int(who[k]), int(prim[k]), point, travelled / STUD)
+
+
+def _edge_distance(world, corners: np.ndarray, forward: np.ndarray) -> float:
+    """LDU the footprint can travel along `forward` before a corner leaves the battlefield's box."""
+    lo, hi = world.bounds[0, :2], world.bounds[1, :2]
+    limits = []
+    for axis in range(2):
+        f = forward[axis]
+        if abs(f) < 1e-12:
+            continue
+        room = (hi[axis] - corners[:, axis]) / f if f > 0 else (lo[axis] - corners[:, axis]) / f
+        limits.append(float(room.min()))
+    return max(min(limits), 0.0) if limits else math.inf
+
+
+def turn_contacts(world, vehicle: str, delta_deg: float) -> Contact | None:
+    """Turn on the spot by `delta_deg` (positive = counter-clockwise); the first contact, or None."""
+    body = world.body(vehicle)
+    pose = world.poses[body.index]
+    steps = max(int(math.ceil(abs(delta_deg) / TURN_STEP_DEG)), 1)
+    angles = np.linspace(0.0, math.radians(delta_deg), steps + 1)[1:]
+    x0, x1, y0, y1 = body.template.footprint
+    gx, gy = np.meshgrid(_spread(x0, x1, RAY_SPACING_LDU), _spread(y0, y1, RAY_SPACING_LDU), indexing="ij")
+    local = np.column_stack([gx.ravel(), gy.ravel()]) @ pose[:2, :2].T  # at rest, relative to the centre
+    c, s = np.cos(angles), np.sin(angles)
+    rot = np.stack([np.stack([c, -s], -1), np.stack([s, c], -1)], -2)  # (A, 2, 2)
+    moved = np.einsum("aij,pj->api", rot, local) + pose[:2, 3]            # (A, P, 2)
+    rest = footprint_corners(body.template, pose, 0.25)
+    outside = ~_inside(moved.reshape(-1, 2), rest)
+    ground = pose[2, 3]
+    top = ground + body.template.height
+    pts = moved.reshape(-1, 2)[outside]
+    if len(pts) == 0:
+        return None
+    origins = np.column_stack([pts, np.full(len(pts), top)]).astype(np.float32)
+    dirs = np.broadcast_to(np.array([0, 0, -1], np.float32), origins.shape).copy()
+    tfar = np.full(len(pts), body.template.height - _clearance(body), np.float32)
+    t, who, prim = _first_contacts(world, body, origins, dirs, tfar)
+    hit = np.isfinite(t)
+    if not hit.any():
+        return None
+    angle_of = np.repeat(np.arange(len(angles)), local.shape[0])[outside]
+    first = np.flatnonzero(hit)[np.argmin(angle_of[hit])]
+    point = np.array([pts[first][0], pts[first][1], top - t[first]])
+    radius = float(np.hypot(*(pts[first] - pose[:2, 3])))
+    return _contact(world, body, int(who[first]), int(prim[first]), point,
+                    radius * abs(float(angles[angle_of[first]])) / STUD)
+
+
+def _inside(points: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    inside = np.ones(len(points), bool)
+    for k in range(4):
+        a, b = corners[k], corners[(k + 1) % 4]
+        inside &= (b[0] - a[0]) * (points[:, 1] - a[1]) - (b[1] - a[1]) * (points[:, 0] - a[0]) >= -1e-9
+    return inside
