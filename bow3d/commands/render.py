@@ -18,9 +18,17 @@ transparent colours blended, optional edge lines. The default quality keeps a 5,
 battlefield fluid without a GPU (level of detail for studs and detailed parts, hidden studs
 dropped); --quality full draws every triangle of every part.
 
+A scene file (.yaml) is drawn with its units and vehicles (side rings under them); --camera
+picks the viewpoint: unit:ID over a unit's shoulder, or X,Y,Z:TX,TY,TZ in studs (camera
+position : point looked at, Z up). --los FIRER:TARGET draws the line of sight between two
+units (rays, blockers, range bands, front arc).
+
 examples:
   bow3d render battlefield.ldr -o battlefield.png
-  bow3d render village.mpd -o top.png --view top --size 1920x1080 --edges"""
+  bow3d render village.mpd -o top.png --view top --size 1920x1080 --edges
+  bow3d render scenes/village.yaml -o village.png
+  bow3d render scenes/village.yaml -o sight.png --camera unit:blue-1 --los blue-1:red-2
+  bow3d render scenes/village.yaml -o high.png --camera -10,-10,40:24,24,0"""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -33,6 +41,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--library", metavar="DIR", help="LDraw library folder (default: $LDRAWDIR, else the "
                         "bundled starter library)")
     parser.add_argument("--force", action="store_true", help="overwrite the output if it exists")
+    parser.add_argument("--camera", metavar="SPEC", help="scenes: unit:ID (over the shoulder) or X,Y,Z:TX,TY,TZ "
+                        "in studs; default: the --view direction framing everything")
+    parser.add_argument("--los", metavar="FIRER:TARGET", help="scenes: draw the line of sight between two units")
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -60,12 +71,44 @@ def run(args: argparse.Namespace) -> int:
     source = Path(args.file)
     if source.resolve() == out.resolve():
         raise UserInputError(f"{out}: refusing to overwrite the input file")
-    model = load_model(_battlefield_of(source), Library.from_env(args.library))
+    library = Library.from_env(args.library)
+    if is_scene(source):
+        from bow3d.scene import load_scene
+        from bow3d.view.camera_options import parse_camera
+        from bow3d.view.still import render_scene_still
+
+        camera = parse_camera(args.camera) if args.camera else None
+        scene = load_scene(source)
+        los = parse_los(args.los, scene) if args.los else None
+        stats = render_scene_still(scene, out, size, args.view, args.quality, args.edges, camera, library, los)
+        print(f"wrote {out} ({size[0]}x{size[1]}, {len(scene.units)} units, {len(scene.vehicles)} vehicles, "
+              f"{stats.triangles:,} battlefield triangles, {stats.draw_seconds:.2f} s, {stats.pipe})")
+        return 0
+    if args.camera or args.los:
+        raise UserInputError(f"{source}: --camera and --los need a scene file (.yaml)")
+    model = load_model(source, library)
     stats = render_still(model, out, size, args.view, args.quality, args.edges)
     problems = f", {len(model.diagnostics)} diagnostics (see bow3d inspect)" if model.diagnostics else ""
     print(f"wrote {out} ({size[0]}x{size[1]}, {stats.triangles:,} triangles in {stats.draw_calls} draw calls, "
           f"{stats.draw_seconds:.2f} s, {stats.pipe}){problems}")
     return 0
+
+
+def is_scene(path: Path) -> bool:
+    """Scene files end in .yaml or .yml; anything else is taken as LDraw."""
+    return path.suffix.lower() in (".yaml", ".yml")
+
+
+def parse_los(text: str, scene) -> tuple[str, str]:
+    """'blue-1:red-2' -> ("blue-1", "red-2"), both units or vehicles of the scene."""
+    firer, sep, target = text.partition(":")
+    known = [u.id for u in scene.units] + [v.id for v in scene.vehicles]
+    if not sep or not firer or not target or firer == target:
+        raise UserInputError(f"--los {text!r}: write FIRER:TARGET with two different unit ids, e.g. --los blue-1:red-2")
+    for id in (firer, target):
+        if id not in known:
+            raise UserInputError(f"--los {text!r}: no unit or vehicle {id!r} in the scene (known: {', '.join(known)})")
+    return firer, target
 
 
 def _battlefield_of(path: Path) -> Path:

@@ -1,29 +1,36 @@
-"""`bow3d view FILE`: the interactive 3D viewer (a window; orbit, pan and zoom)."""
+"""`bow3d view FILE`: the interactive 3D viewer (a window; orbit, pan and zoom; units, sheets, sight)."""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 
-from bow3d.commands.render import _battlefield_of, parse_size
+from bow3d.commands.render import is_scene, parse_los, parse_size
+from bow3d.errors import UserInputError
 from bow3d.ldraw import Library, load_model
 from bow3d.view.batches import QUALITIES
 
 NAME = "view"
 ORDER = 30
-HELP = "open a 3D window on an LDraw model or a scene's battlefield"
-DESCRIPTION = """Open a window on a model: left drag orbits, right drag pans, the wheel zooms.
+HELP = "open a 3D window on a scene (units, sheets, line of sight) or an LDraw model"
+DESCRIPTION = """Open a window on a scene or a model: left drag orbits, right drag pans, the wheel zooms.
+On a scene, click a unit to select it (a ring lights up, its description sheet appears as a
+LEGO plate in the corner), then click another unit: the line of sight from the first to the
+second is drawn (green rays seen, red rays hidden, blocking parts in orange, range bands
+every 15 studs, the firer's front arc) and the referee's verdict is written at the top.
 Keys: arrows orbit, W/A/S/D pan, +/- zoom, 1-7 named views, F frames everything,
-E toggles edge lines, Q cycles the quality, H hides the help, Esc quits.
-Needs a display; on a machine without one, use 'bow3d render' for pictures.
+E toggles edge lines, Q cycles the quality, C clears the selection, H hides the help, Esc quits.
+Without a display, --screenshot PNG opens offscreen, saves one frame and quits.
 
 examples:
-  bow3d view scenes/village.ldr
+  bow3d view scenes/village.yaml
+  bow3d view scenes/village.yaml --screenshot village.png --los blue-1:red-2
+  bow3d view scenes/village.yaml --screenshot sheet.png --select blue-1 --camera unit:blue-1
   bow3d view mymodel.mpd --quality full --edges"""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", help="an LDraw file (.ldr, .mpd, .dat) or a scene file (.yaml)")
+    parser.add_argument("file", help="a scene file (.yaml) or an LDraw file (.ldr, .mpd, .dat)")
     parser.add_argument("--size", default="1280x720", metavar="WxH", help="window size (default 1280x720)")
     parser.add_argument("--quality", default="default", choices=QUALITIES, help="level of detail")
     parser.add_argument("--edges", action="store_true", help="draw LDraw edge lines")
@@ -31,19 +38,58 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "bundled starter library)")
     parser.add_argument("--screenshot", metavar="PNG", help="open offscreen, save one frame to PNG and quit "
                         "(for scripts and machines without a display)")
+    parser.add_argument("--force", action="store_true", help="with --screenshot: overwrite the PNG if it exists")
+    parser.add_argument("--camera", metavar="SPEC", help="start the camera at unit:ID (over the shoulder) or "
+                        "X,Y,Z:TX,TY,TZ in studs")
+    parser.add_argument("--select", metavar="UNIT", help="scenes: start with this unit selected (its sheet shown)")
+    parser.add_argument("--los", metavar="FIRER:TARGET", help="scenes: start showing this line of sight")
 
 
 def run(args: argparse.Namespace) -> int:
+    source = Path(args.file)
+    size = parse_size(args.size)
+    library = Library.from_env(args.library)
+    if args.screenshot:
+        shot = Path(args.screenshot)
+        if shot.suffix.lower() != ".png":
+            raise UserInputError(f"{shot}: the screenshot must be a .png file")
+        if not shot.parent.exists():
+            raise UserInputError(f"{shot}: the folder {shot.parent} does not exist")
+        if shot.exists() and not args.force:
+            raise UserInputError(f"{shot} already exists; choose another name or add --force to replace it")
+    if is_scene(source):
+        from bow3d.scene import load_scene
+
+        subject = load_scene(source)
+        los = parse_los(args.los, subject) if args.los else None
+        if args.select and args.select not in {u.id for u in subject.units} | {v.id for v in subject.vehicles}:
+            raise UserInputError(f"--select {args.select}: no such unit or vehicle in {source.name}")
+    else:
+        if args.select or args.los:
+            raise UserInputError(f"{source}: --select and --los need a scene file (.yaml)")
+        subject, los = load_model(source, library), None
+    from bow3d.view.camera_options import parse_camera
     from bow3d.view.viewer import Viewer, open_base
 
-    size = parse_size(args.size)
-    model = load_model(_battlefield_of(Path(args.file)), Library.from_env(args.library))
-    base = open_base(offscreen=bool(args.screenshot), size=size, title=f"bow3d - {Path(args.file).name}")
-    viewer = Viewer(base, model, args.quality, args.edges)
-    if args.screenshot:
-        viewer.screenshot(args.screenshot)
-        print(f"wrote {args.screenshot}")
-        base.destroy()
+    camera = parse_camera(args.camera) if args.camera else None
+    base = open_base(offscreen=bool(args.screenshot), size=size, title=f"bow3d - {source.name}")
+    try:
+        viewer = Viewer(base, subject, args.quality, args.edges, library=library)
+        if args.select:
+            viewer.on_click_unit(args.select)
+        if los:
+            viewer.on_clear()
+            viewer.on_click_unit(los[0])
+            viewer.on_click_unit(los[1])
+            print(viewer.verdict_text.getText())
+        if camera is not None:
+            viewer.look_from(camera, los[1] if los else None)
+        if args.screenshot:
+            viewer.screenshot(args.screenshot)
+            print(f"wrote {args.screenshot}")
+            return 0
+        base.run()
         return 0
-    base.run()
-    return 0
+    finally:
+        if args.screenshot:
+            base.destroy()

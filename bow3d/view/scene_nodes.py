@@ -61,6 +61,7 @@ class Piece:
     facing_deg: float = 270.0
     ground_z: float = 0.0
     marks_state: tuple[int, int] = (0, 0)  # marking bricks, damage bricks drawn
+    model_ref: str = ""  # the scene's `model` field
 
     @property
     def half_extent(self) -> tuple[float, float]:
@@ -126,6 +127,7 @@ class SceneNodes:
         body.set_z(-lo[2])
         piece = Piece(item.id, kind, markers.ldraw_rgba(side.colour, self.colours), damage_code, root, body, lo, hi,
                       _head_centre(model, lo, hi) if kind == "unit" else np.array([0.0, 0.0, hi[2]]))
+        piece.model_ref = item.model
         self.pieces[item.id] = piece
         piece.base = self._base(piece)
         if item.position is None:
@@ -143,6 +145,13 @@ class SceneNodes:
         else:
             corners = markers.frame_corners(hx + 2.0, hy + 2.0, 5.0, RING_HEIGHT, z=0.3)
         return markers.solid_node(piece.root, "side-base", [(corners, piece.side_rgba)])
+
+    def rebuild_battlefield(self, quality: str, edges: bool = False) -> None:
+        """Draw the battlefield again at another quality, with or without edge lines."""
+        self.battlefield.remove_node()
+        self.quality = quality
+        self.battlefield, self.triangles, self.draw_calls = attach_model(self.root, self.battlefield_model, quality,
+                                                                         edges)
 
     @property
     def ground(self) -> GroundHeights:
@@ -237,6 +246,10 @@ class SceneNodes:
         else:
             corners = markers.frame_corners(hx + 8.0, hy + 8.0, HIGHLIGHT_WIDTH, RING_HEIGHT + 1.0, z=0.2)
         piece.selection[slot] = markers.solid_node(piece.root, f"highlight-{slot}", [(corners, rgba)], unlit=True)
+
+    def prototype(self, id: str) -> NodePath:
+        """The shared geometry of a unit's or vehicle's model (for clones: the sheet's corner)."""
+        return self._prototypes[self.piece(id).model_ref]
 
     def head_point(self, id: str) -> tuple[float, float, float]:
         """The head centre of a unit (the top centre of a vehicle), world frame, LDU."""

@@ -52,3 +52,40 @@ def render_still(model: Model, out: str | Path, size: tuple[int, int] = (1280, 7
         return RenderStats(triangles, calls, built - started, time.perf_counter() - built, renderer.pipe_name)
     finally:
         renderer.close()
+
+
+def render_scene_still(scene, out: str | Path, size: tuple[int, int] = (1280, 720), view: str = "iso",
+                       quality: str = "default", edges: bool = False, camera=None, library=None,
+                       los: tuple[str, str] | None = None) -> RenderStats:
+    """Render a scene (battlefield, units, vehicles, optionally a line of sight) to a PNG at `out`.
+
+    `camera` is a `bow3d.view.camera_options.CameraSpec` (None: the named `view` framing it all);
+    `los` (firer, target) draws the world's sight report (bow3d.view.los_overlay).
+    """
+    from bow3d.view.camera_options import camera_pose
+    from bow3d.view.scene_nodes import attach_scene
+
+    started = time.perf_counter()
+    renderer = OffscreenRenderer(*size)
+    try:
+        nodes = attach_scene(renderer.render, scene, library, quality=quality)
+        if edges:
+            nodes.rebuild_battlefield(quality, True)
+        if los is not None:
+            from bow3d.view.los_overlay import LosOverlay, sight_report
+
+            report = sight_report(scene, nodes, los[0], los[1], library)
+            LosOverlay(renderer.render, nodes, report)
+            nodes.highlight(los[0])
+            nodes.highlight(los[1], (1.0, 0.35, 0.1, 1.0), slot="target")
+        if camera is not None:
+            pose = camera_pose(camera, nodes, los[1] if los and camera.unit == los[0] else None)
+        else:
+            pose = pose_for_view(nodes.bounds(), view, aspect=size[0] / size[1])
+        renderer.look(pose)
+        built = time.perf_counter()
+        renderer.save(out)
+        return RenderStats(nodes.triangles, nodes.draw_calls + len(nodes.pieces), built - started,
+                           time.perf_counter() - built, renderer.pipe_name)
+    finally:
+        renderer.close()

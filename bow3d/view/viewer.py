@@ -1,12 +1,14 @@
-"""The interactive 3D viewer: a Panda3D window over a model, orbit/pan/zoom with mouse and keys.
+"""The interactive 3D viewer: a Panda3D window over a model or a scene, orbit/pan/zoom, picking.
 
 Layer: view. `open_base` makes the ShowBase (a real window, or offscreen for tests and CI);
 `Viewer` takes it as an argument and only ever touches what it is given. Input handlers
 are plain methods so tests can drive them without a mouse.
 
-Mouse: left drag orbits, right or middle drag pans, wheel zooms.
+Mouse: left drag orbits, right or middle drag pans, wheel zooms; on a scene, a left click on
+a unit selects it (its description sheet appears) and a click on a second unit shows the line
+of sight from the first to the second (rays, blockers, distance bands, arc, and the verdict).
 Keys: arrows orbit, W/A/S/D pan, +/- zoom, 1-7 the named views, F frames everything,
-E toggles edge lines, Q cycles the quality, H hides the help, Esc quits.
+E toggles edge lines, Q cycles the quality, H hides the help, C clears the selection, Esc quits.
 """
 
 from __future__ import annotations
@@ -26,8 +28,9 @@ ORBIT_DEG_PER_PIXEL = 0.3
 KEY_ORBIT_DEG = 5.0
 KEY_PAN = 0.05
 WHEEL_ZOOM = 0.85
-HELP = ("mouse: left drag orbit, right drag pan, wheel zoom | keys: arrows orbit, WASD pan, +/- zoom, "
-        "1-7 views, F frame, E edges, Q quality, H help, Esc quit")
+HELP = ("mouse: left drag orbit, right drag pan, wheel zoom, click a unit then another: line of sight | keys: "
+        "arrows orbit, WASD pan, +/- zoom, 1-7 views, F frame, E edges, Q quality, C clear, H help, Esc quit")
+CLICK_PIXELS = 4.0  # a left press and release closer than this is a click, not a drag
 
 
 def open_base(offscreen: bool = False, size: tuple[int, int] = (1280, 720), title: str = "bow3d"):
@@ -62,20 +65,39 @@ class ViewerState:
 class Viewer:
     """A model shown in a ShowBase, with an orbit camera driven by mouse and keys."""
 
-    def __init__(self, base, model: Model, quality: str = "default", edges: bool = False):
+    def __init__(self, base, subject, quality: str = "default", edges: bool = False, library=None):
+        """`subject`: a loaded `Model`, or a `Scene` (its battlefield, units and vehicles)."""
         self.base = base
-        self.model = model
+        self.scene = None if isinstance(subject, Model) else subject
+        self.library = library
+        self.nodes = None
         self.state = ViewerState(quality, edges)
-        self.bounds = model.bounds()
-        self.aspect = base.win.get_x_size() / max(1, base.win.get_y_size())
-        self.camera = OrbitCamera((0.0, 0.0, 0.0), 45.0, 35.0, 1000.0).preset("iso", self.bounds, self.aspect)
         self.node = None
         self.triangles = 0
+        self.selected: str | None = None
+        self.los = None  # the LosOverlay on screen, if any
+        self.world = None  # bow3d.world.World of the scene, built at the first line of sight
         self._drag: tuple[str, float, float] | None = None
+        self._press: tuple[float, float] | None = None
         base.disable_mouse()
         base.set_background_color(*SKY)
         self._lights()
-        self._build()
+        if self.scene is not None:
+            from bow3d.view.scene_nodes import attach_scene
+
+            self.nodes = attach_scene(base.render, self.scene, library, quality=quality)
+            self.model = self.nodes.battlefield_model
+            self.node, self.triangles, self.draw_calls = self.nodes.battlefield, self.nodes.triangles, self.nodes.draw_calls
+            self.bounds = self.nodes.bounds()
+            if edges:
+                self._build()
+        else:
+            self.model = subject
+            self.bounds = subject.bounds()
+            self._build()
+        self.aspect = base.win.get_x_size() / max(1, base.win.get_y_size())
+        self.camera = OrbitCamera((0.0, 0.0, 0.0), 45.0, 35.0, 1000.0).preset("iso", self.bounds, self.aspect)
+        self.sheet = None
         self._hud()
         self._bind()
         self.apply_camera()
@@ -96,6 +118,10 @@ class Viewer:
             self.base.render.set_light(path)
 
     def _build(self) -> None:
+        if self.nodes is not None:
+            self.nodes.rebuild_battlefield(self.state.quality, self.state.edges)
+            self.node, self.triangles, self.draw_calls = self.nodes.battlefield, self.nodes.triangles, self.nodes.draw_calls
+            return
         if self.node is not None:
             self.node.remove_node()
         self.node, self.triangles, calls = attach_model(self.base.render, self.model, self.state.quality,
@@ -106,12 +132,23 @@ class Viewer:
         from direct.gui.OnscreenText import OnscreenText
 
         self.base.set_frame_rate_meter(True)
-        stats = (f"{self.model.path}: {len(self.model.instances):,} parts, {self.triangles:,} triangles "
-                 f"drawn ({self.state.quality}), {self.draw_calls} draw calls")
+        stats = self._stats()
         self.stats_text = OnscreenText(stats, pos=(-1.75, 0.92), scale=0.045, align=0, fg=(1, 1, 1, 1),
                                        shadow=(0, 0, 0, 0.8), mayChange=True, parent=self.base.aspect2d)
         self.help_text = OnscreenText(HELP, pos=(-1.75, -0.95), scale=0.035, align=0, fg=(1, 1, 1, 1),
                                       shadow=(0, 0, 0, 0.8), mayChange=True, parent=self.base.aspect2d)
+        self.verdict_text = OnscreenText("", pos=(-1.75, 0.84), scale=0.042, align=0, fg=(1, 1, 0.8, 1),
+                                         shadow=(0, 0, 0, 0.9), mayChange=True, parent=self.base.aspect2d,
+                                         wordwrap=40)
+
+    def _stats(self) -> str:
+        what = f"{len(self.model.instances):,} parts"
+        if self.scene is not None:
+            what = (f"{self.scene.name or 'scene'}: {len(self.scene.units)} units, {len(self.scene.vehicles)} vehicles, "
+                    f"battlefield {what}")
+        else:
+            what = f"{self.model.path}: {what}"
+        return f"{what}, {self.triangles:,} triangles drawn ({self.state.quality}), {self.draw_calls} draw calls"
 
     def _bind(self) -> None:
         b = self.base
@@ -132,10 +169,13 @@ class Viewer:
         b.accept("e", self.on_toggle_edges)
         b.accept("q", self.on_cycle_quality)
         b.accept("h", self.on_toggle_help)
+        b.accept("c", self.on_clear)
         b.accept("escape", b.userExit)
         for button, mode in (("mouse1", "orbit"), ("mouse3", "pan"), ("mouse2", "pan")):
             b.accept(button, self.on_drag_start, [mode])
             b.accept(button + "-up", self.on_drag_end)
+        b.accept("mouse1", self._on_left_press)
+        b.accept("mouse1-up", self._on_left_release)
         b.task_mgr.add(self._drag_task, "bow3d-drag")
 
     # --- input handlers (tests call these) ---------------------------------------------------
@@ -162,8 +202,7 @@ class Viewer:
     def on_cycle_quality(self) -> None:
         self.state.quality = QUALITIES[(QUALITIES.index(self.state.quality) + 1) % len(QUALITIES)]
         self._build()
-        self.stats_text.setText(f"{self.model.path}: {len(self.model.instances):,} parts, "
-                                 f"{self.triangles:,} triangles drawn ({self.state.quality})")
+        self.stats_text.setText(self._stats())
 
     def on_toggle_help(self) -> None:
         self.state.show_help = not self.state.show_help
@@ -176,6 +215,78 @@ class Viewer:
 
     def on_drag_end(self) -> None:
         self._drag = None
+
+    def _on_left_press(self) -> None:
+        self._press = self._pointer()
+        self.on_drag_start("orbit")
+
+    def _on_left_release(self) -> None:
+        pointer, press = self._pointer(), self._press
+        self.on_drag_end()
+        self._press = None
+        if pointer is not None and press is not None and math.dist(pointer, press) < CLICK_PIXELS:
+            self.on_click(*pointer)
+
+    def on_click(self, x: float, y: float) -> None:
+        """A left click at pixel (x, y): select the unit under it (scenes only)."""
+        if self.nodes is None:
+            return
+        from bow3d.view.picking import pick_unit
+
+        unit = pick_unit(self.base, self.nodes, (x, y))
+        if unit is not None:
+            self.on_click_unit(unit)
+
+    def on_click_unit(self, id: str) -> None:
+        """First click selects a unit (and shows its sheet); a click on another shows the line of sight."""
+        if self.nodes is None:
+            return
+        if self.selected is None or self.selected == id or self.los is not None:
+            self.on_clear()
+            self.selected = id
+            self.nodes.highlight(id)
+            self._show_sheet(id)
+            self.verdict_text.setText(f"{id} selected: click another unit for the line of sight (C clears)")
+            return
+        self.show_los(self.selected, id)
+
+    def show_los(self, firer: str, target: str) -> None:
+        """Ask the world for the line of sight and draw it in the scene and as text."""
+        from bow3d.view.los_overlay import LosOverlay, load_world, sight_report
+
+        if self.los is not None:
+            self.los.remove()
+        if self.world is None:
+            self.world = load_world(self.scene, self.library)
+        report = sight_report(self.scene, self.nodes, firer, target, self.library, self.world)
+        self.los = LosOverlay(self.base.render, self.nodes, report)
+        self.nodes.highlight(firer)
+        self.nodes.highlight(target, (1.0, 0.35, 0.1, 1.0), slot="target")
+        self.verdict_text.setText(self.los.verdict)
+
+    def on_clear(self) -> None:
+        """Forget the selection and the line of sight."""
+        if self.nodes is None:
+            return
+        if self.los is not None:
+            self.los.remove()
+            self.los = None
+        self.selected = None
+        self.nodes.highlight(None)
+        self.nodes.highlight(None, slot="target")
+        if self.sheet is not None:
+            self.sheet.hide()
+        self.verdict_text.setText("")
+
+    def _show_sheet(self, id: str) -> None:
+        from bow3d.view.sheet_overlay import SheetOverlay
+
+        if self.sheet is None:
+            self.sheet = SheetOverlay(self.base)
+        item = self.scene.unit(id) if id in self.nodes.units else self.scene.vehicle(id)
+        proto = self.nodes.prototype(id)
+        self.sheet.show(f"{id} ({item.sheet})", self.scene.sheet(item.sheet), weapon=getattr(item, "weapon", None),
+                        clone=proto, side_rgba=self.nodes.pieces[id].side_rgba)
 
     def drag_to(self, x: float, y: float) -> None:
         """Continue a drag to pointer position (x, y) in pixels."""
@@ -204,6 +315,14 @@ class Viewer:
                 self.drag_to(*pointer)
         return task.cont
 
+    def look_from(self, spec, look_at_id: str | None = None) -> None:
+        """Put the orbit camera where a `--camera` spec says (bow3d.view.camera_options)."""
+        from bow3d.view.camera_options import camera_pose
+
+        pose = camera_pose(spec, self.nodes, look_at_id if spec.unit else None)
+        self.camera = OrbitCamera.from_pose(pose)
+        self.apply_camera()
+
     def apply_camera(self) -> None:
         from panda3d.core import LPoint3, LVector3
 
@@ -217,7 +336,8 @@ class Viewer:
         lens.set_fov(math.degrees(2 * math.atan(math.tan(vertical / 2) * self.aspect)), pose.fov_deg)
 
     def screenshot(self, path: str) -> None:
-        """Render one frame and save the window's picture."""
+        """Render one frame and save the window's picture (without the frame-rate meter)."""
+        self.base.set_frame_rate_meter(False)
         self.base.graphicsEngine.render_frame()
         self.base.graphicsEngine.render_frame()
         self.base.win.save_screenshot(path)
