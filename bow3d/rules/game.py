@@ -165,7 +165,7 @@ class Game:
         self.events.extend(events)
         return events
 
-    def event(self, kind: str, text: str, **data: Any) -> Event:
+    def event(self, kind: str, text: str, /, **data: Any) -> Event:
         """An event of the current round."""
         return Event(kind, self.state.round, text, data)
 
