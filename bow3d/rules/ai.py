@@ -16,7 +16,7 @@ What it does, in BOW 1.3's words:
 
 Cost: moves are first scored with arithmetic on the stud grid; only the best REFINE of them are
 checked with the geometry (the unit stood there with place(), at most SHOOTERS sight queries
-each, then put back). The sight an attack needs is asked once per (firer, target) per decision.
+each, then put back). Attacks are weighed with the rules' own brick counts (combat.attack_plan).
 """
 
 from __future__ import annotations
@@ -32,15 +32,17 @@ from bow3d.rules.actions import (
     Action, Attack, ChangeDirection, ChangeSpeed, CompulsoryMove, DriftMove, EndTurn, GetOff, GetOn, Move,
     Treat,
 )
+from bow3d.rules.combat import attack_plan
 from bow3d.rules.odds import attack_odds, treat_odds
 
 # Weights, in "expected damage points" (one kill of a 1-HP trooper is worth KILL_VALUE).
 KILL_VALUE = 1.5
-TREAT_VALUE = 1.2
+TREAT_VALUE = 2.0           # one HP back is one hit less from death
 COVER_VALUE = 0.45          # standing covered towards the nearest enemy
 ADVANCE_VALUE = 0.35        # per Move worth of studs gained towards the enemy, when out of range
 EXPOSED_PENALTY = 0.15      # per enemy that could shoot the cell without cover
 WOUNDED_PULL = 0.6          # medic walking to a wounded friend, per Move worth of studs
+WAIT_FOR_MEDIC = 1.0        # a wounded unit walking away from the medic beside him
 SEEK_VALUE = 0.25           # ranged unit with no target in sight: per Move worth of studs closer
 FOLLOW_VALUE = 0.15         # medic with nobody to treat: per Move worth of studs closer to his friends
 STAND_STILL = -0.05         # a Move that ends where it started (reorienting) is worth little
@@ -59,7 +61,6 @@ class _Decision:
 
     game: Any
     side: str
-    sight: dict[tuple[str, str], Any]
     can_attack: set[str]
 
     def __post_init__(self) -> None:
@@ -120,7 +121,7 @@ class AIPlayer:
         actions = game.legal_actions()
         if not actions:
             raise RulesError(f"the AI of {self.side} has no legal action (is a brick roll pending?)")
-        decision = _Decision(game, self.side, {}, {a.unit for a in actions if isinstance(a, Attack)})
+        decision = _Decision(game, self.side, {a.unit for a in actions if isinstance(a, Attack)})
         scores = np.array([self.score(decision, action) for action in actions])
         self._refine_moves(decision, actions, scores)
         best = np.flatnonzero(scores >= scores.max() - TIE)
@@ -149,32 +150,14 @@ class AIPlayer:
             return -0.3
         return -0.5  # grab, throw, give, switch, doors: not part of the plan
 
-    def _sight(self, d: _Decision, firer: str, target: str) -> Any:
-        key = (firer, target)
-        if key not in d.sight:
-            d.sight[key] = d.game.geometry.sight(firer, target)
-        return d.sight[key]
-
     def _attack(self, d: _Decision, action: Attack) -> float:
-        unit = d.units[action.unit]
-        sheet = d.sheet(unit.sheet)
-        weapon = d.game.ctx.weapon(unit.sheet, action.weapon)
-        if weapon is None and unit.aboard is not None:
-            weapon = d.game.ctx.weapon(d.vehicles[unit.aboard].sheet, action.weapon)
-        bricks = int(_value(sheet, "attack")) + int(_value(weapon, "damage"))
-        target_unit = d.units.get(action.target)
-        target = target_unit if target_unit is not None else d.vehicles[action.target]
-        target_sheet = d.sheet(target.sheet)
-        dodge = int(_value(target_sheet, "dodge")) + int(_value(target_sheet, "armor"))
-        if _value(weapon, "kind", "ranged") == "ranged":
-            firer = unit.aboard or unit.id
-            report = self._sight(d, firer, action.target)
-            bricks -= max(0, math.ceil(report.distance_studs / d.game.ctx.range_band) - 1)  # §2.4.2
-            dodge += 1 if report.covered else 0
-        if bricks <= 0:
+        """Expected damage plus the chance to kill, with the rules' own brick counts (§2.4.2)."""
+        plan, refusal = attack_plan(d.game, action)
+        if plan is None or plan["attack"] <= 0:
             return -1.0
-        odds = attack_odds(bricks, dodge, d.game.ctx.p)
-        left = int(_value(target_sheet, "hp", 1)) - int(target.damage)
+        target = d.units.get(action.target) or d.vehicles[action.target]
+        odds = attack_odds(int(plan["attack"]), int(plan["dodge"]), d.game.ctx.p)
+        left = int(_value(d.sheet(target.sheet), "hp", 1)) - int(target.damage)
         kill = sum(p for k, p in odds.damage_distribution.items() if k >= left)
         return odds.expected_damage + KILL_VALUE * kill
 
@@ -199,6 +182,8 @@ class AIPlayer:
         if enemy is None:
             return STAND_STILL
         score = 0.0
+        if unit.damage > 0 and self._medic_beside(d, unit, start) and not self._medic_beside(d, unit, to):
+            score -= WAIT_FOR_MEDIC  # a wounded unit waits for the medic beside him (§2.4.4)
         wounded = self._wounded_friend(d, unit, sheet)
         weapon = d.game.ctx.weapon(unit.sheet, unit.weapon)
         if wounded is not None:  # a medic walks to the wounded friend (§2.4.4: must touch him)
@@ -288,6 +273,18 @@ class AIPlayer:
         new = abs((bearing - facing + 180) % 360 - 180)
         return now > 90 and new < now
 
+    def _medic_beside(self, d: _Decision, unit: Any, point: tuple[float, float]) -> bool:
+        """A friend who can still treat this unit this round stands within touch of `point`."""
+        colour = _value(d.sheet(unit.sheet), "hp_colour", "red")
+        for friend in d.units.values():
+            if friend.side != self.side or friend.id == unit.id or friend.played or not friend.in_play:
+                continue
+            sheet = d.sheet(friend.sheet)
+            if int(_value(sheet, "treat")) > 0 and _value(sheet, "treat_colour", "red") == colour \
+                    and friend.position is not None and math.dist(friend.position, point) <= 1.5:
+                return True
+        return False
+
     def _wounded_friend(self, d: _Decision, unit: Any, sheet: Any) -> tuple[float, float] | None:
         """The nearest wounded friend this unit could treat (colour match, §2.4.4), if it is a medic."""
         if int(_value(sheet, "treat")) <= 0 or unit.position is None:
@@ -357,8 +354,6 @@ class AIPlayer:
         bearing = math.degrees(math.atan2(enemy[1] - vehicle.position[1], enemy[0] - vehicle.position[0]))
         now = abs((bearing - vehicle.facing + 180) % 360 - 180)
         new = abs((bearing - vehicle.facing - action.delta_deg + 180) % 360 - 180)
-        if d.game.geometry.turn_contacts(vehicle.id, action.delta_deg) is not None:
-            return -CRASH_PENALTY
         return (now - new) / 45.0 * 0.3 - 0.02
 
     def _drive(self, d: _Decision, vehicle: Any, facing: float, speed: int) -> float:
