@@ -124,8 +124,8 @@ class RollTray:
         lens.set_fov(40.0 * width / height, 40.0)
         lens.set_near_far(10.0, 5000.0)
         camera = self.root.attach_new_node(Camera("roll-camera", lens))
-        camera.set_pos(0, -470, 300)
-        camera.look_at(0, -10, 0)
+        self.camera, self.fov = camera, (40.0 * width / height, 40.0)
+        self._frame_bricks(3, 2)
         self.region.set_camera(camera)
         ambient = AmbientLight("tray-ambient")
         ambient.set_color(LColor(0.45, 0.45, 0.48, 1))
@@ -144,7 +144,17 @@ class RollTray:
         self.key = None
         self.hide()
 
+    def _frame_bricks(self, widest: int, rows: int) -> None:
+        """Bring the camera as close as the widest roll and the number of rolls allow."""
+        half_w = max(3, widest) * BRICK_SPACING_LDU / 2 + 30.0
+        half_d = max(2, rows) * ROW_SPACING_LDU / 2 + 30.0
+        distance = max(half_w / math.tan(math.radians(self.fov[0] / 2)), half_d / math.tan(math.radians(self.fov[1] / 2)))
+        direction = np.array([0.0, -0.78, 0.62])
+        self.camera.set_pos(*(direction * distance * 1.15))
+        self.camera.look_at(0, 0, 10)
+
     def _build(self, rolls: tuple[BrickRollShown, ...], rgbs) -> None:
+        self._frame_bricks(max((min(r.bricks, MAX_BRICKS_SHOWN) for r in rolls), default=1), len(rolls))
         for node in self.bricks:
             node.remove_node()
         self.bricks = []

@@ -30,6 +30,7 @@ from bow3d.view.timeline import (STUD_LDU, Attacked, BrickRollShown, Died, Moved
 HEAD_LDU = 76.0  # head centre above the ground for a minifig (design.md head point)
 VEHICLE_EYE_LDU = 40.0
 MIN_SHOT_S = 0.6
+HARD_MIN_SHOT_S = 0.2  # a film of a very long game may go past max_seconds rather than flicker
 DURATIONS_S = {"round": 3.5, "first_round": 5.0, "attack": 5.0, "death": 2.6, "treat": 4.0, "rolls": 3.0,
                "narrated": 0.9, "vehicle": 3.0}
 MOVE_S_PER_STUD, MOVE_MIN_S, MOVE_MAX_S = 0.3, 1.6, 3.5
@@ -145,6 +146,7 @@ class ShotList:
         self.ground = ground
         self.aspect = aspect
         self.duration_s = shots[-1].end_s if shots else 0.0
+        self._sides: dict[int, int] = {}  # shot -> the camera side chosen for it (picked once per shot)
 
     def frame_count(self, fps: int) -> int:
         """Frames of the film at `fps` (the duration rounded to whole frames, at least one)."""
@@ -187,13 +189,42 @@ class ShotList:
         name = self.timeline.labels.get(id_, id_)
         return f"{side.name}: {name}" if side else name
 
+    def clear_side(self, shot: int, target: np.ndarray, offsets: list[np.ndarray], poses: Mapping[str, Pose],
+                   ignore: tuple[str, ...]) -> int:
+        """Which of `offsets` (camera minus target, LDU) sees `target` best: the fewest samples of the
+        sight line under the decor's top surface or near another unit. Chosen once per shot."""
+        if shot not in self._sides:
+            self._sides[shot] = int(np.argmax([self._clearance(target, target + o, poses, ignore)
+                                               for o in offsets]))
+        return self._sides[shot]
+
+    def _clearance(self, target: np.ndarray, camera: np.ndarray, poses: Mapping[str, Pose],
+                   ignore: tuple[str, ...]) -> float:
+        w = np.linspace(0.12, 1.0, 12)
+        samples = target + (camera - target) * w[:, None]
+        tops = np.array([self.ground(float(x), float(y)) for x, y in samples[:, :2]])
+        hidden = float(np.count_nonzero(tops > samples[:, 2] - 4.0))
+        near = 0.0
+        for id_, pose in poses.items():
+            if id_ in ignore or not pose.alive or pose.aboard is not None or math.isnan(pose.position[0]):
+                continue
+            foot = self.world(pose.position)
+            span = camera - target
+            w_closest = float(np.clip(np.dot(foot[:2] - target[:2], span[:2]) / max(1e-9, np.dot(span[:2], span[:2])),
+                                      0.0, 1.0))
+            closest = target + span * w_closest
+            if np.linalg.norm(closest[:2] - foot[:2]) < 46.0 and closest[2] < foot[2] + HEAD_LDU * 1.4 \
+                    and w_closest > 0.05:
+                near += 3.0
+        return -(hidden + near)
+
     def _establishing(self, round_: int, u: float) -> CameraPose:
         lo, hi = self.bounds
         centre = (lo + hi) / 2
         size = hi - lo
         radius = 0.5 * math.hypot(size[0], size[1])
         fov = 40.0
-        distance = max(400.0, radius / math.tan(math.radians(fov) / 2) * 0.95)
+        distance = max(400.0, radius / math.tan(math.radians(fov) / 2) * 0.78)
         yaw = math.radians(225.0 + 70.0 * round_ + 40.0 * u)
         pitch = math.radians(34.0 - 4.0 * u)
         offset = np.array([math.cos(pitch) * math.cos(yaw), math.cos(pitch) * math.sin(yaw), math.sin(pitch)])
@@ -262,9 +293,14 @@ def _frame_tracking(film: ShotList, index: int, shot: Shot, step: Step, local: f
     side = np.array([-direction[1], direction[0]])
     lift = VEHICLE_EYE_LDU if isinstance(beat, VehicleMoved) else HEAD_LDU * 0.6
     target = film.world(position, lift)
-    distance = 260.0 if isinstance(beat, VehicleMoved) else 190.0
-    back = np.append(side * 0.8 - direction * 0.6, 0.75)
-    camera = target + back / np.linalg.norm(back) * distance
+    distance = 320.0 if isinstance(beat, VehicleMoved) else 250.0
+    offsets = []
+    for sign in (1.0, -1.0, 0.0):
+        back = np.append(side * 0.8 * sign - direction * (0.6 if sign else 1.0), 0.8)
+        offsets.append(back / np.linalg.norm(back) * distance)
+    middle = film.world(tuple((np.asarray(beat.path[0]) + np.asarray(beat.path[-1])) / 2), lift)  # type: ignore[union-attr]
+    choice = film.clear_side(index, middle, offsets, step.before, (mover,))
+    camera = target + offsets[choice]
     titles = (_unit_title(film, mover, local, shot),)
     return FrameSpec(shot.start_s + local, index, _pose(camera, target, 38.0), poses, {}, titles, highlight=mover)
 
@@ -280,8 +316,12 @@ def _frame_over_the_shoulder(film: ShotList, index: int, shot: Shot, step: Step,
     forward = flat / reach
     right = np.cross(forward, [0.0, 0.0, 1.0])
     u = _smooth(local / shot.duration_s)
-    behind = 70.0 + 0.05 * reach
-    camera = firer - forward * behind * (1.0 - 0.25 * u) + right * 30.0 + np.array([0, 0, 26.0 + 0.04 * reach])
+    behind = 105.0 + 0.05 * reach
+    up = np.array([0, 0, 38.0 + 0.05 * reach])
+    shoulders = [-forward * behind + right * 42.0 + up, -forward * behind - right * 42.0 + up,
+                 -forward * behind * 1.3 + up * 2.0]
+    choice = film.clear_side(index, firer, shoulders, before, (beat.firer, beat.target))
+    camera = firer + shoulders[choice] * (1.0 - 0.2 * u)
     look = firer + d * 0.72
     fov = float(np.clip(52.0 - reach / 40.0, 26.0, 48.0))
     aim = math.degrees(math.atan2(d[1], d[0])) % 360
@@ -325,11 +365,15 @@ def _frame_close_up(film: ShotList, index: int, shot: Shot, step: Step, local: f
         other = step.before[beat.by].position
         toward = math.atan2(other[1] - pose.position[1], other[0] - pose.position[0])
     u = local / shot.duration_s
-    yaw = toward + math.radians(35.0 + 25.0 * u)
-    distance = 150.0 - 30.0 * _smooth(u)
-    pitch = math.radians(24.0)
-    camera = centre + np.array([math.cos(pitch) * math.cos(yaw), math.cos(pitch) * math.sin(yaw),
-                                math.sin(pitch)]) * distance
+    pitch = math.radians(26.0)
+
+    def offset(yaw: float, distance: float) -> np.ndarray:
+        return np.array([math.cos(pitch) * math.cos(yaw), math.cos(pitch) * math.sin(yaw), math.sin(pitch)]) * distance
+
+    starts = [toward + math.radians(a) for a in (35.0, -35.0, 100.0, -100.0, 180.0)]
+    choice = film.clear_side(index, centre, [offset(a, 200.0) for a in starts], step.before, (beat.unit,))
+    sweep = 25.0 if choice % 2 == 0 else -25.0
+    camera = centre + offset(starts[choice] + math.radians(sweep * u), 210.0 - 40.0 * _smooth(u))
     poses = dict(step.before)
     poses[beat.unit] = replace(pose, alive=True, damage=step.after[beat.unit].damage)
     falling = {beat.unit: _smooth(local / FALL_S)}
@@ -412,7 +456,7 @@ def direct(timeline: Timeline, bounds: np.ndarray, ground: Ground | None = None,
 
 
 def _quicken_idle(timeline: Timeline, durations: np.ndarray) -> np.ndarray:
-    """Runs of more than three idle beats (pass, reload...) share two seconds."""
+    """Runs of more than three idle beats (reload, grab...) share two seconds (each at least HARD_MIN_SHOT_S)."""
     durations = durations.copy()
     idle = np.array([isinstance(s.beat, Narrated) for s in timeline.steps], dtype=bool)
     start = 0
@@ -424,14 +468,20 @@ def _quicken_idle(timeline: Timeline, durations: np.ndarray) -> np.ndarray:
         while end < len(idle) and idle[end]:
             end += 1
         if end - start > 3:
-            durations[start:end] = max(MIN_SHOT_S / 2, 2.0 / (end - start))
+            durations[start:end] = max(HARD_MIN_SHOT_S, 2.0 / (end - start))
         start = end
     return durations
 
 
 def _fit(durations: np.ndarray, max_seconds: float) -> np.ndarray:
-    """Scale durations down to `max_seconds` in all, none below MIN_SHOT_S (unless already shorter)."""
+    """Scale durations down to `max_seconds` in all: the long shots first, none below MIN_SHOT_S; when even
+    that is too long (a very long game), every shot shrinks alike, to no less than HARD_MIN_SHOT_S."""
     floor = np.minimum(durations, MIN_SHOT_S)
+    if floor.sum() >= max_seconds:
+        hard = np.minimum(floor, HARD_MIN_SHOT_S)
+        spare = floor - hard
+        scale = max(0.0, max_seconds - float(hard.sum())) / float(spare.sum()) if spare.sum() > 0 else 0.0
+        return hard + spare * min(1.0, scale)
     spare = durations - floor
     budget = max(0.0, max_seconds - float(floor.sum()))
     scale = min(1.0, budget / float(spare.sum())) if spare.sum() > 0 else 0.0

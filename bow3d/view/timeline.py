@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Union
 
 STUD_LDU = 20.0
 ATTACK_WORDS = ("attack", "fire", "shoot", "strike", "melee", "throw")
 TREAT_WORDS = ("treat", "repair", "heal")
+QUIET_RECORDS = ("end_turn",)  # records that need no shot of their own (the next unit's shot follows)
 
 
 @dataclass(frozen=True)
@@ -205,7 +206,7 @@ def beats_for_group(record: Mapping[str, Any] | None, before: Mapping[str, Pose]
     elif any(word in words for word in ATTACK_WORDS) and target:
         damage = after[target].damage - before[target].damage if target in before and target in after else 0
         beats.append(Attacked(actor or "", target, rolls, damage, "melee" not in words))
-    elif not beats:
+    elif not beats and words not in QUIET_RECORDS:
         beats.append(Narrated(actor))
     for id_, end in after.items():
         if id_ in before and before[id_].alive and not end.alive:
@@ -246,12 +247,15 @@ def timeline_from_records(scene: Any, game: Any, records: Sequence[Mapping[str, 
         round_before = int(getattr(game.state, "round", 1) or 1)
         for record in members:
             pending = getattr(game, "pending_roll", None)
+            if _record_words(record) == "move" and action is record:
+                action = _with_path(game, record)
             events = game.apply(parse(dict(record)))
             if _record_words(record) == "roll":
                 rolls.append(BrickRollShown(str(record.get("side", getattr(pending, "side", ""))),
                                             int(record.get("bricks", getattr(pending, "bricks", 0))),
-                                            int(record.get("edges", 0)), str(getattr(pending, "purpose", ""))))
-            words += [e.describe() for e in events or [] if hasattr(e, "describe")]
+                                            int(record.get("edges", 0)),
+                                            str(getattr(pending, "purpose", "")).split(":")[0].strip()))
+            words += [str(getattr(e, "text", "") or e.describe()) for e in events or [] if hasattr(e, "describe")]
         after = snapshot(game.state)
         round_now = round_before if action is not None else int(getattr(game.state, "round", 1) or 1)
         side = str(action.get("side")) if action is not None and action.get("side") else None
@@ -262,10 +266,31 @@ def timeline_from_records(scene: Any, game: Any, records: Sequence[Mapping[str, 
             steps.append(Step(RoundStarted(round_now), round_now, None, before, before, f"Round {round_now}"))
             shown_round = round_now
         for beat in beats_for_group(action, before, after, tuple(rolls), vehicles):
+            if isinstance(beat, Attacked) and action is not None:
+                beat = replace(beat, ranged=_weapon_kind(scene, beat.firer, action.get("weapon")) != "melee")
             steps.append(Step(beat, round_now, side, before, after, "; ".join(words)))
     return Timeline(getattr(scene, "name", "") or "", start, tuple(steps), dict(sides or side_styles(scene)),
                     unit_sides(scene), vehicles, unit_labels(scene),
                     getattr(game.state, "winner", None))
+
+
+def _with_path(game: Any, record: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The move record with the path the unit walks (the geometry's shortest path), when it can tell."""
+    try:
+        cells = game.geometry.path(record["unit"], tuple(record["to"]), 10_000)
+    except Exception:  # any geometry that cannot answer: the move is shown as a straight line
+        return record
+    return {**record, "path": [list(c) for c in cells]} if cells else record
+
+
+def _weapon_kind(scene: Any, unit: str, weapon: Any) -> str:
+    """'melee' or 'ranged': the kind of the named weapon on the unit's (or vehicle's) sheet."""
+    for item in [*(getattr(scene, "units", []) or []), *(getattr(scene, "vehicles", []) or [])]:
+        if item.id == unit:
+            for w in getattr(scene.sheet(item.sheet), "weapons", []) or []:
+                if w.name == weapon:
+                    return w.kind
+    return "ranged"
 
 
 def _side_of(scene: Any, id_: str) -> str | None:
