@@ -111,13 +111,22 @@ def facing_samples(template: Template, pose: np.ndarray, eye: np.ndarray) -> tup
     triangles (this needs no trust in LDraw windings, which are not always certified). Returns
     (world points (S, 3) float64 of all samples, (S,) bool facing).
     """
-    rot, move = pose[:3, :3], pose[:3, 3]
-    local_eye = (eye - move) @ rot
-    delta = template.samples.astype(np.float64) - local_eye
-    dist = np.linalg.norm(delta, axis=1)
+    points, facing = facing_samples_many(template, pose[None], eye)
+    return points[0], facing[0]
+
+
+def facing_samples_many(template: Template, poses: np.ndarray, eye: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """`facing_samples` for one body template at P poses (P, 4, 4) at once, in one ray batch:
+    (world points (P, S, 3) float64, (P, S) bool facing)."""
+    rot, move = poses[:, :3, :3], poses[:, :3, 3]
+    local_eye = np.einsum("pij,pi->pj", rot, eye[None] - move)  # R^T (eye - t)
+    samples = template.samples.astype(np.float64)
+    delta = samples[None] - local_eye[:, None, :]
+    dist = np.linalg.norm(delta, axis=2)
     ok = dist > 2 * SAMPLE_STANDOFF_LDU
-    dirs = (delta / np.where(ok, dist, 1.0)[:, None]).astype(np.float32)
-    origins = np.broadcast_to(local_eye.astype(np.float32), dirs.shape).copy()
-    blocked = template.shape.scene.occluded(origins, dirs, (dist - SAMPLE_STANDOFF_LDU).astype(np.float32))
-    world = template.samples.astype(np.float64) @ rot.T + move
+    dirs = (delta / np.where(ok, dist, 1.0)[..., None]).astype(np.float32).reshape(-1, 3)
+    origins = np.repeat(local_eye.astype(np.float32), samples.shape[0], axis=0)
+    tfar = np.maximum(dist - SAMPLE_STANDOFF_LDU, 0.0).astype(np.float32).reshape(-1)
+    blocked = template.shape.scene.occluded(origins, dirs, tfar).reshape(dist.shape)
+    world = np.einsum("pij,sj->psi", rot, samples) + move[:, None, :]
     return world, ok & ~blocked

@@ -12,7 +12,8 @@ import numpy as np
 
 RANGE_BAND_STUDS = 15.0   # BOW 1.3 §2.4.2: -1 brick per full 15 studs beyond the first 15
 COVER_THRESHOLD = 0.25    # BOW 1.3 §2.4.2 via design.md: hidden share from which a visible target is covered
-RANGE_TOLERANCE_STUDS = 1e-6  # 15.0000001 studs of float noise is still 15 studs
+RANGE_TOLERANCE_STUDS = 1e-6
+VERDICT_BLOCKERS = 3      # blockers named in a verdict; the rest are summed up  # 15.0000001 studs of float noise is still 15 studs
 
 
 def range_penalty(distance_studs: float, band_studs: float = RANGE_BAND_STUDS) -> int:
@@ -76,7 +77,11 @@ class SightReport:
 
     def verdict(self) -> str:
         """One paragraph in plain words, as a referee would say it."""
-        hiders = ", ".join(f"{b.describe()} ({b.share:.0%})" for b in self.blockers)
+        named = [f"{b.describe()} ({b.share:.0%})" for b in self.blockers[:VERDICT_BLOCKERS]]
+        rest = self.blockers[VERDICT_BLOCKERS:]
+        if rest:
+            named.append(f"{len(rest)} more ({sum(b.share for b in rest):.0%})")
+        hiders = ", ".join(named)
         rng = f"{self.distance_studs:.1f} studs: " + (f"-{self.range_penalty} brick" +
                                                       ("s" if self.range_penalty > 1 else "")
                                                       if self.range_penalty else "no range penalty")

@@ -64,6 +64,7 @@ class World:
         self.cover_threshold = float(cover_threshold)
         self.range_band_studs = float(range_band_studs)
         self.scene = scene
+        self.library: Library | None = None
         self.templates = templates
         self.bounds = decor.bounds()
         self.bodies: dict[str, Body] = {}
@@ -97,8 +98,10 @@ class World:
                 specs.append(BodySpec(entry.id, key, tuple(entry.position) if entry.position is not None else None,
                                       float(entry.facing), kind, entry.side, bool(getattr(sheet, "flying", False))))
         ruleset = scene.ruleset
-        return cls(sight_mesh(decor_model, keep_studs), templates, specs, decor_model.instances,
-                   ruleset.cover_threshold, ruleset.range_band_studs, scene, decor_model)
+        world = cls(sight_mesh(decor_model, keep_studs), templates, specs, decor_model.instances,
+                    ruleset.cover_threshold, ruleset.range_band_studs, scene, decor_model)
+        world.library = library
+        return world
 
     # ----- bodies -------------------------------------------------------------------------------
     def body(self, id: str, *, placed: bool = True) -> Body:
