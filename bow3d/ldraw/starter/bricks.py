@@ -75,10 +75,11 @@ def round_parts() -> list[Part]:
     ]
 
 
-def log(number: str, description: str, nx: int, length: float) -> Part:
-    """A log brick: a square core with studs and two round logs along X that stick out at the ends."""
-    core = box((-10.0 * nx, 0.0, -9.9), (10.0 * nx, BRICK, 9.9))
-    logs = [cylinder(5.9, -length / 2, length / 2, sides=8, centre=(y, 0.0), axis=0, flat_on_axes=True)
+def log(number: str, description: str, nx: int, half_depth: float) -> Part:
+    """A log brick: two round logs along X (oval, `half_depth` LDU to the front and back) on a core."""
+    core = box((-10.0 * nx, 1.0, -7.0), (10.0 * nx, BRICK - 1.0, 7.0))
+    squash = np.diag([1.0, 1.0, half_depth / 5.95])
+    logs = [cylinder(5.95, -10.0 * nx, 10.0 * nx, sides=8, centre=(y, 0.0), axis=0, flat_on_axes=True).moved(squash)
             for y in (6.0, 18.0)]
     return Part(f"{number}.dat", description, [core, *logs], stud_grid(nx, 1))
 
@@ -88,9 +89,9 @@ def parts() -> list[Part]:
     out = [block(n, d, nx, nz, h) for n, (d, nx, nz, h) in BLOCKS.items()]
     out += [tile(n, d, nx, nz) for n, (d, nx, nz) in TILES.items()]
     out += [slope(n, d, nx) for n, (d, nx) in SLOPES.items()]
-    out += [corner_brick(), *round_parts(), log("30136", "Brick  1 x  2 Log", 2, 60.0),
-            log("30137", "Brick  1 x  4 Log", 4, 100.0)]
+    out += [corner_brick(), *round_parts(), log("30136", "Brick  1 x  2 Log", 2, 9.9),
+            log("30137", "Brick  1 x  4 Log", 4, 10.0)]
     return out
 
 
-__all__ = ["parts", "BLOCKS", "TILES", "SLOPES", "np"]
+__all__ = ["BLOCKS", "SLOPES", "TILES", "parts"]

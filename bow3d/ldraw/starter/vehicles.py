@@ -1,5 +1,66 @@
-"""Placeholder."""
+"""Vehicle parts and the horse of the starter library.
+
+Layer: ldraw (generator side), LDU, LDraw frame (-Y up). Wheels and tyres are 16-sided
+cylinders about LDraw Z (their axle), like the official ones; the steering stand, seat and
+windscreen are built from boxes and a slanted prism; the horse is a blocky union with the
+official saddle studs.
+"""
+
+from __future__ import annotations
+
+from bow3d.ldraw.starter.geometry import box, cylinder, prism, union
+from bow3d.ldraw.starter.part import Part, stud_grid, studs
 
 
-def parts():
-    return []
+def wheels() -> list[Part]:
+    """Wheels and tyres: cylinders along Z (a tyre is drawn solid; its wheel sits inside)."""
+    hub = cylinder(5.0, -20.0, -10.0, sides=8, axis=2)
+    return [Part("6014.dat", "Wheel 11 x 12 with Hub", [cylinder(13.0, -12.0, 8.0, sides=16, axis=2), hub]),
+            Part("6015.dat", "Tyre 12/ 40 x 11 Wide", [cylinder(25.0, -14.0, 14.0, sides=16, axis=2)]),
+            Part("3641.dat", "Tyre  6/ 50 x  8 Offset Tread", [cylinder(18.0, -8.0, 8.0, sides=16, axis=2)]),
+            Part("4624.dat", "Wheel Rim  6.4 x  8", [cylinder(10.0, -8.0, 8.0, sides=16, axis=2)])]
+
+
+def wheel_plate() -> Part:
+    """4600: a 2x2 plate with a wheel pin sticking out on each side along X."""
+    pins = cylinder(4.0, -34.0, 34.0, sides=8, centre=(5.99, 0.0), axis=0)
+    return Part("4600.dat", "Plate  2 x  2 with 2 Wheel Pins", [box((-20.0, 0.0, -20.0), (20.0, 8.0, 20.0)), pins],
+                stud_grid(2, 2))
+
+
+def steering() -> Part:
+    """3829c01: a stand on a 2-stud wide base, a steering wheel disc on top."""
+    stand = union([((-20.0, 0.0, -10.0), (20.0, 8.0, 10.0)), ((-4.0, -36.0, -2.0), (4.0, 0.0, 6.0))])
+    wheel = cylinder(10.0, -38.7, -34.0, sides=16)
+    return Part("3829c01.dat", "Car Steering Stand and Wheel (Complete)", [stand, wheel])
+
+
+def seat() -> Part:
+    """4079: a 2x2 seat, studs on the front row, a backrest at the back."""
+    shell = union([((-20.0, 0.0, -20.0), (20.0, 8.0, 24.0)), ((-20.0, -40.0, 16.0), (20.0, 0.0, 25.0))])
+    return Part("4079.dat", "Minifig Seat  2 x  2", [shell], studs([(10, 0, -10), (-10, 0, -10)]))
+
+
+def windscreen() -> Part:
+    """3823: a 2x4x2 windscreen: base, top bar with two studs, and a slanted pane between them."""
+    pane = prism([(0.0, -14.0), (0.0, -8.0), (46.0, -24.0), (46.0, -30.0)], axis=0, w0=-40.0, w1=40.0)
+    top = box((-40.0, 0.0, -12.0), (40.0, 8.0, 10.0))
+    base = box((-40.0, 40.0, -30.0), (40.0, 48.0, 10.0))
+    return Part("3823.dat", "Windscreen  2 x  4 x  2", [pane, top, base], studs([(30, 0, 0), (-30, 0, 0)]))
+
+
+def horse() -> Part:
+    """4493c01: a blocky horse facing -Z, saddle studs at (+-10, 0, 0), hooves at y = 57."""
+    boxes = [((-14.0, -35.0, -48.0), (14.0, 12.0, -8.0)),  # chest
+             ((-20.0, 0.0, -8.0), (20.0, 12.0, 8.0)),  # saddle
+             ((-16.0, -35.0, 8.0), (16.0, 12.0, 78.0)),  # hindquarters
+             ((-4.0, -12.0, 78.0), (4.0, 20.0, 86.04)),  # tail
+             ((-8.0, -70.0, -66.0), (8.0, -35.0, -30.0)),  # neck
+             ((-8.0, -89.02, -96.08), (8.0, -60.0, -58.0))]  # head
+    boxes += [((x0, 12.0, z0), (x0 + 10.0, 57.0, z0 + 18.0)) for x0 in (-14.0, 4.0) for z0 in (-46.0, 42.0)]
+    return Part("4493c01.dat", "Animal Horse (Complete)", [union(boxes)], studs([(-10, 0, 0), (10, 0, 0)]))
+
+
+def parts() -> list[Part]:
+    """Every vehicle part and the horse."""
+    return [*wheels(), wheel_plate(), steering(), seat(), windscreen(), horse()]
