@@ -1,0 +1,63 @@
+"""`bow3d cost SCENE`: cost points of every unit and vehicle and of each army (BOW 1.3 Annex A.4, §1.4.3)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from bow3d.errors import UserInputError
+from bow3d.scene import load_scene
+from bow3d.scene.cost import BALANCE_TOLERANCE_PCT, army_costs, balance_warning, cost_lines, imbalance_pct
+
+NAME = "cost"
+ORDER = 41
+HELP = "cost points of each unit and army (BOW Annex A.4) and a warning when the sides are unbalanced"
+DESCRIPTION = """Compute the cost points (CP) of every unit and vehicle of a scene, and of each army,
+with the formulas of BOW 1.3 Annex A.4:
+  minifig, melee weapon:      (Action Budget + Move + Dodge/Armor + Attack/Damage + Treat/Repair) x HP
+  minifig, long-range weapon: the same x Damage
+  vehicle:                    [(Speed x 5) + Dodge/Armor + all weapons' Damage] x HP
+A warning line says when the armies differ by more than the tolerance (BOW §1.4.3 balanced armies).
+
+examples:
+  bow3d cost scenes/village.yaml
+  bow3d cost village.yaml --tolerance 5
+  bow3d cost village.yaml --json"""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("scene", help="a scene file (.yaml)")
+    parser.add_argument("--json", action="store_true", help="print JSON for scripts")
+    parser.add_argument("--tolerance", type=float, default=BALANCE_TOLERANCE_PCT, metavar="PCT",
+                        help=f"how far apart the armies may be, in %% of the dearest (default {BALANCE_TOLERANCE_PCT:g})")
+    parser.add_argument("--library", metavar="DIR", help="LDraw library folder for the battlefield check "
+                        "(default: $LDRAWDIR, else the bundled starter library)")
+
+
+def run(args: argparse.Namespace) -> int:
+    if not 0 <= args.tolerance <= 100:
+        raise UserInputError(f"--tolerance {args.tolerance:g}: give a percentage from 0 to 100")
+    from bow3d.ldraw import Library
+
+    scene = load_scene(args.scene, battlefield=True, library=Library.from_env(args.library))
+    lines = cost_lines(scene)
+    totals = army_costs(scene)
+    warning = balance_warning(totals, args.tolerance)
+    if args.json:
+        print(json.dumps({"scene": args.scene, "units": [line.__dict__ for line in lines], "sides": totals,
+                          "imbalance_pct": round(imbalance_pct(totals), 2), "tolerance_pct": args.tolerance,
+                          "balanced": warning is None}, indent=2))
+        return 0
+    headers = ("id", "side", "sheet", "weapon", "CP", "formula (BOW A.4)")
+    rows = [(line.id, line.side, line.sheet, line.weapon, str(line.cost_points), line.formula) for line in lines]
+    widths = [max(len(h), *(len(r[k]) for r in rows)) if rows else len(h) for k, h in enumerate(headers)]
+    print("  ".join(h.ljust(w) for h, w in zip(headers, widths)).rstrip())
+    for row in rows:
+        print("  ".join((v.rjust(w) if k == 4 else v.ljust(w)) for k, (v, w) in enumerate(zip(row, widths))).rstrip())
+    print()
+    for side in scene.sides:
+        count = len(scene.units_of(side.id)) + len(scene.vehicles_of(side.id))
+        print(f"{side.id}: {totals[side.id]} CP ({count} unit{'s' if count != 1 else ''} and vehicle"
+              f"{'s' if count != 1 else ''})")
+    print(warning if warning else f"the sides are balanced (within {args.tolerance:g} %)")
+    return 0

@@ -1,0 +1,119 @@
+"""`bow3d scene check SCENE` and `bow3d scene from-ldraw MODEL -o SCENE.yaml`: validate and build scene files."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from bow3d.errors import UserInputError
+
+NAME = "scene"
+ORDER = 40
+HELP = "check a scene file, or build one from an LDraw battlefield with minifigs placed in it"
+DESCRIPTION = """Scene files (format: bow3d-scene/1, YAML) name the battlefield, the sides, the BOW
+description sheets, the units and the vehicles.
+
+  check SCENE          validate everything (fields, ids, sides, sheets, weapons, cells, seats, files,
+                       positions inside the battlefield) and print a summary; exit code 2 on a mistake
+  from-ldraw MODEL     find the minifigs and vehicles placed in an LDraw model (sub-models, or loose
+                       minifig parts) and write a scene, the decor and one model file per unit
+
+examples:
+  bow3d scene check scenes/village.yaml
+  bow3d scene from-ldraw my-battlefield.mpd -o my-battle.yaml
+  bow3d scene from-ldraw my-battlefield.mpd -o my-battle.yaml --side-default blue --force
+
+Sides and sheets in the LDraw model: write `0 !BOW UNIT side=blue sheet=rifleman id=blue-1` inside a
+minifig's sub-model or on the line just before its reference (or before its torso when the minifig
+is loose parts), `0 !BOW VEHICLE side=blue sheet=jeep` for a vehicle; or name the sub-model after
+the side (blue-rifleman.ldr)."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    check = sub.add_parser("check", help="validate a scene file and print a summary",
+                           description="Validate a scene file, its files and its positions on the battlefield.")
+    check.add_argument("scene", help="a scene file (.yaml)")
+    check.add_argument("--library", metavar="DIR", help="LDraw library folder (default: $LDRAWDIR, else the "
+                       "bundled starter library)")
+    build = sub.add_parser("from-ldraw", help="build a scene from an LDraw model with minifigs and vehicles in it",
+                           description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
+    build.add_argument("model", help="the LDraw battlefield (.ldr, .mpd) with minifigs and vehicles placed in it")
+    build.add_argument("-o", "--output", required=True, metavar="SCENE.yaml", help="the scene file to write")
+    build.add_argument("--force", action="store_true", help="replace the scene, decor and unit files if they exist")
+    build.add_argument("--side-default", metavar="SIDE",
+                       help="side of the minifigs that no !BOW meta line or sub-model name gives a side "
+                       "(without it they are written as side: unassigned and the scene will not load "
+                       "until you set them)")
+    build.add_argument("--library", metavar="DIR", help="LDraw library folder (default: $LDRAWDIR, else the "
+                       "bundled starter library)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from bow3d.ldraw import Library
+
+    library = Library.from_env(args.library)
+    if args.action == "check":
+        return _check(args.scene, library)
+    return _from_ldraw(args, library)
+
+
+def _check(path: str, library) -> int:
+    from bow3d.scene import battlefield_extent, load_scene
+    from bow3d.scene.cost import army_costs, balance_warning
+
+    scene = load_scene(path, battlefield=True, library=library)
+    (x0, y0), (x1, y1) = battlefield_extent(scene.battlefield_path, library)
+    totals = army_costs(scene)
+    print(f"{path}: OK ({scene.format})")
+    print(f"  name         {scene.name or '(none)'}")
+    print(f"  battlefield  {scene.battlefield} ({x1 - x0:.0f} x {y1 - y0:.0f} studs, "
+          f"x {x0:g} to {x1:g}, y {y0:g} to {y1:g})")
+    print(f"  ruleset      {scene.ruleset.name}")
+    print(f"  sheets       {', '.join(f'{k} ({v.kind})' for k, v in scene.sheets.items()) or 'none'}")
+    for side in scene.sides:
+        units, vehicles = scene.units_of(side.id), scene.vehicles_of(side.id)
+        print(f"  side {side.id:<8} {side.name}: {_count(len(units), 'unit')}, {_count(len(vehicles), 'vehicle')}, "
+              f"{totals[side.id]} CP")
+    warning = balance_warning(totals)
+    if warning:
+        print(f"  {warning}")
+    return 0
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _from_ldraw(args: argparse.Namespace, library) -> int:
+    from bow3d.scene import load_scene
+    from bow3d.scene.from_ldraw import scene_from_ldraw
+
+    if args.side_default is not None and not args.side_default.strip():
+        raise UserInputError("--side-default: give a side id, e.g. --side-default blue")
+    result = scene_from_ldraw(args.model, args.output, library=library, side_default=args.side_default,
+                              force=args.force)
+    scene = result.scene
+    print(f"found {len(scene.units)} units and {len(scene.vehicles)} vehicles in {args.model}:")
+    for unit in scene.units:
+        where = (f"at [{unit.position[0]:g}, {unit.position[1]:g}] facing {unit.facing:g}"
+                 if unit.position is not None else f"aboard {scene.aboard(unit.id).id}")
+        print(f"  {unit.id:<16} {unit.side:<10} {unit.sheet:<22} {where}  ({result.origins[unit.id]})")
+    for vehicle in scene.vehicles:
+        print(f"  {vehicle.id:<16} {vehicle.side:<10} {vehicle.sheet:<22} at [{vehicle.position[0]:g}, "
+              f"{vehicle.position[1]:g}] facing {vehicle.facing:g}, occupants: {', '.join(vehicle.occupants) or 'none'}"
+              f"  ({result.origins[vehicle.id]})")
+    out = Path(args.output)
+    print(f"wrote {out}, {result.decor_path.name} (the decor) and {len(result.model_paths)} models in "
+          f"{result.model_paths[0].parent.name}/" if result.model_paths else f"wrote {out}")
+    for note in result.notes:
+        print(f"note: {note}")
+    if result.unassigned:
+        print(f"\n{len(result.unassigned)} units have no side: {', '.join(result.unassigned)}.")
+        print("Set their side in the scene file (side: unassigned), or add `0 !BOW UNIT side=...` lines to the "
+              "model and run again with --force, or pass --side-default SIDE. The scene will not load until "
+              "every unit has a side.")
+        return 0
+    load_scene(out, library=library)  # the scene written must load
+    print(f"check it with: bow3d scene check {out}")
+    return 0

@@ -1,0 +1,61 @@
+"""`bow3d schema scene [-o FILE]`: the JSON Schema of a bow3d file format, from its pydantic models."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from bow3d.errors import UserInputError
+
+NAME = "schema"
+ORDER = 60
+HELP = "print the JSON Schema of the scene file format (for editors and validators)"
+DESCRIPTION = """Print (or write) the JSON Schema of a bow3d file format, made from the same pydantic
+models that read the files. Point your editor's YAML language server at it to get completion and
+checks while you write a scene by hand.
+
+examples:
+  bow3d schema scene
+  bow3d schema scene -o scene.schema.json
+  # VS Code / yaml-language-server: first line of a scene file
+  # yaml-language-server: $schema=./scene.schema.json"""
+
+
+def scene_schema() -> dict:
+    """The JSON Schema (draft 2020-12) of `format: bow3d-scene/1`."""
+    from bow3d.scene import FORMAT, Scene
+
+    schema = Scene.model_json_schema()
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": f"https://bow3d/{FORMAT}.schema.json",
+            **schema}
+
+
+SCHEMAS = {"scene": scene_schema}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("format", choices=sorted(SCHEMAS), help="which file format")
+    parser.add_argument("-o", "--output", metavar="FILE", help="write the schema to FILE instead of printing it")
+    parser.add_argument("--force", action="store_true", help="replace FILE if it exists")
+
+
+def format_schema(name: str) -> str:
+    """The schema as stable JSON text (sorted keys, 2-space indent, newline at the end)."""
+    return json.dumps(SCHEMAS[name](), indent=2, sort_keys=True) + "\n"
+
+
+def run(args: argparse.Namespace) -> int:
+    text = format_schema(args.format)
+    if not args.output:
+        print(text, end="")
+        return 0
+    out = Path(args.output)
+    if out.exists() and not args.force:
+        raise UserInputError(f"{out}: already exists; choose another name or pass --force to replace it")
+    try:
+        out.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise UserInputError(f"{out}: cannot be written ({error.strerror or error})") from None
+    print(f"wrote {out} (JSON Schema of {args.format} files)")
+    return 0

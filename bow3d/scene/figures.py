@@ -1,0 +1,323 @@
+"""Minifigs and vehicles found in an LDraw model built in an editor (for `bow3d scene from-ldraw`).
+
+Layer: scene. `find_figures(model, structure)` finds the minifigs and vehicles of a loaded model
+in world terms (positions in studs, facings in degrees); bow3d.scene.from_ldraw writes the scene.
+
+Minifigs: (a) a sub-model placement (at any depth) holding exactly one torso (973*) is one unit;
+(b) loose minifig parts are grouped around each torso: body parts to the nearest torso, hands to
+the nearest arm, headgear to the nearest head, held equipment to the nearest hand (each within
+2 studs). Position = the point under the torso's hips, in studs; facing = the world direction of
+the torso's LDraw -Z axis (identity = 270). Vehicles: sub-models with `0 !BOW VEHICLE ...`, or
+holding a horse (4493c01), a steering wheel or wheels; minifigs inside or seated on them are
+their occupants (the pilot first: the one nearest the steering wheel, else the front).
+Sides, sheets and ids: `0 !BOW UNIT side=blue sheet=rifleman id=blue-1` in the sub-model or
+just before its (or its torso's) type-1 line, else a side named in the sub-model's name
+("blue-rifleman.ldr"), else 'unassigned'. Default sheets come from the weapons held (BOW A.2).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+import numpy as np
+
+from bow3d.ldraw import Model
+from bow3d.scene import equipment as eq
+from bow3d.scene.structure import Placement, Slot, Structure, meta_commands, world_transform
+
+STUD_LDU = 20.0
+ATTACH_LDU = 2 * STUD_LDU  # "within a couple of studs"
+MAX_VEHICLE_TORSOS = 8
+MAX_VEHICLE_STUDS = 48.0
+HIP_LDU = 32.0  # torso origin (neck) to the hips, LDraw +Y
+COLOUR_SIDES = {"blue": 1, "red": 4, "green": 2, "yellow": 14, "black": 0, "white": 15, "orange": 25,
+                "purple": 22, "grey": 71, "gray": 71, "brown": 70, "tan": 19, "pink": 13, "lime": 27}
+UNASSIGNED = "unassigned"
+
+
+@dataclass
+class Figure:
+    """A minifig or vehicle found in the model, in world terms (studs, degrees)."""
+
+    kind: str  # 'unit' | 'vehicle'
+    instances: list[int]  # indices into model.instances
+    position: tuple[float, float]  # studs
+    facing: float  # degrees
+    origin: str  # where it came from: 'blue-rifleman.ldr placed at village.mpd line 12' or 'loose parts ...'
+    meta: dict[str, str] = field(default_factory=dict)  # from `0 !BOW UNIT|VEHICLE`
+    meta_lines: list[tuple[str, int]] = field(default_factory=list)  # (source, line) of those meta lines
+    name_hint: str = ""  # sub-model name, for the side
+    drop_lines: list[tuple[str, int]] = field(default_factory=list)  # type-1 lines to leave out of the decor
+    titles: list[str] = field(default_factory=list)  # descriptions of headgear and held equipment
+    vehicle_kind: str = ""  # 'horse' | 'car'
+    seats: int = 0
+    occupants: list["Figure"] = field(default_factory=list)
+    steering: np.ndarray | None = None  # world point of the steering wheel
+    aboard: bool = False
+    torso: int = -1
+
+
+def _facing_of(transform: np.ndarray) -> float:
+    """Degrees of the world direction of a frame's LDraw -Z axis (0 = +X, CCW from above)."""
+    forward = transform[:3, :3] @ np.array([0.0, 0.0, -1.0]) if transform.shape == (4, 4) else transform
+    return math.degrees(math.atan2(forward[1], forward[0])) % 360.0
+
+
+def _world_points(model: Model, indices: list[int]) -> np.ndarray:
+    """(N, 3) world vertices of the given instances (for extents and lowest points)."""
+    chunks = []
+    for i in indices:
+        pos = model.parts[model.instance_part[i]].positions.astype(np.float64)
+        if pos.shape[0]:
+            m = model.instances[i].transform
+            chunks.append(pos @ m[:3, :3].T + m[:3, 3])
+    return np.concatenate(chunks) if chunks else np.zeros((0, 3))
+
+
+def _boxes(model: Model, indices: list[int]) -> np.ndarray:
+    """(N, 2, 3) world AABB per instance."""
+    out = np.zeros((len(indices), 2, 3))
+    for k, i in enumerate(indices):
+        pts = _world_points(model, [i])
+        if pts.shape[0]:
+            out[k] = pts.min(axis=0), pts.max(axis=0)
+        else:
+            out[k] = model.instances[i].transform[:3, 3]
+    return out
+
+
+def _box_distance(point: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    """(N,) distance from a point to each of (N, 2, 3) boxes (0 inside)."""
+    gap = np.maximum(np.maximum(boxes[:, 0] - point, point - boxes[:, 1]), 0.0)
+    return np.linalg.norm(gap, axis=1)
+
+
+def _torso_anchor(transform: np.ndarray) -> np.ndarray:
+    """World point at the torso's hips (LDraw local (0, 32, 0)): the footprint centre seen from above."""
+    return transform[:3, :3] @ np.array([0.0, HIP_LDU, 0.0]) + transform[:3, 3]
+
+
+def _unit_from_torso(model: Model, torso: int, members: list[int], roles: dict[int, str], titles: dict[int, str],
+                     origin: str) -> Figure:
+    t = model.instances[torso].transform
+    anchor = _torso_anchor(t)
+    gear = [titles[i] for i in members if roles[i] in (eq.HEADGEAR, eq.EQUIPMENT)]
+    return Figure("unit", sorted(members), (anchor[0] / STUD_LDU, anchor[1] / STUD_LDU), _facing_of(t), origin,
+                  titles=gear, torso=torso)
+
+
+def _group_loose(model: Model, slots: list[Slot], roles: dict[int, str]) -> tuple[dict[int, list[int]], list[int]]:
+    """Loose minifig parts -> {torso index: member indices}; the parts that joined no torso."""
+    torsos = [s.index for s in slots if roles[s.index] == eq.TORSO]
+    members = {t: [t] for t in torsos}
+    if not torsos:
+        return members, []
+    owner: dict[int, int] = {t: t for t in torsos}
+    centre = {i: b.mean(axis=0) for i, b in zip([s.index for s in slots], _boxes(model, [s.index for s in slots]))}
+    boxes = dict(zip([s.index for s in slots], _boxes(model, [s.index for s in slots])))
+    torso_centres = np.array([_torso_anchor(model.instances[t].transform) * 0.5 + model.instances[t].transform[:3, 3]
+                              * 0.5 for t in torsos])
+    stages = [((eq.LEGS, eq.ARM, eq.HEAD), None), ((eq.HAND,), eq.ARM), ((eq.HEADGEAR,), eq.HEAD),
+              ((eq.EQUIPMENT,), eq.HAND), ((eq.HEADGEAR, eq.EQUIPMENT), None)]
+    for wanted, via in stages:
+        for s in slots:
+            i = s.index
+            if i in owner or roles[i] not in wanted:
+                continue
+            if via is None:
+                d = np.linalg.norm(torso_centres - centre[i], axis=1)
+                k = int(np.argmin(d))
+                if d[k] <= ATTACH_LDU:
+                    owner[i] = torsos[k]
+                continue
+            anchors = [j for j in owner if roles[j] == via]
+            if not anchors:
+                continue
+            # the part's box comes within a stud of the anchor's centre (a hand on its arm, a hat on its head)
+            d = np.array([_box_distance(centre[j], boxes[i][None])[0] for j in anchors])
+            limit = STUD_LDU
+            k = int(np.argmin(d))
+            if d[k] <= limit:
+                owner[i] = owner[anchors[k]]
+    for i, t in owner.items():
+        if i != t:
+            members[t].append(i)
+    left = [s.index for s in slots if s.index not in owner and roles[s.index] != eq.OTHER]
+    return members, left
+
+
+def _vehicle_marker(node: Placement, roles: dict[int, str]) -> str:
+    """'horse' | 'car' | '' for a placement (its own parts and sub-models)."""
+    found = [roles[s.index] for s in node.all_slots()]
+    if eq.HORSE in found:
+        return eq.HORSE
+    if eq.STEERING in found or found.count(eq.WHEEL) >= 2:
+        return "car"
+    return ""
+
+
+def _bow_meta(node: Placement, command: str) -> tuple[dict[str, str], list[tuple[str, int]]]:
+    """`!BOW <command>` values in the sub-model itself or just before its type-1 line."""
+    values: dict[str, str] = {}
+    lines = []
+    for source, metas in ((node.file.source, node.own_meta), (node.source, node.meta_before)):
+        for line, found in meta_commands(metas, command):
+            values = {**found, **values} if source == node.source else {**values, **found}
+            if source == node.source:
+                lines.append((source, line))
+    return values, lines
+
+
+def find_figures(model: Model, structure: Structure) -> tuple[list[Figure], list[Figure], list[str]]:
+    """(units, vehicles, notes) found in a loaded model; occupants are listed in their vehicle."""
+    roles = {s.index: eq.part_role(s.name, s.title) for s in structure.slots}
+    titles = {s.index: s.title or s.name for s in structure.slots}
+    notes: list[str] = []
+    torso_count = {}
+    for node in structure.placements():
+        torso_count[id(node)] = sum(roles[s.index] == eq.TORSO for s in node.all_slots())
+
+    vehicles: list[Figure] = []
+    units: list[Figure] = []
+    taken: set[int] = set()
+
+    def visit(node: Placement, inside_vehicle: Figure | None) -> None:
+        if node.parent is not None and node.file.source and inside_vehicle is None:
+            meta, meta_lines = _bow_meta(node, "VEHICLE")
+            marker = _vehicle_marker(node, roles)
+            members = [s.index for s in node.all_slots()]
+            if meta or meta_lines or (marker and torso_count[id(node)] <= MAX_VEHICLE_TORSOS
+                                      and _extent_studs(model, members) <= MAX_VEHICLE_STUDS):
+                vehicle = _vehicle_figure(model, node, members, roles, meta, meta_lines, marker or "car")
+                vehicles.append(vehicle)
+                taken.update(members)
+                inside_vehicle = vehicle
+        if node.parent is not None and torso_count[id(node)] == 1 and not _is_vehicle_node(node, vehicles):
+            members = [s.index for s in node.all_slots() if s.index not in taken or inside_vehicle]
+            torso = next(i for i in members if roles[i] == eq.TORSO)
+            unit = _unit_from_torso(model, torso, members, roles, titles, _describe(node))
+            unit.meta, unit.meta_lines = _bow_meta(node, "UNIT")
+            unit.name_hint = PurePosixPath(node.name).stem
+            if inside_vehicle is None:
+                unit.drop_lines = [(node.source, node.line)] + unit.meta_lines
+                units.append(unit)
+            else:
+                inside_vehicle.occupants.append(unit)
+            taken.update(members)
+            return
+        loose = [s for s in node.slots if s.index not in taken or inside_vehicle is not None]
+        if any(roles[s.index] == eq.TORSO for s in loose):
+            groups, left = _group_loose(model, loose, roles)
+            by_index = {s.index: s for s in loose}
+            for torso, members in groups.items():
+                unit = _unit_from_torso(model, torso, members, roles, titles,
+                                        f"loose parts at {Path(by_index[torso].source).name} line "
+                                        f"{by_index[torso].line}")
+                for i in sorted(members):
+                    for line, found in meta_commands(by_index[i].meta_before, "UNIT"):
+                        unit.meta.update(found)
+                        unit.meta_lines.append((by_index[i].source, line))
+                if inside_vehicle is None:
+                    unit.drop_lines = [(by_index[i].source, by_index[i].line) for i in members] + unit.meta_lines
+                    units.append(unit)
+                else:
+                    inside_vehicle.occupants.append(unit)
+                taken.update(members)
+            if left:
+                notes.append(f"{len(left)} minifig part(s) near no torso were left in the decor: "
+                             + ", ".join(sorted({titles[i] for i in left})[:5]))
+        for child in node.children:
+            visit(child, inside_vehicle)
+
+    visit(structure.root, None)
+    _seat_riders(model, units, vehicles)
+    for vehicle in vehicles:
+        _order_occupants(vehicle)
+        riders = {i for unit in vehicle.occupants for i in unit.instances}
+        vehicle.instances = [i for i in vehicle.instances if i not in riders]
+    return units, vehicles, notes
+
+
+def _is_vehicle_node(node: Placement, vehicles: list[Figure]) -> bool:
+    return any(v.origin == _describe(node) for v in vehicles)
+
+
+def _describe(node: Placement) -> str:
+    return f"{node.name} placed at {Path(node.source).name} line {node.line}"
+
+
+def _extent_studs(model: Model, members: list[int]) -> float:
+    pts = _world_points(model, members)
+    return float(np.ptp(pts[:, :2], axis=0).max() / STUD_LDU) if pts.shape[0] else 0.0
+
+
+def _vehicle_figure(model: Model, node: Placement, members: list[int], roles: dict[int, str], meta: dict[str, str],
+                    meta_lines: list[tuple[str, int]], kind: str) -> Figure:
+    transform = world_transform(node)
+    facing = _facing_of(transform)  # vehicles are built facing LDraw -Z, like minifigs
+    centre = _footprint_centre(_world_points(model, members), facing)
+    steering = [i for i in members if roles[i] == eq.STEERING]
+    seats = sum(roles[i] == eq.SEAT for i in members)
+    vehicle = Figure("vehicle", members, (centre[0] / STUD_LDU, centre[1] / STUD_LDU), facing, _describe(node),
+                     meta=meta, meta_lines=meta_lines, name_hint=PurePosixPath(node.name).stem,
+                     drop_lines=[(node.source, node.line)] + meta_lines, vehicle_kind=kind, seats=seats,
+                     steering=model.instances[steering[0]].transform[:3, 3] if steering else None)
+    return vehicle
+
+
+def _footprint_centre(points: np.ndarray, facing: float) -> np.ndarray:
+    """World XY centre of the points' box in a frame turned by `facing` (the oriented footprint)."""
+    if points.shape[0] == 0:
+        return np.zeros(2)
+    a = math.radians(facing)
+    rot = np.array([[math.cos(a), math.sin(a)], [-math.sin(a), math.cos(a)]])  # world -> vehicle frame
+    local = points[:, :2] @ rot.T
+    mid = (local.min(axis=0) + local.max(axis=0)) / 2
+    return rot.T @ mid
+
+
+def _seat_riders(model: Model, units: list[Figure], vehicles: list[Figure]) -> None:
+    """Minifigs standing on top of a vehicle's footprint (e.g. a rider on a loose horse) board it."""
+    for vehicle in vehicles:
+        pts = _world_points(model, vehicle.instances)
+        if pts.shape[0] == 0:
+            continue
+        a = math.radians(vehicle.facing)
+        rot = np.array([[math.cos(a), math.sin(a)], [-math.sin(a), math.cos(a)]])
+        local = pts[:, :2] @ rot.T
+        lo, hi, bottom = local.min(axis=0), local.max(axis=0), pts[:, 2].min()
+        for unit in list(units):
+            p = rot @ (np.array(unit.position) * STUD_LDU)
+            feet = _world_points(model, unit.instances)[:, 2].min()
+            if np.all(p >= lo) and np.all(p <= hi) and feet > bottom + 12.0:
+                units.remove(unit)
+                vehicle.occupants.append(unit)
+                vehicle.drop_lines += unit.drop_lines
+
+
+def _order_occupants(vehicle: Figure) -> None:
+    """The pilot first: nearest the steering wheel, else the one furthest to the front."""
+    for unit in vehicle.occupants:
+        unit.aboard = True
+    if not vehicle.occupants:
+        return
+    a = math.radians(vehicle.facing)
+    forward = np.array([math.cos(a), math.sin(a)])
+    if vehicle.steering is not None:
+        key = [float(np.linalg.norm(np.array(u.position) * STUD_LDU - vehicle.steering[:2])) for u in vehicle.occupants]
+    else:
+        key = [-float(np.dot(np.array(u.position), forward)) for u in vehicle.occupants]
+    vehicle.occupants = [u for _, u in sorted(zip(key, vehicle.occupants), key=lambda p: p[0])]
+
+
+def side_from_name(name: str, known: set[str]) -> str | None:
+    """A side named by a token of a sub-model name: 'blue-rifleman' -> 'blue' (known sides, then colours)."""
+    tokens = [t for t in re.split(r"[^a-z0-9]+", name.lower()) if t]
+    for pool in (known, set(COLOUR_SIDES)):
+        for token in tokens:
+            if token in pool:
+                return token
+    return None

@@ -1,0 +1,219 @@
+"""The sub-model tree of a loaded LDraw model: which placement of which sub-model each part came through.
+
+Layer: scene (reads bow3d.ldraw). `bow3d.ldraw.load_model` flattens a model into part instances
+and keeps, per instance, the names of the sub-models it came through, but not *which placement*
+of a sub-model placed twice. This module walks the same documents in the same order as the
+loader (loose geometry first, then type-1 lines in file order) and hangs every instance under
+its sub-model placement (`Placement`), with the type-1 line that placed it and the `0` meta lines
+written just before that line (where `0 !BOW UNIT ...` goes). The walk is checked against the
+loader's instances (same part name and line, one by one).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+import numpy as np
+
+from bow3d.errors import SceneError
+from bow3d.ldraw import LDRAW_TO_WORLD, Library, Model
+from bow3d.ldraw.flatten import MAX_DEPTH, ref_matrices
+from bow3d.ldraw.library import UnsafeReference
+from bow3d.ldraw.parse import LDrawFile, normalise_name, parse_document
+
+
+@dataclass
+class Slot:
+    """One part instance of the model as the walk reached it (index into Model.instances)."""
+
+    index: int
+    source: str  # file holding the line that placed it
+    line: int
+    name: str
+    title: str  # the part's description (first line of its file), '' when unknown
+    meta_before: list[tuple[int, str]]  # `0` lines between the previous type-1 line and this one
+
+
+@dataclass
+class Placement:
+    """A placement of a sub-model (or the main model, the root): a node of the sub-model tree."""
+
+    name: str  # sub-model name as referenced, normalised ('blue-rifleman.ldr')
+    file: LDrawFile
+    parent: "Placement | None"
+    source: str  # the file holding the type-1 line that placed it ('' for the root)
+    line: int  # that line (0 for the root)
+    transform: np.ndarray  # (4, 4) LDraw-frame matrix of the sub-model in the main model (world_transform())
+    meta_before: list[tuple[int, str]] = field(default_factory=list)
+    slots: list[Slot] = field(default_factory=list)  # parts placed directly in it
+    children: list["Placement"] = field(default_factory=list)
+
+    def all_slots(self) -> list[Slot]:
+        """Every part instance under this placement, at any depth, in walk order."""
+        out = list(self.slots)
+        for child in self.children:
+            out += child.all_slots()
+        return out
+
+    def descendants(self) -> list["Placement"]:
+        out = []
+        for child in self.children:
+            out += [child] + child.descendants()
+        return out
+
+    def depth(self) -> int:
+        return 0 if self.parent is None else 1 + self.parent.depth()
+
+    @property
+    def own_meta(self) -> list[tuple[int, str]]:
+        return list(self.file.meta)
+
+
+class _Walker:
+    def __init__(self, model: Model, library: Library):
+        self.model = model
+        self.library = library
+        self.documents: dict[str, list[LDrawFile]] = {}
+        self.blocks: dict[str, dict[str, LDrawFile]] = {}
+        self.headers: dict[str, tuple[bool, str]] = {}  # library path -> (is_part, title)
+        self.roots = tuple(str(r) + os.sep for r in library.roots)
+        self.slots: list[Slot] = []
+        self.stack: list[str] = []
+        self.local_sources: list[str] = []  # files outside the library that the model reaches
+
+    def read(self, path: Path) -> LDrawFile:
+        key = str(path)
+        if key not in self.documents:
+            doc = parse_document(path.read_bytes(), key)
+            self.documents[key] = doc.files
+            self.blocks[key] = doc.submodels() if len(doc.files) > 1 else {}
+            if not key.startswith(self.roots):
+                self.local_sources.append(key)
+        return self.documents[key][0]
+
+    def header(self, path: Path) -> tuple[bool, str]:
+        """(is a part, title) of a library file from its first lines, without parsing the geometry."""
+        key = str(path)
+        if key not in self.headers:
+            title, org = "", ""
+            with open(path, encoding="utf-8-sig", errors="replace") as handle:
+                for number, raw in enumerate(handle):
+                    words = raw.split()
+                    if number > 40 or (words and words[0] != "0"):
+                        break
+                    if len(words) > 1 and not title:
+                        title = raw.split(None, 1)[1].strip()
+                    if len(words) > 1 and words[1].upper() == "!LDRAW_ORG":
+                        org = words[2] if len(words) > 2 else ""
+            probe = LDrawFile(name=path.name, source=key, ldraw_org=org)
+            self.headers[key] = (probe.is_part, title)
+        return self.headers[key]
+
+    def resolve(self, name: str, parent: LDrawFile) -> tuple[str, LDrawFile | None, str, str]:
+        """(kind 'submodel' | 'part' | 'missing' | 'unsafe', file, key, title) the way the loader resolves."""
+        norm = normalise_name(name)
+        for source in (parent.source, self.main_source):
+            block = self.blocks.get(source, {}).get(norm)
+            if block is not None:
+                return ("part" if block.is_part else "submodel"), block, f"{source}#{norm}", block.title
+        local = Path(os.path.dirname(parent.source)) if not parent.source.startswith(self.roots) else None
+        try:
+            path = self.library.find(name, local)
+        except UnsafeReference:
+            return "unsafe", None, "", ""
+        if path is None:
+            return "missing", None, f"missing:{norm}", ""
+        if str(path).startswith(self.roots):
+            is_part, title = self.header(path)
+            if is_part:
+                return "part", None, str(path), title
+        main = self.read(path)
+        return ("part" if main.is_part else "submodel"), main, str(path), main.title
+
+    def walk(self, node: Placement, key: str) -> None:
+        f = node.file
+        self.stack.append(key)
+        if f.triangles.shape[0] or f.edges.shape[0]:
+            self._slot(node, f.source, f.first_line, f"{f.name} (loose geometry)", "", [])
+        mats = ref_matrices(f.refs) if f.refs else np.zeros((0, 4, 4))
+        metas = sorted(f.meta)
+        previous = 0
+        for ref, local in zip(f.refs, mats):
+            before = [(n, t) for n, t in metas if previous < n < ref.line]
+            previous = ref.line
+            kind, child, child_key, title = self.resolve(ref.name, f)
+            if kind in ("part", "missing"):
+                self._slot(node, f.source, ref.line, ref.name, title, before)
+            elif kind == "submodel" and child_key not in self.stack and len(self.stack) < MAX_DEPTH:
+                sub = Placement(name=normalise_name(ref.name), file=child, parent=node, source=f.source,
+                                line=ref.line, transform=node.transform @ local, meta_before=before)
+                node.children.append(sub)
+                self.walk(sub, child_key)
+        self.stack.pop()
+
+    def _slot(self, node: Placement, source: str, line: int, name: str, title: str, before) -> None:
+        slot = Slot(len(self.slots), source, line, normalise_name(name).rsplit("/", 1)[-1], title, before)
+        self.slots.append(slot)
+        node.slots.append(slot)
+
+
+@dataclass
+class Structure:
+    """The sub-model tree of a model and the files it was read from."""
+
+    root: Placement
+    slots: list[Slot]
+    documents: dict[str, list[LDrawFile]]
+    local_sources: list[str]
+    main_source: str
+
+    def placements(self) -> list[Placement]:
+        return [self.root] + self.root.descendants()
+
+
+def model_structure(model: Model, library: Library) -> Structure:
+    """Walk `model`'s documents into a sub-model tree aligned with `model.instances`.
+
+    Raises SceneError when the walk and the loader disagree (it would be a bug; the message says so).
+    """
+    walker = _Walker(model, library)
+    path = Path(model.path).resolve()
+    walker.main_source = str(path)
+    main = walker.read(path)
+    if main.is_part:
+        raise SceneError(f"{model.path}: is a single part, not a model with minifigs; give the battlefield model")
+    root = Placement(name=normalise_name(PurePosixPath(main.name).name), file=main, parent=None, source="", line=0,
+                     transform=np.eye(4))
+    walker.walk(root, f"{walker.main_source}#{normalise_name(main.name)}")
+    instances = model.instances
+    if len(walker.slots) != len(instances) or any(
+            s.line != i.line or (s.name != i.name and "(loose geometry)" not in s.name)
+            for s, i in zip(walker.slots, instances)):
+        raise SceneError(f"{model.path}: the scene builder lost track of the sub-models "
+                         f"({len(walker.slots)} parts walked, {len(instances)} loaded); please report this model")
+    return Structure(root, walker.slots, walker.documents, walker.local_sources, walker.main_source)
+
+
+def world_transform(placement: Placement) -> np.ndarray:
+    """(4, 4) world transform (Z up) of a sub-model placement's own LDraw frame."""
+    return LDRAW_TO_WORLD @ placement.transform
+
+
+def meta_commands(lines: list[tuple[int, str]], command: str) -> list[tuple[int, dict[str, str]]]:
+    """`!BOW <command> key=value ...` lines among (line, text) meta lines -> (line, {key: value})."""
+    found = []
+    for number, text in lines:
+        words = text.split()
+        if len(words) >= 2 and words[0].upper() == "!BOW" and words[1].upper() == command.upper():
+            values = {}
+            for word in words[2:]:
+                if "=" in word:
+                    key, value = word.split("=", 1)
+                    values[key.strip().lower()] = value.strip().strip('"')
+            found.append((number, values))
+    return found
+
+
+__all__ = ["Placement", "Slot", "Structure", "meta_commands", "model_structure", "world_transform"]
