@@ -96,6 +96,7 @@ class Stage:
         alive = pose.alive and fall < 1.0
         if piece.alive != alive or not alive:
             self.nodes.set_alive(id_, alive)
+            self.highlighted = ""  # set_alive hides the highlight ring: draw it again
         self.nodes.set_pose(id_, pose.position, pose.facing_deg)
         if alive:
             if piece.marks_state != (pose.marks, pose.damage):
