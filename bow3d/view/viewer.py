@@ -77,6 +77,7 @@ class Viewer:
         self.selected: str | None = None
         self.los = None  # the LosOverlay on screen, if any
         self.world = None  # bow3d.world.World of the scene, built at the first line of sight
+        self.click_handler = None  # (x, y) -> None: replaces unit picking (the play UI sets it)
         self._drag: tuple[str, float, float] | None = None
         self._press: tuple[float, float] | None = None
         base.disable_mouse()
@@ -229,6 +230,9 @@ class Viewer:
 
     def on_click(self, x: float, y: float) -> None:
         """A left click at pixel (x, y): select the unit under it (scenes only)."""
+        if self.click_handler is not None:
+            self.click_handler(x, y)
+            return
         if self.nodes is None:
             return
         from bow3d.view.picking import pick_unit

@@ -1,0 +1,454 @@
+"""Play BOW in 3D: hot-seat or against the AI, every game written as a replay as it goes.
+
+Layer: view. `PlayUI` holds the rules `Game`, the scene's nodes (through a `Viewer`), the
+replay writer and the input handlers. Every mouse and key binding calls one handler, so a test
+plays a whole game by calling handlers only:
+
+    on_click_unit(id)     choose one of your units (its reachable cells light up as plates, its
+                          sheet appears), or, with a unit chosen, aim at another unit: attack or
+                          treat, with the odds shown before committing (bow3d.rules.odds)
+    on_click_cell(cell)   move the chosen unit there (or get off a vehicle there)
+    on_key(n)             the n-th action of the HUD list (keys 1-9)
+    on_confirm()          commit the aimed action (Enter)        on_cancel()    forget it (Esc)
+    on_end_turn()         end the unit's turn (Space)
+    on_speed(+1/-1), on_turn(+45/-45), on_drive()   piloting (BOW §3.3): speed, direction, then
+                          the compulsory move, animated
+
+Brick rolls (BOW §2.1) come from the replay runner's seeded stream (the same derivation as
+`bow3d.replay.play_game`, so a game played here re-simulates like any other) and are shown
+as 2x2 bricks thrown onto a tray, landing on edge as the recorded result says.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+
+from bow3d.replay import ReplayWriter
+from bow3d.replay.session import DEFAULT_MAX_ROUNDS, ai_players, roll_bricks
+from bow3d.rules import (Attack, BrickRoll, ChangeDirection, ChangeSpeed, CompulsoryMove, EndTurn, Game, GetOff,
+                         GetOn, Illegal, Move, Treat)
+from bow3d.rules.odds import odds_of
+from bow3d.view import markers
+from bow3d.view.hud import MAX_LISTED, Hud, HudLines, describe_action
+
+GLIDE_S = 0.45  # seconds of a move's animation
+CELL_RGBA = (90, 230, 120, 120)  # Trans-Green-like plate tiles on reachable cells
+AIM_AHEAD = (Attack, Treat, GetOn)  # actions shown with their odds and committed with Enter
+
+
+class PlayUI:
+    """A game of `scene` in a Panda3D window (or offscreen buffer) `base`.
+
+    `players` maps each side to "human" or "ai"; `replay` is the .bowreplay path (never
+    overwritten); `geometry` defaults to the scene's World; `animate` False makes every move and
+    roll land at once (tests).
+    """
+
+    def __init__(self, base, scene, replay: str | Path, *, players: dict[str, str] | None = None, seed: int = 1,
+                 geometry=None, library=None, quality: str = "default", animate: bool = True,
+                 max_rounds: int = DEFAULT_MAX_ROUNDS):
+        from bow3d.view.brick_roll_animation import RollTray
+        from bow3d.view.viewer import Viewer
+
+        self.base, self.scene, self.animate = base, scene, animate
+        self.players = players or {side.id: "human" for side in scene.sides}
+        if geometry is None:
+            from bow3d.world import World
+
+            geometry = World.from_scene(scene, library)
+        self.viewer = Viewer(base, scene, quality, library=library)
+        self.viewer.click_handler = self.on_mouse_click
+        self.viewer.world = geometry if hasattr(geometry, "decor_model") else None
+        self.nodes = self.viewer.nodes
+        self.game = Game.start(scene, geometry, max_rounds=max_rounds)
+        self.dice = np.random.default_rng([seed, 0])
+        self.ai = ai_players(scene, seed)
+        self.p = float(scene.ruleset.brick_edge_probability)
+        self.writer = ReplayWriter(replay, scene, seed, self.players, max_rounds=max_rounds)
+        self.replay_path = Path(replay)
+        self.selected: str | None = None
+        self.aimed = None  # an Attack / Treat / GetOn waiting for on_confirm
+        self.listed: list = []
+        self.log: list[str] = []
+        self.message = ""
+        self.rolls: list = []  # BrickRollShown of the last exchange
+        self._roll_clock = 0.0
+        self._glides: dict[str, tuple] = {}
+        self._cells = None
+        self.reachable: list[tuple[int, int]] = []  # the lit cells of the chosen unit
+        self._los = None
+        self.hud = Hud(base)
+        self.tray = RollTray(base.win, frame=(0.36, 0.68, 0.03, 0.33))
+        self.viewer.help_text.setText("left click: choose a unit, then a cell (move) or an enemy (aim) | Enter: "
+                                      "commit | Esc: cancel | Space: end turn | 1-9: actions | [ ] speed, < > turn, "
+                                      "M drive | drag: orbit, wheel: zoom")
+        self._bind()
+        self._advance()
+        self._refresh()
+
+    # --- input bindings (every one calls a handler) -------------------------------------------
+    def _bind(self) -> None:
+        b = self.base
+        for n in range(1, MAX_LISTED + 1):
+            b.accept(str(n), self.on_key, [n])
+        b.accept("enter", self.on_confirm)
+        b.accept("escape", self.on_cancel)
+        b.accept("space", self.on_end_turn)
+        b.accept("]", self.on_speed, [1])
+        b.accept("[", self.on_speed, [-1])
+        b.accept(",", self.on_turn, [45.0])
+        b.accept(".", self.on_turn, [-45.0])
+        b.accept("m", self.on_drive)
+        b.task_mgr.add(self._animate_task, "bow3d-play-animate")
+
+    # --- handlers ----------------------------------------------------------------------------
+    def on_mouse_click(self, x: float, y: float) -> None:
+        """A left click at window pixel (x, y): a unit under it, else the stud cell under it."""
+        from bow3d.view.picking import pick_cell, pick_unit
+
+        unit = pick_unit(self.base, self.nodes, (x, y))
+        if unit is not None:
+            self.on_click_unit(unit)
+            return
+        cell = pick_cell(self.base, self.nodes, (x, y))
+        if cell is not None:
+            self.on_click_cell(cell)
+
+    def on_click_unit(self, id: str) -> None:
+        """Choose one of your units, or aim the chosen unit at another (odds shown, Enter commits)."""
+        if not self._human_to_play():
+            return
+        id = self._pilot_of(id) if id in self.game.state.vehicles and self._pilot_of(id) in self._choosable() else id
+        if id in self._choosable() and (self.selected is None or id != self.selected):
+            self._select(id)
+            return
+        if self.selected is None:
+            self._say(f"{id} is not yours to play now" if id in self.game.state.units else f"choose one of your units")
+            return
+        options = [a for a in self._legal(self.selected) if isinstance(a, AIM_AHEAD) and
+                   (getattr(a, "target", None) == id or getattr(a, "vehicle", None) == id)]
+        if not options:
+            self._say(f"{self.selected} has no action on {id} now")
+            return
+        held = self.game.state.units[self.selected].weapon
+        options.sort(key=lambda a: getattr(a, "weapon", None) != held)
+        self._aim(options[0])
+
+    def on_click_cell(self, cell: tuple[int, int]) -> None:
+        """Move the chosen unit to `cell` (or get off its vehicle there)."""
+        if not self._human_to_play() or self.selected is None:
+            return
+        cell = (int(cell[0]), int(cell[1]))
+        for action in self._legal(self.selected):
+            if isinstance(action, (Move, GetOff)) and tuple(action.to) == cell and not (
+                    isinstance(action, Move) and tuple(action.to) == self._cell_of(self.selected)):
+                self._apply(action)
+                return
+        self._say(f"{self.selected} cannot go to {cell}")
+
+    def on_key(self, number: int) -> None:
+        """The action listed under key `number` (1-9): aimed ones wait for Enter, others happen."""
+        if not self._human_to_play() or not 1 <= number <= len(self.listed):
+            return
+        action = self.listed[number - 1]
+        if isinstance(action, AIM_AHEAD):
+            self._aim(action)
+        else:
+            self._apply(action)
+
+    def on_confirm(self) -> None:
+        """Commit the aimed action."""
+        if self.aimed is not None and self._human_to_play():
+            action, self.aimed = self.aimed, None
+            self._apply(action)
+
+    def on_cancel(self) -> None:
+        self.aimed = None
+        self._clear_los()
+        self._refresh()
+
+    def on_end_turn(self) -> None:
+        """End the chosen (or active) unit's turn: a marking brick goes beside it (BOW §2.2)."""
+        unit = self.game.state.active_unit or self.selected
+        if unit is None or not self._human_to_play():
+            return
+        action = EndTurn(unit)
+        if self.game.check(action) is None:
+            self._apply(action)
+        else:
+            self._say(self.game.check(action))
+
+    def on_speed(self, delta: int) -> None:
+        """Piloting: speed up or slow down by one (BOW §3.3)."""
+        self._pilot(lambda a: isinstance(a, ChangeSpeed), lambda a: abs(a.speed - (self._speed() + delta)))
+
+    def on_turn(self, delta_deg: float) -> None:
+        """Piloting: turn the vehicle, at most 45 degrees, counter-clockwise positive (BOW §3.3)."""
+        self._pilot(lambda a: isinstance(a, ChangeDirection) and a.delta_deg * delta_deg > 0,
+                    lambda a: abs(a.delta_deg - delta_deg))
+
+    def on_drive(self) -> None:
+        """Piloting: the compulsory move (speed x 5 studs straight ahead), animated."""
+        self._pilot(lambda a: isinstance(a, CompulsoryMove), lambda a: 0)
+
+    # --- game flow ---------------------------------------------------------------------------
+    def _human_to_play(self) -> bool:
+        return (not self.game.is_over and self.game.pending_roll is None
+                and self.players.get(self.game.state.side_to_play) == "human")
+
+    def _legal(self, unit: str | None = None) -> list:
+        actions = self.game.legal_actions()
+        return actions if unit is None else [a for a in actions if getattr(a, "unit", None) == unit]
+
+    def choosable(self) -> set[str]:
+        """The units the human to play may choose now."""
+        return self._choosable()
+
+    def _choosable(self) -> set[str]:
+        if not self._human_to_play():
+            return set()
+        return {a.unit for a in self._legal() if getattr(a, "unit", None)}
+
+    def _pilot_of(self, vehicle: str) -> str | None:
+        seats = self.game.state.vehicles[vehicle].seats
+        return seats[0] if seats else None
+
+    def _cell_of(self, unit: str):
+        position = self.game.state.units[unit].position
+        return None if position is None else (math.floor(position[0]), math.floor(position[1]))
+
+    def _speed(self) -> int:
+        unit = self.game.state.units.get(self.selected or "")
+        vehicle = self.game.state.vehicles.get(unit.aboard) if unit is not None and unit.aboard else None
+        return vehicle.speed if vehicle is not None else 0
+
+    def _pilot(self, accept, score) -> None:
+        if not self._human_to_play() or self.selected is None:
+            return
+        options = sorted((a for a in self._legal(self.selected) if accept(a)), key=score)
+        if options:
+            self._apply(options[0])
+        else:
+            self._say(f"{self.selected} cannot do that now (is it piloting a vehicle?)")
+
+    def _apply(self, action) -> None:
+        """Apply a human's action, write it, then let rolls and AI turns follow."""
+        try:
+            self._record(action)
+        except Illegal as error:
+            self._say(str(error))
+            return
+        self.aimed = None
+        self._clear_los()
+        self._advance()
+        if self.selected is not None and self.selected not in self._choosable():
+            self.selected = None
+        self._refresh()
+
+    def _record(self, record) -> None:
+        before = self._poses()
+        events = self.game.apply(record)
+        self.writer.write(record, events)
+        if isinstance(record, BrickRoll):
+            from bow3d.view.timeline import BrickRollShown
+
+            request_purpose = self._last_purpose
+            self.rolls.append(BrickRollShown(record.side, record.bricks, record.edges, request_purpose))
+            self._roll_clock = 0.0
+        elif self.rolls and not isinstance(record, BrickRoll):
+            self.rolls = []
+        self.log.extend(event.describe() for event in events)
+        self._sync(before)
+
+    def _advance(self) -> None:
+        """Throw the pending brick rolls and play the AI's turns until a human is to act or the game ends."""
+        while not self.game.is_over:
+            request = self.game.pending_roll
+            if request is not None:
+                self._last_purpose = request.purpose
+                self._record(BrickRoll(request.side, request.bricks, roll_bricks(self.dice, request.bricks, self.p)))
+            elif self.players.get(self.game.state.side_to_play) == "ai":
+                self._record(self.ai[self.game.state.side_to_play].choose(self.game))
+            else:
+                break
+        if self.game.is_over:
+            self.writer.close()
+
+    _last_purpose = ""
+
+    # --- the scene in step with the game ------------------------------------------------------
+    def _poses(self) -> dict[str, tuple]:
+        state = self.game.state
+        poses = {u.id: (u.position, u.facing) for u in state.units.values()}
+        poses.update({v.id: (v.position, v.facing) for v in state.vehicles.values()})
+        return poses
+
+    def _sync(self, before: dict[str, tuple]) -> None:
+        state = self.game.state
+        for unit in state.units.values():
+            if unit.id not in self.nodes.pieces:
+                continue
+            self._place(unit.id, before.get(unit.id), unit.position, unit.facing)
+            self.nodes.set_marks(unit.id, marking_bricks=unit.marking_bricks, damage=unit.damage, played=unit.played)
+            if self.nodes.pieces[unit.id].alive != unit.alive:
+                self.nodes.set_alive(unit.id, unit.alive)
+        for vehicle in state.vehicles.values():
+            if vehicle.id not in self.nodes.pieces:
+                continue
+            self._place(vehicle.id, before.get(vehicle.id), vehicle.position, vehicle.facing)
+            self.nodes.set_marks(vehicle.id, damage=vehicle.damage)
+            if self.nodes.pieces[vehicle.id].alive == vehicle.destroyed:
+                self.nodes.set_alive(vehicle.id, not vehicle.destroyed)
+
+    def _place(self, id: str, before, position, facing: float) -> None:
+        piece = self.nodes.pieces[id]
+        if position is None:
+            if piece.alive:
+                piece.root.hide()  # aboard a vehicle, or off the field
+            return
+        old = before[0] if before else None
+        if self.animate and old is not None and tuple(old) != tuple(position):
+            self._glides[id] = (np.array(old, float), np.array(position, float), float(before[1]), float(facing), 0.0)
+        else:
+            self.nodes.set_pose(id, tuple(position), facing)
+        if piece.alive:
+            piece.root.show()
+
+    def _animate_task(self, task):
+        dt = min(0.1, self.base.clock.get_dt())
+        for id, (start, end, f0, f1, t) in list(self._glides.items()):
+            t = min(1.0, t + dt / GLIDE_S)
+            ease = t * t * (3 - 2 * t)
+            turn = (f1 - f0 + 180.0) % 360.0 - 180.0
+            self.nodes.set_pose(id, tuple(start + (end - start) * ease), f0 + turn * ease)
+            if t >= 1.0:
+                del self._glides[id]
+            else:
+                self._glides[id] = (start, end, f0, f1, t)
+        if self.rolls:
+            self._roll_clock += dt
+            self.tray.show(tuple(self.rolls), self._roll_clock, len(self.game.records), self._roll_colours())
+        return task.cont
+
+    def _roll_colours(self) -> list[tuple[float, float, float]]:
+        colours = []
+        for roll in self.rolls:
+            code = self.scene.side(roll.side).colour
+            colours.append(tuple(c / 255 for c in markers.ldraw_rgba(code, self.nodes.colours)[:3]))
+        return colours
+
+    def settle(self) -> None:
+        """Finish every animation now (moves land, thrown bricks settle)."""
+        for id, (start, end, f0, f1, t) in list(self._glides.items()):
+            self.nodes.set_pose(id, tuple(end), f1)
+        self._glides.clear()
+        if self.rolls:
+            self.tray.show(tuple(self.rolls), 60.0, len(self.game.records), self._roll_colours())
+
+    # --- what is drawn for the human ------------------------------------------------------------
+    def _select(self, id: str) -> None:
+        self.selected, self.aimed = id, None
+        self._clear_los()
+        self._refresh()
+
+    def _aim(self, action) -> None:
+        self.aimed = action
+        self._clear_los()
+        target = getattr(action, "target", None)
+        if isinstance(action, Attack) and target and self.viewer.world is not None:
+            from bow3d.view.los_overlay import LosOverlay
+
+            report = self.viewer.world.sight(self._body(action.unit), self._body(target))
+            self._los = LosOverlay(self.base.render, self.nodes, report)
+        self._refresh()
+
+    def _body(self, unit: str) -> str:
+        state = self.game.state.units.get(unit)
+        return state.aboard if state is not None and state.aboard else unit
+
+    def _clear_los(self) -> None:
+        if self._los is not None:
+            self._los.remove()
+            self._los = None
+
+    def odds_text(self, action) -> str:
+        """'attack 3 bricks vs dodge 2: 41% to hit, 0.52 damage expected (1: 30%, 2: 9%, ...)'."""
+        odds = odds_of(self.game, action)
+        if odds is None:
+            return ""
+        spread = ", ".join(f"{k}: {p:.0%}" for k, p in sorted(odds.damage_distribution.items()) if k > 0 and p >= 0.005)
+        what = "damage" if isinstance(action, Attack) else "damage points removed"
+        resist = "dodge/armor" if isinstance(action, Attack) else "damage points"
+        return (f"{odds.bricks} brick{"s" if odds.bricks != 1 else ""} vs {odds.resist_bricks} {resist}: {odds.success:.0%} to succeed, "
+                f"{odds.expected_damage:.2f} {what} expected" + (f" ({spread})" if spread else ""))
+
+    def _say(self, words: str | None) -> None:
+        self.message = words or ""
+        self._refresh()
+
+    def _refresh(self) -> None:
+        state = self.game.state
+        if self.game.is_over:
+            winner = self.game.winner
+            status = f"Game over after round {state.round}: " + (f"{self.scene.side(winner).name} wins" if winner
+                                                                 else "a draw") + f" ({state.result})"
+            prompt = f"replay written to {self.replay_path}"
+        else:
+            side = state.side_to_play
+            who = self.scene.side(side).name if side else "-"
+            status = f"Round {state.round}: {who} to play" + (f" ({self.players.get(side)})" if side else "")
+            if self.selected:
+                status += f" | {self.selected} chosen"
+            prompt = self.message or ("click one of your units" if self.selected is None else
+                                      "click a lit cell to move, an enemy to aim, Space to end the turn")
+        self.listed = self._legal(self.selected)[:MAX_LISTED] if self.selected and self._human_to_play() else []
+        self.listed = [a for a in self.listed if not isinstance(a, Move)][:MAX_LISTED]
+        lines = [f"{n}. {describe_action(a)}" for n, a in enumerate(self.listed, start=1)]
+        if self.aimed is not None:
+            prompt = f"{describe_action(self.aimed)}: {self.odds_text(self.aimed)} | Enter commits, Esc cancels"
+        self.message = ""
+        self.hud.show(HudLines(status, tuple(lines), prompt, tuple(self.log)))
+        self._draw_cells()
+        self._draw_selection()
+
+    def _draw_cells(self) -> None:
+        if self._cells is not None:
+            self._cells.remove_node()
+            self._cells = None
+        self.reachable = []
+        if self.selected is None or not self._human_to_play():
+            return
+        own = self._cell_of(self.selected)
+        cells = sorted({tuple(a.to) for a in self._legal(self.selected) if isinstance(a, (Move, GetOff))} - {own})
+        self.reachable = cells
+        if not cells:
+            return
+        centres = (np.array(cells, float) + 0.5) * markers.STUD_LDU
+        z = self.nodes.ground.heights(centres)
+        tile = markers.box_corners((-9.0, -9.0, 0.0), (9.0, 9.0, 3.2))
+        corners = tile[None] + np.concatenate([centres, (z + markers.STUD_HEIGHT)[:, None]], axis=1)[:, None, None]
+        self._cells = markers.solid_node(self.base.render, "reachable-cells", [(corners.reshape(-1, 3, 3), CELL_RGBA)])
+
+    def _draw_selection(self) -> None:
+        self.nodes.highlight(self._body(self.selected) if self.selected else None)
+        target = getattr(self.aimed, "target", None) or getattr(self.aimed, "vehicle", None)
+        self.nodes.highlight(target, (1.0, 0.35, 0.1, 1.0), slot="target")
+        if self.selected is None:
+            if self.viewer.sheet is not None:
+                self.viewer.sheet.hide()
+            return
+        from bow3d.view.sheet_overlay import SheetOverlay
+
+        if self.viewer.sheet is None:
+            self.viewer.sheet = SheetOverlay(self.base)
+        unit = self.game.state.units[self.selected]
+        self.viewer.sheet.show(f"{unit.id} ({unit.sheet})", self.scene.sheet(unit.sheet), damage=unit.damage,
+                               weapon=unit.weapon, clone=self.nodes.prototype(unit.id),
+                               side_rgba=self.nodes.pieces[unit.id].side_rgba)
+
+    def close(self) -> None:
+        """Close the replay (a game left unfinished stays a valid, shorter replay)."""
+        self.writer.close()

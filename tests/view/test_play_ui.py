@@ -1,0 +1,127 @@
+"""A whole hot-seat game played through the play UI's own input handlers, offscreen; its replay verifies.
+
+Runs in a child process (one ShowBase per process); skipped without a graphics pipe.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.render
+
+SCENE = """format: bow3d-scene/1
+name: Duel
+battlefield: field.ldr
+ruleset: {brick_edge_probability: 0.5}
+sides:
+  - {id: blue, name: Blue army, colour: 1}
+  - {id: red, name: Red army, colour: 4}
+sheets:
+  rifleman:
+    kind: minifig
+    action_budget: 2
+    move: 4
+    attack: 1
+    dodge: 1
+    hp: 2
+    weapons: [{name: rifle, kind: ranged, damage: 1}]
+units:
+  - {id: blue-1, side: blue, sheet: rifleman, model: figure.ldr, position: [2.5, 2.5], facing: 0}
+  - {id: blue-2, side: blue, sheet: rifleman, model: figure.ldr, position: [2.5, 6.5], facing: 0}
+  - {id: red-1, side: red, sheet: rifleman, model: figure.ldr, position: [27.5, 3.5], facing: 180}
+  - {id: red-2, side: red, sheet: rifleman, model: figure.ldr, position: [27.5, 5.5], facing: 180}
+"""
+FIELD = "0 Field\n1 2 300 8 80 30 0 0 0 0.3333333 0 0 0 8 box.dat\n"  # 30 x 8 studs, top at z = 0
+FIGURE = "0 Figure\n1 16 0 0 0 1 0 0 0 2 0 0 0 1 box.dat\n"
+
+SCRIPT = r"""
+import json, sys
+from pathlib import Path
+sys.path.insert(0, {root!r})
+from tests.conftest import write_library, write
+from bow3d.ldraw import Library
+from bow3d.replay.verify import verify_replay
+from bow3d.scene import load_scene
+from bow3d.view.picking import project
+from bow3d.view.play_ui import PlayUI
+from bow3d.view.viewer import open_base
+
+root = Path({tmp!r})
+library = Library([write_library(root / "ldraw")])
+write(root / "field.ldr", {field!r}); write(root / "figure.ldr", {figure!r})
+scene = load_scene(write(root / "duel.yaml", {scene!r}))
+base = open_base(offscreen=True, size=(320, 180))
+ui = PlayUI(base, scene, root / "duel.bowreplay", seed=7, library=library, animate=False, max_rounds=6)
+seen = dict(clicked=None, odds=[], moved=0, attacks=0, turns=0)
+
+# one real mouse click through picking: the pixel of a unit's head picks that unit
+first = sorted(ui.choosable())[0]
+x, y = project(base, [ui.nodes.head_point(first)])[0]
+ui.on_mouse_click(float(x), float(y))
+seen["clicked"] = ui.selected
+ui.on_cancel()
+
+for _ in range(200):
+    if ui.game.is_over:
+        break
+    unit = sorted(ui.choosable())[0]
+    ui.on_click_unit(unit)
+    assert ui.selected == unit, (unit, ui.hud.lines)
+    enemy = next(u.id for u in ui.game.state.units.values() if u.side != ui.game.state.units[unit].side and u.alive)
+    ex, ey = ui.game.state.units[enemy].position
+    free = [c for c in ui.reachable if all(u.cell != c for u in ui.game.state.units.values())]
+    if free and abs(ui.game.state.units[unit].position[0] - ex) > 8:  # close in first (BOW 2.3.1), then fire
+        cell = min(free, key=lambda c: (c[0] + 0.5 - ex) ** 2 + (c[1] + 0.5 - ey) ** 2)
+        ui.on_click_cell(cell)
+        seen["moved"] += 1
+        assert ui.game.state.units[unit].position == (cell[0] + 0.5, cell[1] + 0.5)
+        assert tuple(ui.nodes.units[unit].get_pos())[:2] == ((cell[0] + 0.5) * 20, (cell[1] + 0.5) * 20)
+    if not ui.game.is_over:
+        ui.on_click_unit(enemy)
+    if ui.aimed is not None:
+        seen["odds"].append(ui.hud.lines.prompt)
+        ui.on_confirm()
+        seen["attacks"] += 1
+    if not ui.game.is_over and ui.game.state.active_unit == unit:
+        ui.on_end_turn()
+    ui.settle()
+    seen["turns"] += 1
+assert ui.game.is_over, ui.hud.lines
+ui.viewer.screenshot(str(root / "end.png"))
+ui.close()
+result = verify_replay(root / "duel.bowreplay")
+seen.update(ok=result.ok, problem=result.first_divergence if hasattr(result, "first_divergence") else None,
+            records=len(ui.game.records), winner=ui.game.winner, status=ui.hud.lines.status,
+            played=[u.played or u.marking_bricks for u in ui.game.state.units.values()],
+            dead=[not p.alive for p in ui.nodes.pieces.values()])
+print("RESULT " + json.dumps(seen))
+"""
+
+
+def _play(tmp_path: Path) -> dict:
+    root = str(Path(__file__).resolve().parents[2])
+    code = SCRIPT.format(root=root, tmp=str(tmp_path), field=FIELD, figure=FIGURE, scene=SCENE)
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr[-3000:]
+    line = next(line for line in result.stdout.splitlines() if line.startswith("RESULT "))
+    return json.loads(line[len("RESULT "):])
+
+
+def test_hot_seat_game_through_the_handlers_writes_a_replay_that_verifies(tmp_path, renderer_available):
+    seen = _play(tmp_path)
+    assert seen["ok"], seen
+    assert seen["clicked"] is not None  # a mouse click on a head picked the unit
+    assert seen["attacks"] >= 1 and all("% to succeed" in line for line in seen["odds"])  # odds before committing
+    assert seen["moved"] >= 2 and seen["turns"] >= 4
+    assert seen["records"] > seen["turns"]  # brick rolls recorded between the actions
+    assert seen["status"].startswith("Game over")
+    if seen["winner"]:
+        assert any(seen["dead"])  # the loser's unit lies on the field
+    header = json.loads((tmp_path / "duel.bowreplay").read_text().splitlines()[0])
+    assert header["players"] == {"blue": "human", "red": "human"} and header["seed"] == 7
+    assert (tmp_path / "end.png").read_bytes()[:4] == b"\x89PNG"
