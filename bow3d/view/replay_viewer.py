@@ -1,0 +1,156 @@
+"""The interactive replay viewer: the replay's film in a window, with play/pause, step, seek and speed.
+
+Layer: view. The same film as the video (timeline, director, stage): what the window shows
+at time t is exactly the video's frame at t. `open_base` (bow3d.view.viewer) makes the window,
+or an offscreen buffer for tests and CI; input handlers are plain methods that tests call.
+
+Keys: space play/pause, right/left step to the next/previous shot (beat), home/end seek to
+the start/end, 0-9 seek to 0 %..90 % of the film, +/- (or ]/[) speed x2 / /2, Esc quits.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from bow3d.view.timeline import Timeline
+
+SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
+HELP = "space play/pause | left/right previous/next shot | home/end | 0-9 seek | +/- speed | Esc quit"
+
+
+class ReplayViewer:
+    """A film shown in a ShowBase; `time_s` is where it stands, `playing` whether it runs."""
+
+    def __init__(self, base, scene: Any, timeline: Timeline, library=None):
+        from direct.gui.OnscreenText import OnscreenText
+
+        from bow3d.view.director import direct
+        from bow3d.view.scene_nodes import attach_scene
+        from bow3d.view.stage import Stage
+        from bow3d.view.video import MAX_FILM_SECONDS, _ground
+
+        self.base = base
+        aspect = base.win.get_x_size() / max(1, base.win.get_y_size())
+        base.disable_mouse()
+        base.set_background_color(0.70, 0.80, 0.90, 1.0)
+        self._lights()
+        self.nodes = attach_scene(base.render, scene, library)
+        self.stage = Stage(self.nodes, base.win, base.camera, base.camLens, base.aspect2d, aspect)
+        self.film = direct(timeline, self.nodes.battlefield_model.bounds(), _ground(self.nodes), aspect,
+                           MAX_FILM_SECONDS)
+        self.time_s = 0.0
+        self.playing = False
+        self.speed = 1.0
+        self.status = OnscreenText("", pos=(-1.75 * aspect / (16 / 9), 0.93), scale=0.04, align=0, fg=(1, 1, 1, 1),
+                                   shadow=(0, 0, 0, 0.8), mayChange=True, parent=base.aspect2d)
+        self.help = OnscreenText(HELP, pos=(0, -0.98), scale=0.035, fg=(1, 1, 1, 1), shadow=(0, 0, 0, 0.8),
+                                 parent=base.aspect2d)
+        self._bind()
+        self.show()
+
+    def _lights(self) -> None:
+        from panda3d.core import AmbientLight, DirectionalLight
+
+        ambient = AmbientLight("ambient")
+        ambient.set_color((0.42, 0.42, 0.45, 1))
+        self.base.render.set_light(self.base.render.attach_new_node(ambient))
+        for name, colour, hpr in (("sun", (0.75, 0.72, 0.66, 1), (35, -55, 0)),
+                                  ("fill", (0.25, 0.27, 0.32, 1), (-140, -25, 0))):
+            light = DirectionalLight(name)
+            light.set_color(colour)
+            path = self.base.render.attach_new_node(light)
+            path.set_hpr(*hpr)
+            self.base.render.set_light(path)
+
+    def _bind(self) -> None:
+        b = self.base
+        b.accept("space", self.on_play_pause)
+        for key, step in (("arrow_right", 1), ("arrow_left", -1)):
+            b.accept(key, self.on_step, [step])
+            b.accept(key + "-repeat", self.on_step, [step])
+        b.accept("home", self.on_seek, [0.0])
+        b.accept("end", self.on_seek, [1.0])
+        for digit in range(10):
+            b.accept(str(digit), self.on_seek, [digit / 10])
+        for key, factor in (("+", 2.0), ("=", 2.0), ("]", 2.0), ("-", 0.5), ("[", 0.5)):
+            b.accept(key, self.on_speed, [factor])
+        b.accept("escape", b.userExit)
+        b.task_mgr.add(self._tick, "bow3d-replay-tick")
+
+    # --- input handlers (tests call these) ---------------------------------------------------
+    def on_play_pause(self) -> None:
+        if not self.playing and self.time_s >= self.film.duration_s:
+            self.time_s = 0.0  # play again from the start
+        self.playing = not self.playing
+        self.show()
+
+    def on_step(self, direction: int) -> None:
+        """Pause and go to the start of the next (1) or previous (-1) shot."""
+        self.playing = False
+        if not self.film.shots:
+            return
+        index = self.film.shot_at(self.time_s)
+        shot = self.film.shots[index]
+        if direction < 0 and self.time_s - shot.start_s > 0.25:
+            target = index  # back to the start of the shot on screen first
+        else:
+            target = max(0, min(len(self.film.shots) - 1, index + (1 if direction > 0 else -1)))
+        self.time_s = self.film.shots[target].start_s
+        self.show()
+
+    def on_seek(self, fraction: float) -> None:
+        """Jump to a fraction (0..1) of the film."""
+        self.time_s = max(0.0, min(1.0, fraction)) * self.film.duration_s
+        self.show()
+
+    def on_speed(self, factor: float) -> None:
+        """Play faster (factor > 1) or slower, within SPEEDS."""
+        wanted = self.speed * factor
+        self.speed = min(SPEEDS, key=lambda s: abs(s - wanted))
+        self.show()
+
+    def advance(self, seconds: float) -> None:
+        """Move the film on by `seconds` of wall time when playing (the frame task calls this)."""
+        if not self.playing:
+            return
+        self.time_s = min(self.film.duration_s, self.time_s + seconds * self.speed)
+        if self.time_s >= self.film.duration_s:
+            self.playing = False
+        self.show()
+
+    def show(self) -> None:
+        spec = self.film.frame(self.time_s)
+        self.stage.show(spec, self.film)
+        state = "playing" if self.playing else "paused"
+        shot = self.film.shots[spec.shot] if spec.shot >= 0 else None
+        where = f"shot {spec.shot + 1}/{len(self.film.shots)} ({shot.kind.replace('_', ' ')})" if shot else "no shots"
+        self.status.setText(f"{self.time_s:5.1f} / {self.film.duration_s:.1f} s  {state}  x{self.speed:g}  {where}")
+
+    def _tick(self, task):
+        clock = self.base.clock if hasattr(self.base, "clock") else None
+        dt = clock.get_dt() if clock is not None else 1 / 30
+        self.advance(min(dt, 0.25))
+        return task.cont
+
+    def screenshot(self, path: str | Path) -> None:
+        """Render and save the window's picture."""
+        self.base.graphicsEngine.render_frame()
+        self.base.graphicsEngine.render_frame()
+        self.base.win.save_screenshot(str(path))
+
+
+def open_replay_viewer(replay_path: str | Path) -> None:
+    """Open a window on a replay's film and run until it is closed (contract C5).
+
+    Raises ReplayError for a broken replay and RenderUnavailable where no window can open
+    (without a display, render a video with `bow3d replay FILE --video out.mp4`).
+    """
+    from bow3d.view.video import load_timeline
+    from bow3d.view.viewer import open_base
+
+    scene, timeline = load_timeline(replay_path)
+    base = open_base(offscreen=False, size=(1280, 720), title=f"bow3d replay {Path(replay_path).name}")
+    viewer = ReplayViewer(base, scene, timeline)
+    viewer.on_play_pause()
+    base.run()
