@@ -382,7 +382,7 @@ class PlayUI:
         spread = ", ".join(f"{k}: {p:.0%}" for k, p in sorted(odds.damage_distribution.items()) if k > 0 and p >= 0.005)
         what = "damage" if isinstance(action, Attack) else "damage points removed"
         resist = "dodge/armor" if isinstance(action, Attack) else "damage points"
-        return (f"{odds.bricks} brick{"s" if odds.bricks != 1 else ""} vs {odds.resist_bricks} {resist}: {odds.success:.0%} to succeed, "
+        return (f"{odds.bricks} brick{'s' if odds.bricks != 1 else ''} vs {odds.resist_bricks} {resist}: {odds.success:.0%} to succeed, "
                 f"{odds.expected_damage:.2f} {what} expected" + (f" ({spread})" if spread else ""))
 
     def _say(self, words: str | None) -> None:
