@@ -133,8 +133,7 @@ def _resolve_run_over(g: Game, pending: Pending) -> list[Event]:
     if unit.alive:
         cells = g.geometry.free_cells_near(vehicle_id)
         if cells:
-            ux, uy = unit.position
-            cell = min(cells, key=lambda c: (math.hypot(c[0] + 0.5 - ux, c[1] + 0.5 - uy), c))
+            cell = min(cells, key=lambda c: _aside_key(g, vehicle_id, unit.position, c))
             position = cell_centre(cell)
             g.state.units[unit_id] = _replace(unit, position=position)
             g.geometry.place(unit_id, position, unit.facing)
@@ -143,6 +142,15 @@ def _resolve_run_over(g: Game, pending: Pending) -> list[Event]:
     if g.state.vehicles[vehicle_id].in_play and pending.data["remaining"] > 0:
         events += drive(g, vehicle_id, pending.data["remaining"], tuple(pending.data["hit"]))
     return events
+
+
+def _aside_key(g: Game, vehicle_id: str, was: tuple[float, float], cell: tuple[int, int]) -> tuple:
+    """Beside the vehicle (not ahead in its way) first, then nearest to where the unit stood."""
+    vehicle = g.state.vehicles[vehicle_id]
+    a = math.radians(vehicle.facing)
+    dx, dy = cell[0] + 0.5 - vehicle.position[0], cell[1] + 0.5 - vehicle.position[1]
+    ahead = dx * math.cos(a) + dy * math.sin(a) > abs(-dx * math.sin(a) + dy * math.cos(a))
+    return (ahead, round(math.hypot(cell[0] + 0.5 - was[0], cell[1] + 0.5 - was[1]), 9), cell)
 
 
 @rolls.register("vehicle_collision")

@@ -75,3 +75,10 @@ def game_of() -> Callable[..., Game]:
 @pytest.fixture
 def scene_of() -> Callable[..., Scene]:
     return build_scene
+
+
+@pytest.fixture
+def rules():
+    """Helpers: rules.game(units, vehicles, ...), rules.roll(game, *edges), rules.scene(units, ...)."""
+    from types import SimpleNamespace
+    return SimpleNamespace(game=new_game, roll=roll, scene=build_scene)
