@@ -1,0 +1,219 @@
+"""The scene file (C1): strict reading with file:line, field path and fix; round trips; format versions."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+
+from bow3d.cli import main
+from bow3d.errors import SceneError
+from bow3d.scene import (FORMAT, UPGRADES, MinifigSheet, Scene, Unit, default_reach, format_scene, load_scene,
+                         parse_scene, save_scene)
+from bow3d.scene import io as scene_io
+
+DATA = Path(__file__).resolve().parent.parent / "data" / "scenes"
+VILLAGE = (DATA / "village.yaml").read_text()
+
+
+def line_of(text: str, fragment: str) -> int:
+    """1-based line of the first line holding `fragment`."""
+    return next(n for n, line in enumerate(text.splitlines(), start=1) if fragment in line)
+
+
+def test_c1_example_loads_with_every_accessor(scene_dir):
+    scene = load_scene(scene_dir / "village.yaml", battlefield=True)
+    assert scene.format == FORMAT and scene.name == "Village"
+    assert scene.path == scene_dir / "village.yaml"
+    assert scene.battlefield_path == scene_dir / "village.ldr"
+    assert scene.resolve("figure.ldr") == scene_dir / "figure.ldr"
+    assert scene.unit("blue-1").position == (12.5, 8.5) and scene.unit("blue-1").facing == 90
+    assert scene.unit("blue-1").cell == (12, 8)
+    assert scene.vehicle("blue-jeep").occupants == ["blue-6"] and scene.aboard("blue-6").id == "blue-jeep"
+    assert isinstance(scene.sheet("rifleman"), MinifigSheet)
+    assert [u.id for u in scene.units_of("red")] == ["red-1", "red-2"]
+    assert scene.ruleset.brick_edge_probability == 0.262 and scene.ruleset.range_band_studs == 15
+    with pytest.raises(KeyError, match="no unit 'nobody'.*blue-1"):
+        scene.unit("nobody")
+
+
+def test_ruleset_and_defaults_may_be_omitted():
+    """C1: scene files may omit the ruleset; sheets default to the basic trooper of BOW 1.3 Annex A.1."""
+    text = """format: bow3d-scene/1
+battlefield: field.ldr
+sides: [{id: blue}]
+sheets:
+  trooper: {kind: minifig}
+units:
+  - {id: b1, side: blue, sheet: trooper, model: f.ldr, position: [1.5, 1.5]}
+"""
+    scene = parse_scene(text, "small.yaml")
+    assert scene.ruleset.name == "bow-1.3" and scene.ruleset.cover_threshold == 0.25
+    assert scene.ruleset.treat_removes_difference is False and scene.ruleset.visibility_dispute is False
+    sheet = scene.sheet("trooper")
+    assert (sheet.action_budget, sheet.move, sheet.attack, sheet.dodge, sheet.hp, sheet.treat) == (2, 5, 1, 1, 1, 0)
+    assert scene.sides[0].name == "blue" and scene.unit("b1").facing == 270
+
+
+@pytest.mark.parametrize("name, expected", [("knife", 1), ("fist", 1), ("sword", 2), ("long sword", 2), ("spear", 3),
+                                            ("lance", 4), ("club", 1)])
+def test_melee_reach_defaults_by_weapon_name(name, expected):
+    """design.md melee reach: knife/fist 1, sword 2, spear 3, lance 4 studs, else 1."""
+    assert default_reach(name) == expected
+    text = VILLAGE.replace("{name: sword, kind: melee, damage: 2}", f"{{name: {name}, kind: melee, damage: 2}}")
+    assert parse_scene(text, "v.yaml").sheet("swordsman").weapons[0].reach == expected
+
+
+def test_arc_defaults_to_the_front_half():
+    scene = parse_scene(VILLAGE.replace(", arc: 180}", "}"), "v.yaml")
+    assert scene.sheet("jeep").weapons[0].arc == 180
+
+
+# (case, old text, new text, field path, fragment of the problem, fragment of the fix, fragment on the line)
+MISTAKES = [
+    ("unknown sheet", "sheet: swordsman\n    model: figure.ldr\n    position: [30.5",
+     "sheet: archr\n    model: figure.ldr\n    position: [30.5", "units[3].sheet", "unknown sheet 'archr'",
+     "add the sheet under sheets:", "sheet: archr"),
+    ("unknown side", "side: red\n    sheet: rifleman", "side: green\n    sheet: rifleman", "units[4].side",
+     "unknown side 'green' (known: blue, red)", "add the side under sides:", "side: green"),
+    ("wrong type", "move: 5", "move: five", "sheets.rifleman.move", "valid integer", "write a whole number",
+     "move: five"),
+    ("wrong type in a list", "damage: 2}\n      - {name: knife", "damage: two}\n      - {name: knife",
+     "sheets.rifleman.weapons[0].damage", "valid integer", "whole number", "damage: two"),
+    ("unknown field", "move: 5", "mvoe: 5", "sheets.rifleman.mvoe", "unknown field", "check its spelling", "mvoe"),
+    ("missing field", "    model: jeep.ldr\n", "", "vehicles[0].model", "missing", "add it", "- id: blue-jeep"),
+    ("two units on one cell", "position: [14.5, 8.5]", "position: [12.9, 8.1]", "units[1].position",
+     "cell (12, 8), already taken by units[0] 'blue-1'", "move one of them", "[12.9, 8.1]"),
+    ("duplicate id", "id: red-2", "id: blue-jeep", "vehicles[0].id", "duplicate id 'blue-jeep' (also units[4])",
+     "its own id", "- id: blue-jeep\n    side: blue"),
+    ("vehicle sheet on a unit", "sheet: swordsman\n    model: figure.ldr\n    position: [30.5",
+     "sheet: jeep\n    model: figure.ldr\n    position: [30.5", "units[3].sheet", "is a vehicle sheet",
+     "give it a minifig sheet", "sheet: jeep\n    model: figure.ldr\n    position: [30.5"),
+    ("weapon not on the sheet", "weapon: rifle", "weapon: bazooka", "units[0].weapon", "'bazooka' is not on sheet",
+     "use one of them", "weapon: bazooka"),
+    ("aboard and placed", "sheet: rifleman\n    model: figure.ldr\n  - id: red-1", "sheet: rifleman\n    model: "
+     "figure.ldr\n    position: [2.5, 2.5]\n  - id: red-1", "units[2].position", "aboard vehicles[0] 'blue-jeep' and also has a position",
+     "remove its position", "[2.5, 2.5]"),
+    ("neither aboard nor placed", "occupants: [blue-6]", "occupants: []", "units[2].position",
+     "aboard no vehicle", "give its position", "id: blue-6"),
+    ("seats exceeded", "occupants: [blue-6]", "occupants: [blue-6, blue-1, blue-2]", "vehicles[0].occupants",
+     "3 occupants for 2 seats", "raise seats", "occupants: [blue-6"),
+    ("unknown occupant", "occupants: [blue-6]", "occupants: [blue-6, blue-9]", "vehicles[0].occupants[1]",
+     "unknown unit 'blue-9'", "list unit ids only", "occupants: [blue-6"),
+    ("bad literal", "hp_colour: red", "hp_colour: green", "sheets.rifleman.hp_colour", "'red' or 'yellow'",
+     "use one of those values", "hp_colour: green"),
+    ("reach on a ranged weapon", "{name: rifle, kind: ranged, damage: 2}", "{name: rifle, kind: ranged, damage: 2, "
+     "reach: 3}", "sheets.rifleman.weapons[0]", "reach is for melee weapons only", "make the weapon kind: melee",
+     "reach: 3"),
+    ("short position", "position: [12.5, 8.5]", "position: [12.5]", "units[0].position", "two numbers",
+     "[12.5, 8.5]", "position: [12.5]"),
+    ("sheet without kind", "    kind: vehicle\n", "", "sheets.jeep", "discriminator 'kind'", "kind: vehicle",
+     "  jeep:"),
+    ("speed above the sheet", "speed: 0\n    occupants", "speed: 9\n    occupants", "vehicles[0].speed", "above the sheet's maximum 4",
+     "from 0 to 4", "speed: 9"),
+]
+
+
+@pytest.mark.parametrize("case, old, new, path, problem, fix, where", MISTAKES, ids=[m[0] for m in MISTAKES])
+def test_mistakes_name_file_line_field_and_fix(case, old, new, path, problem, fix, where, scene_dir, capsys):
+    """Every mistake kind: the message is '<file>:<line>: <field path>: <problem>; <fix>', exit code 2."""
+    source = (scene_dir / "village.yaml").read_text()
+    assert old in source, case
+    text = source.replace(old, new, 1)
+    bad = scene_dir / "bad.yaml"
+    bad.write_text(text)
+    with pytest.raises(SceneError) as caught:
+        load_scene(bad)
+    first = str(caught.value).splitlines()[0]
+    line = text[:text.index(where)].count("\n") + 1
+    assert first.startswith(f"{bad}:{line}: {path}: "), first
+    assert problem in first and fix in first.split(";", 1)[1], first
+    assert main(["scene", "check", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert f"bad.yaml:{line}: {path}" in err and "Traceback" not in err
+
+
+def test_missing_battlefield_and_model_files_name_the_path_tried(scene_dir):
+    (scene_dir / "jeep.ldr").unlink()
+    (scene_dir / "village.ldr").unlink()
+    with pytest.raises(SceneError) as caught:
+        load_scene(scene_dir / "village.yaml")
+    message = str(caught.value)
+    assert f"village.yaml:3: battlefield: no such file '{scene_dir / 'village.ldr'}'" in message
+    assert f"vehicles[0].model: no such file '{scene_dir / 'jeep.ldr'}'" in message and "set LDRAWDIR" in message
+
+
+def test_a_library_part_is_a_valid_model(scene_dir):
+    path = scene_dir / "village.yaml"
+    path.write_text(path.read_text().replace("model: jeep.ldr", "model: 3005.dat"))
+    assert load_scene(path).vehicle("blue-jeep").model == "3005.dat"
+
+
+def test_unit_outside_the_battlefield_says_its_extent(scene_dir, capsys):
+    path = scene_dir / "village.yaml"
+    path.write_text(path.read_text().replace("[32.5, 20.5]", "[52.5, 20.5]"))
+    load_scene(path)  # fine without the battlefield check
+    with pytest.raises(SceneError, match=r"village.yaml:\d+: units\[4\].position: \[52.5, 20.5\] lies outside the "
+                       r"battlefield, which spans x 0 to 40, y 0 to 40 studs; move it onto the battlefield"):
+        load_scene(path, battlefield=True)
+    assert main(["scene", "check", str(path)]) == 2
+    assert "outside the battlefield" in capsys.readouterr().err
+
+
+def test_newer_format_is_refused_plainly_and_unknown_formats_named(tmp_path):
+    with pytest.raises(SceneError, match=r"v.yaml:1: format: bow3d-scene/2 was written by a newer bow3d"):
+        parse_scene(VILLAGE.replace("bow3d-scene/1", "bow3d-scene/2"), "v.yaml")
+    with pytest.raises(SceneError, match=r"unknown format 'ldraw-scene/1'"):
+        parse_scene(VILLAGE.replace("bow3d-scene/1", "ldraw-scene/1"), "v.yaml")
+    with pytest.raises(SceneError, match=r"format: missing; add 'format: bow3d-scene/1'"):
+        parse_scene(VILLAGE.replace("format: bow3d-scene/1\n", ""), "v.yaml")
+    with pytest.raises(SceneError, match=r"the file is a list, not a scene"):
+        parse_scene("- 1\n- 2\n", "v.yaml")
+    with pytest.raises(SceneError, match=r"v.yaml:\d+: \(YAML\): .*fix the YAML syntax"):
+        parse_scene(VILLAGE.replace("  - id: red-1", "  - id: red-1\n   x"), "v.yaml")
+    with pytest.raises(SceneError, match="no such scene file"):
+        load_scene(tmp_path / "none.yaml")
+
+
+def test_older_formats_go_through_the_upgrade_steps(monkeypatch):
+    """The upgrade hook: a /0 document (hypothetical, 'title' instead of 'name') is upgraded step by step."""
+    def step(data):
+        data["name"] = data.pop("title")
+        return data
+
+    monkeypatch.setitem(UPGRADES, 0, step)
+    old = VILLAGE.replace("format: bow3d-scene/1", "format: bow3d-scene/0").replace("name: Village", "title: Village")
+    assert parse_scene(old, "old.yaml").name == "Village"
+    monkeypatch.delitem(UPGRADES, 0)
+    with pytest.raises(SceneError, match="no upgrade step exists"):
+        parse_scene(old, "old.yaml")
+
+
+def test_round_trip_load_save_load(scene_dir, tmp_path):
+    scene = load_scene(scene_dir / "village.yaml")
+    out = scene_dir / "copy.yaml"
+    save_scene(scene, out)
+    again = load_scene(out)
+    assert again == scene and again.path == out
+    assert format_scene(again) == out.read_text()
+    assert out.read_text().index("format:") < out.read_text().index("name:")  # format first
+    with pytest.raises(SceneError, match="already exists"):
+        save_scene(scene, out, overwrite=False)
+
+
+def test_field_paths_are_written_like_python():
+    assert scene_io.format_path(("units", 3, "sheet")) == "units[3].sheet"
+    assert scene_io.format_path(("sheets", "jeep", "weapons", 0, "arc")) == "sheets.jeep.weapons[0].arc"
+
+
+def test_facing_is_kept_in_0_to_360():
+    unit = Unit(id="a", side="s", sheet="t", model="m.ldr", position=(1, 1), facing=-90)
+    assert unit.facing == 270
+    with pytest.raises(ValueError):
+        Unit(id="a", side="s", sheet="t", model="m.ldr", position=(math.inf, 1))
+
+
+def test_scene_built_in_memory_resolves_against_the_working_folder():
+    scene = Scene(battlefield="b.ldr", sides=[{"id": "blue"}])
+    assert scene.path is None and scene.resolve("b.ldr") == Path.cwd() / "b.ldr"
