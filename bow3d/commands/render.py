@@ -28,7 +28,7 @@ examples:
   bow3d render village.mpd -o top.png --view top --size 1920x1080 --edges
   bow3d render scenes/village.yaml -o village.png
   bow3d render scenes/village.yaml -o sight.png --camera unit:blue-1 --los blue-1:red-2
-  bow3d render scenes/village.yaml -o high.png --camera -10,-10,40:24,24,0"""
+  bow3d render scenes/village.yaml -o high.png --camera=-10,-10,40:24,24,0  (write = before a minus)"""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -1,0 +1,182 @@
+"""`bow3d play SCENE`: play BOW in 3D, hot-seat or against the AI; the game is written as a replay."""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import shlex
+from dataclasses import dataclass
+from pathlib import Path
+
+from bow3d.commands.render import is_scene, parse_size
+from bow3d.errors import UserInputError
+from bow3d.ldraw import Library
+from bow3d.view.batches import QUALITIES
+
+NAME = "play"
+ORDER = 35
+HELP = "play a scene in 3D, hot-seat or against the AI (the game is saved as a replay)"
+DESCRIPTION = """Play BOW 1.3 in a 3D window. Hot-seat by default (the players share the mouse);
+--vs-ai SIDE lets the AI play that side. Every action and brick roll is written to a replay
+file as it happens (never overwriting one); watch it with 'bow3d replay FILE'.
+
+Mouse: left click one of your units (its reachable cells light up, its description sheet
+appears), then a lit cell to move there, or an enemy to aim (the odds and the line of sight
+are shown before anything happens), Enter commits, Esc cancels. Left drag orbits, right
+drag pans, the wheel zooms.
+Keys: 1-9 the listed actions, Space ends the unit's turn (a marking brick goes beside it),
+[ and ] change a piloted vehicle's speed, , and . turn it 45 degrees, M drives (the compulsory
+move). Brick rolls are thrown for you: the bricks tumble onto the tray and land as recorded.
+
+Without a display, --offscreen-script FILE plays from a text file of commands, one a line:
+  click-unit ID | click-cell I J | click X Y (pixels) | key N | confirm | cancel | end-turn
+  speed +1|-1 | turn DEG | drive | screenshot PNG | # comments
+(the same handlers as the mouse and keys), then stops; the replay holds the game so far.
+
+examples:
+  bow3d play scenes/village.yaml
+  bow3d play scenes/village.yaml --vs-ai red --seed 42
+  bow3d play scenes/village.yaml --offscreen-script moves.txt --replay test.bowreplay"""
+
+COMMANDS = {"click-unit": 1, "click-cell": 2, "click": 2, "key": 1, "confirm": 0, "cancel": 0, "end-turn": 0,
+            "speed": 1, "turn": 1, "drive": 0, "screenshot": 1}
+
+
+@dataclass(frozen=True)
+class ScriptLine:
+    """One command of an offscreen play script: its line number, name and arguments."""
+
+    line: int
+    command: str
+    args: tuple[str, ...]
+
+
+def parse_play_script(text: str, source: str = "<script>") -> list[ScriptLine]:
+    """The commands of a play script; UserInputError naming the file and line for a bad one."""
+    lines = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        words = shlex.split(raw, comments=True)
+        if not words:
+            continue
+        command, args = words[0].lower(), tuple(words[1:])
+        if command not in COMMANDS:
+            raise UserInputError(f"{source}:{number}: unknown command {command!r} (known: {', '.join(COMMANDS)})")
+        if len(args) != COMMANDS[command]:
+            raise UserInputError(f"{source}:{number}: {command} takes {COMMANDS[command]} argument(s), got {len(args)}")
+        numeric = {"click-cell": int, "click": float, "key": int, "speed": int, "turn": float}.get(command)
+        if numeric is not None:
+            try:
+                [numeric(a) for a in args]
+            except ValueError:
+                raise UserInputError(f"{source}:{number}: {command} needs numbers, got {' '.join(args)}") from None
+        lines.append(ScriptLine(number, command, args))
+    return lines
+
+
+def run_script(ui, script: list[ScriptLine], source: str) -> None:
+    """Call the play UI's handlers as the script says."""
+    for step in script:
+        a = step.args
+        if step.command == "click-unit":
+            if a[0] not in ui.nodes.pieces:
+                raise UserInputError(f"{source}:{step.line}: no unit or vehicle {a[0]!r} in the scene")
+            ui.on_click_unit(a[0])
+        elif step.command == "click-cell":
+            ui.on_click_cell((int(a[0]), int(a[1])))
+        elif step.command == "click":
+            ui.on_mouse_click(float(a[0]), float(a[1]))
+        elif step.command == "key":
+            ui.on_key(int(a[0]))
+        elif step.command == "speed":
+            ui.on_speed(int(a[0]))
+        elif step.command == "turn":
+            ui.on_turn(float(a[0]))
+        elif step.command == "screenshot":
+            ui.settle()
+            if Path(a[0]).exists() or Path(a[0]).suffix.lower() != ".png":
+                raise UserInputError(f"{source}:{step.line}: screenshot {a[0]}: give a new .png file name "
+                                     "(bow3d never overwrites a picture from a script)")
+            ui.viewer.screenshot(a[0])
+        else:
+            getattr(ui, {"confirm": "on_confirm", "cancel": "on_cancel", "end-turn": "on_end_turn",
+                         "drive": "on_drive"}[step.command])()
+        ui.settle()
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("scene", help="the scene file (.yaml)")
+    parser.add_argument("--vs-ai", action="append", default=[], metavar="SIDE",
+                        help="the AI plays this side (repeat for several; all sides: the AI plays itself)")
+    parser.add_argument("--replay", metavar="FILE", help="where the replay goes (default: a new "
+                        "SCENE-YYYYmmdd-HHMMSS.bowreplay in the current folder; never overwritten)")
+    parser.add_argument("--seed", type=int, default=None, help="seed of the brick rolls and the AI (default: "
+                        "from the clock; recorded in the replay)")
+    parser.add_argument("--max-rounds", type=int, default=30, metavar="N", help="end the game after N rounds "
+                        "(default 30)")
+    parser.add_argument("--size", default="1280x720", metavar="WxH", help="window size (default 1280x720)")
+    parser.add_argument("--quality", default="default", choices=QUALITIES, help="level of detail")
+    parser.add_argument("--library", metavar="DIR", help="LDraw library folder (default: $LDRAWDIR, else the "
+                        "bundled starter library)")
+    parser.add_argument("--offscreen-script", metavar="FILE", help="no window: play the commands of FILE "
+                        "(see above) offscreen, then stop")
+
+
+def run(args: argparse.Namespace) -> int:
+    from bow3d.scene import load_scene
+
+    source = Path(args.scene)
+    if not is_scene(source):
+        raise UserInputError(f"{source}: bow3d play needs a scene file (.yaml); see 'bow3d scene --help'")
+    scene = load_scene(source)
+    sides = [side.id for side in scene.sides]
+    for side in args.vs_ai:
+        if side not in sides:
+            raise UserInputError(f"--vs-ai {side}: no such side in {source.name} (sides: {', '.join(sides)})")
+    if args.max_rounds < 1:
+        raise UserInputError(f"--max-rounds {args.max_rounds}: give at least 1")
+    script = None
+    if args.offscreen_script:
+        path = Path(args.offscreen_script)
+        if not path.is_file():
+            raise UserInputError(f"{path}: no such play script")
+        script = parse_play_script(path.read_text(encoding="utf-8"), str(path))
+    replay = Path(args.replay) if args.replay else _free_replay_name(source)
+    if replay.exists():
+        raise UserInputError(f"{replay} exists already; bow3d never overwrites a replay: choose another name")
+    if not replay.parent.exists():
+        raise UserInputError(f"{replay}: the folder {replay.parent} does not exist")
+    seed = args.seed if args.seed is not None else int(datetime.datetime.now().timestamp()) % 2**31
+    players = {side: "ai" if side in args.vs_ai else "human" for side in sides}
+    size = parse_size(args.size)
+    from bow3d.view.play_ui import PlayUI
+    from bow3d.view.viewer import open_base
+
+    base = open_base(offscreen=script is not None, size=size, title=f"bow3d play - {source.name}")
+    ui = None
+    try:
+        ui = PlayUI(base, scene, replay, players=players, seed=seed, library=Library.from_env(args.library),
+                    quality=args.quality, animate=script is None, max_rounds=args.max_rounds)
+        if script is not None:
+            run_script(ui, script, str(args.offscreen_script))
+        else:
+            base.run()
+        state = ui.game.state
+        outcome = (f"game over, {ui.game.winner or 'no one'} wins" if ui.game.is_over else
+                   f"stopped in round {state.round}")
+        print(f"{outcome}; {len(ui.game.records)} records written to {replay} (seed {seed})")
+        return 0
+    finally:
+        if ui is not None:
+            ui.close()
+        if script is not None:
+            base.destroy()
+
+
+def _free_replay_name(scene: Path) -> Path:
+    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+    candidate = Path(f"{scene.stem}-{stamp}.bowreplay")
+    n = 1
+    while candidate.exists():
+        n += 1
+        candidate = Path(f"{scene.stem}-{stamp}-{n}.bowreplay")
+    return candidate
