@@ -141,20 +141,43 @@ class FlatGeometry:
             if other == mover:
                 continue
             if other in self.vehicles:
-                xs, ys = zip(*self._polygon(other))
-                for i in range(math.floor(min(xs)), math.ceil(max(xs))):
-                    for j in range(math.floor(min(ys)), math.ceil(max(ys))):
-                        if _polygons_overlap(self._polygon(other), _cell_square(i, j)):
-                            blocked.add((i, j))
+                blocked |= self._vehicle_cells(other)
             else:
                 blocked.add((math.floor(x), math.floor(y)))
         return blocked
+
+    def _vehicle_cells(self, vehicle: str) -> frozenset[Cell]:
+        """Cells the vehicle's footprint overlaps, cached per placement."""
+        cache = self.__dict__.setdefault("_cells_cache", {})
+        key = (vehicle, self.positions[vehicle], self.facings[vehicle])
+        if key not in cache:
+            if len(cache) > 256:
+                cache.clear()
+            body = self._polygon(vehicle)
+            xs, ys = zip(*body)
+            cache[key] = frozenset((i, j) for i in range(math.floor(min(xs)), math.ceil(max(xs)))
+                                   for j in range(math.floor(min(ys)), math.ceil(max(ys)))
+                                   if _polygons_overlap(body, _cell_square(i, j)))
+        return cache[key]
+
+    def _wall_cells(self) -> set[Cell]:
+        """Cells a wall overlaps, computed once per wall list (walls never move)."""
+        key = tuple(self.walls)
+        if getattr(self, "_wall_key", None) != key:
+            cells: set[Cell] = set()
+            for wall in self.walls:
+                for i in range(math.floor(wall.x0), math.ceil(wall.x1) + 1):
+                    for j in range(math.floor(wall.y0), math.ceil(wall.y1) + 1):
+                        if _polygons_overlap(_cell_square(i, j), wall.corners()):
+                            cells.add((i, j))
+            self._wall_key, self._wall_set = key, cells
+        return self._wall_set
 
     def _free(self, cell: Cell, blocked: set[Cell]) -> bool:
         i, j = cell
         if not (0 <= i < self.width and 0 <= j < self.depth) or cell in blocked:
             return False
-        return not any(_polygons_overlap(_cell_square(i, j), wall.corners()) for wall in self.walls)
+        return cell not in self._wall_cells()
 
     def _search(self, unit: str, move_studs: int) -> tuple[dict[Cell, int], dict[Cell, Cell]]:
         x, y = self.positions[unit]

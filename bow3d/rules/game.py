@@ -61,7 +61,7 @@ class Game:
         self.records: list[dict[str, Any]] = []      # the applied-record stack
         self.events: list[Event] = []                 # every event so far
         self._version = 0
-        self._reach_cache: dict[tuple[str, int], dict[Cell, int]] = {}
+        self._reach_cache: dict[tuple[str, Any], Any] = {}
 
     # -- construction --------------------------------------------------------------------
     @classmethod
@@ -149,6 +149,13 @@ class Game:
         key = (unit, move_studs)
         if key not in self._reach_cache:
             self._reach_cache[key] = self.geometry.reachable_cells(unit, move_studs)
+        return self._reach_cache[key]
+
+    def free_cells_near(self, vehicle: str) -> list[Cell]:
+        """geometry.free_cells_near, cached until the next applied record."""
+        key = ("free", vehicle)
+        if key not in self._reach_cache:
+            self._reach_cache[key] = self.geometry.free_cells_near(vehicle)
         return self._reach_cache[key]
 
     # -- applying ------------------------------------------------------------------------

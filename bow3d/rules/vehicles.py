@@ -95,7 +95,7 @@ def check_get_off(g: Game, action: GetOff) -> Refusal | None:
     if unit.aboard is None:
         return Refusal(Reason.NOT_ALLOWED, f"{unit.id} is not aboard a vehicle")
     to = (int(action.to[0]), int(action.to[1])) if len(action.to) == 2 else None
-    if to is None or to not in g.geometry.free_cells_near(unit.aboard):
+    if to is None or to not in g.free_cells_near(unit.aboard):
         return Refusal(Reason.OUT_OF_REACH, f"{tuple(action.to)} is not a free cell by {unit.aboard}'s door")
     return None
 
@@ -233,7 +233,7 @@ def candidates(g: Game) -> Iterator[Action]:
                     if occupant is None:
                         yield GetOn(unit_id, vehicle.id, seat)
             continue
-        for cell in g.geometry.free_cells_near(unit.aboard)[:8]:
+        for cell in g.free_cells_near(unit.aboard)[:8]:
             yield GetOff(unit_id, cell)
         vehicle = piloted(g, unit_id)
         if vehicle is not None:
