@@ -68,8 +68,8 @@ def check_picture_path(text: str, force: bool) -> Path:
 
 
 def rank(reports: list) -> list:
-    """Best target first: visible, then not covered, then most visible, then nearest."""
-    return sorted(reports, key=lambda r: (not r.visible, r.covered, -round(r.visible_fraction, 6),
+    """Best target first: in the front arc, visible, then not covered, then most visible, then nearest."""
+    return sorted(reports, key=lambda r: (not r.in_front_arc, not r.visible, r.covered, -round(r.visible_fraction, 6),
                                           r.distance_studs, r.target))
 
 

@@ -20,8 +20,9 @@ Conventions (measured on battlefield-5k, 5.2 M triangles; see benchmarks/RESULTS
   5 s to about 1 s, and changes fewer than 1 % of blocked/unblocked answers on random sight lines
   (figure in RESULTS.md). `World.from_scene(..., keep_studs=True)` keeps them.
 - No back-face culling: LDraw parts are not watertight and windings are not always certified.
-- Grazing: robust mode decides edge-on and vertex hits (sight lines at exact brick-top heights):
-  a ray through a shared edge hits one of its triangles, never slips between them. Tested.
+- Grazing (sight lines at exact brick-top heights), Embree robust mode: a ray through the shared
+  edge of two triangles never slips between them (blocked); a ray lying in the plane of a top
+  face, touching only its edge, grazes it and passes (seen); 0.01 LDU lower it is blocked. Tested.
 - A sight line is the segment from the firer's eye to a sample, stopped SAMPLE_STANDOFF_LDU
   short of it; the firer's and the target's own triangles never block (a segment that ends on a
   surface would count as blocked in every engine).
