@@ -44,7 +44,7 @@ def renderer_available() -> None:
 def duel(tmp_path) -> Path:
     write_library(tmp_path / "ldraw")
     write(tmp_path / "field.ldr", "0 Field\n1 2 160 8 80 16 0 0 0 0.3333333 0 0 0 8 box.dat\n"
-                                  "1 71 150 -24 50 1 0 0 0 1 0 0 0 2 box.dat\n")  # a 1x2-stud wall between them
+                                  "1 71 150 0 50 1 0 0 0 1 0 0 0 2 box.dat\n")  # a 1x2-stud wall between them
     write(tmp_path / "figure.ldr", "0 Figure\n1 16 0 0 0 1 0 0 0 2 0 0 0 1 box.dat\n")
     return write(tmp_path / "duel.yaml", SCENE)
 
