@@ -15,7 +15,7 @@ import numpy as np
 from bow3d.ldraw.starter.geometry import Shell, box, cylinder, lathe, prism, union
 from bow3d.ldraw.starter.part import Part, studs
 
-BLACK, RED, BLUE = 0, 4, 1
+BLACK, BLUE = 0, 1
 MIRROR_X = np.diag([-1.0, 1.0, 1.0])
 HEAD_RADIUS = 13.0  # to the flats of a 16-sided head: the face print sits on a flat at z = -13
 EYE_Y = 10.0  # head frame: 72 + 24 - 10 = 86 LDU above the soles
@@ -27,9 +27,8 @@ def torso(number: str, description: str, stripes: bool) -> Part:
     body = prism(outline, axis=2, w0=-10.0, w1=10.0)
     neck = cylinder(6.0, -12.0, 2.0, sides=8)
     shells = [body, neck]
-    if stripes:  # the print: vertical red and blue stripes on the chest, just proud of it
-        shells += [box((x0, 4.0, -10.4), (x0 + 5.0, 30.0, -9.0)).coloured(c)
-                   for x0, c in ((-12.5, RED), (-2.5, BLUE), (7.5, RED))]
+    if stripes:  # the print: two vertical blue stripes (braces) on the chest, just proud of it
+        shells += [box((x0, 1.0, -10.4), (x0 + 3.0, 31.0, -9.0)).coloured(BLUE) for x0 in (-9.5, 6.5)]
     return Part(f"{number}.dat", description, shells)
 
 
@@ -68,11 +67,12 @@ def head_shell() -> Shell:
 
 
 def face() -> list[Shell]:
-    """The standard grin: two eye blocks and a smile, black, standing 0.55 LDU off the front flat."""
+    """The standard grin: two eye blocks and a U-shaped smile, black, 0.55 LDU off the front flat."""
     front = -HEAD_RADIUS - 0.55
     eyes = [box((x0, EYE_Y - 1.5, front), (x0 + 3.0, EYE_Y + 1.5, -11.0)) for x0 in (-6.0, 3.0)]
-    smile = [box((-5.0, 15.0, front), (5.0, 16.5, -11.5))]
-    return [s.coloured(BLACK) for s in eyes + smile]
+    smile = union([((-4.0, 16.0, front), (4.0, 17.2, -11.5)), ((-5.5, 14.6, front), (-4.0, 17.2, -11.5)),
+                   ((4.0, 14.6, front), (5.5, 17.2, -11.5))])
+    return [s.coloured(BLACK) for s in [*eyes, smile]]
 
 
 def heads() -> list[Part]:
