@@ -209,6 +209,12 @@ def find_figures(model: Model, structure: Structure) -> tuple[list[Figure], list
             taken.update(members)
             return
         loose = [s for s in node.slots if s.index not in taken or inside_vehicle is not None]
+        if inside_vehicle is None:  # a horse that is one part (not a sub-model) is a vehicle by itself
+            for s in loose:
+                if roles[s.index] == eq.HORSE:
+                    vehicles.append(_loose_vehicle(model, s))
+                    taken.add(s.index)
+            loose = [s for s in loose if s.index not in taken]
         if any(roles[s.index] == eq.TORSO for s in loose):
             groups, left = _group_loose(model, loose, roles)
             by_index = {s.index: s for s in loose}
@@ -266,6 +272,21 @@ def _vehicle_figure(model: Model, node: Placement, members: list[int], roles: di
                      drop_lines=[(node.source, node.line)] + meta_lines, vehicle_kind=kind, seats=seats,
                      steering=model.instances[steering[0]].transform[:3, 3] if steering else None)
     return vehicle
+
+
+def _loose_vehicle(model: Model, slot: Slot) -> Figure:
+    """A vehicle made of one part (a horse): `0 !BOW VEHICLE` may stand just before its line."""
+    transform = model.instances[slot.index].transform
+    facing = _facing_of(transform)
+    centre = _footprint_centre(_world_points(model, [slot.index]), facing)
+    meta: dict[str, str] = {}
+    meta_lines = []
+    for line, found in meta_commands(slot.meta_before, "VEHICLE"):
+        meta.update(found)
+        meta_lines.append((slot.source, line))
+    return Figure("vehicle", [slot.index], (centre[0] / STUD_LDU, centre[1] / STUD_LDU), facing,
+                  f"{slot.name} at {Path(slot.source).name} line {slot.line}", meta=meta, meta_lines=meta_lines,
+                  drop_lines=[(slot.source, slot.line)] + meta_lines, vehicle_kind=eq.HORSE, seats=1)
 
 
 def _footprint_centre(points: np.ndarray, facing: float) -> np.ndarray:

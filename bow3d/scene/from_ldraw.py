@@ -42,6 +42,8 @@ class FromLDrawResult:
     unassigned: list[str] = field(default_factory=list)  # ids of units and vehicles without a side
     notes: list[str] = field(default_factory=list)
     origins: dict[str, str] = field(default_factory=dict)  # id -> where in the model it came from
+    figures: dict[str, Figure] = field(default_factory=dict)  # id -> what was found (instances of `model`)
+    model: Model | None = None  # the model as loaded
 
 
 def placement_matrix(position: tuple[float, float], facing: float, ground_ldu: float) -> np.ndarray:
@@ -247,4 +249,4 @@ def scene_from_ldraw(model_path: str | os.PathLike[str], scene_path: str | os.Pa
         if not (issue.path[-1:] == ("side",) and UNASSIGNED in issue.problem):
             notes.append(f"{format_path(issue.path)}: {issue.problem}; {issue.fix}")
     return FromLDrawResult(scene, out, decor_path, model_paths, unassigned, notes,
-                           {fid: f.origin for fid, f in by_id.items()})
+                           {fid: f.origin for fid, f in by_id.items()}, by_id, model)

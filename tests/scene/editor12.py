@@ -30,6 +30,16 @@ HELD_L = ((24.091066, 27.914725, -26.513407), (0.985, 0.086269, -0.146455, -0.17
 EYE = (1, 0, 0, 0, 1, 0, 0, 0, 1)
 
 
+WEAPON_OF = {"30141.dat": "rifle", "4499.dat": "bow", "2561.dat": "musket", "3847.dat": "sword", "3849.dat": "lance",
+             None: None}
+FIGURES = {  # what each minifig sub-model should be found as: side, weapon in hand, parts
+    "blue-rifleman.ldr": {"side": "blue", "weapon": "rifle", "parts": 11},
+    "archer.ldr": {"side": "red", "weapon": "bow", "parts": 10},
+    "musketeer.ldr": {"side": "blue", "weapon": "musket", "parts": 11},
+    "red-swordsman.ldr": {"side": "red", "weapon": "sword", "parts": 12},
+}
+
+
 def minifig_lines(torso_colour: int, legs_colour: int, held: str | None = None, shield: bool = False,
                   hat: str | None = None) -> list[tuple[int, tuple[float, float, float], tuple, str]]:
     """The parts of a standard minifig relative to its torso at the origin, facing LDraw -Z."""
@@ -42,7 +52,9 @@ def minifig_lines(torso_colour: int, legs_colour: int, held: str | None = None, 
         parts.append((0, (0, -24, 0), EYE, hat))
     if held in ("3847.dat", "2530.dat", "3848.dat"):  # blades: held as LDraw minifig generators hold a sword
         parts.append((0, HELD_R[0], HELD_R[1], held))
-    elif held:  # guns, bows, lances: in the right hand, unturned (pointing forward or up, clear of the ground)
+    elif held == "2561.dat":  # the musket is drawn along its Y axis: laid level, pointing forward
+        parts.append((0, HELD_R[0], (1, 0, 0, 0, 0, -1, 0, 1, 0), held))
+    elif held:  # rifles, bows, lances: in the right hand, unturned (pointing forward or up, clear of the ground)
         parts.append((0, HELD_R[0], EYE, held))
     if shield:
         parts.append((15, HELD_L[0], HELD_L[1], "3846.dat"))
@@ -109,7 +121,7 @@ def build() -> tuple[str, list[dict]]:
         if meta:
             main.append(meta)
         main.append(line(16, (x * 20, ground + offset, y * 20), yaw(facing), name))
-        truth.append({"position": (x, y), "facing": facing, "ground": -ground, "source": name})
+        truth.append({"position": (x, y), "facing": facing, "ground": -ground, "source": name, **FIGURES[name]})
     # A squad sub-model holding two swordsmen, placed turned by 15 degrees.
     squad_yaw, squad_at = 195.0, (12.0, 10.0)
     squad_members = [((-50.0, 0.0), 0.0), ((50.0, 10.0), 20.0)]  # (LDraw x, z in the squad), extra turn
@@ -118,7 +130,7 @@ def build() -> tuple[str, list[dict]]:
     for (sx, sz), turn in squad_members:
         world = rot @ np.array([sx, 0.0, sz]) + np.array([squad_at[0] * 20, 0, squad_at[1] * 20])
         truth.append({"position": (world[0] / 20, world[2] / 20), "facing": (squad_yaw + turn) % 360,
-                      "ground": 0.0, "source": "red-swordsman.ldr"})
+                      "ground": 0.0, "source": "red-swordsman.ldr", **FIGURES["red-swordsman.ldr"]})
     # Loose minifigs: the parts written straight into the main model, `0 !BOW UNIT` before the torso.
     loose = [  # (studs x, y, facing, stand, side, held, shield, hat)
         (-12.5, 12.5, 0.0, None, "red", "3847.dat", True, "3844.dat"),
@@ -134,7 +146,8 @@ def build() -> tuple[str, list[dict]]:
         main.append(f"0 !BOW UNIT side={side}")
         colour = 1 if side == "blue" else 4
         main += placed(yaw(facing), (x * 20, ground - 72, y * 20), minifig_lines(colour, 0, held, shield, hat))
-        truth.append({"position": (x, y), "facing": facing, "ground": -ground, "source": "loose"})
+        truth.append({"position": (x, y), "facing": facing, "ground": -ground, "source": "loose", "side": side,
+                      "weapon": WEAPON_OF.get(held), "parts": 9 + bool(held) + shield + bool(hat)})
     main.append("0 NOFILE")
 
     def figure_file(name: str, title: str, colour: int, held: str | None, shield: bool, hat: str | None,
