@@ -165,7 +165,10 @@ class ShotList:
         shot = self.shots[index]
         local = min(shot.duration_s, max(0.0, time_s - shot.start_s))
         step = self.timeline.steps[shot.step]
-        return _FRAMERS[shot.kind](self, index, shot, step, local)
+        spec = _FRAMERS[shot.kind](self, index, shot, step, local)
+        if not np.isfinite(spec.camera.position + spec.camera.target).all():  # someone off the table
+            spec = replace(spec, camera=self._establishing(step.round, 0.5), tracer=None)
+        return spec
 
     # --- geometry helpers ----------------------------------------------------------------------
     def world(self, position: tuple[float, float], lift: float = 0.0) -> np.ndarray:
@@ -174,6 +177,14 @@ class ShotList:
 
     def head(self, id_: str, pose: Pose) -> np.ndarray:
         return self.world(pose.position, VEHICLE_EYE_LDU if id_ in self.timeline.vehicles else HEAD_LDU)
+
+    @staticmethod
+    def on_table(id_: str, poses: Mapping[str, Pose]) -> Pose:
+        """The pose of a unit, or of the vehicle it rides in (a unit aboard has no position of its own)."""
+        pose = poses[id_]
+        if (pose.aboard is not None or math.isnan(pose.position[0])) and pose.aboard in poses:
+            return replace(pose, position=poses[pose.aboard].position)
+        return pose
 
     def rgb(self, id_: str | None) -> tuple[float, float, float]:
         side = self.timeline.unit_sides.get(id_ or "", "")
@@ -308,7 +319,7 @@ def _frame_tracking(film: ShotList, index: int, shot: Shot, step: Step, local: f
 def _frame_over_the_shoulder(film: ShotList, index: int, shot: Shot, step: Step, local: float) -> FrameSpec:
     beat: Attacked = step.beat  # type: ignore[assignment]
     before = step.before
-    firer_pose, target_pose = before[beat.firer], before[beat.target]
+    firer_pose, target_pose = film.on_table(beat.firer, before), film.on_table(beat.target, before)
     firer, target = film.head(beat.firer, firer_pose), film.head(beat.target, target_pose)
     d = target - firer
     flat = np.array([d[0], d[1], 0.0])
@@ -316,8 +327,9 @@ def _frame_over_the_shoulder(film: ShotList, index: int, shot: Shot, step: Step,
     forward = flat / reach
     right = np.cross(forward, [0.0, 0.0, 1.0])
     u = _smooth(local / shot.duration_s)
-    behind = 105.0 + 0.05 * reach
-    up = np.array([0, 0, 38.0 + 0.05 * reach])
+    riding = before[beat.firer].aboard is not None  # from a vehicle: further back, over its roof
+    behind = (105.0 + 0.05 * reach) * (1.7 if riding else 1.0)
+    up = np.array([0, 0, (38.0 + 0.05 * reach) * (2.0 if riding else 1.0)])
     shoulders = [-forward * behind + right * 42.0 + up, -forward * behind - right * 42.0 + up,
                  -forward * behind * 1.3 + up * 2.0]
     choice = film.clear_side(index, firer, shoulders, before, (beat.firer, beat.target))
@@ -326,7 +338,8 @@ def _frame_over_the_shoulder(film: ShotList, index: int, shot: Shot, step: Step,
     fov = float(np.clip(52.0 - reach / 40.0, 26.0, 48.0))
     aim = math.degrees(math.atan2(d[1], d[0])) % 360
     poses = dict(before)
-    poses[beat.firer] = replace(firer_pose, facing_deg=aim)
+    if before[beat.firer].aboard is None:
+        poses[beat.firer] = replace(firer_pose, facing_deg=aim)
     fire_at, flight = 0.7, 0.35
     tracer = None
     if beat.ranged and fire_at <= local <= fire_at + flight + 0.5:
@@ -342,7 +355,7 @@ def _frame_over_the_shoulder(film: ShotList, index: int, shot: Shot, step: Step,
         titles.append(Title(_result_text(step, beat), "result", film.rgb(beat.firer), _fade(local, shot.duration_s,
                                                                                                result_at)))
     if beat.damage and local >= result_at:  # the hit unit shows its damage once the rolls are read
-        poses[beat.target] = replace(target_pose, damage=step.after[beat.target].damage)
+        poses[beat.target] = replace(before[beat.target], damage=step.after[beat.target].damage)
     return FrameSpec(shot.start_s + local, index, _pose(camera, look, fov), poses, {}, tuple(titles), tracer,
                      roll, beat.target)
 
@@ -358,11 +371,11 @@ def _result_text(step: Step, beat: Attacked | Treated) -> str:
 
 def _frame_close_up(film: ShotList, index: int, shot: Shot, step: Step, local: float) -> FrameSpec:
     beat: Died = step.beat  # type: ignore[assignment]
-    pose = step.before.get(beat.unit) or step.after[beat.unit]
+    pose = film.on_table(beat.unit, step.before if beat.unit in step.before else step.after)
     centre = film.world(pose.position, HEAD_LDU * 0.45)
     toward = 0.0
     if beat.by and beat.by in step.before:
-        other = step.before[beat.by].position
+        other = film.on_table(beat.by, step.before).position
         toward = math.atan2(other[1] - pose.position[1], other[0] - pose.position[0])
     u = local / shot.duration_s
     pitch = math.radians(26.0)
@@ -375,7 +388,7 @@ def _frame_close_up(film: ShotList, index: int, shot: Shot, step: Step, local: f
     sweep = 25.0 if choice % 2 == 0 else -25.0
     camera = centre + offset(starts[choice] + math.radians(sweep * u), 210.0 - 40.0 * _smooth(u))
     poses = dict(step.before)
-    poses[beat.unit] = replace(pose, alive=True, damage=step.after[beat.unit].damage)
+    poses[beat.unit] = replace(step.before.get(beat.unit, pose), alive=True, damage=step.after[beat.unit].damage)
     falling = {beat.unit: _smooth(local / FALL_S)}
     titles = (Title(f"{beat.unit} is out", "result", film.rgb(beat.unit), _fade(local, shot.duration_s, 0.3)),)
     return FrameSpec(shot.start_s + local, index, _pose(camera, centre, 34.0), poses, falling, titles,
@@ -384,8 +397,8 @@ def _frame_close_up(film: ShotList, index: int, shot: Shot, step: Step, local: f
 
 def _frame_two_shot(film: ShotList, index: int, shot: Shot, step: Step, local: float) -> FrameSpec:
     beat: Treated = step.beat  # type: ignore[assignment]
-    a = film.head(beat.medic, step.before[beat.medic]) if beat.medic in step.before else None
-    b = film.head(beat.target, step.before[beat.target])
+    a = film.head(beat.medic, film.on_table(beat.medic, step.before)) if beat.medic in step.before else None
+    b = film.head(beat.target, film.on_table(beat.target, step.before))
     a = b if a is None else a
     middle = (a + b) / 2 - np.array([0, 0, HEAD_LDU * 0.3])
     d = b - a
@@ -418,7 +431,9 @@ def _frame_glance(film: ShotList, index: int, shot: Shot, step: Step, local: flo
     if beat.unit is None or beat.unit not in step.after:
         return FrameSpec(shot.start_s + local, index, film._establishing(step.round, 0.9), dict(step.after), {},
                          (Title(step.text[:90], "result", (1.0, 1.0, 1.0), _fade(local, shot.duration_s)),))
-    pose = step.after[beat.unit]
+    pose = film.on_table(beat.unit, step.after)
+    if math.isnan(pose.position[0]):
+        return FrameSpec(shot.start_s + local, index, film._establishing(step.round, 0.9), dict(step.after), {}, ())
     target = film.world(pose.position, HEAD_LDU * 0.5)
     yaw = math.radians(pose.facing_deg + 40.0 + 10.0 * local)
     camera = target + np.array([math.cos(yaw) * 0.75, math.sin(yaw) * 0.75, 0.66]) * 200.0
@@ -435,24 +450,76 @@ _FRAMERS = {"establishing": _frame_establishing, "tracking": _frame_tracking,
 
 def direct(timeline: Timeline, bounds: np.ndarray, ground: Ground | None = None, aspect: float = 16 / 9,
            max_seconds: float = 90.0) -> ShotList:
-    """The shot list of a timeline: one shot per beat, durations capped so the film lasts at most `max_seconds`.
+    """The shot list of a timeline, at most `max_seconds` long.
 
-    `bounds` ((2, 3), LDU) is the battlefield's box (establishing shots frame it); `ground(x, y)`
-    gives the ground height under a point (default: z = the bottom of the box).
+    One shot per beat when it fits. A longer game is edited: shots are first tightened to
+    their `BRISK_S` lengths, then the least telling beats are left out (idle ones, rolls with no
+    action, then moves, then misses; deaths, hits and round starts stay), spread evenly over the
+    game, and only then is everything scaled down. `bounds` ((2, 3), LDU) is the battlefield's
+    box (establishing shots frame it); `ground(x, y)` gives the ground height under a point
+    (default: z = the bottom of the box).
     """
     bounds = np.asarray(bounds, dtype=np.float64)
     floor = float(bounds[0][2]) if bounds.size else 0.0
     ground = ground or (lambda x, y: floor)
+    steps = timeline.steps
     durations = np.array([base_duration(step, isinstance(step.beat, RoundStarted) and i == 0)
-                          for i, step in enumerate(timeline.steps)], dtype=np.float64)
+                          for i, step in enumerate(steps)], dtype=np.float64)
     durations = _quicken_idle(timeline, durations)
-    total = float(durations.sum())
-    if total > max_seconds and len(durations):
-        durations = _fit(durations, max_seconds)
-    starts = np.concatenate([[0.0], np.cumsum(durations)[:-1]]) if len(durations) else np.zeros(0)
-    shots = tuple(Shot(shot_kind(step), float(start), float(duration), i)
-                  for i, (step, start, duration) in enumerate(zip(timeline.steps, starts, durations)))
+    keep = np.ones(len(steps), dtype=bool)
+    if durations.sum() > max_seconds and len(durations):
+        durations = np.minimum(durations, [BRISK_S.get(shot_kind(step), 1.0) for step in steps])
+        keep = _keep(steps, durations, max_seconds)
+        if durations[keep].sum() > max_seconds:
+            durations[keep] = _fit(durations[keep], max_seconds)
+    chosen = np.flatnonzero(keep)
+    lengths = durations[chosen]
+    starts = np.concatenate([[0.0], np.cumsum(lengths)[:-1]]) if len(lengths) else np.zeros(0)
+    shots = tuple(Shot(shot_kind(steps[i]), float(start), float(length), int(i))
+                  for i, start, length in zip(chosen, starts, lengths))
     return ShotList(timeline, shots, bounds, ground, aspect)
+
+
+BRISK_S = {"establishing": 2.5, "over_the_shoulder": 3.4, "close_up": 2.0, "tracking": 1.4, "two_shot": 2.8,
+           "rolls": 1.6, "glance": 0.6}
+
+
+def beat_priority(step: Step) -> int:
+    """How much a beat matters to the story (higher: kept longer when a film must be cut)."""
+    beat = step.beat
+    if isinstance(beat, (Died, RoundStarted)):
+        return 6
+    if isinstance(beat, Attacked):
+        return 5 if beat.damage else 3
+    if isinstance(beat, Treated):
+        return 4
+    if isinstance(beat, VehicleMoved):
+        return 3
+    if isinstance(beat, Moved):
+        return 2
+    return 1 if isinstance(beat, RollsShown) else 0
+
+
+def _keep(steps: tuple[Step, ...], durations: np.ndarray, max_seconds: float) -> np.ndarray:
+    """Which steps get a shot: the least telling left out first, evenly spread, until the film fits."""
+    keep = np.ones(len(steps), dtype=bool)
+    priority = np.array([beat_priority(step) for step in steps])
+    for i in range(len(steps) - 1):  # the attack that kills stays with the death it causes
+        if isinstance(steps[i].beat, Attacked) and isinstance(steps[i + 1].beat, Died):
+            priority[i] = max(priority[i], 5)
+    for level in range(0, 5):  # hits, deaths and round starts are never left out
+        excess = float(durations[keep].sum()) - max_seconds
+        if excess <= 0:
+            break
+        members = np.flatnonzero(keep & (priority == level))
+        if not len(members):
+            continue
+        order = np.cumsum(durations[members])
+        count = min(len(members), int(np.searchsorted(order, excess)) + 1)
+        drop = members[np.round(np.linspace(0, len(members) - 1, count)).astype(int)] if count < len(members) \
+            else members
+        keep[drop] = False
+    return keep
 
 
 def _quicken_idle(timeline: Timeline, durations: np.ndarray) -> np.ndarray:

@@ -269,9 +269,23 @@ def timeline_from_records(scene: Any, game: Any, records: Sequence[Mapping[str, 
             if isinstance(beat, Attacked) and action is not None:
                 beat = replace(beat, ranged=_weapon_kind(scene, beat.firer, action.get("weapon")) != "melee")
             steps.append(Step(beat, round_now, side, before, after, "; ".join(words)))
-    return Timeline(getattr(scene, "name", "") or "", start, tuple(steps), dict(sides or side_styles(scene)),
+    return Timeline(getattr(scene, "name", "") or "", start, merge_moves(steps), dict(sides or side_styles(scene)),
                     unit_sides(scene), vehicles, unit_labels(scene),
                     getattr(game.state, "winner", None))
+
+
+def merge_moves(steps: Sequence[Step]) -> tuple[Step, ...]:
+    """Consecutive moves of the same unit (two move actions in one turn) told as one walk."""
+    merged: list[Step] = []
+    for step in steps:
+        last = merged[-1] if merged else None
+        if last is not None and isinstance(step.beat, Moved) and isinstance(last.beat, Moved) \
+                and step.beat.unit == last.beat.unit and step.beat.path[0] == last.beat.path[-1]:
+            beat = Moved(step.beat.unit, last.beat.path + step.beat.path[1:])
+            merged[-1] = replace(last, beat=beat, after=step.after, text=f"{last.text}; {step.text}")
+        else:
+            merged.append(step)
+    return tuple(merged)
 
 
 def _with_path(game: Any, record: Mapping[str, Any]) -> Mapping[str, Any]:

@@ -43,39 +43,28 @@ class VideoStats:
 # --- replay -> scene and timeline --------------------------------------------------------------
 
 def geometry_for(scene: Any) -> Any:
-    """The geometry the rules ask: the 3D world of the scene (bow3d.world), else the flat stand-in."""
-    try:
-        from bow3d.world import World
-    except ImportError:
-        World = None
-    if World is not None:
-        for make in (getattr(World, "from_scene", None), World):
-            if make is not None:
-                try:
-                    return make(scene)
-                except TypeError:
-                    continue
-    from bow3d.rules.flat import FlatGeometry
+    """The geometry the rules ask: the 3D world of the scene (bow3d.world), as `bow3d replay --verify` uses."""
+    from bow3d.replay.verify import world_geometry
 
-    return FlatGeometry(scene)
+    return world_geometry(scene)
 
 
-def load_timeline(replay_path: str | Path) -> tuple[Any, Timeline]:
-    """(scene, timeline) of a replay: every record re-applied through the rules."""
+def load_timeline(replay_path: str | Path, geometry: Any = None) -> tuple[Any, Timeline]:
+    """(scene, timeline) of a replay: its scene (sha256 checked), every record re-applied through the rules."""
     from bow3d.replay import read_replay
-    from bow3d.replay.format import resolve_scene
+    from bow3d.replay.verify import load_replay_scene
     from bow3d.rules import Game, action_from_record
-    from bow3d.scene import load_scene
 
     replay = read_replay(replay_path)
-    scene = load_scene(resolve_scene(Path(replay_path), replay.header.scene))
-    game = Game.start(scene, geometry_for(scene))
+    scene = load_replay_scene(replay)
+    game = Game.start(scene, geometry if geometry is not None else geometry_for(scene),
+                      max_rounds=replay.header.max_rounds)
     records = [entry.record for entry in replay.entries]
     try:
         timeline = timeline_from_records(scene, game, records, action_from_record, side_styles(scene, _rgb_of))
-    except Bow3dError as error:  # Illegal and RulesError: the scene or the rules changed since
-        raise ReplayError(f"{replay_path}: the rules refuse a record while replaying it ({error}); the scene "
-                          f"or the rules changed since it was recorded (bow3d replay --verify says where)") from None
+    except Bow3dError as error:  # Illegal and RulesError: the rules changed since it was recorded
+        raise ReplayError(f"{replay_path}: the rules refuse a record while replaying it ({error}); "
+                          "'bow3d replay FILE --verify' says which") from None
     return scene, timeline
 
 
