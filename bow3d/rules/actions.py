@@ -7,6 +7,7 @@ Layer: rules. Every Action and BrickRoll has `to_record() -> dict` with a "type"
 from __future__ import annotations
 
 import dataclasses
+import numbers
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -49,6 +50,13 @@ class BrickRoll(Action):
     side: str
     bricks: int
     edges: int
+
+    def __post_init__(self) -> None:
+        # numpy integers from a seeded Generator become plain ints (JSON records, equality)
+        for name in ("bricks", "edges"):
+            value = getattr(self, name)
+            if isinstance(value, numbers.Integral) and not isinstance(value, bool | int):
+                object.__setattr__(self, name, int(value))
 
 
 @dataclass(frozen=True)

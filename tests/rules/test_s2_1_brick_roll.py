@@ -55,3 +55,12 @@ def test_s2_1_rolls_are_records(rules):
     game = Game.start(scene, FlatGeometry.from_scene(scene))
     game.apply(roll)
     assert game.records == [roll.to_record()]
+
+
+def test_s2_1_numpy_roll_results_become_plain_ints():
+    """BOW 1.3 §2.1: rolls drawn with a numpy Generator are recorded as plain JSON numbers."""
+    import json
+
+    import numpy as np
+    roll = BrickRoll("blue", np.int64(6), np.int64(2))
+    assert type(roll.edges) is int and json.dumps(roll.to_record())

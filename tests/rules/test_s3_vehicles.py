@@ -150,3 +150,14 @@ def test_s3_5_book_example_six_damage_one_hp_left(rules):
     cells = [game.state.units[u].cell for u in ("p", "g", "g2")]
     assert len(set(cells)) == 3 and all(abs(c[0] - 10) <= 1 and abs(c[1] - 10) <= 1 for c in cells)
     assert [e.kind for e in events].count("placed") == 3
+
+
+def test_s2_3_3_piloting_actions_count_in_the_budget(rules):
+    """BOW 1.3 §2.3.3/§3.3: each piloting action is one action of the pilot's budget (the compulsory
+    move is free)."""
+    game = _jeep(rules, speed=0)
+    game.apply(ChangeSpeed("p", 1))
+    game.apply(ChangeDirection("p", 30))
+    assert game.refusal(ChangeSpeed("p", 2)).reason is Reason.NO_ACTION_LEFT
+    game.apply(CompulsoryMove("p"))
+    assert game.check(EndTurn("p")) is None
