@@ -68,7 +68,8 @@ def check_get_on(g: Game, action: GetOn) -> Refusal | None:
     if not isinstance(action.seat, int) or not 0 <= action.seat < len(vehicle.seats):
         return Refusal(Reason.NOT_ALLOWED, f"{vehicle.id} has seats 0..{len(vehicle.seats) - 1}")
     if vehicle.seats[action.seat] is not None:
-        return Refusal(Reason.NOT_ALLOWED, f"seat {action.seat} of {vehicle.id} is taken by {vehicle.seats[action.seat]}")
+        taken_by = vehicle.seats[action.seat]
+        return Refusal(Reason.NOT_ALLOWED, f"seat {action.seat} of {vehicle.id} is taken by {taken_by}")
     if not g.geometry.is_close(unit.id, vehicle.id):
         return Refusal(Reason.OUT_OF_REACH, f"{unit.id} is not close to {vehicle.id}'s door")
     return None

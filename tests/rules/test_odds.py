@@ -94,7 +94,8 @@ def test_cli_odds_text_range_cover_and_treat(capsys):
     assert data["kind"] == "treat" and data["success"] == pytest.approx(treat_odds(2, 1).success)
 
 
-@pytest.mark.parametrize("argv", [["odds", "-1", "2"], ["odds", "3", "2", "--p", "1.5"], ["odds", "1", "0", "--range", "20"],
+@pytest.mark.parametrize("argv", [["odds", "-1", "2"], ["odds", "3", "2", "--p", "1.5"],
+                                  ["odds", "1", "0", "--range", "20"],
                                   ["odds", "--treat", "2", "1", "--cover"], ["odds", "3", "2", "--difference"]])
 def test_cli_odds_bad_input_exits_2(argv, capsys):
     """Bad numbers give one error line and exit code 2."""

@@ -8,9 +8,8 @@ from bow3d.rules import (
     Attack, ChangeSpeed, Door, EndTurn, GetOff, GetOn, Give, Grab, Move, Reason, SwitchWeapon, Throw,
 )
 from bow3d.rules.combat import attack_plan
-from bow3d.rules.flat import Box
+from bow3d.rules.flat import Box, FlatGeometry
 from bow3d.rules.game import Game
-from bow3d.rules.flat import FlatGeometry
 
 B1 = ("b1", "blue", "trooper", (10.5, 10.5), 0)
 B2 = ("b2", "blue", "trooper", (11.5, 10.5), 0)
@@ -102,7 +101,8 @@ def test_s2_3_2_switch_weapons_changes_attack_damage(rules):
 def test_s2_3_3_open_and_close_a_close_door(rules):
     """BOW 1.3 §2.3.3: open or close a door the unit is close to."""
     scene = rules.scene([B1, R1])
-    game = Game.start(scene, FlatGeometry.from_scene(scene), doors=[("gate", (11, 11), False), ("far", (40, 40), False)])
+    doors = [("gate", (11, 11), False), ("far", (40, 40), False)]
+    game = Game.start(scene, FlatGeometry.from_scene(scene), doors=doors)
     rules.roll(game, 3, 1)
     assert game.refusal(Door("b1", "far", True)).reason is Reason.OUT_OF_REACH
     assert game.refusal(Door("b1", "gate", False)).reason is Reason.NOT_ALLOWED   # already closed

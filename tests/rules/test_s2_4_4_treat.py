@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bow3d.rules import Attack, EndTurn, Reason, Treat
+from bow3d.rules import Reason, Treat
 from bow3d.rules.combat import damage_unit, damage_vehicle
 
 R_FAR = ("r9", "red", "trooper", (50.5, 50.5), 0)
