@@ -2,13 +2,13 @@
 
 Layer: ldraw (generator side), LDU, LDraw frame (-Y up). Wheels and tyres are 16-sided
 cylinders about LDraw Z (their axle), like the official ones; the steering stand, seat and
-windscreen are built from boxes and a slanted prism; the horse is a blocky union with the
-official saddle studs.
+windscreen are built from boxes and a slanted prism; the horse from boxes and slanted prisms,
+with the official saddle studs.
 """
 
 from __future__ import annotations
 
-from bow3d.ldraw.starter.geometry import box, cylinder, prism, union
+from bow3d.ldraw.starter.geometry import box, cylinder, hull_prism, prism, union
 from bow3d.ldraw.starter.part import Part, stud_grid, studs
 
 
@@ -50,15 +50,20 @@ def windscreen() -> Part:
 
 
 def horse() -> Part:
-    """4493c01: a blocky horse facing -Z, saddle studs at (+-10, 0, 0), hooves at y = 57."""
-    boxes = [((-14.0, -35.0, -48.0), (14.0, 12.0, -8.0)),  # chest
-             ((-20.0, 0.0, -8.0), (20.0, 12.0, 8.0)),  # saddle
-             ((-16.0, -35.0, 8.0), (16.0, 12.0, 78.0)),  # hindquarters
-             ((-4.0, -12.0, 78.0), (4.0, 20.0, 86.04)),  # tail
-             ((-8.0, -70.0, -66.0), (8.0, -35.0, -30.0)),  # neck
-             ((-8.0, -89.02, -96.08), (8.0, -60.0, -58.0))]  # head
-    boxes += [((x0, 12.0, z0), (x0 + 10.0, 57.0, z0 + 18.0)) for x0 in (-14.0, 4.0) for z0 in (-46.0, 42.0)]
-    return Part("4493c01.dat", "Animal Horse (Complete)", [union(boxes)], studs([(-10, 0, 0), (10, 0, 0)]))
+    """4493c01: a horse facing -Z: a body of boxes (saddle studs at (+-10, 0, 0), hooves at y = 57),
+    a slanted neck and head (prisms across X) reaching up to y = -89 and forward to z = -96."""
+    boxes = [((-17.0, -33.0, -60.0), (17.0, 10.0, -8.0)),  # chest
+             ((-20.0, 0.0, -8.0), (20.0, 10.0, 8.0)),  # saddle
+             ((-17.0, -31.0, 8.0), (17.0, 10.0, 74.0)),  # hindquarters
+             ((-5.0, -28.0, 70.0), (5.0, 28.0, 86.04))]  # tail
+    boxes += [((x0, 10.0, z0), (x0 + 10.0, 57.0, z1)) for x0 in (-17.0, 7.0) for z0, z1 in ((-48.0, -18.0),
+                                                                                        (28.0, 58.0))]
+    neck = hull_prism([(-28.0, -14.0), (-28.0, -58.0), (-70.0, -82.0), (-84.0, -68.0), (-50.0, -20.0)],
+                      axis=0, w0=-9.0, w1=9.0)  # (y, z) corners
+    head = hull_prism([(-89.02, -70.0), (-80.0, -62.0), (-37.0, -80.0), (-35.0, -94.0), (-45.0, -96.08),
+                       (-78.0, -84.0)], axis=0, w0=-7.0, w1=7.0)
+    return Part("4493c01.dat", "Animal Horse (Complete)", [union(boxes), neck, head],
+                studs([(-10, 0, 0), (10, 0, 0)]))
 
 
 def parts() -> list[Part]:
