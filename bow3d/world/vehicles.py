@@ -125,37 +125,50 @@ def _edge_distance(world, corners: np.ndarray, forward: np.ndarray) -> float:
 
 
 def turn_contacts(world, vehicle: str, delta_deg: float) -> Contact | None:
-    """Turn on the spot by `delta_deg` (positive = counter-clockwise); the first contact, or None."""
+    """Turn on the spot by `delta_deg` (positive = counter-clockwise); the first contact, or None.
+
+    Points on the footprint's outline, at several heights, move along their arcs in steps of
+    TURN_STEP_DEG; each step's chord is a ray. The first step with a hit gives the contact.
+    """
     body = world.body(vehicle)
     pose = world.poses[body.index]
     steps = max(int(math.ceil(abs(delta_deg) / TURN_STEP_DEG)), 1)
-    angles = np.linspace(0.0, math.radians(delta_deg), steps + 1)[1:]
-    x0, x1, y0, y1 = body.template.footprint
-    gx, gy = np.meshgrid(_spread(x0, x1, RAY_SPACING_LDU), _spread(y0, y1, RAY_SPACING_LDU), indexing="ij")
-    local = np.column_stack([gx.ravel(), gy.ravel()]) @ pose[:2, :2].T  # at rest, relative to the centre
+    angles = np.linspace(0.0, math.radians(delta_deg), steps + 1)
+    outline = _outline(body.template.footprint) @ pose[:2, :2].T           # relative to the centre, at rest
     c, s = np.cos(angles), np.sin(angles)
-    rot = np.stack([np.stack([c, -s], -1), np.stack([s, c], -1)], -2)  # (A, 2, 2)
-    moved = np.einsum("aij,pj->api", rot, local) + pose[:2, 3]            # (A, P, 2)
-    rest = footprint_corners(body.template, pose, 0.25)
-    outside = ~_inside(moved.reshape(-1, 2), rest)
-    ground = pose[2, 3]
-    top = ground + body.template.height
-    pts = moved.reshape(-1, 2)[outside]
-    if len(pts) == 0:
-        return None
-    origins = np.column_stack([pts, np.full(len(pts), top)]).astype(np.float32)
-    dirs = np.broadcast_to(np.array([0, 0, -1], np.float32), origins.shape).copy()
-    tfar = np.full(len(pts), body.template.height - _clearance(body), np.float32)
-    t, who, prim = _first_contacts(world, body, origins, dirs, tfar)
+    rot = np.stack([np.stack([c, -s], -1), np.stack([s, c], -1)], -2)      # (A + 1, 2, 2)
+    moved = np.einsum("aij,pj->api", rot, outline) + pose[:2, 3]           # (A + 1, P, 2)
+    zs = pose[2, 3] + _spread(_clearance(body), body.template.height - 0.5, RAY_LAYER_LDU)
+    start, end = moved[:-1], moved[1:]                                     # (A, P, 2) chords
+    chord = end - start
+    length = np.linalg.norm(chord, axis=2)
+    n_a, n_p, n_z = start.shape[0], start.shape[1], len(zs)
+    origins = np.concatenate([np.repeat(start[:, :, None, :], n_z, axis=2),
+                              np.broadcast_to(zs[None, None, :, None], (n_a, n_p, n_z, 1))], axis=3)
+    dirs2 = chord / np.maximum(length, 1e-9)[..., None]
+    dirs = np.concatenate([np.repeat(dirs2[:, :, None, :], n_z, axis=2), np.zeros((n_a, n_p, n_z, 1))], axis=3)
+    tfar = np.repeat(length[:, :, None], n_z, axis=2)
+    t, who, prim = _first_contacts(world, body, origins.reshape(-1, 3).astype(np.float32),
+                                   dirs.reshape(-1, 3).astype(np.float32), tfar.reshape(-1).astype(np.float32))
     hit = np.isfinite(t)
     if not hit.any():
         return None
-    angle_of = np.repeat(np.arange(len(angles)), local.shape[0])[outside]
-    first = np.flatnonzero(hit)[np.argmin(angle_of[hit])]
-    point = np.array([pts[first][0], pts[first][1], top - t[first]])
-    radius = float(np.hypot(*(pts[first] - pose[:2, 3])))
-    return _contact(world, body, int(who[first]), int(prim[first]), point,
-                    radius * abs(float(angles[angle_of[first]])) / STUD)
+    step_of = np.repeat(np.arange(n_a), n_p * n_z)
+    order = np.lexsort((t, step_of))                 # earliest step, then nearest along its chord
+    first = order[hit[order]][0]
+    point = origins.reshape(-1, 3)[first] + t[first] * dirs.reshape(-1, 3)[first]
+    radius = float(np.hypot(*(point[:2] - pose[:2, 3])))
+    travelled = abs(float(angles[step_of[first]])) + float(t[first]) / max(radius, 1e-9)
+    return _contact(world, body, int(who[first]), int(prim[first]), point, radius * travelled / STUD)
+
+
+def _outline(footprint: np.ndarray) -> np.ndarray:
+    """(P, 2) points every RAY_SPACING_LDU along a footprint's edges, in the body frame."""
+    x0, x1, y0, y1 = footprint
+    xs, ys = _spread(x0, x1, RAY_SPACING_LDU), _spread(y0, y1, RAY_SPACING_LDU)
+    return np.concatenate([np.column_stack([xs, np.full(len(xs), y0)]), np.column_stack([xs, np.full(len(xs), y1)]),
+                           np.column_stack([np.full(len(ys) - 2, x0), ys[1:-1]]),
+                           np.column_stack([np.full(len(ys) - 2, x1), ys[1:-1]])])
 
 
 def _inside(points: np.ndarray, corners: np.ndarray) -> np.ndarray:
