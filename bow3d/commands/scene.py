@@ -68,7 +68,7 @@ def _check(path: str, library) -> int:
     print(f"{path}: OK ({scene.format})")
     print(f"  name         {scene.name or '(none)'}")
     print(f"  battlefield  {scene.battlefield} ({x1 - x0:.0f} x {y1 - y0:.0f} studs, "
-          f"x {x0:g} to {x1:g}, y {y0:g} to {y1:g})")
+          f"x {x0:.1f} to {x1:.1f}, y {y0:.1f} to {y1:.1f})")
     print(f"  ruleset      {scene.ruleset.name}")
     print(f"  sheets       {', '.join(f'{k} ({v.kind})' for k, v in scene.sheets.items()) or 'none'}")
     for side in scene.sides:

@@ -200,6 +200,10 @@ def battlefield_extent(path: str | os.PathLike[str], library: Library | None = N
     return _EXTENTS[key]
 
 
+def _studs(value: float) -> str:
+    return f"{round(float(value), 1):g}"
+
+
 def check_battlefield(scene: Scene, library: Library | None = None) -> list[SceneIssue]:
     """Units and vehicles whose position lies outside the battlefield's XY extent (studs)."""
     try:
@@ -207,7 +211,7 @@ def check_battlefield(scene: Scene, library: Library | None = None) -> list[Scen
     except Bow3dError as error:
         return [SceneIssue(("battlefield",), f"cannot be loaded ({error})", "fix the battlefield file")]
     (x0, y0), (x1, y1) = extent
-    span = f"x {x0:g} to {x1:g}, y {y0:g} to {y1:g} studs"
+    span = f"x {_studs(x0)} to {_studs(x1)}, y {_studs(y0)} to {_studs(y1)} studs"
     issues = []
     for group, items in (("units", scene.units), ("vehicles", scene.vehicles)):
         for i, item in enumerate(items):

@@ -216,3 +216,48 @@ def test_nothing_found_is_a_clear_error(tmp_path, capsys):
     assert main(["scene", "from-ldraw", str(model), "-o", str(tmp_path / "e.yaml"),
                  "--library", str(BUNDLED.roots[0])]) == 2
     assert "no minifig found" in capsys.readouterr().err
+
+
+def _figure_at(x: float, y: float, z: float) -> list[str]:
+    """A standing minifig (torso, hips, legs, head) with its soles at LDraw (x, y, z), facing -Z."""
+    parts = [(0, "973.dat"), (32, "3815.dat"), (44, "3816.dat"), (44, "3817.dat"), (-24, "3626b.dat")]
+    return [f"1 1 {x} {y - 72 + dy} {z} 1 0 0 0 1 0 0 0 1 {name}" for dy, name in parts]
+
+
+def test_car_sub_model_with_its_crew_pilot_first(lib, tmp_path):
+    """A sub-model with `0 !BOW VEHICLE` and a steering wheel is a vehicle; the minifigs in it are its occupants,
+    the one nearest the steering wheel first (BOW §3.1: the first seat is the pilot's)."""
+    jeep = ["0 FILE jeep.ldr", "0 Jeep", "0 !BOW VEHICLE side=blue sheet=jeep",
+            "1 15 0 0 0 0 0 1 0 1 0 -1 0 0 3034.dat", "1 0 0 -8 -50 1 0 0 0 1 0 0 0 1 3829c01.dat",
+            "0 !BOW UNIT id=gunner", *_figure_at(0, -8, 50), "0 !BOW UNIT id=driver", *_figure_at(0, -8, -20),
+            "0 NOFILE"]
+    main_model = ["0 FILE field.ldr", "0 Field", "1 2 0 0 0 1 0 0 0 1 0 0 0 1 3811.dat",
+                  "1 16 100 0 -60 0 0 -1 0 1 0 1 0 0 jeep.ldr", "0 NOFILE"]
+    model = tmp_path / "field.mpd"
+    model.write_text("\n".join(main_model + jeep) + "\n")
+    result = scene_from_ldraw(model, tmp_path / "field.yaml", library=lib)
+    scene = result.scene
+    assert len(scene.vehicles) == 1 and sorted(u.id for u in scene.units) == ["driver", "gunner"]
+    car = scene.vehicles[0]
+    assert car.occupants == ["driver", "gunner"] and car.side == "blue" and car.sheet == "jeep"
+    assert angle_gap(car.facing, 0.0) <= 5 and math.dist(car.position, (5, -3)) <= 2.5
+    assert all(u.side == "blue" and u.position is None for u in scene.units)  # the crew takes the vehicle's side
+    assert scene.sheet("jeep").kind == "vehicle" and scene.sheet("jeep").seats >= 2
+    load_scene(tmp_path / "field.yaml", battlefield=True, library=lib)
+    car_model = load_model(scene.resolve(car.model), lib)
+    assert not [i for i in car_model.instances if i.name.startswith("973")]  # the crew has models of its own
+
+
+def test_external_sub_model_files_next_to_the_model(lib, tmp_path):
+    """Minifig sub-models kept as separate .ldr files beside the battlefield; the decor inlines the others."""
+    (tmp_path / "red-guard.ldr").write_text("0 Red guard\n" + "\n".join(_figure_at(0, 0, 0)) + "\n")
+    (tmp_path / "hut.ldr").write_text("0 Hut\n1 4 0 -24 0 1 0 0 0 1 0 0 0 1 3001.dat\n")
+    (tmp_path / "field.ldr").write_text("0 Field\n1 2 0 0 0 1 0 0 0 1 0 0 0 1 3811.dat\n"
+                                        "1 16 -90 0 50 1 0 0 0 1 0 0 0 1 red-guard.ldr\n"
+                                        "1 16 100 0 100 1 0 0 0 1 0 0 0 1 hut.ldr\n")
+    out = tmp_path / "out" / "battle.yaml"
+    result = scene_from_ldraw(tmp_path / "field.ldr", out, library=lib)
+    unit = result.scene.units[0]
+    assert unit.side == "red" and unit.position == (-4.5, 2.5) and unit.facing == 270
+    decor = load_model(result.decor_path, lib)
+    assert sorted(i.name for i in decor.instances) == ["3001.dat", "3811.dat"] and not decor.diagnostics

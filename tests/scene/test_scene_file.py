@@ -217,3 +217,22 @@ def test_facing_is_kept_in_0_to_360():
 def test_scene_built_in_memory_resolves_against_the_working_folder():
     scene = Scene(battlefield="b.ldr", sides=[{"id": "blue"}])
     assert scene.path is None and scene.resolve("b.ldr") == Path.cwd() / "b.ldr"
+
+
+def test_scene_check_prints_a_summary(scene_dir, capsys):
+    assert main(["scene", "check", str(scene_dir / "village.yaml")]) == 0
+    out = capsys.readouterr().out
+    assert "village.yaml: OK (bow3d-scene/1)" in out
+    assert "village.ldr (40 x 40 studs, x 0.0 to 40.0, y 0.0 to 40.0)" in out
+    assert "side blue     Blue army: 3 units, 1 vehicle, 116 CP" in out
+    assert "warning: the sides are unbalanced" in out
+
+
+@pytest.mark.parametrize("argv", [["scene", "--help"], ["scene", "from-ldraw", "--help"], ["cost", "--help"],
+                                  ["schema", "--help"]])
+def test_commands_have_help_with_examples(argv, capsys):
+    with pytest.raises(SystemExit) as done:
+        main(argv)
+    assert done.value.code == 0
+    out = capsys.readouterr().out
+    assert "example" in out or "!BOW" in out
