@@ -76,16 +76,21 @@ def _side_figures(side: str, torso: int) -> dict[str, list[str]]:
         "driver": dict(hat="3624.dat", hat_colour=black, seated=True),
         "rider": dict(hat="3844.dat", hat_colour=grey, right="lance", left="shield", item_colour=brown, seated=True),
         "target": dict(),
+        "gallery-firer": dict(hat="4485.dat", hat_colour=torso, right="rifle", item_colour=black, head="3626b.dat"),
+        "gallery-target": dict(head="3626b.dat"),
     }
     out = {}
     for kind, spec in kinds.items():
+        if kind == ("gallery-target" if side == "blue" else "gallery-firer"):
+            continue  # the gallery's firers are blue, its targets red
         spec = dict(spec)
         colour = spec.pop("torso_colour", torso)
         seated = spec.get("seated", False)
         title = f"{side.title()} {kind}: a standard minifig{' (seated)' if seated else ''}, facing -Z, soles at Y = 0"
-        lines = header(title, f"{side}-{kind}.ldr")
+        name = f"{kind}.ldr" if kind.startswith("gallery-") else f"{side}-{kind}.ldr"
+        lines = header(title, name)
         lines += minifig(colour, 0 if colour != 15 else 72, arms=colour, **spec) + [""]
-        out[f"{side}-{kind}.ldr"] = lines
+        out[name] = lines
     return out
 
 
@@ -129,7 +134,7 @@ def figure_files() -> dict[str, list[str]]:
     """Every model file of scenes/figures/ that a scene uses, by file name."""
     every = {**_side_figures("blue", BLUE), **_side_figures("red", RED), "jeep.ldr": jeep(), "horse.ldr": horse()}
     used = {p.model.removeprefix("figures/") for p in [*VILLAGE_UNITS, *VILLAGE_VEHICLES]}
-    used |= {"blue-rifleman.ldr", "red-target.ldr"}  # the LOS gallery's firers and targets
+    used |= {"gallery-firer.ldr", "gallery-target.ldr"}  # the LOS gallery's firers and targets
     return {name: lines for name, lines in every.items() if name in used}
 
 
@@ -195,9 +200,9 @@ class Lane:
 LANE_SPACING = 6  # studs between lane centres; walls are at most 6 studs long, sight lines 1 stud wide
 GALLERY_LANES = [
     Lane("open", 4.5, 8.5, 28.5, 180, None, "visible, not covered, 20 studs, penalty 1, in arc"),
-    Lane("lowwall", 10.5, 8.5, 28.5, 180, 27, "visible, covered (legs and hips hidden, 40 LDU wall), in arc"),
-    Lane("fullwall", 16.5, 8.5, 28.5, 180, 27, "not visible (144 LDU wall), in arc"),
-    Lane("window", 22.5, 8.5, 28.5, 180, 27, "visible through the window, covered (sill 48 LDU, frame), in arc"),
+    Lane("lowwall", 10.5, 8.5, 28.5, 180, 25, "visible, covered (legs and hips hidden by a 48 LDU wall), in arc"),
+    Lane("fullwall", 16.5, 8.5, 28.5, 180, 25, "not visible (144 LDU wall), in arc"),
+    Lane("window", 22.5, 8.5, 28.5, 180, 25, "visible through the window, covered (sill 48 LDU, frame), in arc"),
     Lane("behind", 28.5, 20.5, 10.5, 0, None, "visible, not covered, 10 studs, NOT in the front arc"),
     Lane("range15", 34.5, 4.5, 19.5, 180, None, "visible, 15 studs head to head, penalty 0"),
     Lane("range16", 40.5, 4.5, 20.5, 180, None, "visible, 16 studs, penalty 1"),

@@ -219,17 +219,19 @@ ITEMS = {
 
 def minifig(torso: int, legs: int, arms: int | None = None, hat: str | None = None, hat_colour: int = 0,
             right: str | None = None, left: str | None = None, item_colour: int = 72, torso_part: str = "973.dat",
-            seated: bool = False, raise_right: float = -45.0, raise_left: float = -45.0) -> list[str]:
+            seated: bool = False, raise_right: float = -45.0, raise_left: float = -45.0,
+            head: str = "3626bp01.dat") -> list[str]:
     """A standard minifig facing LDraw -Z, origin at the footprint centre, soles at LDraw Y = 0.
 
     Standing: torso at y = -72 (head at -96, hips at -40, legs at -28). Seated: legs turned 90 degrees
     forward at the hip pivot; the lowest point (the back of the legs) is put at Y = 0 as well.
-    right/left: keys of ITEMS held in that hand; an arm that holds something is raised (degrees about
+    head: 3626bp01 (with a face) or 3626b (plain: its box is centred on the neck in every library, so
+    head-to-head distances are exact). right/left: keys of ITEMS held in that hand; an arm that holds something is raised (degrees about
     the shoulder axis) so that swords stand up and guns point forward.
     """
     arms = torso if arms is None else arms
     lines: list[tuple[int, np.ndarray, np.ndarray, str]] = [
-        (torso, np.zeros(3), I3, torso_part), (14, np.array([0, -24, 0]), I3, "3626bp01.dat"),
+        (torso, np.zeros(3), I3, torso_part), (14, np.array([0, -24, 0]), I3, head),
         (legs, np.array([0, 32, 0]), I3, "3815.dat")]
     leg_rot = rx(-90) if seated else I3  # legs turned forward (-Z)
     lines += [(legs, np.array([0, LEG_PIVOT_Y, 0]), leg_rot, "3816.dat"),

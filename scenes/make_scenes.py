@@ -86,11 +86,9 @@ def gallery_decor() -> list[str]:
     L += baseplates(GALLERY_STUDS, GALLERY_STUDS, 2)
     for lane in GALLERY_LANES:
         z = lane.z
-        if lane.key == "lowwall":  # 40 LDU: one brick and two plates, one stud in front of the target
-            L += [f"0 // lane {lane.key}: a low wall 40 LDU high at x = {lane.wall_x}"]
-            L += wall(72, lane.wall_x, int(z) - 2, 4, False, 1)
-            L += row_1xn(71, lane.wall_x, int(z) - 2, 4, False, -BRICK - PLATE, PLATES_1XN)
-            L += row_1xn(71, lane.wall_x, int(z) - 2, 4, False, -BRICK - 2 * PLATE, PLATES_1XN)
+        if lane.key == "lowwall":  # 48 LDU (2 bricks): hides up to about 44 LDU of the target, legs and hips
+            L += [f"0 // lane {lane.key}: a low wall 48 LDU high at x = {lane.wall_x}"]
+            L += wall(72, lane.wall_x, int(z) - 3, 6, False, 2)
         elif lane.key == "fullwall":  # 144 LDU, taller than any minifig
             L += [f"0 // lane {lane.key}: a full wall 144 LDU high at x = {lane.wall_x}"]
             L += wall(72, lane.wall_x, int(z) - 3, 6, False, 6)

@@ -88,9 +88,9 @@ def gallery_units() -> list[Placement]:
     """A firer (blue rifleman, facing +X) and a target (red plain trooper) per lane."""
     out = []
     for lane in GALLERY_LANES:
-        out.append(Placement(f"{lane.key}-firer", "blue", "rifleman", "figures/blue-rifleman.ldr",
+        out.append(Placement(f"{lane.key}-firer", "blue", "rifleman", "figures/gallery-firer.ldr",
                              (lane.firer_x, lane.z), 0))
-        out.append(Placement(f"{lane.key}-target", "red", "target", "figures/red-target.ldr",
+        out.append(Placement(f"{lane.key}-target", "red", "target", "figures/gallery-target.ldr",
                              (lane.target_x, lane.z), lane.target_facing))
     return out
 
@@ -104,9 +104,11 @@ def gallery_yaml() -> str:
 # 64 x 64 studs of baseplates, all on the same ground height; ten lanes along +X, {LANE_SPACING} studs apart
 # (walls at most 6 studs long, centred on their lane, so no lane sees into another). Firers (blue
 # riflemen) face +X (facing 0); targets (red plain troopers, no hat, nothing in hand) face the firer.
+# Their heads are plain (3626b, no face print), whose box is centred on the neck in every library.
 # Every minifig is the standard assembly: soles 0, hips to 40, torso 40-72, head 72-96 LDU, head
 # centre 84 LDU above the soles, centred on the unit's position, so head-to-head distances are
-# exactly the differences of the x positions. Walls stand one stud in front of the target (x = 27).
+# exactly the differences of the x positions. Walls stand in cells x = 25 (face 2.5 studs before the
+# target's centre: a unit's box, weapon included, must not reach the wall or it would stand on it).
 # Range penalty (BOW 1.3 §2.4.2, design.md): ceil(d / 15) - 1 bricks.
 #
 # lanes (firer -> target, y, x positions: expected verdict):
