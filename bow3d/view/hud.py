@@ -43,6 +43,7 @@ class HudLines:
     actions: tuple[str, ...] = ()
     prompt: str = ""
     log: tuple[str, ...] = ()
+    rolls: tuple[str, ...] = ()  # captions of the brick rolls on the tray
 
 
 class Hud:
@@ -60,6 +61,8 @@ class Hud:
         self._actions = text((-1.75, 0.66), 0.042, (1, 1, 1, 1))
         self._prompt = text((-1.75, -0.62), 0.045, (1, 0.85, 0.4, 1), 60)
         self._log = text((-1.75, -0.72), 0.034, (0.9, 0.95, 1, 1), 90)
+        self._rolls = OnscreenText("", pos=(0.68, 0.80), scale=0.04, align=1, fg=(1, 0.95, 0.7, 1),
+                                   shadow=(0, 0, 0, 0.85), mayChange=True, parent=base.aspect2d)
 
     def show(self, lines: HudLines) -> None:
         self.lines = lines
@@ -67,3 +70,4 @@ class Hud:
         self._actions.setText("\n".join(lines.actions))
         self._prompt.setText(lines.prompt)
         self._log.setText("\n".join(lines.log[-LOG_LINES:]))
+        self._rolls.setText("\n".join(lines.rolls))

@@ -81,7 +81,7 @@ class PlayUI:
         self.reachable: list[tuple[int, int]] = []  # the lit cells of the chosen unit
         self._los = None
         self.hud = Hud(base)
-        self.tray = RollTray(base.win, frame=(0.36, 0.68, 0.03, 0.33))
+        self.tray = RollTray(base.win, frame=(0.70, 0.995, 0.55, 0.93))
         self.viewer.help_text.setText("left click: choose a unit, then a cell (move) or an enemy (aim) | Enter: "
                                       "commit | Esc: cancel | Space: end turn | 1-9: actions | [ ] speed, < > turn, "
                                       "M drive | drag: orbit, wheel: zoom")
@@ -255,11 +255,12 @@ class PlayUI:
         if isinstance(record, BrickRoll):
             from bow3d.view.timeline import BrickRollShown
 
-            request_purpose = self._last_purpose
-            self.rolls.append(BrickRollShown(record.side, record.bricks, record.edges, request_purpose))
+            if self._rolls_done:  # a new exchange of rolls: the tray is cleared and thrown again
+                self.rolls, self._rolls_done = [], False
+            self.rolls.append(BrickRollShown(record.side, record.bricks, record.edges, self._last_purpose))
             self._roll_clock = 0.0
-        elif self.rolls and not isinstance(record, BrickRoll):
-            self.rolls = []
+        else:
+            self._rolls_done = True  # the last rolls stay on the tray until the next ones
         self.log.extend(event.describe() for event in events)
         self._sync(before)
 
@@ -278,6 +279,7 @@ class PlayUI:
             self.writer.close()
 
     _last_purpose = ""
+    _rolls_done = False
 
     # --- the scene in step with the game ------------------------------------------------------
     def _poses(self) -> dict[str, tuple]:
@@ -404,13 +406,16 @@ class PlayUI:
                 status += f" | {self.selected} chosen"
             prompt = self.message or ("click one of your units" if self.selected is None else
                                       "click a lit cell to move, an enemy to aim, Space to end the turn")
-        self.listed = self._legal(self.selected)[:MAX_LISTED] if self.selected and self._human_to_play() else []
-        self.listed = [a for a in self.listed if not isinstance(a, Move)][:MAX_LISTED]
+        listed = self._legal(self.selected) if self.selected and self._human_to_play() else []
+        self.listed = [a for a in listed if not isinstance(a, Move)][:MAX_LISTED]  # moves: click a lit cell
         lines = [f"{n}. {describe_action(a)}" for n, a in enumerate(self.listed, start=1)]
         if self.aimed is not None:
             prompt = f"{describe_action(self.aimed)}: {self.odds_text(self.aimed)} | Enter commits, Esc cancels"
         self.message = ""
-        self.hud.show(HudLines(status, tuple(lines), prompt, tuple(self.log)))
+        from bow3d.view.brick_roll_animation import roll_caption
+
+        rolls = tuple(roll_caption(r, self.scene.side(r.side).name) for r in self.rolls)
+        self.hud.show(HudLines(status, tuple(lines), prompt, tuple(self.log), rolls))
         self._draw_cells()
         self._draw_selection()
 

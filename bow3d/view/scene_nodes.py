@@ -62,6 +62,7 @@ class Piece:
     ground_z: float = 0.0
     marks_state: tuple[int, int] = (0, 0)  # marking bricks, damage bricks drawn
     model_ref: str = ""  # the scene's `model` field
+    feet_radius: float = 10.0  # LDU: how far the legs reach from the origin (the ring goes round them)
 
     @property
     def half_extent(self) -> tuple[float, float]:
@@ -128,6 +129,7 @@ class SceneNodes:
         piece = Piece(item.id, kind, markers.ldraw_rgba(side.colour, self.colours), damage_code, root, body, lo, hi,
                       _head_centre(model, lo, hi) if kind == "unit" else np.array([0.0, 0.0, hi[2]]))
         piece.model_ref = item.model
+        piece.feet_radius = _feet_radius(model, lo)
         self.pieces[item.id] = piece
         piece.base = self._base(piece)
         if item.position is None:
@@ -140,7 +142,7 @@ class SceneNodes:
     def _base(self, piece: Piece) -> NodePath:
         hx, hy = piece.half_extent
         if piece.kind == "unit":
-            outer = max(hx, hy) + 6.0
+            outer = piece.feet_radius + 6.0
             corners = markers.ring_corners(outer - 5.0, outer, RING_HEIGHT, z=0.3)
         else:
             corners = markers.frame_corners(hx + 2.0, hy + 2.0, 5.0, RING_HEIGHT, z=0.3)
@@ -241,7 +243,7 @@ class SceneNodes:
         hx, hy = piece.half_extent
         rgba = tuple(int(round(255 * c)) for c in colour)
         if piece.kind == "unit":
-            outer = max(hx, hy) + 6.0 + 2.0 + HIGHLIGHT_WIDTH
+            outer = piece.feet_radius + 6.0 + 2.0 + HIGHLIGHT_WIDTH
             corners = markers.ring_corners(outer - HIGHLIGHT_WIDTH, outer, RING_HEIGHT + 1.0, z=0.2)
         else:
             corners = markers.frame_corners(hx + 8.0, hy + 8.0, HIGHLIGHT_WIDTH, RING_HEIGHT + 1.0, z=0.2)
@@ -299,6 +301,15 @@ def _load(path: Path, library: Library, what: str) -> Model:
         raise
     except Exception as error:  # LDrawError already names the file
         raise SceneError(f"{what}: {error}") from None
+
+
+def _feet_radius(model: Model, lo: np.ndarray, slab_ldu: float = 24.0) -> float:
+    """Horizontal reach (LDU) of the model's lowest `slab_ldu` (the legs, not a spear held high)."""
+    positions = model.mesh.positions
+    if positions.shape[0] == 0:
+        return 10.0
+    low = positions[positions[:, 2] <= lo[2] + slab_ldu]
+    return float(max(8.0, np.abs(low[:, :2]).max())) if low.shape[0] else 10.0
 
 
 def _head_centre(model: Model, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:

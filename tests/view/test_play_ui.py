@@ -86,7 +86,10 @@ for _ in range(200):
     if ui.aimed is not None:
         seen["odds"].append(ui.hud.lines.prompt)
         ui.on_confirm()
+        ui.settle()
         seen["attacks"] += 1
+        seen["tray"] = seen.get("tray", True) and ui.tray.region.is_active() and any(
+            "bricks on edge" in c or "brick on edge" in c for c in ui.hud.lines.rolls)
     if not ui.game.is_over and ui.game.state.active_unit == unit:
         ui.on_end_turn()
     ui.settle()
@@ -118,6 +121,7 @@ def test_hot_seat_game_through_the_handlers_writes_a_replay_that_verifies(tmp_pa
     assert seen["clicked"] is not None  # a mouse click on a head picked the unit
     assert seen["attacks"] >= 1 and all("% to succeed" in line for line in seen["odds"])  # odds before committing
     assert seen["moved"] >= 2 and seen["turns"] >= 4
+    assert seen["tray"]  # every attack's brick rolls thrown on the tray, with their captions
     assert seen["records"] > seen["turns"]  # brick rolls recorded between the actions
     assert seen["status"].startswith("Game over")
     if seen["winner"]:
