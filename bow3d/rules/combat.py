@@ -109,7 +109,7 @@ def attack_plan(g: Game, action: Attack) -> tuple[dict[str, Any] | None, Refusal
 
 def _ranged_plan(g: Game, action: Attack, plan: dict[str, Any], firer: str, target: str, weapon: Any,
                  mounted: bool) -> tuple[dict[str, Any] | None, Refusal | None]:
-    sight = g.geometry.sight(firer, target)
+    sight = g.sight(firer, target)
     arc = weapon_arc(weapon) if mounted else 180.0
     in_arc = True if arc >= 360 else (sight.in_front_arc if arc == 180 else g.geometry.in_front_arc(firer, target, arc))
     if not in_arc:
@@ -142,13 +142,13 @@ def _side_of(g: Game, id: str) -> str:
 def apply_attack(g: Game, action: Attack) -> list[Event]:
     plan, _ = attack_plan(g, action)
     events = spend(g, action.unit)
-    how = [f"{plan['distance']:.1f} studs" if plan["distance"] is not None else "melee"]
-    if plan["penalty"]:
-        how.append(f"-{bricks(plan['penalty'])}")
-    if plan["covered"]:
-        how.append("covered")
-    text = (f"{action.unit} attacks {action.target} with its {plan['weapon']} ({', '.join(how)}): "
-            f"{bricks(plan['attack'])} against {plan['dodge']}")
+    if plan["kind"] == "melee":
+        text = f"{action.unit} strikes {action.target} with its {plan['weapon']}"
+    else:
+        how = [f"{plan['distance']:.1f} studs"] + ([f"-{bricks(plan['penalty'])}"] if plan["penalty"] else [])
+        how += ["covered"] if plan["covered"] else []
+        text = f"{action.unit} fires its {plan['weapon']} at {action.target} ({', '.join(how)})"
+    text += f": {plan['attack']} attack against {plan['dodge']} dodge"
     events.append(g.event("attack", text, unit=action.unit, target=action.target, weapon=plan["weapon"],
                           attack_bricks=plan["attack"], dodge_bricks=plan["dodge"], range_penalty=plan["penalty"],
                           covered=plan["covered"], distance=plan["distance"], melee=plan["kind"] == "melee"))
@@ -183,11 +183,13 @@ def _resolve_attack(g: Game, pending: Pending) -> list[Event]:
     a, d = pending.rolls
     damage = a - d if a > d else 0
     result = f"{damage} damage" if damage else "no effect"
-    events = [g.event("attack_result", f"{plan['unit']} on {plan['target']}: {a} against {d} on edge: {result}",
-                      unit=plan["unit"], target=plan["target"], attack=a, dodge=d, damage=damage)]
-    if damage:
-        events += inflict(g, plan["target"], damage)
-    return events
+    effects = inflict(g, plan["target"], damage) if damage else []
+    if any(e.kind in ("died", "destroyed") and plan["target"] in (e.data.get("unit"), e.data.get("vehicle"))
+           for e in effects):
+        result += f", {plan['target']} {'is destroyed' if plan['target'] in g.state.vehicles else 'dies'}"
+    text = f"{plan['unit']} on {plan['target']}: {a} attack bricks on edge vs {d} dodge: {result}"
+    return [g.event("attack_result", text, unit=plan["unit"], target=plan["target"], attack=a, dodge=d,
+                    damage=damage)] + effects
 
 
 # -- damage (BOW §2.4.3, §3.5) -------------------------------------------------------------

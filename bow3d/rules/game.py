@@ -151,6 +151,13 @@ class Game:
             self._reach_cache[key] = self.geometry.reachable_cells(unit, move_studs)
         return self._reach_cache[key]
 
+    def sight(self, firer: str, target: str) -> Any:
+        """geometry.sight, cached until the next applied record (legal_actions asks it per target)."""
+        key = ("sight", (firer, target))
+        if key not in self._reach_cache:
+            self._reach_cache[key] = self.geometry.sight(firer, target)
+        return self._reach_cache[key]
+
     def free_cells_near(self, vehicle: str) -> list[Cell]:
         """geometry.free_cells_near, cached until the next applied record."""
         key = ("free", vehicle)
