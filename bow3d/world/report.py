@@ -100,13 +100,13 @@ class SightReport:
 
     def to_dict(self) -> dict:
         """JSON-ready: everything but the arrays of samples, which come as lists."""
-        return {"firer": self.firer, "target": self.target, "visible": self.visible,
-                "visible_fraction": round(self.visible_fraction, 4), "hidden_fraction": round(self.hidden_fraction, 4),
-                "covered": self.covered, "cover_threshold": self.cover_threshold,
-                "distance_studs": round(self.distance_studs, 3), "range_penalty_bricks": self.range_penalty,
-                "in_front_arc": self.in_front_arc, "blockers": [b.to_dict() for b in self.blockers],
+        return {"firer": self.firer, "target": self.target, "visible": bool(self.visible),
+                "visible_fraction": round(float(self.visible_fraction), 4),
+                "hidden_fraction": round(float(self.hidden_fraction), 4), "covered": bool(self.covered), "cover_threshold": self.cover_threshold,
+                "distance_studs": round(self.distance_studs, 3), "range_penalty_bricks": int(self.range_penalty),
+                "in_front_arc": bool(self.in_front_arc), "blockers": [b.to_dict() for b in self.blockers],
                 "samples": self.sample_count, "verdict": self.verdict(), "eye_ldu": [round(float(v), 2) for v in self.eye],
-                "points_ldu": np.round(self.points, 2).tolist(), "seen": self.seen.tolist()}
+                "points_ldu": np.round(self.points, 2).tolist(), "seen": [bool(v) for v in self.seen]}
 
 
 @dataclass(frozen=True)

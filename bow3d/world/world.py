@@ -78,7 +78,7 @@ class World:
             tpl = templates[spec.template]
             self.bodies[spec.id] = Body(spec.id, spec.kind, spec.side, tpl, row, None, spec.facing, spec.flying)
             self._shapes.append(tpl.shape)
-            if spec.position is not None:
+            if spec.position is not None and self.is_on_battlefield(spec.position):
                 self.place(spec.id, spec.position, spec.facing)
 
     # ----- construction -------------------------------------------------------------------------
@@ -111,7 +111,7 @@ class World:
             raise UserInputError(f"unknown unit or vehicle {id!r} (known: {', '.join(self.bodies) or 'none'})")
         if placed and not self.active[body.index]:
             on = [b for b in self.bodies if self.active[self.bodies[b].index]]
-            raise UserInputError(f"{id} is not on the battlefield (aboard a vehicle or removed); "
+            raise UserInputError(f"{id} is not on the battlefield (aboard a vehicle, removed, or outside it); "
                                  f"on it: {', '.join(on) or 'none'}")
         return body
 
@@ -123,6 +123,11 @@ class World:
         body.position, body.facing = (float(position[0]), float(position[1])), float(facing_deg) % 360.0
         self.poses[body.index] = body_pose(position[0], position[1], facing_deg, ground)
         self.active[body.index] = True
+
+    def is_on_battlefield(self, position: tuple[float, float]) -> bool:
+        """A position (studs) over the decor's box seen from above; units elsewhere are left out."""
+        x, y = position[0] * STUD, position[1] * STUD
+        return bool(self.bounds[0, 0] <= x <= self.bounds[1, 0] and self.bounds[0, 1] <= y <= self.bounds[1, 1])
 
     def remove(self, id: str) -> None:
         """Take a unit or vehicle off the battlefield (dead, or aboard a vehicle)."""
