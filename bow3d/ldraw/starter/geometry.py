@@ -70,56 +70,50 @@ class Shell:
                      self.hide_edges_below)
 
     def outline(self) -> np.ndarray:
-        """(E, 2, 3) type-2 edge segments: polygon edges where the surface turns more than crease_deg."""
-        segs, normals = [], []
-        for f in self.faces:
-            c = f.corners
-            n = np.cross(c[1] - c[0], c[2] - c[0])
-            if len(c) == 4:
-                n = n + np.cross(c[2] - c[0], c[3] - c[0])
-            n = n / max(np.linalg.norm(n), 1e-12)
-            for i in range(len(c)):
-                segs.append((c[i], c[(i + 1) % len(c)]))
-                normals.append(n)
-        if not segs:
+        """(E, 2, 3) type-2 edge segments: polygon edges where the surface turns more than crease_deg.
+
+        Each edge of a closed shell is shared by two faces; it is drawn (once, from its first
+        face) when their normals differ by more than the crease angle.
+        """
+        if not self.faces:
             return np.zeros((0, 2, 3))
-        seg = np.asarray(segs)
-        nor = np.asarray(normals)
+        seg = np.concatenate([np.stack([f.corners, np.roll(f.corners, -1, axis=0)], axis=1) for f in self.faces])
+        normal = np.concatenate([np.repeat(_unit_normal(f.corners)[None], len(f.corners), axis=0)
+                                 for f in self.faces])
         a, b = _keys(seg[:, 0]), _keys(seg[:, 1])
-        lo = np.where((_lex_less(b, a))[:, None], b, a)
-        hi = np.where((_lex_less(b, a))[:, None], a, b)
-        key = np.concatenate([lo, hi], axis=1)
+        swap = _lex_less(b, a)[:, None]
+        key = np.concatenate([np.where(swap, b, a), np.where(swap, a, b)], axis=1)
         _, inverse, counts = np.unique(key, axis=0, return_inverse=True, return_counts=True)
         inverse = inverse.reshape(-1)
         order = np.argsort(inverse, kind="stable")
-        keep = []
-        grouped = inverse[order]
-        starts = np.flatnonzero(np.r_[True, grouped[1:] != grouped[:-1]])
-        cos_limit = np.cos(np.radians(self.crease_deg))
-        for s in starts:
-            idx = order[s: s + counts[grouped[s]]]
-            if len(idx) != 2 or float(nor[idx[0]] @ nor[idx[1]]) < cos_limit:
-                keep.append(idx[0])
-        if not keep:
-            return np.zeros((0, 2, 3))
-        out = seg[np.sort(np.asarray(keep, int))]
+        starts = np.flatnonzero(np.r_[True, np.diff(inverse[order]) != 0])
+        first = order[starts]
+        pair = counts[inverse[first]] == 2
+        second = order[np.minimum(starts + 1, len(order) - 1)]
+        smooth = pair & (np.einsum("ij,ij->i", normal[first], normal[second]) >= np.cos(np.radians(self.crease_deg)))
+        out = seg[np.sort(first[~smooth])]
         if self.hide_edges_below is not None:
             out = out[~np.all(out[:, :, 1] >= self.hide_edges_below - KEY_QUANTUM, axis=1)]
         return out
 
 
+def _unit_normal(corners: np.ndarray) -> np.ndarray:
+    """The unit normal of a planar polygon (Newell's method)."""
+    n = np.cross(corners, np.roll(corners, -1, axis=0)).sum(axis=0)
+    return n / max(float(np.linalg.norm(n)), 1e-12)
+
+
 def _keys(points: np.ndarray) -> np.ndarray:
+    """Integer keys of points (KEY_QUANTUM grid): equal keys, same corner."""
     return np.round(points / KEY_QUANTUM).astype(np.int64)
 
 
 def _lex_less(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Row-wise lexicographic a < b for (n, 3) int arrays."""
-    less = np.zeros(len(a), bool)
-    decided = np.zeros(len(a), bool)
-    for k in range(a.shape[1]):
-        less |= ~decided & (a[:, k] < b[:, k])
-        decided |= a[:, k] != b[:, k]
-    return less
+    differ = a != b
+    first = np.argmax(differ, axis=1)
+    rows = np.arange(len(a))
+    return differ.any(axis=1) & (a[rows, first] < b[rows, first])
 
 
 # --- builders --------------------------------------------------------------------------------
@@ -159,19 +153,14 @@ def cells(axes, solid: np.ndarray, crease_deg: float = DEFAULT_CREASE_DEG) -> Sh
     for n, u, v in _CYCLIC:
         a = np.moveaxis(padded, (n, u, v), (0, 1, 2))
         before, after = a[:-1, 1:-1, 1:-1], a[1:, 1:-1, 1:-1]
-        for sign, mask in ((1, before & ~after), (-1, after & ~before)):
-            for i, j, k in zip(*np.nonzero(mask)):
-                w = axes[n][i]
-                u0, u1 = axes[u][j], axes[u][j + 1]
-                v0, v1 = axes[v][k], axes[v][k + 1]
-                quad = [(u0, v0), (u1, v0), (u1, v1), (u0, v1)]
-                if sign < 0:
-                    quad = quad[::-1]
-                corners = np.zeros((4, 3))
-                corners[:, n] = w
-                corners[:, u] = [q[0] for q in quad]
-                corners[:, v] = [q[1] for q in quad]
-                faces.append(Face(corners))
+        for mask, order in ((before & ~after, [0, 1, 2, 3]), (after & ~before, [3, 2, 1, 0])):
+            i, j, k = np.nonzero(mask)
+            au, av = np.asarray(axes[u]), np.asarray(axes[v])
+            quad = np.zeros((len(i), 4, 3))
+            quad[:, :, n] = np.asarray(axes[n])[i][:, None]
+            quad[:, :, u] = np.stack([au[j], au[j + 1], au[j + 1], au[j]], axis=1)
+            quad[:, :, v] = np.stack([av[k], av[k], av[k + 1], av[k + 1]], axis=1)
+            faces += [Face(q) for q in quad[:, order]]
     return Shell(faces, crease_deg).oriented()
 
 
@@ -216,11 +205,17 @@ def cylinder(radius: float, y0: float, y1: float, sides: int = 12, centre=(0.0, 
              axis: int = 1, flat_on_axes: bool = False) -> Shell:
     """An n-gon prism along `axis` (default LDraw Y) from y0 to y1, centred at `centre` (the two
     other coordinates in cyclic order). Corners lie on the axes unless `flat_on_axes`."""
+    poly = _circle(radius, sides, flat_on_axes) + np.asarray(centre, float)
+    return prism(poly, axis, y0, y1, crease_deg=max(DEFAULT_CREASE_DEG, 360.0 / sides + 5))
+
+
+def _circle(radius: float, sides: int, flat_on_axes: bool) -> np.ndarray:
+    """(sides, 2) corners of a regular polygon, counter-clockwise, corners on the axes or (with
+    `flat_on_axes`) flats on the axes at distance `radius`."""
     phase = np.pi / sides if flat_on_axes else 0.0
     r = radius / np.cos(np.pi / sides) if flat_on_axes else radius
     t = phase + 2 * np.pi * np.arange(sides) / sides
-    poly = np.stack([centre[0] + r * np.cos(t), centre[1] + r * np.sin(t)], 1)
-    return prism(poly, axis, y0, y1, crease_deg=max(DEFAULT_CREASE_DEG, 360.0 / sides + 5))
+    return np.stack([r * np.cos(t), r * np.sin(t)], axis=1)
 
 
 def lathe(profile, sides: int = 12, centre=(0.0, 0.0), flat_on_axes: bool = False,
@@ -231,11 +226,11 @@ def lathe(profile, sides: int = 12, centre=(0.0, 0.0), flat_on_axes: bool = Fals
     any other end is closed by a flat cap. Radii are to the flats when `flat_on_axes`.
     """
     prof = np.asarray(profile, float)
-    phase = np.pi / sides if flat_on_axes else 0.0
-    scale = 1 / np.cos(np.pi / sides) if flat_on_axes else 1.0
-    t = phase + 2 * np.pi * np.arange(sides) / sides
-    ring = lambda r, y: np.stack([centre[0] + scale * r * np.cos(t), np.full(sides, y),  # noqa: E731
-                                  centre[1] + scale * r * np.sin(t)], 1)
+    unit = _circle(1.0, sides, flat_on_axes)
+
+    def ring(r: float, y: float) -> np.ndarray:
+        return np.stack([centre[0] + r * unit[:, 0], np.full(sides, y), centre[1] + r * unit[:, 1]], axis=1)
+
     faces: list[Face] = []
     for (r0, y0), (r1, y1) in zip(prof[:-1], prof[1:]):
         a, b = ring(r0, y0), ring(r1, y1)
@@ -247,53 +242,16 @@ def lathe(profile, sides: int = 12, centre=(0.0, 0.0), flat_on_axes: bool = Fals
                 faces.append(Face(np.array([a[i], a[j], b[i]])))
             else:
                 faces.append(Face(np.array([a[i], a[j], b[j], b[i]])))
-    for r, y in (prof[0], prof[-1]):
-        if r > 0:
-            faces += _fan(ring(r, y))
+    if prof[0][0] > 0:  # caps run against the neighbouring band's edges
+        faces += _fan(ring(*prof[0])[::-1])
+    if prof[-1][0] > 0:
+        faces += _fan(ring(*prof[-1]))
     crease = crease_deg if crease_deg is not None else max(DEFAULT_CREASE_DEG, 360.0 / sides + 5)
-    shell = Shell(faces, crease)
-    # caps share orientation only if written consistently: fix each cap against its neighbours
-    return _consistent(shell).oriented()
-
-
-def _consistent(shell: Shell) -> Shell:
-    """Flip the faces whose winding disagrees with their neighbours' (flood fill over edges)."""
-    faces = shell.faces
-    edge_owner: dict[tuple, list[tuple[int, int]]] = {}
-    for fi, f in enumerate(faces):
-        k = _keys(f.corners)
-        for i in range(len(k)):
-            a, b = tuple(k[i]), tuple(k[(i + 1) % len(k)])
-            edge_owner.setdefault((min(a, b), max(a, b)), []).append((fi, 1 if a < b else -1))
-    flip = [None] * len(faces)
-    flip[0] = False
-    stack = [0]
-    neighbours: dict[int, list[tuple[int, bool]]] = {i: [] for i in range(len(faces))}
-    for owners in edge_owner.values():
-        if len(owners) == 2:
-            (f0, d0), (f1, d1) = owners
-            same = d0 == d1  # same direction on a shared edge: one of them must flip
-            neighbours[f0].append((f1, same))
-            neighbours[f1].append((f0, same))
-    while stack:
-        f = stack.pop()
-        for g, same in neighbours[f]:
-            want = flip[f] ^ same
-            if flip[g] is None:
-                flip[g] = want
-                stack.append(g)
-    out = [Face(f.corners[::-1].copy(), f.colour) if flip[i] else f for i, f in enumerate(faces)]
-    return Shell(out, shell.crease_deg)
-
-
-def ngon(radius: float, sides: int, phase: float = 0.0, centre=(0.0, 0.0)) -> np.ndarray:
-    """(sides, 2) corners of a regular polygon, counter-clockwise."""
-    t = phase + 2 * np.pi * np.arange(sides) / sides
-    return np.stack([centre[0] + radius * np.cos(t), centre[1] + radius * np.sin(t)], 1)
+    return Shell(faces, crease).oriented()
 
 
 def hull_prism(points, axis: int, w0: float, w1: float) -> Shell:
-    """`prism` of the convex hull of 2D points (gift wrapping; a handful of points)."""
+    """`prism` of the convex hull of 2D points (monotone chain; a handful of points)."""
     p = sorted({(round(float(a), 4), round(float(b), 4)) for a, b in points})
 
     def half(seq):
