@@ -89,12 +89,6 @@ def _boxes(model: Model, indices: list[int]) -> np.ndarray:
     return out
 
 
-def _box_distance(point: np.ndarray, boxes: np.ndarray) -> np.ndarray:
-    """(N,) distance from a point to each of (N, 2, 3) boxes (0 inside)."""
-    gap = np.maximum(np.maximum(boxes[:, 0] - point, point - boxes[:, 1]), 0.0)
-    return np.linalg.norm(gap, axis=1)
-
-
 def _torso_anchor(transform: np.ndarray) -> np.ndarray:
     """World point at the torso's hips (LDraw local (0, 32, 0)): the footprint centre seen from above."""
     return transform[:3, :3] @ np.array([0.0, HIP_LDU, 0.0]) + transform[:3, 3]
@@ -110,43 +104,51 @@ def _unit_from_torso(model: Model, torso: int, members: list[int], roles: dict[i
 
 
 def _group_loose(model: Model, slots: list[Slot], roles: dict[int, str]) -> tuple[dict[int, list[int]], list[int]]:
-    """Loose minifig parts -> {torso index: member indices}; the parts that joined no torso."""
+    """Loose minifig parts -> {torso index: member indices}; the minifig parts that joined no torso.
+
+    Body parts (legs, arms, head) join the torso whose body centre is nearest (within 2 studs); then
+    hands join the arm, headgear the head and held equipment the hand whose centre their box comes
+    within a stud of; leftover headgear and equipment join the nearest torso within 2 studs.
+    """
     torsos = [s.index for s in slots if roles[s.index] == eq.TORSO]
-    members = {t: [t] for t in torsos}
     if not torsos:
-        return members, []
+        return {}, []
+    indices = [s.index for s in slots]
+    boxes = dict(zip(indices, _boxes(model, indices)))
+    centre = {i: box.mean(axis=0) for i, box in boxes.items()}
+    bodies = np.array([(model.instances[t].transform[:3, 3] + _torso_anchor(model.instances[t].transform)) / 2
+                       for t in torsos])  # halfway from the neck to the hips
     owner: dict[int, int] = {t: t for t in torsos}
-    centre = {i: b.mean(axis=0) for i, b in zip([s.index for s in slots], _boxes(model, [s.index for s in slots]))}
-    boxes = dict(zip([s.index for s in slots], _boxes(model, [s.index for s in slots])))
-    torso_centres = np.array([_torso_anchor(model.instances[t].transform) * 0.5 + model.instances[t].transform[:3, 3]
-                              * 0.5 for t in torsos])
     stages = [((eq.LEGS, eq.ARM, eq.HEAD), None), ((eq.HAND,), eq.ARM), ((eq.HEADGEAR,), eq.HEAD),
               ((eq.EQUIPMENT,), eq.HAND), ((eq.HEADGEAR, eq.EQUIPMENT), None)]
     for wanted, via in stages:
-        for s in slots:
-            i = s.index
+        for i in indices:
             if i in owner or roles[i] not in wanted:
                 continue
             if via is None:
-                d = np.linalg.norm(torso_centres - centre[i], axis=1)
+                d = np.linalg.norm(bodies - centre[i], axis=1)
                 k = int(np.argmin(d))
                 if d[k] <= ATTACH_LDU:
                     owner[i] = torsos[k]
                 continue
             anchors = [j for j in owner if roles[j] == via]
-            if not anchors:
-                continue
-            # the part's box comes within a stud of the anchor's centre (a hand on its arm, a hat on its head)
-            d = np.array([_box_distance(centre[j], boxes[i][None])[0] for j in anchors])
-            limit = STUD_LDU
-            k = int(np.argmin(d))
-            if d[k] <= limit:
-                owner[i] = owner[anchors[k]]
+            if anchors:
+                d = _box_distance_many(np.array([centre[j] for j in anchors]), boxes[i])
+                k = int(np.argmin(d))
+                if d[k] <= STUD_LDU:
+                    owner[i] = owner[anchors[k]]
+    members = {t: [t] for t in torsos}
     for i, t in owner.items():
         if i != t:
             members[t].append(i)
-    left = [s.index for s in slots if s.index not in owner and roles[s.index] != eq.OTHER]
+    left = [i for i in indices if i not in owner and roles[i] != eq.OTHER]
     return members, left
+
+
+def _box_distance_many(points: np.ndarray, box: np.ndarray) -> np.ndarray:
+    """(N,) distance from each of (N, 3) points to one (2, 3) box (0 inside)."""
+    gap = np.maximum(np.maximum(box[0] - points, points - box[1]), 0.0)
+    return np.linalg.norm(gap, axis=1)
 
 
 def _vehicle_marker(node: Placement, roles: dict[int, str]) -> str:
@@ -160,95 +162,106 @@ def _vehicle_marker(node: Placement, roles: dict[int, str]) -> str:
 
 
 def _bow_meta(node: Placement, command: str) -> tuple[dict[str, str], list[tuple[str, int]]]:
-    """`!BOW <command>` values in the sub-model itself or just before its type-1 line."""
+    """`!BOW <command>` values in the sub-model itself, overridden by those just before its type-1 line.
+
+    Returns the values and the (file, line) of the lines before the reference (left out of the decor).
+    """
     values: dict[str, str] = {}
+    for _, found in meta_commands(node.own_meta, command):
+        values.update(found)
     lines = []
-    for source, metas in ((node.file.source, node.own_meta), (node.source, node.meta_before)):
-        for line, found in meta_commands(metas, command):
-            values = {**found, **values} if source == node.source else {**values, **found}
-            if source == node.source:
-                lines.append((source, line))
+    for line, found in meta_commands(node.meta_before, command):
+        values.update(found)
+        lines.append((node.source, line))
     return values, lines
 
 
-def find_figures(model: Model, structure: Structure) -> tuple[list[Figure], list[Figure], list[str]]:
-    """(units, vehicles, notes) found in a loaded model; occupants are listed in their vehicle."""
-    roles = {s.index: eq.part_role(s.name, s.title) for s in structure.slots}
-    titles = {s.index: s.title or s.name for s in structure.slots}
-    notes: list[str] = []
-    torso_count = {}
-    for node in structure.placements():
-        torso_count[id(node)] = sum(roles[s.index] == eq.TORSO for s in node.all_slots())
+class _Finder:
+    """One walk of the sub-model tree, outermost placements first (see find_figures)."""
 
-    vehicles: list[Figure] = []
-    units: list[Figure] = []
-    taken: set[int] = set()
+    def __init__(self, model: Model, structure: Structure):
+        self.model = model
+        self.roles = {s.index: eq.part_role(s.name, s.title) for s in structure.slots}
+        self.titles = {s.index: s.title or s.name for s in structure.slots}
+        self.torsos = {id(node): sum(self.roles[s.index] == eq.TORSO for s in node.all_slots())
+                       for node in structure.placements()}
+        self.units: list[Figure] = []
+        self.vehicles: list[Figure] = []
+        self.vehicle_nodes: set[int] = set()
+        self.taken: set[int] = set()
+        self.notes: list[str] = []
 
-    def visit(node: Placement, inside_vehicle: Figure | None) -> None:
-        if node.parent is not None and node.file.source and inside_vehicle is None:
-            meta, meta_lines = _bow_meta(node, "VEHICLE")
-            marker = _vehicle_marker(node, roles)
-            members = [s.index for s in node.all_slots()]
-            if meta or meta_lines or (marker and torso_count[id(node)] <= MAX_VEHICLE_TORSOS
-                                      and _extent_studs(model, members) <= MAX_VEHICLE_STUDS):
-                vehicle = _vehicle_figure(model, node, members, roles, meta, meta_lines, marker or "car")
-                vehicles.append(vehicle)
-                taken.update(members)
-                inside_vehicle = vehicle
-        if node.parent is not None and torso_count[id(node)] == 1 and not _is_vehicle_node(node, vehicles):
-            members = [s.index for s in node.all_slots() if s.index not in taken or inside_vehicle]
-            torso = next(i for i in members if roles[i] == eq.TORSO)
-            unit = _unit_from_torso(model, torso, members, roles, titles, _describe(node))
+    def visit(self, node: Placement, vehicle: Figure | None) -> None:
+        """Find the vehicle, the minifig or the loose minifigs of one placement, then go down."""
+        if node.parent is not None and vehicle is None:
+            vehicle = self._vehicle(node)
+        if node.parent is not None and self.torsos[id(node)] == 1 and id(node) not in self.vehicle_nodes:
+            members = [s.index for s in node.all_slots() if s.index not in self.taken or vehicle is not None]
+            torso = next(i for i in members if self.roles[i] == eq.TORSO)
+            unit = _unit_from_torso(self.model, torso, members, self.roles, self.titles, _describe(node))
             unit.meta, unit.meta_lines = _bow_meta(node, "UNIT")
             unit.name_hint = PurePosixPath(node.name).stem
-            if inside_vehicle is None:
-                unit.drop_lines = [(node.source, node.line)] + unit.meta_lines
-                units.append(unit)
-            else:
-                inside_vehicle.occupants.append(unit)
-            taken.update(members)
+            unit.drop_lines = [(node.source, node.line)] + unit.meta_lines
+            self._add(unit, vehicle)
             return
-        loose = [s for s in node.slots if s.index not in taken or inside_vehicle is not None]
-        if inside_vehicle is None:  # a horse that is one part (not a sub-model) is a vehicle by itself
+        loose = [s for s in node.slots if s.index not in self.taken or vehicle is not None]
+        if vehicle is None:  # a horse that is one part (not a sub-model) is a vehicle by itself
             for s in loose:
-                if roles[s.index] == eq.HORSE:
-                    vehicles.append(_loose_vehicle(model, s))
-                    taken.add(s.index)
-            loose = [s for s in loose if s.index not in taken]
-        if any(roles[s.index] == eq.TORSO for s in loose):
-            groups, left = _group_loose(model, loose, roles)
-            by_index = {s.index: s for s in loose}
-            for torso, members in groups.items():
-                unit = _unit_from_torso(model, torso, members, roles, titles,
-                                        f"loose parts at {Path(by_index[torso].source).name} line "
-                                        f"{by_index[torso].line}")
-                for i in sorted(members):
-                    for line, found in meta_commands(by_index[i].meta_before, "UNIT"):
-                        unit.meta.update(found)
-                        unit.meta_lines.append((by_index[i].source, line))
-                if inside_vehicle is None:
-                    unit.drop_lines = [(by_index[i].source, by_index[i].line) for i in members] + unit.meta_lines
-                    units.append(unit)
-                else:
-                    inside_vehicle.occupants.append(unit)
-                taken.update(members)
-            if left:
-                notes.append(f"{len(left)} minifig part(s) near no torso were left in the decor: "
-                             + ", ".join(sorted({titles[i] for i in left})[:5]))
+                if self.roles[s.index] == eq.HORSE:
+                    self.vehicles.append(_loose_vehicle(self.model, s))
+                    self.taken.add(s.index)
+            loose = [s for s in loose if s.index not in self.taken]
+        if any(self.roles[s.index] == eq.TORSO for s in loose):
+            self._loose_minifigs(loose, vehicle)
         for child in node.children:
-            visit(child, inside_vehicle)
+            self.visit(child, vehicle)
 
-    visit(structure.root, None)
-    _seat_riders(model, units, vehicles)
-    for vehicle in vehicles:
+    def _vehicle(self, node: Placement) -> Figure | None:
+        """A vehicle when the placement says so (`0 !BOW VEHICLE`) or holds a horse, a steering wheel or wheels."""
+        meta, meta_lines = _bow_meta(node, "VEHICLE")
+        marker = _vehicle_marker(node, self.roles)
+        members = [s.index for s in node.all_slots()]
+        if not (meta or meta_lines or (marker and self.torsos[id(node)] <= MAX_VEHICLE_TORSOS
+                                       and _extent_studs(self.model, members) <= MAX_VEHICLE_STUDS)):
+            return None
+        vehicle = _vehicle_figure(self.model, node, members, self.roles, meta, meta_lines, marker or "car")
+        self.vehicles.append(vehicle)
+        self.vehicle_nodes.add(id(node))
+        self.taken.update(members)
+        return vehicle
+
+    def _loose_minifigs(self, loose: list[Slot], vehicle: Figure | None) -> None:
+        groups, left = _group_loose(self.model, loose, self.roles)
+        by_index = {s.index: s for s in loose}
+        for torso, members in groups.items():
+            first = by_index[torso]
+            unit = _unit_from_torso(self.model, torso, members, self.roles, self.titles,
+                                    f"loose parts at {Path(first.source).name} line {first.line}")
+            for i in sorted(members):  # `0 !BOW UNIT` just before any of its lines (usually the torso's)
+                for line, found in meta_commands(by_index[i].meta_before, "UNIT"):
+                    unit.meta.update(found)
+                    unit.meta_lines.append((by_index[i].source, line))
+            unit.drop_lines = [(by_index[i].source, by_index[i].line) for i in members] + unit.meta_lines
+            self._add(unit, vehicle)
+        if left:
+            self.notes.append(f"{len(left)} minifig part(s) near no torso were left in the decor: "
+                              + ", ".join(sorted({self.titles[i] for i in left})[:5]))
+
+    def _add(self, unit: Figure, vehicle: Figure | None) -> None:
+        (self.units if vehicle is None else vehicle.occupants).append(unit)
+        self.taken.update(unit.instances)
+
+
+def find_figures(model: Model, structure: Structure) -> tuple[list[Figure], list[Figure], list[str]]:
+    """(units on the ground, vehicles with their occupants, notes) found in a loaded model."""
+    finder = _Finder(model, structure)
+    finder.visit(structure.root, None)
+    _seat_riders(model, finder.units, finder.vehicles)
+    for vehicle in finder.vehicles:
         _order_occupants(vehicle)
         riders = {i for unit in vehicle.occupants for i in unit.instances}
         vehicle.instances = [i for i in vehicle.instances if i not in riders]
-    return units, vehicles, notes
-
-
-def _is_vehicle_node(node: Placement, vehicles: list[Figure]) -> bool:
-    return any(v.origin == _describe(node) for v in vehicles)
+    return finder.units, finder.vehicles, finder.notes
 
 
 def _describe(node: Placement) -> str:

@@ -236,3 +236,20 @@ def test_commands_have_help_with_examples(argv, capsys):
     assert done.value.code == 0
     out = capsys.readouterr().out
     assert "example" in out or "!BOW" in out
+
+
+def test_a_unit_in_two_vehicles_is_refused(scene_dir):
+    path = scene_dir / "village.yaml"
+    second = """  - id: blue-jeep-2
+    side: blue
+    sheet: jeep
+    model: jeep.ldr
+    position: [24, 10]
+    occupants: [blue-6]
+"""
+    path.write_text(path.read_text() + second)
+    with pytest.raises(SceneError) as caught:
+        load_scene(path)
+    line = path.read_text().splitlines().index("    occupants: [blue-6]", 80) + 1
+    assert str(caught.value).startswith(f"{path}:{line}: vehicles[1].occupants[0]: unit 'blue-6' is already aboard "
+                                        "vehicles[0] 'blue-jeep'; a unit rides one vehicle at a time")
