@@ -250,6 +250,6 @@ def test_a_unit_in_two_vehicles_is_refused(scene_dir):
     path.write_text(path.read_text() + second)
     with pytest.raises(SceneError) as caught:
         load_scene(path)
-    line = path.read_text().splitlines().index("    occupants: [blue-6]", 80) + 1
+    line = max(n for n, text in enumerate(path.read_text().splitlines(), start=1) if text == "    occupants: [blue-6]")
     assert str(caught.value).startswith(f"{path}:{line}: vehicles[1].occupants[0]: unit 'blue-6' is already aboard "
                                         "vehicles[0] 'blue-jeep'; a unit rides one vehicle at a time")
