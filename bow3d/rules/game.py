@@ -158,6 +158,13 @@ class Game:
             self._reach_cache[key] = self.geometry.sight(firer, target)
         return self._reach_cache[key]
 
+    def turn_contacts(self, vehicle: str, delta_deg: float) -> Any:
+        """geometry.turn_contacts, cached until the next applied record."""
+        key = ("turn", (vehicle, float(delta_deg)))
+        if key not in self._reach_cache:
+            self._reach_cache[key] = self.geometry.turn_contacts(vehicle, float(delta_deg))
+        return self._reach_cache[key]
+
     def free_cells_near(self, vehicle: str) -> list[Cell]:
         """geometry.free_cells_near, cached until the next applied record."""
         key = ("free", vehicle)

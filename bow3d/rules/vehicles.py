@@ -162,7 +162,7 @@ def check_direction(g: Game, action: ChangeDirection) -> Refusal | None:
     delta = action.delta_deg
     if not isinstance(delta, int | float) or not math.isfinite(delta) or not 0 < abs(delta) <= MAX_TURN_DEG:
         return Refusal(Reason.NOT_ALLOWED, f"a change of direction is 0 to {MAX_TURN_DEG:g} degrees, not {delta!r}")
-    contact = g.geometry.turn_contacts(vehicle.id, float(delta))
+    contact = g.turn_contacts(vehicle.id, float(delta))
     if contact is not None:
         return Refusal(Reason.OUT_OF_REACH, f"{vehicle.id} cannot turn {delta:g} degrees: it would hit "
                        f"{contact.other or contact.kind}")
@@ -241,5 +241,7 @@ def candidates(g: Game) -> Iterator[Action]:
             yield CompulsoryMove(unit_id)
             for speed in allowed_speeds(g, vehicle):
                 yield ChangeSpeed(unit_id, speed)
-            for delta in (-45.0, -22.5, 22.5, 45.0):
-                yield ChangeDirection(unit_id, delta)
+            for full in (45.0, -45.0):   # the full 45 degrees; half of it when the full turn is blocked
+                yield ChangeDirection(unit_id, full)
+                if g.turn_contacts(vehicle.id, full) is not None:
+                    yield ChangeDirection(unit_id, full / 2)
