@@ -129,9 +129,18 @@ class Game:
     def legal_actions(self) -> list[Action]:
         """The actions the side to play may take now (empty while a roll is pending or over).
 
-        Finite and representative: a Move per reachable cell facing the nearest enemy, plus
-        reorienting on the spot to the 8 compass facings; attacks per target and weapon; ...
-        `check` accepts any facing, these are the useful ones.
+        Finite and representative (`check` accepts more, e.g. any facing or any thrown-to cell):
+        - EndTurn (a pass when the unit has not acted yet);
+        - Move: one per reachable cell (geometry.reachable_cells) facing the nearest enemy from
+          there, plus reorienting on the spot to the 8 compass facings (0, 45, ... 315);
+        - Attack: per enemy target in play, per usable weapon (in hand; vehicle weapons aboard),
+          and the dispute variant when the ruleset has visibility_dispute;
+        - Treat: per damaged unit or vehicle; Give: per friendly unit on foot, per carried item;
+          Grab: per object lying close; SwitchWeapon: per weapon in the bag; Door: per door;
+        - GetOn: per free seat; GetOff: the 8 first free cells by the door;
+        - pilots: CompulsoryMove, ChangeSpeed to each allowed speed, ChangeDirection by +-45
+          degrees (+-22.5 when the full turn is blocked); DriftMove for pilotless vehicles;
+        - Throw is never listed (too many cells; any cell within range is legal).
         """
         if self.is_over or self.state.pending is not None:
             return []
