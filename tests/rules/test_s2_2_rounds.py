@@ -108,3 +108,21 @@ def test_s2_2_round_limit_gives_a_points_result(rules):
     for unit in ("b1", "r1", "b2"):
         game.apply(EndTurn(unit))
     assert game.is_over and game.state.result == "points" and game.winner == "blue"
+
+
+def test_s2_2_the_player_chooses_any_unplayed_unit(rules):
+    """BOW 1.3 §2.2: the player chooses one (any) of his unplayed units for the turn."""
+    game = rules.game([B1, B2, R1, R2])
+    assert {a.unit for a in game.legal_actions()} == {"b1", "b2"}
+    game.apply(EndTurn("b2"))
+    game.apply(EndTurn("r1"))
+    assert {a.unit for a in game.legal_actions()} == {"b1"}
+
+
+def test_events_describe_in_plain_words(rules):
+    """The battle log: each event says what happened, with its round."""
+    game = rules.game([B1, R1])
+    events = game.apply(Move("b1", (12, 10), 0))
+    assert [e.describe() for e in events] == ["Round 1: b1's turn", "Round 1: b1 moves 2 studs to (12, 10), facing 0"]
+    record = events[-1].to_record()
+    assert record["type"] == "moved" and len(record["path"]) == 2 and record["path"][-1] == [12, 10]

@@ -161,3 +161,17 @@ def test_s2_3_3_piloting_actions_count_in_the_budget(rules):
     assert game.refusal(ChangeSpeed("p", 2)).reason is Reason.NO_ACTION_LEFT
     game.apply(CompulsoryMove("p"))
     assert game.check(EndTurn("p")) is None
+
+
+def test_s3_3_drifting_vehicle_moved_in_another_units_turn(rules):
+    """BOW 1.3 §3.3: the player may move a pilotless moving vehicle during another minifig's turn (free);
+    it then does not move again at the end of the round."""
+    game = _jeep(rules, speed=1)
+    damage_unit(game, "p", 1)
+    game.apply(DriftMove("g", "bj"))
+    assert game.state.vehicles["bj"].position == pytest.approx((15.0, 10.5))
+    assert game.state.units["g"].actions_used == 0
+    assert game.refusal(DriftMove("g", "bj")).reason is Reason.NOT_ALLOWED
+    game.apply(EndTurn("g"))
+    game.apply(EndTurn("r9"))
+    assert game.state.round == 2 and game.state.phase == "play"
