@@ -297,7 +297,7 @@ def _frame_tracking(film: ShotList, index: int, shot: Shot, step: Step, local: f
     else:
         facing = end.facing_deg if u >= 1 or math.isnan(heading) else heading
     poses = dict(step.before)
-    poses[mover] = replace(end, position=position, facing_deg=facing)
+    poses[mover] = replace(end, position=position, facing_deg=facing, alive=step.before[mover].alive)
     first, last = np.asarray(beat.path[0]), np.asarray(beat.path[-1])  # type: ignore[union-attr]
     direction = last - first
     direction = direction / (np.linalg.norm(direction) or 1.0)
@@ -504,8 +504,8 @@ def _keep(steps: tuple[Step, ...], durations: np.ndarray, max_seconds: float) ->
     """Which steps get a shot: the least telling left out first, evenly spread, until the film fits."""
     keep = np.ones(len(steps), dtype=bool)
     priority = np.array([beat_priority(step) for step in steps])
-    for i in range(len(steps) - 1):  # the attack that kills stays with the death it causes
-        if isinstance(steps[i].beat, Attacked) and isinstance(steps[i + 1].beat, Died):
+    for i in range(len(steps) - 1):  # what kills (an attack, a vehicle's crash) stays with the death
+        if not isinstance(steps[i].beat, Died) and isinstance(steps[i + 1].beat, Died):
             priority[i] = max(priority[i], 5)
     for level in range(0, 5):  # hits, deaths and round starts are never left out
         excess = float(durations[keep].sum()) - max_seconds

@@ -192,8 +192,8 @@ def beats_for_group(record: Mapping[str, Any] | None, before: Mapping[str, Pose]
     beats: list[Beat] = []
     for id_, end in after.items():
         start = before.get(id_)
-        if start is None or start.position == end.position or not (start.alive and end.alive):
-            continue
+        if start is None or start.position == end.position or not start.alive:
+            continue  # (a vehicle destroyed by its own crash still moved: it is shown moving, then dying)
         if math.isnan(start.position[0]) or math.isnan(end.position[0]):
             continue
         if id_ in vehicles:

@@ -29,6 +29,7 @@ from bow3d.view.encoder import Mp4Writer, check_size, free_output
 from bow3d.view.timeline import Timeline, side_styles, timeline_from_records
 
 MAX_FILM_SECONDS = 90.0
+FILM_NEAR_LDU = 900.0  # studs drawn on decor chunks nearer than this (45 studs): farther they are sub-pixel at 720p
 
 
 @dataclass(frozen=True)
@@ -91,6 +92,7 @@ class FilmRenderer:
         try:
             aspect = self.size[0] / self.size[1]
             self.nodes = attach_scene(self.renderer.render, scene, library)
+            studs_within(self.nodes.battlefield, FILM_NEAR_LDU)
             _, aspect2d = overlay_layer(self.renderer.buffer, aspect)
             self.stage = Stage(self.nodes, self.renderer.buffer, self.renderer.camera, self.renderer.lens, aspect2d,
                                aspect)
@@ -123,6 +125,20 @@ class FilmRenderer:
 
     def close(self) -> None:
         self.renderer.close()
+
+
+def studs_within(battlefield: Any, near_ldu: float) -> int:
+    """Switch the battlefield's chunks to their stud-less far level beyond `near_ldu`; returns the chunks changed."""
+    from panda3d.core import LODNode
+
+    changed = 0
+    for path in battlefield.find_all_matches("**/+LODNode"):
+        lod = path.node()
+        if isinstance(lod, LODNode) and lod.get_num_switches() == 2:
+            lod.set_switch(0, near_ldu, 0.0)
+            lod.set_switch(1, 1e9, near_ldu)
+            changed += 1
+    return changed
 
 
 def _ground(nodes: Any):
