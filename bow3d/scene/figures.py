@@ -58,6 +58,7 @@ class Figure:
     steering: np.ndarray | None = None  # world point of the steering wheel
     aboard: bool = False
     torso: int = -1
+    below_soles_ldu: float = 0.0  # how far held equipment reaches below the feet (the unit would stand on it)
 
 
 def _facing_of(transform: np.ndarray) -> float:
@@ -99,8 +100,11 @@ def _unit_from_torso(model: Model, torso: int, members: list[int], roles: dict[i
     t = model.instances[torso].transform
     anchor = _torso_anchor(t)
     gear = [titles[i] for i in members if roles[i] in (eq.HEADGEAR, eq.EQUIPMENT)]
+    legs = [i for i in members if roles[i] == eq.LEGS]
+    lowest = _world_points(model, members)[:, 2].min()
+    soles = _world_points(model, legs)[:, 2].min() if legs else lowest
     return Figure("unit", sorted(members), (anchor[0] / STUD_LDU, anchor[1] / STUD_LDU), _facing_of(t), origin,
-                  titles=gear, torso=torso)
+                  titles=gear, torso=torso, below_soles_ldu=float(soles - lowest))
 
 
 def _group_loose(model: Model, slots: list[Slot], roles: dict[int, str]) -> tuple[dict[int, list[int]], list[int]]:

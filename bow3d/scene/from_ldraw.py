@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,7 +28,7 @@ from bow3d.scene import equipment as eq
 from bow3d.scene.checks import check_references
 from bow3d.scene.figures import COLOUR_SIDES, STUD_LDU, UNASSIGNED, Figure, _world_points, find_figures, side_from_name
 from bow3d.scene.io import format_path, save_scene
-from bow3d.scene.model import Scene, Side, Unit, Vehicle, VehicleSheet
+from bow3d.scene.model import ID_PATTERN, Scene, Side, Unit, Vehicle, VehicleSheet
 from bow3d.scene.structure import Structure, model_structure
 
 
@@ -96,6 +97,28 @@ def decor_text(structure: Structure, drop: set[tuple[str, int]], decor_name: str
         out += [line.rstrip() for n, line in enumerate(lines, start=1) if (source, n) not in drop]
         out.append("0 NOFILE" if is_mpd and source != main else "")
     return "\n".join(line for line in out if line != "") + "\n"
+
+
+META_KEYS = {"unit": ("side", "sheet", "id", "weapon"), "vehicle": ("side", "sheet", "id")}
+
+
+def check_meta(figures: list[Figure], side_default: str | None, notes: list[str]) -> None:
+    """Refuse `!BOW` values that cannot be ids (SceneError naming the line); note unknown keys and low gear."""
+    if side_default is not None and not re.match(ID_PATTERN, side_default):
+        raise SceneError(f"--side-default {side_default!r}: a side id is letters, digits, '-', '_' or '.'")
+    for f in figures:
+        where = (f"{Path(f.meta_lines[0][0]).name}:{f.meta_lines[0][1]}" if f.meta_lines else f.origin)
+        command = f"!BOW {f.kind.upper()}"
+        for key, value in f.meta.items():
+            if key not in META_KEYS[f.kind]:
+                notes.append(f"{where}: {command} {key}=...: unknown key, ignored (known: "
+                             f"{', '.join(META_KEYS[f.kind])})")
+            elif key != "weapon" and (not re.match(ID_PATTERN, value) or len(value) > 64):
+                raise SceneError(f"{where}: {command} {key}={value}: not a valid id; use letters, digits, '-', '_' "
+                                 "or '.' (starting with a letter or digit), e.g. side=blue")
+        if f.below_soles_ldu > 2.0:
+            notes.append(f"{f.origin}: held equipment reaches {f.below_soles_ldu:.0f} LDU below the feet; "
+                         "placed on the ground the unit will stand on it (hold it higher in the model)")
 
 
 def _assign_sides(units: list[Figure], vehicles: list[Figure], side_default: str | None) -> dict[int, str]:
@@ -176,8 +199,13 @@ def _build_scene(model_path: Path, model: Model, units: list[Figure], vehicles: 
         uid = ids[id(f)]
         sheet = _sheet_for(f, sheets, notes)
         position = None if f.aboard else (round(f.position[0], 2), round(f.position[1], 2))
+        weapon = f.meta.get("weapon")
+        if weapon is not None and sheets[sheet].weapon(weapon) is None:
+            notes.append(f"{f.origin}: weapon={weapon} is not among the weapons found ("
+                         f"{', '.join(sheets[sheet].weapon_names) or 'none'}); the sheet's first is used")
+            weapon = None
         scene_units.append(Unit(id=uid, side=sides[id(f)], sheet=sheet, model=f"{units_dir}/{uid}.ldr",
-                                position=position, facing=round(f.facing, 1)))
+                                position=position, facing=round(f.facing, 1), weapon=weapon))
         by_id[uid] = f
     for f in vehicles:
         vid = ids[id(f)]
@@ -214,6 +242,7 @@ def scene_from_ldraw(model_path: str | os.PathLike[str], scene_path: str | os.Pa
     model = load_model(model_file, library)
     structure = model_structure(model, library)
     units, vehicles, notes = find_figures(model, structure)
+    check_meta(units + vehicles + [o for v in vehicles for o in v.occupants], side_default, notes)
     if not units and not vehicles:
         raise SceneError(f"{model_file}: no minifig found (no torso part 973*); place minifigs in the model "
                          "(as sub-models or loose parts) and run again")

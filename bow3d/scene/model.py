@@ -27,7 +27,8 @@ DEFAULT_REACH_STUDS = {"knife": 1.0, "fist": 1.0, "dagger": 1.0, "sword": 2.0, "
                        "mace": 2.0, "spear": 3.0, "halberd": 3.0, "pike": 3.0, "lance": 4.0}
 DEFAULT_ARC_DEG = 180.0
 
-Id = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")]
+ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$"  # ids of sides, sheets, units and vehicles
+Id = Annotated[str, Field(min_length=1, max_length=64, pattern=ID_PATTERN)]
 Count = Annotated[int, Field(ge=0)]
 BrickColour = Literal["red", "yellow"]
 

@@ -261,3 +261,17 @@ def test_external_sub_model_files_next_to_the_model(lib, tmp_path):
     assert unit.side == "red" and unit.position == (-4.5, 2.5) and unit.facing == 270
     decor = load_model(result.decor_path, lib)
     assert sorted(i.name for i in decor.instances) == ["3001.dat", "3811.dat"] and not decor.diagnostics
+
+
+def test_bad_meta_values_are_refused_with_the_line(tmp_path, capsys):
+    model = tmp_path / "lone.mpd"
+    model.write_text(lone_minifig("0 !BOW UNIT side=Blue#army colour=1 weapon=sword"))
+    args = ["scene", "from-ldraw", str(model), "-o", str(tmp_path / "lone.yaml"), "--library", str(BUNDLED.roots[0])]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert "lone.mpd:4: !BOW UNIT side=Blue#army: not a valid id" in err and "Traceback" not in err
+    model.write_text(lone_minifig("0 !BOW UNIT side=blue colour=1 weapon=sword"))
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "colour=...: unknown key, ignored" in out and "weapon=sword is not among the weapons found" in out
+    assert main(args[:-2] + ["--force", "--side-default", "no good"]) == 2
