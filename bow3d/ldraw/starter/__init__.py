@@ -33,8 +33,8 @@ It is generated: do not edit these files by hand. Regenerate (byte for byte iden
     python -m bow3d.ldraw.starter            # writes ldraw_library/ in the repository
     python -m bow3d.ldraw.starter --out DIR  # elsewhere
 
-An official LDraw library takes precedence: set LDRAWDIR=/path/to/ldraw (or pass --ldraw)
-and bow3d uses it instead of this one.
+An official LDraw library takes precedence: set LDRAWDIR=/path/to/ldraw (the folder with
+LDConfig.ldr, parts/ and p/), or pass --library DIR to a command, and bow3d uses it instead.
 
 Contents: LDConfig.ldr (standard colour codes, names and values), parts/ ({count} parts),
 p/ (primitives). Licence: MIT, like bow3d. Part numbers and colour codes are those of LDraw.org.
