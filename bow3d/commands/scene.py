@@ -29,15 +29,47 @@ is loose parts), `0 !BOW VEHICLE side=blue sheet=jeep` for a vehicle; or name th
 the side (blue-rifleman.ldr)."""
 
 
+FROM_LDRAW = """Turn a battlefield built in an LDraw editor, minifigs and vehicles placed in it, into a scene.
+
+Minifigs are found as sub-models holding one torso (973*), at any depth, one unit per placement,
+or as loose minifig parts (grouped around each torso). Position = the point under the torso's
+hips, in studs; facing = where the torso looks. Vehicles: sub-models with a `0 !BOW VEHICLE` line
+or holding a horse (4493c01), a steering wheel or wheels; the minifigs in or on them are their
+occupants, the one nearest the steering wheel (else the front) first. Weapons and armour held pick
+a default sheet (BOW Annex A.1 trooper + A.2 damage and armour values).
+
+Sides, sheets, ids: `0 !BOW UNIT side=blue sheet=rifleman id=blue-1 weapon=rifle` inside the
+minifig's sub-model, or on the line just before its reference (for loose parts: just before the
+torso); `0 !BOW VEHICLE side=blue sheet=jeep id=blue-jeep` likewise; else a side named in the
+sub-model's name (blue-rifleman.ldr); else side 'unassigned' (listed; the scene will not load until
+you set them), or --side-default SIDE.
+
+Written next to SCENE.yaml (never over existing files unless --force; your model is never changed):
+  SCENE.yaml              the scene
+  SCENE-decor.ldr         the model minus the units and vehicles (the battlefield)
+  SCENE-units/ID.ldr      one model per unit and vehicle in its own frame (facing LDraw -Z, origin
+                          at the footprint centre, lowest point at Y = 0)
+
+examples:
+  bow3d scene from-ldraw my-battlefield.mpd -o battle.yaml
+  bow3d scene from-ldraw my-battlefield.mpd -o battle.yaml --side-default blue --force
+  bow3d scene check battle.yaml"""
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     check = sub.add_parser("check", help="validate a scene file and print a summary",
-                           description="Validate a scene file, its files and its positions on the battlefield.")
+                           formatter_class=argparse.RawDescriptionHelpFormatter,
+                           description="Validate a scene file: fields and types, ids, sides, sheets, weapons, two "
+                           "units on one cell,\nseats and occupants, the battlefield and model files, and every "
+                           "position inside the battlefield.\nMistakes are printed as FILE:LINE: FIELD PATH: "
+                           "problem; fix (exit code 2).\n\nexamples:\n  bow3d scene check scenes/village.yaml\n"
+                           "  bow3d scene check battle.yaml --library ~/ldraw")
     check.add_argument("scene", help="a scene file (.yaml)")
     check.add_argument("--library", metavar="DIR", help="LDraw library folder (default: $LDRAWDIR, else the "
                        "bundled starter library)")
     build = sub.add_parser("from-ldraw", help="build a scene from an LDraw model with minifigs and vehicles in it",
-                           description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
+                           description=FROM_LDRAW, formatter_class=argparse.RawDescriptionHelpFormatter)
     build.add_argument("model", help="the LDraw battlefield (.ldr, .mpd) with minifigs and vehicles placed in it")
     build.add_argument("-o", "--output", required=True, metavar="SCENE.yaml", help="the scene file to write")
     build.add_argument("--force", action="store_true", help="replace the scene, decor and unit files if they exist")
