@@ -189,6 +189,9 @@ class Attack(Action):
 
     `dispute=True` (ruleset option visibility_dispute): fire at a target the geometry reports
     hidden; a 5-brick roll each decides whether it counts as visible.
+    `extra_to` (target a vehicle): the occupants that take the odd extra points first if the vehicle
+    is destroyed and its excess damage cannot be shared evenly (BOW §3.5: the attacker chooses);
+    the others follow in seat order.
     """
 
     TYPE: ClassVar[str] = "attack"
@@ -196,6 +199,7 @@ class Attack(Action):
     target: str
     weapon: str
     dispute: bool = False
+    extra_to: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

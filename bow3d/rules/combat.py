@@ -10,7 +10,7 @@ visible, in the weapon's arc (180 in hand; the vehicle weapon's arc), -1 attack 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from bow3d.rules import rolls
@@ -89,12 +89,17 @@ def attack_plan(g: Game, action: Attack) -> tuple[dict[str, Any] | None, Refusal
     refusal = _target_refusal(g, unit, action.target)
     if refusal is not None:
         return None, refusal
+    if action.extra_to:
+        occupants = g.state.vehicles[action.target].occupants if action.target in g.state.vehicles else ()
+        if len(set(action.extra_to)) != len(action.extra_to) or not set(action.extra_to) <= set(occupants):
+            return None, Refusal(Reason.BAD_TARGET, f"extra_to {list(action.extra_to)} must name distinct occupants "
+                                 f"of {action.target} (aboard: {', '.join(occupants) or 'none'})")
     firer, target = geo_id(g, unit.id), (g.state.units[action.target].aboard if action.target in g.state.units
                                           and g.state.units[action.target].aboard else action.target)
     attack = int(sheet_value(g.ctx.sheet(unit.sheet), "attack", 0)) + int(sheet_value(weapon, "damage", 0))
     plan = {"unit": unit.id, "target": action.target, "weapon": weapon.name, "kind": weapon_kind(weapon),
             "attack": attack, "dodge": dodge_armor(g, action.target), "penalty": 0, "covered": False,
-            "distance": None, "dispute": bool(action.dispute)}
+            "distance": None, "dispute": bool(action.dispute), "extra_to": list(action.extra_to)}
     if weapon_kind(weapon) == "melee":
         if action.dispute:
             return None, Refusal(Reason.NOT_ALLOWED, "a visibility dispute is for long-range attacks")
@@ -183,7 +188,7 @@ def _resolve_attack(g: Game, pending: Pending) -> list[Event]:
     a, d = pending.rolls
     damage = a - d if a > d else 0
     result = f"{damage} damage" if damage else "no effect"
-    effects = inflict(g, plan["target"], damage) if damage else []
+    effects = inflict(g, plan["target"], damage, plan.get("extra_to", ())) if damage else []
     if any(e.kind in ("died", "destroyed") and plan["target"] in (e.data.get("unit"), e.data.get("vehicle"))
            for e in effects):
         result += f", {plan['target']} {'is destroyed' if plan['target'] in g.state.vehicles else 'dies'}"
@@ -193,10 +198,10 @@ def _resolve_attack(g: Game, pending: Pending) -> list[Event]:
 
 
 # -- damage (BOW §2.4.3, §3.5) -------------------------------------------------------------
-def inflict(g: Game, target: str, amount: int) -> list[Event]:
+def inflict(g: Game, target: str, amount: int, extra_to: Sequence[str] = ()) -> list[Event]:
     """Damage points to a unit or a vehicle (the vehicle first, then its occupants, §3.5)."""
     if target in g.state.vehicles:
-        return damage_vehicle(g, target, amount)
+        return damage_vehicle(g, target, amount, extra_to)
     return damage_unit(g, target, amount)
 
 
@@ -241,9 +246,10 @@ def _spiral(cell: tuple[int, int], n: int) -> Iterator[tuple[int, int]]:
         ring += 1
 
 
-def damage_vehicle(g: Game, vehicle_id: str, amount: int) -> list[Event]:
+def damage_vehicle(g: Game, vehicle_id: str, amount: int, extra_to: Sequence[str] = ()) -> list[Event]:
     """BOW §3.5: damage to the vehicle first; destroyed at its HP, the excess shared by the occupants,
-    who are put at its former place."""
+    who are put at its former place. The odd extra points go to `extra_to` first (the attacker's
+    choice), then in seat order (pilot first)."""
     vehicle = g.state.vehicles[vehicle_id]
     if amount <= 0 or not vehicle.in_play:
         return []
@@ -255,7 +261,8 @@ def damage_vehicle(g: Game, vehicle_id: str, amount: int) -> list[Event]:
     if amount < left:
         g.state.vehicles[vehicle_id] = _replace(vehicle, damage=damage)
         return events
-    occupants = vehicle.occupants
+    chosen = [u for u in extra_to if u in vehicle.occupants]
+    occupants = tuple(chosen) + tuple(u for u in vehicle.occupants if u not in chosen)
     g.state.vehicles[vehicle_id] = _replace(vehicle, damage=hp, destroyed=True, speed=0, seats=tuple(
         None for _ in vehicle.seats))
     g.geometry.remove(vehicle_id)

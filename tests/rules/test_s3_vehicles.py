@@ -175,3 +175,17 @@ def test_s3_3_drifting_vehicle_moved_in_another_units_turn(rules):
     game.apply(EndTurn("g"))
     game.apply(EndTurn("r9"))
     assert game.state.round == 2 and game.state.phase == "play"
+
+
+def test_s3_5_attacker_chooses_who_takes_the_extra_point(rules):
+    """BOW 1.3 §3.5: when the count is not fair, the attacker chooses the minifigs that receive 1 more point."""
+    hardy = {"gunner": {"kind": "minifig", "hp": 3}}
+    crew = [("p", "blue", "gunner", None, 0), ("g", "blue", "gunner", None, 0), ("g2", "blue", "gunner", None, 0)]
+    shooter = ("r1", "red", "hero", (22.5, 10.5), 180)
+    game = rules.game([*crew, shooter, R_FAR], [("bj", "blue", "jeep", (10, 10.5), 0, 0, ["p", "g", "g2"])],
+                      sheets=hardy, starter="red")
+    damage_vehicle(game, "bj", 1)
+    assert game.refusal(Attack("r1", "bj", "rifle", extra_to=("r9",))).reason is Reason.BAD_TARGET
+    game.apply(Attack("r1", "bj", "rifle", extra_to=("g2", "g")))
+    rules.roll(game, 3, 0)            # 3 damage: 1 destroys the jeep, 2 shared over 3 occupants
+    assert [game.state.units[u].damage for u in ("p", "g", "g2")] == [0, 1, 1]
