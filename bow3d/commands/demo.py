@@ -1,8 +1,14 @@
-"""`bow3d demo`: the main job on the bundled demo battlefield, headless, on a fresh machine."""
+"""`bow3d demo`: the main job on the bundled village scene, headless, on a fresh machine.
+
+Loads scenes/village.yaml (beside the bow3d package in the checkout), says what it holds, writes a
+picture of the battlefield with its armies, plays a short AI game on the scene's 3D world
+(writing its replay) and films it. Every output gets a free name: nothing is overwritten.
+"""
 
 from __future__ import annotations
 
 import argparse
+import time
 from pathlib import Path
 
 from bow3d.errors import UserInputError
@@ -10,26 +16,47 @@ from bow3d.ldraw import BUNDLED_LIBRARY, Library, load_model
 
 NAME = "demo"
 ORDER = 1
-HELP = "load the bundled demo battlefield and write pictures of it (no window needed)"
-DESCRIPTION = """Load the bundled demo battlefield with the bundled starter part library (or
-LDRAWDIR's official library when set), report what it holds, and write pictures of it into
-the output folder (default ./bow3d-demo; existing files are never overwritten)."""
+HELP = "the main job on the bundled village: picture, a short AI game, its replay and its film (headless)"
+DESCRIPTION = """Run bow3d's main job on the bundled village scene (64 x 64 studs, two armies, a
+jeep and a mounted knight), with no window: load it with the LDraw library (LDRAWDIR's official
+library when set, else the bundled starter library), print what it holds (parts, units per side,
+BOW Annex A.4 army costs), render the battlefield with its units to DIR/village.png, play a short
+AI-against-AI game on the scene's 3D world (line of sight, cover, movement), write its replay to
+DIR/village-seed1.bowreplay and film it to DIR/village-seed1.mp4.
 
-DEMO_DIR = BUNDLED_LIBRARY.parent / "scenes"
-DEMO_MODELS = ("village.ldr", "village.mpd", "los-gallery.ldr")
+Nothing is ever overwritten: a taken name gets -2, -3, ... Where no offscreen graphics pipe
+exists the picture and the film are skipped with a note; the game and its replay still happen.
+
+examples:
+  bow3d demo
+  bow3d demo --out demo/ --seed 7
+  bow3d demo --no-video              # picture and game only (the film takes about a minute)
+  bow3d demo --no-game --size 1920x1080"""
+
+SCENES_DIR = BUNDLED_LIBRARY.parent / "scenes"
+DEMO_SCENE = SCENES_DIR / "village.yaml"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("-o", "--output", default="bow3d-demo", metavar="DIR", help="folder for the pictures")
+    parser.add_argument("-o", "--out", "--output", dest="out", default="bow3d-demo", metavar="DIR",
+                        help="folder for the picture, replay and film (default ./bow3d-demo)")
     parser.add_argument("--size", default="1280x720", metavar="WxH", help="picture size (default 1280x720)")
+    parser.add_argument("--seed", type=int, default=1, metavar="S", help="seed of the game's brick rolls (default 1)")
+    parser.add_argument("--max-rounds", type=int, default=12, metavar="R",
+                        help="end the game after this round if nobody has won (default 12)")
+    parser.add_argument("--no-game", action="store_true", help="only the picture: no game, replay or film")
+    parser.add_argument("--no-video", action="store_true", help="play and record the game but do not film it")
+    parser.add_argument("--video-size", default="960x540", metavar="WxH", help="film size (default 960x540)")
+    parser.add_argument("--film-seconds", type=float, default=45.0, metavar="S",
+                        help="longest film (default 45 s; the director keeps the key moments)")
 
 
-def demo_battlefield() -> Path:
-    """The first bundled demo model that exists."""
-    for name in DEMO_MODELS:
-        if (DEMO_DIR / name).is_file():
-            return DEMO_DIR / name
-    raise UserInputError(f"no demo battlefield in {DEMO_DIR}; is this a complete bow3d checkout?")
+def demo_scene() -> Path:
+    """scenes/village.yaml of this checkout (the package is installed editable)."""
+    if not DEMO_SCENE.is_file():
+        raise UserInputError(f"no demo scene at {DEMO_SCENE}; bow3d demo needs the repository checkout "
+                             "(pip install -e . in it)")
+    return DEMO_SCENE
 
 
 def free_name(folder: Path, stem: str, suffix: str) -> Path:
@@ -41,23 +68,118 @@ def free_name(folder: Path, stem: str, suffix: str) -> Path:
     return candidate
 
 
+def _out_dir(text: str) -> Path:
+    out = Path(text)
+    if out.exists() and not out.is_dir():
+        raise UserInputError(f"{out} exists and is not a folder; choose another --out")
+    out.mkdir(parents=True, exist_ok=True)
+    return out
+
+
+def _step(text: str) -> float:
+    print(f"- {text} ...", flush=True)
+    return time.perf_counter()
+
+
+def describe(scene, library: Library) -> list[str]:
+    """Lines about the scene: battlefield parts, units per side with their sheets, army costs."""
+    model = load_model(scene.battlefield_path, library)
+    lines = [f"{scene.name}: battlefield {scene.battlefield} with {len(model.instances):,} parts "
+             f"({len(model.unique_part_names())} distinct), {len(model.missing_parts)} missing, "
+             f"library {library.describe()}"]
+    try:
+        from bow3d.scene import army_costs
+        costs = army_costs(scene)
+    except ImportError:  # older builds without the cost module
+        costs = {}
+    for side in scene.sides:
+        units = scene.units_of(side.id)
+        vehicles = [v for v in scene.vehicles if v.side == side.id]
+        kinds: dict[str, int] = {}
+        for unit in units:
+            kinds[unit.sheet] = kinds.get(unit.sheet, 0) + 1
+        cost = f", {costs[side.id]} cost points (BOW A.4)" if side.id in costs else ""
+        lines.append(f"  {side.name}: {len(units)} minifigs ({', '.join(f'{n} {k}' for k, n in kinds.items())})"
+                     f"{', ' if vehicles else ''}{', '.join(v.id for v in vehicles)}{cost}")
+    return lines
+
+
+def render_picture(scene, library: Library, out: Path, size: tuple[int, int]) -> Path | None:
+    """The battlefield with its units, iso view; None (with a note) where no graphics pipe exists."""
+    from bow3d.view.offscreen import RenderUnavailable
+    from bow3d.view.still import render_scene_still
+
+    target = free_name(out, "village", ".png")
+    started = _step(f"rendering the battlefield with its units ({size[0]}x{size[1]})")
+    try:
+        stats = render_scene_still(scene, target, size, "iso", "default", False, None, library)
+    except RenderUnavailable as error:
+        print(f"  skipped the picture: no offscreen graphics pipe here ({error})")
+        return None
+    print(f"  wrote {target} ({stats.triangles:,} triangles, {time.perf_counter() - started:.1f} s)")
+    return target
+
+
+def play_short_game(scene, library: Library, out: Path, seed: int, max_rounds: int) -> Path:
+    """An AI-against-AI game on the scene's 3D world, its replay written as it goes (C4)."""
+    from bow3d.replay import ReplayWriter
+    from bow3d.replay.session import play_game
+    from bow3d.world import World
+
+    started = _step("building the 3D world (line of sight, cover, movement grid)")
+    world = World.from_scene(scene, library)
+    print(f"  ready in {time.perf_counter() - started:.1f} s")
+    target = free_name(out, f"village-seed{seed}", ".bowreplay")
+    players = {side.id: "ai" for side in scene.sides}
+    started = _step(f"playing a short AI game (seed {seed}, at most {max_rounds} rounds)")
+    with ReplayWriter(target, scene, seed, players, max_rounds=max_rounds) as writer:
+        result = play_game(scene, world, None, seed, writer=writer, max_rounds=max_rounds)
+    winner = f"{result.winner} wins" if result.winner else "no winner"
+    print(f"  {winner} after {result.rounds} rounds ({result.ended}), {result.records} records, "
+          f"{time.perf_counter() - started:.1f} s; replay {target}")
+    return target
+
+
+def film(replay: Path, out: Path, size: tuple[int, int], seconds: float) -> Path | None:
+    """The replay filmed to an MP4 (C5); None (with a note) where no graphics pipe exists."""
+    from bow3d.view.offscreen import RenderUnavailable
+    from bow3d.view.video import render_replay_video
+
+    target = free_name(out, replay.stem, ".mp4")
+    started = _step(f"filming the replay ({size[0]}x{size[1]}, at most {seconds:g} s of film)")
+    try:
+        stats = render_replay_video(replay, target, size, 30, True, max_seconds=seconds)
+    except RenderUnavailable as error:
+        print(f"  skipped the film: no offscreen graphics pipe here ({error})")
+        return None
+    print(f"  wrote {target} ({stats.frames} frames, {stats.seconds:.1f} s of film, "
+          f"{time.perf_counter() - started:.1f} s)")
+    return target
+
+
 def run(args: argparse.Namespace) -> int:
     from bow3d.commands.render import parse_size
-    from bow3d.view.still import render_still
+    from bow3d.scene import load_scene
 
     size = parse_size(args.size)
-    battlefield = demo_battlefield()
+    video_size = parse_size(args.video_size)
+    if args.max_rounds < 1:
+        raise UserInputError(f"--max-rounds must be at least 1, got {args.max_rounds}")
+    if not args.film_seconds > 0:
+        raise UserInputError(f"--film-seconds must be positive, got {args.film_seconds}")
+    out = _out_dir(args.out)
+    started = _step(f"loading {demo_scene()}")
+    scene = load_scene(demo_scene())
     library = Library.from_env()
-    model = load_model(battlefield, library)
-    out_dir = Path(args.output)
-    if out_dir.exists() and not out_dir.is_dir():
-        raise UserInputError(f"{out_dir} exists and is not a folder; choose another --output")
-    out_dir.mkdir(parents=True, exist_ok=True)
-    print(f"{battlefield.name}: {len(model.instances):,} parts ({len(model.unique_part_names())} distinct), "
-          f"{model.triangle_count():,} triangles, library {library.describe()}, "
-          f"{len(model.missing_parts)} missing parts, loaded in {model.load_seconds:.2f} s")
-    for view in ("iso", "top", "low"):
-        out = free_name(out_dir, f"{battlefield.stem}-{view}", ".png")
-        stats = render_still(model, out, size, view)
-        print(f"wrote {out} ({stats.triangles:,} triangles, {stats.draw_seconds:.2f} s)")
+    for line in describe(scene, library):
+        print(f"  {line}")
+    written = [render_picture(scene, library, out, size)]
+    if not args.no_game:
+        replay = play_short_game(scene, library, out, args.seed, args.max_rounds)
+        written.append(replay)
+        if not args.no_video:
+            written.append(film(replay, out, video_size, args.film_seconds))
+    done = [str(p) for p in written if p is not None]
+    print(f"done in {time.perf_counter() - started:.1f} s; everything is in {out}/: "
+          + ", ".join(Path(p).name for p in done))
     return 0
