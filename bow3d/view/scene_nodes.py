@@ -27,7 +27,7 @@ from panda3d.core import NodePath, TransparencyAttrib
 from bow3d.errors import SceneError
 from bow3d.ldraw import Library, Model, load_model
 from bow3d.view import markers
-from bow3d.view.batches import STUD_HEIGHT, build_batches
+from bow3d.view.batches import STUD_HEIGHT, Batch, build_batches
 from bow3d.view.ground import GroundHeights
 from bow3d.view.scene_graph import attach_batches
 from bow3d.view.still import attach_model
@@ -36,7 +36,8 @@ STUD = 20.0
 RING_HEIGHT = 6.0  # LDU: a flat ring sitting over the studs round the feet
 HIGHLIGHT_WIDTH = 4.0
 DEAD_ALPHA = 0.45
-HEAD_PARTS = ("3626",)  # LDraw minifig heads: 3626b.dat, 3626c.dat, 3626bp01.dat...
+HEAD_PARTS = ("3626",)
+UNIT_NEAR_LDU = 1200.0  # units nearer than 60 studs are drawn in full detail, farther ones simplified  # LDraw minifig heads: 3626b.dat, 3626c.dat, 3626bp01.dat...
 
 
 @dataclass
@@ -104,13 +105,7 @@ class SceneNodes:
                                      f"of the LDraw library ({self.library.describe()}); fix the path")
                 path = found
             model = _load(path, self.library, what)
-            proto = NodePath(f"model-{Path(ref).name}")
-            batches = build_batches(model, "full" if self.quality == "full" else "default")
-            near = [b for b in batches if b.lod in (0, 1)]  # a unit is small: always the near level
-            for b in near:
-                b.lod = 0
-            attach_batches(proto, near, name=f"model-{Path(ref).name}")
-            self.models[ref], self._prototypes[ref] = model, proto
+            self.models[ref], self._prototypes[ref] = model, _unit_geometry(model, self.quality, Path(ref).name)
         return self.models[ref], self._prototypes[ref]
 
     def _add(self, item, kind: str) -> NodePath:
@@ -301,6 +296,38 @@ def _load(path: Path, library: Library, what: str) -> Model:
         raise
     except Exception as error:  # LDrawError already names the file
         raise SceneError(f"{what}: {error}") from None
+
+
+def _merged(batches: list[Batch]) -> list[Batch]:
+    """Opaque batches as one (drawn two-sided), transparent ones as another: two draw calls at most."""
+    out = []
+    for transparent in (False, True):
+        group = [b for b in batches if b.transparent == transparent]
+        if group:
+            out.append(Batch(np.concatenate([b.positions for b in group]), np.concatenate([b.normals for b in group]),
+                             np.concatenate([b.colours for b in group]), transparent,
+                             len(group) > 1 or group[0].two_sided, (0, 0)))
+    return out
+
+
+def _unit_geometry(model: Model, quality: str, name: str) -> NodePath:
+    """A unit's or vehicle's shared geometry: near and far levels (by distance), few draw calls each."""
+    from panda3d.core import LODNode
+
+    batches = build_batches(model, "full" if quality == "full" else "default")
+    near = _merged([b for b in batches if b.lod in (0, 1)])
+    far = _merged([b for b in batches if b.lod in (0, 2)]) if quality == "default" else []
+    proto = NodePath(f"model-{name}")
+    if not far:
+        attach_batches(proto, near, name=f"model-{name}")
+        return proto
+    lod = LODNode(f"model-{name}-lod")
+    lod_path = proto.attach_new_node(lod)
+    attach_batches(lod_path.attach_new_node("near"), near, name=f"model-{name}-near")
+    attach_batches(lod_path.attach_new_node("far"), far, name=f"model-{name}-far")
+    lod.add_switch(UNIT_NEAR_LDU, 0.0)
+    lod.add_switch(1e9, UNIT_NEAR_LDU)
+    return proto
 
 
 def _feet_radius(model: Model, lo: np.ndarray, slab_ldu: float = 24.0) -> float:
