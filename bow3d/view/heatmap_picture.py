@@ -19,6 +19,7 @@ COVERED = np.array([250, 200, 40], float)
 OPEN = np.array([225, 40, 30], float)
 ALPHA = 0.7
 MAX_PIXELS = 2400
+TITLE_BAND_PX = 72  # words go in a band under the map, untinted
 
 
 def visibility_colours(fraction: np.ndarray, cover_threshold: float) -> np.ndarray:
@@ -49,7 +50,8 @@ def draw_heatmap_picture(scene, world, cell_colours: np.ndarray, out: str | Path
     grid = world.grid
     nx, ny = grid.shape
     scale = max(2, min(px_per_stud, MAX_PIXELS // max(nx, ny)))
-    width, height = nx * scale, ny * scale
+    width, map_height = nx * scale, ny * scale
+    height = map_height + TITLE_BAND_PX
     renderer = OffscreenRenderer(width, height)
     try:
         nodes = attach_scene(renderer.render, scene, getattr(world, "library", None))
@@ -60,30 +62,32 @@ def draw_heatmap_picture(scene, world, cell_colours: np.ndarray, out: str | Path
             elif node is not None:
                 node.hide()
         lens = OrthographicLens()
-        lens.set_film_size(nx * 20.0, ny * 20.0)
+        lens.set_film_size(nx * 20.0, height / scale * 20.0)
         lens.set_near_far(1.0, 100000.0)
         renderer.camera.node().set_lens(lens)
         top = float(world.bounds[1, 2]) + 2000.0
-        renderer.camera.set_pos((grid.i0 + nx / 2) * 20.0, (grid.j0 + ny / 2) * 20.0, top)
+        band_ldu = TITLE_BAND_PX / scale * 20.0
+        renderer.camera.set_pos((grid.i0 + nx / 2) * 20.0, (grid.j0 + ny / 2) * 20.0 - band_ldu / 2, top)
         renderer.camera.set_hpr(0, -90, 0)
         _, aspect2d = overlay_layer(renderer.buffer, width / height)
         node = TextNode("heatmap-title")
         node.set_text(title)
-        node.set_wordwrap(2 * width / height / 0.05 - 2)
+        node.set_wordwrap(2 * width / height / (0.045 * 1024 / height) - 2)
         node.set_card_color(0, 0, 0, 0.55)
         node.set_card_as_margin(0.3, 0.3, 0.2, 0.2)
         path = aspect2d.attach_new_node(node)
-        path.set_pos(-width / height + 0.03, 0, 0.93)
-        path.set_scale(0.05)
+        path.set_pos(-width / height + 0.03, 0, -1 + 2 * TITLE_BAND_PX / height - 0.055 * 1024 / height)
+        path.set_scale(0.045 * 1024 / height)
         image = renderer.frame().astype(float)
     finally:
         renderer.close()
     # Pixel (row, col) -> cell: columns run along +x, rows down from the top (+y up on screen).
     cols = np.arange(width) // scale
-    rows = (ny - 1) - np.arange(height) // scale
+    rows = (ny - 1) - np.arange(map_height) // scale
     tint = cell_colours[cols[None, :], rows[:, None]]
     has = np.isfinite(tint).all(axis=-1)
-    image[has] = image[has] * (1 - ALPHA) + tint[has] * ALPHA
+    top = image[:map_height]
+    top[has] = top[has] * (1 - ALPHA) + tint[has] * ALPHA
     image = image.astype(np.uint8)
     for id_, colour in markers:
         body = world.body(id_)

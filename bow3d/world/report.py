@@ -16,6 +16,15 @@ RANGE_TOLERANCE_STUDS = 1e-6
 VERDICT_BLOCKERS = 3      # blockers named in a verdict; the rest are summed up  # 15.0000001 studs of float noise is still 15 studs
 
 
+def percent(fraction: float) -> str:
+    """'62 %'-style words that never round a little to nothing: '<1%' and '>99%' at the ends."""
+    if 0.0 < fraction < 0.005:
+        return "<1%"
+    if 0.995 <= fraction < 1.0:
+        return ">99%"
+    return f"{fraction:.0%}"
+
+
 def range_penalty(distance_studs: float, band_studs: float = RANGE_BAND_STUDS) -> int:
     """Bricks taken off for range: 0 up to one band, 1 up to two, ... (ceil(d / band) - 1)."""
     return max(0, math.ceil(distance_studs / band_studs - RANGE_TOLERANCE_STUDS) - 1)
@@ -77,10 +86,10 @@ class SightReport:
 
     def verdict(self) -> str:
         """One paragraph in plain words, as a referee would say it."""
-        named = [f"{b.describe()} ({b.share:.0%})" for b in self.blockers[:VERDICT_BLOCKERS]]
+        named = [f"{b.describe()} ({percent(b.share)})" for b in self.blockers[:VERDICT_BLOCKERS]]
         rest = self.blockers[VERDICT_BLOCKERS:]
         if rest:
-            named.append(f"{len(rest)} more ({sum(b.share for b in rest):.0%})")
+            named.append(f"{len(rest)} more ({percent(sum(b.share for b in rest))})")
         hiders = ", ".join(named)
         rng = f"{self.distance_studs:.1f} studs: " + (f"-{self.range_penalty} brick" +
                                                       ("s" if self.range_penalty > 1 else "")
@@ -89,11 +98,11 @@ class SightReport:
         if not self.visible:
             why = f"hidden by {hiders}" if hiders else "no part of it faces the firer"
             return f"{self.firer} cannot see {self.target}: {why}; {rng}, {arc}."
-        seen = f"{self.visible_fraction:.0%} visible"
+        seen = f"{percent(self.visible_fraction)} visible"
         if self.covered:
-            cover = f"covered ({self.hidden_fraction:.0%} hidden by {hiders}; cover from {self.cover_threshold:.0%})"
+            cover = f"covered ({percent(self.hidden_fraction)} hidden by {hiders}; cover from {self.cover_threshold:.0%})"
         elif hiders:
-            cover = f"not covered ({self.hidden_fraction:.0%} hidden by {hiders}, under {self.cover_threshold:.0%})"
+            cover = f"not covered ({percent(self.hidden_fraction)} hidden by {hiders}, under {self.cover_threshold:.0%})"
         else:
             cover = "not covered (nothing in the way)"
         return f"{self.firer} can see {self.target}: {seen}, {cover}, {rng}, {arc}."
