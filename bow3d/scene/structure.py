@@ -51,7 +51,7 @@ class Placement:
     children: list["Placement"] = field(default_factory=list)
 
     def all_slots(self) -> list[Slot]:
-        """Every part instance under this placement, at any depth, in walk order."""
+        """Every part instance under this placement, at any depth (its own parts first, then its sub-models')."""
         out = list(self.slots)
         for child in self.children:
             out += child.all_slots()
