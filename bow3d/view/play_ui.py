@@ -407,7 +407,7 @@ class PlayUI:
             prompt = self.message or ("click one of your units" if self.selected is None else
                                       "click a lit cell to move, an enemy to aim, Space to end the turn")
         listed = self._legal(self.selected) if self.selected and self._human_to_play() else []
-        self.listed = [a for a in listed if not isinstance(a, Move)][:MAX_LISTED]  # moves: click a lit cell
+        self.listed = [a for a in listed if not isinstance(a, (Move, GetOff))][:MAX_LISTED]  # those: click a lit cell
         lines = [f"{n}. {describe_action(a)}" for n, a in enumerate(self.listed, start=1)]
         if self.aimed is not None:
             prompt = f"{describe_action(self.aimed)}: {self.odds_text(self.aimed)} | Enter commits, Esc cancels"

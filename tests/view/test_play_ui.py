@@ -129,3 +129,71 @@ def test_hot_seat_game_through_the_handlers_writes_a_replay_that_verifies(tmp_pa
     header = json.loads((tmp_path / "duel.bowreplay").read_text().splitlines()[0])
     assert header["players"] == {"blue": "human", "red": "human"} and header["seed"] == 7
     assert (tmp_path / "end.png").read_bytes()[:4] == b"\x89PNG"
+
+
+PILOT_SCENE = """format: bow3d-scene/1
+name: Drive
+battlefield: field.ldr
+sides:
+  - {id: blue, colour: 1}
+  - {id: red, colour: 4}
+sheets:
+  driver: {kind: minifig, weapons: [{name: pistol, kind: ranged, damage: 1}]}
+  jeep: {kind: vehicle, speed: 3, armor: 2, hp: 2, seats: 2}
+units:
+  - {id: blue-1, side: blue, sheet: driver, model: figure.ldr}
+  - {id: red-1, side: red, sheet: driver, model: figure.ldr, position: [27.5, 7.5], facing: 180}
+vehicles:
+  - {id: blue-jeep, side: blue, sheet: jeep, model: jeep.ldr, position: [4, 3], facing: 0, occupants: [blue-1]}
+"""
+PILOT_SCRIPT = r"""
+import json, sys
+from pathlib import Path
+sys.path.insert(0, {root!r})
+from tests.conftest import write_library, write
+from bow3d.ldraw import Library
+from bow3d.replay.verify import verify_replay
+from bow3d.scene import load_scene
+from bow3d.view.play_ui import PlayUI
+from bow3d.view.viewer import open_base
+from bow3d.world import World
+
+root = Path({tmp!r})
+library = Library([write_library(root / "ldraw")])
+write(root / "field.ldr", {field!r}); write(root / "figure.ldr", {figure!r})
+write(root / "jeep.ldr", "0 Jeep\n1 2 0 0 0 2 0 0 0 1 0 0 0 1.4 box.dat\n")  # 40 x 28 LDU, 24 high
+scene = load_scene(write(root / "drive.yaml", {scene!r}))
+base = open_base(offscreen=True, size=(320, 180))
+ui = PlayUI(base, scene, root / "drive.bowreplay", seed=11, library=library, animate=False,
+            players={{"blue": "human", "red": "ai"}})
+out = dict(side=ui.game.state.side_to_play)
+ui.on_click_unit("blue-jeep")                  # a click on the vehicle chooses its pilot
+out["selected"] = ui.selected
+out["hidden"] = ui.nodes.units["blue-1"].is_hidden()  # aboard: not drawn on the ground
+ui.on_speed(+1)
+out["speed"] = ui.game.state.vehicles["blue-jeep"].speed
+before = tuple(ui.nodes.vehicles["blue-jeep"].get_pos())
+ui.on_drive()
+ui.settle()
+after = tuple(ui.nodes.vehicles["blue-jeep"].get_pos())
+out["moved_ldu"] = [round(a - b, 3) for a, b in zip(after, before)]
+out["state"] = ui.game.state.vehicles["blue-jeep"].position
+ui.on_end_turn()
+ui.close()
+out["ok"] = verify_replay(root / "drive.bowreplay", geometry=World.from_scene(scene, library)).ok
+print("RESULT " + json.dumps(out))
+"""
+
+
+def test_piloting_speed_then_the_compulsory_move_through_the_handlers(tmp_path, renderer_available):
+    """BOW 1.3 §3.3 driving a vehicle: speed +1, then the compulsory move of speed x 5 studs."""
+    root = str(Path(__file__).resolve().parents[2])
+    code = PILOT_SCRIPT.format(root=root, tmp=str(tmp_path), field=FIELD, figure=FIGURE, scene=PILOT_SCENE)
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr[-3000:]
+    out = json.loads(next(line for line in result.stdout.splitlines() if line.startswith("RESULT "))[7:])
+    assert out["selected"] == "blue-1" and out["hidden"]
+    assert out["speed"] == 1
+    assert out["moved_ldu"][:2] == [100.0, 0.0]  # 5 studs towards facing 0 (world +X)
+    assert out["state"] == [9.0, 3.0]
+    assert out["ok"]
