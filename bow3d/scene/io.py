@@ -42,18 +42,30 @@ def format_path(path: FieldPath) -> str:
     return out or "(top level)"
 
 
-class LineMap:
-    """Field path -> 1-based YAML line, from the composed node tree (yaml.compose)."""
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when installed: same results, faster
 
-    def __init__(self, root: yaml.Node | None):
-        self.root = root
+
+class LineMap:
+    """Field path -> 1-based YAML line, from the composed node tree (yaml.compose, built on first use)."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self._root: yaml.Node | None = None
+        self._composed = False
 
     @classmethod
     def of(cls, text: str) -> "LineMap":
-        try:
-            return cls(yaml.compose(text, Loader=yaml.SafeLoader))
-        except yaml.YAMLError:
-            return cls(None)
+        return cls(text)
+
+    @property
+    def root(self) -> yaml.Node | None:
+        if not self._composed:
+            self._composed = True
+            try:
+                self._root = yaml.compose(self.text, Loader=_LOADER)
+            except yaml.YAMLError:
+                self._root = None
+        return self._root
 
     def line(self, path: FieldPath) -> int:
         """The line of the deepest node along the path that exists (1 when none)."""
@@ -192,7 +204,7 @@ def parse_scene(text: str, source: str = "<scene>") -> Scene:
 
     lines = LineMap.of(text)
     try:
-        data = yaml.safe_load(text)
+        data = yaml.load(text, Loader=_LOADER)
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f":{mark.line + 1}" if mark is not None else ""
@@ -234,10 +246,11 @@ def load_scene(path: str | os.PathLike[str], *, check_files: bool = True, battle
         raise SceneError(f"{source}: cannot be read ({error.strerror or error})") from None
     scene = parse_scene(text, source)
     scene.path = file_path
+    lines = LineMap(text)
     if check_files:
-        raise_issues(files_check(scene, library), source, LineMap.of(text))
+        raise_issues(files_check(scene, library), source, lines)
     if battlefield:
-        raise_issues(check_battlefield(scene, library), source, LineMap.of(text))
+        raise_issues(check_battlefield(scene, library), source, lines)
     return scene
 
 
@@ -273,7 +286,7 @@ def _number(value: float) -> float | int:
     return int(value) if float(value).is_integer() else value
 
 
-class _Dumper(yaml.SafeDumper):
+class _Dumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):  # type: ignore[misc]
     """Block style for mappings; short lists of scalars in flow style ([12.5, 8.5])."""
 
 
