@@ -17,6 +17,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
+from bow3d.replay.cache import CachedGeometry
 from bow3d.rules import BrickRoll, Game
 from bow3d.rules.ai import AIPlayer
 
@@ -62,6 +63,14 @@ def ai_players(scene: Any, seed: int) -> dict[str, AIPlayer]:
     return {side: AIPlayer(side, np.random.default_rng([seed, 1 + i])) for i, side in enumerate(side_ids(scene))}
 
 
+def prepare_geometry(scene: Any, geometry: Any) -> CachedGeometry:
+    """The geometry behind a memo, every body where the scene starts it (a reused world included)."""
+    if isinstance(geometry, CachedGeometry):
+        geometry.reset(scene)
+        return geometry
+    return CachedGeometry.for_scene(geometry, scene)
+
+
 def _player_for(players: Mapping[str, Player | HumanCallback], side: str) -> Callable[[Game], Any]:
     player = players[side]
     return player.choose if isinstance(player, Player) else player
@@ -75,6 +84,8 @@ def play_game(scene: Any, geometry: Any, players: Mapping[str, Player | HumanCal
 
     `players` maps side id -> a Player (`.choose(game)`) or a callable (game) -> action; None
     means AI against AI. The geometry is reused: the rules put every unit back with place().
+    The geometry is wrapped in a CachedGeometry (exact memo, see bow3d.replay.cache) unless it
+    is one already, and every body is put back where the scene has it before the game starts.
     The rules end the game at victory or after round `max_rounds` (BOW has no round limit;
     the limit is recorded in the replay header so that verify re-simulates the same ending).
     """
@@ -89,7 +100,7 @@ def play_game(scene: Any, geometry: Any, players: Mapping[str, Player | HumanCal
     choosers = {side: _player_for(players, side) for side in side_ids(scene)}
     dice = np.random.default_rng([seed, 0])
     p = float(scene.ruleset.brick_edge_probability)
-    game = Game.start(scene, geometry, max_rounds=max_rounds)
+    game = Game.start(scene, prepare_geometry(scene, geometry), max_rounds=max_rounds)
     records = 0
     ended = "victory"
     while not game.is_over:

@@ -18,6 +18,7 @@ from typing import Any
 
 from bow3d.errors import Bow3dError, ReplayError, RulesError
 from bow3d.replay.format import Replay, file_sha256, read_replay
+from bow3d.replay.session import prepare_geometry
 from bow3d.rules import Game, action_from_record
 
 GeometryFactory = Callable[[Any], Any]  # scene -> a Geometry (fresh, units where the scene puts them)
@@ -83,7 +84,7 @@ def replay_games(replay: Replay, scene: Any, geometry: Any) -> Iterator[tuple[in
     Raises ReplayError (one line, with the entry number) for a record the rules do not know or
     refuse. Used by verify and by the viewers that step through a replay.
     """
-    game = Game.start(scene, geometry, max_rounds=replay.header.max_rounds)
+    game = Game.start(scene, prepare_geometry(scene, geometry), max_rounds=replay.header.max_rounds)
     for entry in replay.entries:
         where = f"{replay.path}: entry {entry.n} (line {entry.n + 1})"
         try:

@@ -1,0 +1,200 @@
+"""A memo in front of a Geometry: the same question about the same poses is answered once.
+
+Layer: replay. The rules ask the geometry the same things many times (the AI weighing a shot,
+the checker accepting it, the attack resolving it; the next unit's turn with most of the field
+unchanged). `CachedGeometry` wraps any Geometry (C2) and keeps each answer under a key made of
+the question and the poses (position, facing) of every body that can change it:
+
+- sight(firer, target): the firer, the target, and every body whose bounding circle comes within
+  reach of the segment between them (the target's own radius included: rays end on its surface);
+- distance, front arc, reach, close: the two bodies only (decor never moves);
+- reachable cells and paths: the unit and every body within its move (plus radii) of it;
+- vehicle sweeps: the vehicle and every body within the swept distance (plus radii).
+
+A body too far to touch the rays or the cells is left out of the key, so moving it keeps the
+answer. The bounding radii come from the world's body shapes (conservative: the bounding sphere
+seen from above); so the memo answers exactly what the geometry would. Sight reports are kept
+as their five protocol fields (the world's full report holds its sample arrays).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+DEFAULT_RADIUS_STUDS = 8.0   # for geometries that do not say how big their bodies are
+MARGIN_STUDS = 0.5
+MAX_ENTRIES = 50_000         # the memo is emptied when it grows past this
+
+Pose = tuple[float, float, float]
+
+
+@dataclass(frozen=True)
+class CachedSight:
+    """The fields of a sight report the rules read (C2 SightReport)."""
+
+    visible: bool
+    visible_fraction: float
+    covered: bool
+    distance_studs: float
+    in_front_arc: bool
+
+
+def _segment_gap(px: float, py: float, ax: float, ay: float, bx: float, by: float) -> float:
+    """Distance from point p to segment ab, in the plane."""
+    dx, dy = bx - ax, by - ay
+    length2 = dx * dx + dy * dy
+    t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / length2))
+    return math.hypot(px - ax - t * dx, py - ay - t * dy)
+
+
+def body_radii(geometry: Any, ids: Iterable[str]) -> dict[str, float]:
+    """Radius (studs) of a circle around each body's position that holds the body seen from above."""
+    radii = {}
+    bodies = getattr(geometry, "bodies", None)
+    flat_vehicles = getattr(geometry, "vehicles", None)
+    for id in ids:
+        body = bodies.get(id) if isinstance(bodies, dict) else None
+        shape = getattr(getattr(body, "template", None), "shape", None)
+        if shape is not None:  # bow3d.world: bounding sphere in the body frame, LDU
+            offset = math.hypot(float(shape.centre[0]), float(shape.centre[1]))
+            radii[id] = (float(shape.radius) + offset) / 20.0
+        elif isinstance(flat_vehicles, set) and hasattr(geometry, "vehicle_size"):  # bow3d.rules.flat
+            length, width = geometry.vehicle_size
+            radii[id] = math.hypot(length, width) / 2 if id in flat_vehicles else math.sqrt(0.5)
+        else:
+            radii[id] = DEFAULT_RADIUS_STUDS
+    return radii
+
+
+class CachedGeometry:
+    """A Geometry (C2) that remembers answers keyed on the poses that matter (see module doc).
+
+    Every place/remove must go through it (the rules do: they only know this object). Other
+    attributes are passed through to the wrapped geometry.
+    """
+
+    def __init__(self, inner: Any, ids: Iterable[str]) -> None:
+        self.inner = inner
+        self.radii = body_radii(inner, ids)
+        self.poses: dict[str, Pose] = {}
+        self._memo: dict[tuple, Any] = {}
+        self.hits = 0
+        self.misses = 0
+
+    @classmethod
+    def for_scene(cls, inner: Any, scene: Any) -> CachedGeometry:
+        """Wrap `inner` and put every unit and vehicle where the scene has it (units aboard off the
+        field), so that the memo knows every pose and a reused world starts clean."""
+        ids = [u.id for u in scene.units] + [v.id for v in scene.vehicles]
+        cached = cls(inner, ids)
+        cached.reset(scene)
+        return cached
+
+    def reset(self, scene: Any) -> None:
+        """Bodies back to the scene's start: on-foot units and vehicles placed, the others removed."""
+        for vehicle in scene.vehicles:
+            self.place(vehicle.id, tuple(vehicle.position), float(vehicle.facing))
+        for unit in scene.units:
+            if unit.position is None:
+                self.remove(unit.id)
+            else:
+                self.place(unit.id, tuple(unit.position), float(unit.facing))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    # -- keeping the poses -----------------------------------------------------------------
+    def place(self, id: str, position: tuple[float, float], facing_deg: float) -> None:
+        self.inner.place(id, position, facing_deg)
+        self.poses[id] = (float(position[0]), float(position[1]), float(facing_deg) % 360.0)
+
+    def remove(self, id: str) -> None:
+        self.inner.remove(id)
+        self.poses.pop(id, None)
+
+    # -- keys ------------------------------------------------------------------------------
+    def _radius(self, id: str) -> float:
+        return self.radii.get(id, DEFAULT_RADIUS_STUDS)
+
+    def _near_segment(self, a: str, b: str) -> tuple:
+        pa, pb = self.poses.get(a), self.poses.get(b)
+        if pa is None or pb is None:
+            return (None,)
+        reach = self._radius(b) + MARGIN_STUDS
+        return tuple((id, pose) for id, pose in self.poses.items()
+                     if id != a and id != b
+                     and _segment_gap(pose[0], pose[1], pa[0], pa[1], pb[0], pb[1]) <= reach + self._radius(id))
+
+    def _near_point(self, a: str, distance: float) -> tuple:
+        pa = self.poses.get(a)
+        if pa is None:
+            return (None,)
+        reach = distance + self._radius(a) + MARGIN_STUDS
+        return tuple((id, pose) for id, pose in self.poses.items()
+                     if id != a and math.hypot(pose[0] - pa[0], pose[1] - pa[1]) <= reach + self._radius(id))
+
+    def _remember(self, key: tuple, compute: Any) -> Any:
+        try:
+            value = self._memo[key]
+            self.hits += 1
+            return value
+        except KeyError:
+            pass
+        self.misses += 1
+        value = compute()
+        if len(self._memo) >= MAX_ENTRIES:
+            self._memo.clear()
+        self._memo[key] = value
+        return value
+
+    # -- the protocol ----------------------------------------------------------------------
+    def sight(self, firer: str, target: str) -> CachedSight:
+        key = ("sight", firer, target, self.poses.get(firer), self.poses.get(target), self._near_segment(firer, target))
+
+        def compute() -> CachedSight:
+            r = self.inner.sight(firer, target)
+            return CachedSight(bool(r.visible), float(r.visible_fraction), bool(r.covered), float(r.distance_studs),
+                               bool(r.in_front_arc))
+        return self._remember(key, compute)
+
+    def _pair(self, name: str, a: str, b: str, *args: Any) -> Any:
+        key = (name, a, b, self.poses.get(a), self.poses.get(b), args)
+        return self._remember(key, lambda: getattr(self.inner, name)(a, b, *args))
+
+    def distance_studs(self, a: str, b: str) -> float:
+        return self._pair("distance_studs", a, b)
+
+    def in_front_arc(self, viewer: str, target: str, arc_deg: float = 180.0) -> bool:
+        return self._pair("in_front_arc", viewer, target, arc_deg)
+
+    def within_reach(self, attacker: str, target: str, reach_studs: float) -> bool:
+        return self._pair("within_reach", attacker, target, reach_studs)
+
+    def is_close(self, a: str, b: str) -> bool:
+        return self._pair("is_close", a, b)
+
+    def reachable_cells(self, unit: str, move_studs: int) -> dict[tuple[int, int], int]:
+        key = ("reachable", unit, move_studs, self.poses.get(unit), self._near_point(unit, move_studs + 1.5))
+        return dict(self._remember(key, lambda: self.inner.reachable_cells(unit, move_studs)))
+
+    def path(self, unit: str, to: tuple[int, int], move_studs: int) -> list[tuple[int, int]] | None:
+        key = ("path", unit, tuple(to), move_studs, self.poses.get(unit), self._near_point(unit, move_studs + 1.5))
+        found = self._remember(key, lambda: self.inner.path(unit, to, move_studs))
+        return None if found is None else list(found)
+
+    def sweep(self, vehicle: str, distance_studs: float) -> Any:
+        key = ("sweep", vehicle, distance_studs, self.poses.get(vehicle), self._near_point(vehicle, distance_studs))
+        return self._remember(key, lambda: self.inner.sweep(vehicle, distance_studs))
+
+    def turn_contacts(self, vehicle: str, delta_deg: float) -> Any:
+        key = ("turn", vehicle, delta_deg, self.poses.get(vehicle), self._near_point(vehicle, 0.0))
+        return self._remember(key, lambda: self.inner.turn_contacts(vehicle, delta_deg))
+
+    def can_throw(self, unit: str, to: tuple[int, int], max_studs: float) -> bool:
+        return self.inner.can_throw(unit, to, max_studs)
+
+    def free_cells_near(self, vehicle: str) -> list[tuple[int, int]]:
+        return self.inner.free_cells_near(vehicle)

@@ -1,0 +1,91 @@
+"""The geometry memo (bow3d.replay.cache) answers exactly what the geometry it wraps answers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bow3d.replay.cache import CachedGeometry, CachedSight
+from bow3d.scene import load_scene
+
+VILLAGE = Path(__file__).resolve().parents[2] / "scenes" / "village.yaml"
+
+
+@pytest.fixture(scope="module")
+def village():
+    if not VILLAGE.is_file():
+        pytest.skip("scenes/village.yaml is not here")
+    from bow3d.world import World
+
+    scene = load_scene(VILLAGE)
+    return scene, World.from_scene(scene)
+
+
+def fresh_sight(world, a, b) -> CachedSight:
+    r = world.sight(a, b)
+    return CachedSight(r.visible, r.visible_fraction, r.covered, r.distance_studs, r.in_front_arc)
+
+
+moves = st.lists(st.tuples(st.integers(0, 9), st.integers(2, 61), st.integers(2, 61),
+                           st.sampled_from([0.0, 90.0, 135.0, 270.0])), min_size=1, max_size=6)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(moves=moves)
+def test_memo_matches_the_world_after_any_moves(village, moves):
+    """Property: after units move (and some come back to where they were), every answer of the
+    memo equals a fresh answer of the world (the poses that can change an answer are in its key)."""
+    scene, world = village
+    cached = CachedGeometry.for_scene(world, scene)
+    units = [u.id for u in scene.units if u.position is not None][:10]
+    blue = [u for u in units if u.startswith("blue")] or units[:1]
+    red = [u for u in units if not u.startswith("blue")] or units[-1:]
+    for a in blue[:3]:  # fill the memo before the moves
+        for b in red[:3]:
+            cached.sight(a, b)
+        cached.reachable_cells(a, 5)
+    start = dict(cached.poses)
+    for k, (index, x, y, facing) in enumerate(moves):
+        unit = units[index % len(units)]
+        if k == len(moves) - 1 and len(moves) > 1:  # the last move puts a unit back
+            x, y, facing = start[unit]
+        cached.place(unit, (x + 0.5 if k != len(moves) - 1 else x, y + 0.5 if k != len(moves) - 1 else y), facing)
+        for a in blue[:3]:
+            for b in red[:3]:
+                assert cached.sight(a, b) == fresh_sight(world, a, b)
+                assert cached.distance_studs(a, b) == world.distance_studs(a, b)
+                assert cached.in_front_arc(a, b) == world.in_front_arc(a, b)
+            assert cached.reachable_cells(a, 5) == world.reachable_cells(a, 5)
+    cached.reset(scene)
+
+
+def test_a_far_move_keeps_the_answers(village):
+    """Moving a body far from a sight line keeps that answer (the point of the memo)."""
+    scene, world = village
+    cached = CachedGeometry.for_scene(world, scene)
+    pairs = [("blue-rifle-1", "red-rifle-1"), ("blue-archer", "red-rifle-1"), ("blue-rifle-1", "red-sword")]
+    for a, b in pairs:
+        cached.sight(a, b)
+    hits = cached.hits
+    x, y, facing = cached.poses["red-archer-2"]
+    cached.place("red-archer-2", (x - 1, y), facing)  # the far corner of the village
+    for a, b in pairs:
+        assert cached.sight(a, b) == fresh_sight(world, a, b)
+    assert cached.hits == hits + len(pairs)
+    cached.reset(scene)
+
+
+def test_removed_bodies_leave_the_key(village):
+    scene, world = village
+    cached = CachedGeometry.for_scene(world, scene)
+    units = [u.id for u in scene.units if u.position is not None]
+    a, b = units[0], units[-1]
+    before = cached.sight(a, b)
+    blocker = units[1]
+    cached.remove(blocker)
+    assert cached.sight(a, b) == fresh_sight(world, a, b)
+    cached.reset(scene)
+    assert cached.sight(a, b) == before
