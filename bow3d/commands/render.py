@@ -84,10 +84,18 @@ def run(args: argparse.Namespace) -> int:
         print(f"wrote {out} ({size[0]}x{size[1]}, {len(scene.units)} units, {len(scene.vehicles)} vehicles, "
               f"{stats.triangles:,} battlefield triangles, {stats.draw_seconds:.2f} s, {stats.pipe})")
         return 0
-    if args.camera or args.los:
-        raise UserInputError(f"{source}: --camera and --los need a scene file (.yaml)")
+    if args.los:
+        raise UserInputError(f"{source}: --los needs a scene file (.yaml) with units")
+    pose = None
+    if args.camera:
+        from bow3d.view.camera_options import camera_pose, parse_camera
+
+        spec = parse_camera(args.camera)
+        if spec.unit is not None:
+            raise UserInputError(f"{source}: --camera unit:ID needs a scene file (.yaml); use X,Y,Z:TX,TY,TZ")
+        pose = camera_pose(spec)
     model = load_model(source, library)
-    stats = render_still(model, out, size, args.view, args.quality, args.edges)
+    stats = render_still(model, out, size, args.view, args.quality, args.edges, pose)
     problems = f", {len(model.diagnostics)} diagnostics (see bow3d inspect)" if model.diagnostics else ""
     print(f"wrote {out} ({size[0]}x{size[1]}, {stats.triangles:,} triangles in {stats.draw_calls} draw calls, "
           f"{stats.draw_seconds:.2f} s, {stats.pipe}){problems}")

@@ -132,3 +132,12 @@ def test_play_script_parser_checks_arguments():
         parse_play_script("click-cell a b\n", "s.txt")
     with pytest.raises(UserInputError, match="s.txt:1: key takes 1"):
         parse_play_script("key\n", "s.txt")
+
+
+@pytest.mark.render
+def test_render_ldraw_from_a_camera_position(duel, renderer_available, capsys):
+    field, lib = str(duel.parent / "field.ldr"), str(duel.parent / "ldraw")
+    assert main(["render", field, "-o", str(duel.parent / "f.png"), "--library", lib, "--size", "64x48",
+                 "--camera=-4,-4,6:8,4,0"]) == 0
+    assert main(["render", field, "-o", str(duel.parent / "g.png"), "--library", lib, "--camera", "unit:blue-1"]) == 2
+    assert "needs a scene file" in capsys.readouterr().err
