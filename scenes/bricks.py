@@ -105,12 +105,27 @@ def frame_part(colour: int, name: str, x0: int, z0: int, offset: int, along_x: b
     return part(colour, pos, I3 if along_x else ry(90), name)
 
 
+def door_leaf(colour: int, x0: int, z0: int, offset: int, along_x: bool, outward: bool) -> str:
+    """A door (60623) hinged in its 60596 frame and swung 90 degrees open, out of the house.
+
+    In the frame's own axes the closed door sits at (-30, +4, 0) from the frame's origin; turning it
+    by +90 degrees about its hinge opens it towards the frame's -Z (-90: towards +Z). `outward`
+    means towards the low side (south for walls along X, west for walls along Z).
+    """
+    mid = offset + 2
+    frame = np.array([STUD * (x0 + mid), -BRICK * 6, STUD * (z0 + 0.5)]) if along_x else \
+        np.array([STUD * (x0 + 0.5), -BRICK * 6, STUD * (z0 + mid)])
+    turn = I3 if along_x else ry(90)
+    return part(colour, frame + turn @ np.array([-30.0, 4.0, 0.0]), turn @ ry(90 if outward else -90), "60623.dat")
+
+
 def house(x0: int, z0: int, width: int, depth: int, wall_colour: int, roof_colour: int, frame_colour: int,
-          doors=(), windows=(), logs: bool = False, courses: int = 6) -> list[str]:
+          doors=(), windows=(), logs: bool = False, courses: int = 6, door_colour: int = 70) -> list[str]:
     """A house on the outer footprint [x0, x0+width) x [z0, z0+depth) studs with a gabled roof of slopes.
 
     doors / windows: [(side, offset)] with side in 'south' (low z), 'north', 'west' (low x), 'east' and
-    offset in studs from the wall's low end. Doors are 60596 frames (4 x 6 bricks, an open doorway),
+    offset in studs from the wall's low end. Doors are 60596 frames (4 x 6 bricks) with their leaf
+    (60623) swung open outwards, so the doorway is open,
     windows 60594 frames (4 x 3 bricks, no glass) on one course of bricks. Walls are `courses` high;
     the corners interlock (the long walls own the corners on even courses).
     """
@@ -129,6 +144,7 @@ def house(x0: int, z0: int, width: int, depth: int, wall_colour: int, roof_colou
         for s, o in doors:
             if s == name:
                 lines.append(frame_part(frame_colour, "60596.dat", wx, wz, o, along_x, 0, 6))
+                lines.append(door_leaf(door_colour, wx, wz, o, along_x, outward=name in ("south", "west")))
         for s, o in windows:
             if s == name:
                 lines.append(frame_part(frame_colour, "60594.dat", wx, wz, o, along_x, 1, 3))

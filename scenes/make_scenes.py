@@ -26,7 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bricks import (BRICK, I3, PLATE, STUD, baseplates, header, house, minifig, part, plate_area,  # noqa: E402
-                    row_1xn, ry, shrub, tree, wall, PLATES_1XN)
+                    row_1xn, ry, shrub, tree, wall, LOGS_1XN, PLATES_1XN)
 from armies import SHEETS, VILLAGE_UNITS, VILLAGE_VEHICLES, GALLERY_LANES, GALLERY_SHEETS, figure_files  # noqa: E402
 from scene_yaml import gallery_yaml, village_yaml  # noqa: E402
 
@@ -45,9 +45,9 @@ def village_decor() -> list[str]:
     for z in range(35, 63):
         L += row_1xn(28, 30, z, 4, True, -PLATE, PLATES_1XN)
     L += ["0 // houses: door frames open (see through front to back), windows without glass"]
-    L += house(6, 40, 10, 8, 15, 4, 70, doors=[("south", 1), ("north", 1)], windows=[("south", 5), ("west", 2),
+    L += house(6, 40, 10, 8, 15, 4, 70, door_colour=4, doors=[("south", 1), ("north", 1)], windows=[("south", 5), ("west", 2),
                                                                                         ("east", 2)])
-    L += house(40, 40, 10, 8, 19, 72, 15, doors=[("west", 2), ("east", 2)], windows=[("south", 1), ("south", 5),
+    L += house(40, 40, 10, 8, 19, 72, 15, door_colour=1, doors=[("west", 2), ("east", 2)], windows=[("south", 1), ("south", 5),
                                                                                       ("north", 3)])
     L += house(12, 14, 10, 8, 70, 320, 19, doors=[("north", 1), ("south", 1)], windows=[("north", 5), ("east", 2)],
                logs=True)
@@ -72,6 +72,9 @@ def village_decor() -> list[str]:
           part(2, (STUD * 14, 0, STUD * 5), I3, "6064.dat")]
     L += shrub(28.5, 38.5, 2) + shrub(35.5, 38.5, 10, False) + shrub(36.5, 22.5, 2, True, 90)
     L += shrub(41.5, 27.5, 288, False) + shrub(24.5, 44.5, 10, False, 90)
+    L += ["0 // a woodpile by the log cabin"]
+    L += row_1xn(70, 14, 9, 4, True, -BRICK, LOGS_1XN) + row_1xn(70, 14, 10, 4, True, -BRICK, LOGS_1XN)
+    L += row_1xn(70, 14, 9, 4, True, -2 * BRICK, LOGS_1XN) + row_1xn(70, 15, 10, 2, True, -2 * BRICK, LOGS_1XN)
     L += ["0 // rocks"]
     L += [part(72, (STUD * 12, -6 * BRICK, STUD * 61), ry(180), "6082.dat"),
           part(71, (STUD * 61.5, -7 * BRICK, STUD * 10), ry(-90), "6083.dat"),
