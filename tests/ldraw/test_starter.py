@@ -19,7 +19,7 @@ from bow3d.ldraw.parse import parse_document
 from bow3d.ldraw.starter.__main__ import main as starter_main
 from bow3d.ldraw.starter.bricks import BLOCKS
 from bow3d.ldraw.starter.ldconfig import colour_table
-from bow3d.ldraw.starter.openings import OPENINGS
+from bow3d.ldraw.starter.openings import OPENINGS, Opening
 
 BENCH = Path(__file__).resolve().parents[2].parent / "shared" / "bench" / "battlefield-5k.ldr"
 REQUIRED = """3811 3867 4186 3857 3005 3004 3622 3010 3009 3008 3003 3002 3001 3007 3006 2357 2454 3245c
@@ -228,7 +228,7 @@ def test_bounding_box_matches_the_official_part(name: str, official: Library) ->
 @pytest.mark.official
 def test_brick_studs_sit_where_the_official_ones_do(official: Library) -> None:
     root = official.roots[0]
-    for number in ("3001", "3024", "3811", "2357"):
+    for number in ("3001", "3024", "3811", "2357", "2577", "3455", "30179", "6083"):
         ours = load_part(str(BUNDLED_LIBRARY), f"{number}.dat").studs()[0][:, :3, 3]
         theirs = load_part(str(root), f"{number}.dat").studs()[0][:, :3, 3]
         key = lambda p: p[np.lexsort(np.round(p, 3).T)]  # noqa: E731
@@ -238,30 +238,22 @@ def test_brick_studs_sit_where_the_official_ones_do(official: Library) -> None:
 
 # --- openings ---------------------------------------------------------------------------------
 
-def opening_rays(lo, hi) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """World (through-centre origin, through-frame origin, direction) for an LDraw opening box."""
-    lo, hi = np.asarray(lo, float), np.asarray(hi, float)
-    size = hi - lo
-    through = int(np.argmin(size))
-    along = max((k for k in range(3) if k != through), key=lambda k: size[k])
-    centre = (lo + hi) / 2
-    frame = centre.copy()
-    frame[along] = hi[along] + 2.0
+def opening_rays(openings: list[Opening]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """World ray origins through the openings' centres, through their frames, and the direction."""
+    axis = openings[0].axis
+    centres = np.array([(np.asarray(o.lo) + np.asarray(o.hi)) / 2 for o in openings])
+    frames = np.array([o.frame for o in openings], float)
+    centres[:, axis] = frames[:, axis] = -1000.0
     direction = np.zeros(3)
-    direction[through] = 1.0
-    start = np.array([centre, frame])
-    start[:, through] = -1000.0
-    return ldraw_to_world(start[0]), ldraw_to_world(start[1]), ldraw_to_world(direction)
+    direction[axis] = 1.0
+    return ldraw_to_world(centres), ldraw_to_world(frames), ldraw_to_world(direction)
 
 
 @pytest.mark.parametrize("number", sorted(OPENINGS))
 def test_sight_passes_through_openings(number: str) -> None:
     """A ray through each opening's centre misses the part; one through the frame beside it hits."""
     model = load_part(str(BUNDLED_LIBRARY), f"{number}.dat")
-    rays = [opening_rays(lo, hi) for lo, hi in OPENINGS[number]]
-    centres = np.array([r[0] for r in rays])
-    frames = np.array([r[1] for r in rays])
-    direction = rays[0][2]
+    centres, frames, direction = opening_rays(OPENINGS[number])
     assert not ray_hits(model, centres, direction).any()
     assert ray_hits(model, frames, direction).all()
 
@@ -269,9 +261,11 @@ def test_sight_passes_through_openings(number: str) -> None:
 @pytest.mark.official
 @pytest.mark.parametrize("number", sorted(OPENINGS))
 def test_official_part_is_open_there_too(number: str, official: Library) -> None:
+    """The openings are where the official part has them (its rays through the centres miss too)."""
     model = load_part(str(official.roots[0]), f"{number}.dat")
-    rays = [opening_rays(lo, hi) for lo, hi in OPENINGS[number]]
-    assert not ray_hits(model, np.array([r[0] for r in rays]), rays[0][2]).any()
+    centres, frames, direction = opening_rays(OPENINGS[number])
+    assert not ray_hits(model, centres, direction).any()
+    assert ray_hits(model, frames, direction).all()
 
 
 # --- minifig ----------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from bow3d.ldraw.starter.geometry import box, cylinder, prism, union
+from bow3d.ldraw.starter.geometry import box, cylinder, lathe, prism, union
 from bow3d.ldraw.starter.part import Part, stud_grid, studs
 
 BRICK, PLATE, BASEPLATE = 24.0, 8.0, 4.0
@@ -21,9 +21,11 @@ BLOCKS = {
     "3009": ("Brick  1 x  6", 6, 1, BRICK), "3008": ("Brick  1 x  8", 8, 1, BRICK),
     "3003": ("Brick  2 x  2", 2, 2, BRICK), "3002": ("Brick  2 x  3", 3, 2, BRICK),
     "3001": ("Brick  2 x  4", 4, 2, BRICK), "3007": ("Brick  2 x  8", 8, 2, BRICK),
-    "3006": ("Brick  2 x 10", 10, 2, BRICK), "2454": ("Brick  1 x  2 x  5", 2, 1, 5 * BRICK),
+    "3006": ("Brick  2 x 10", 10, 2, BRICK), "2465": ("Brick  1 x 16", 16, 1, BRICK),
+    "2454": ("Brick  1 x  2 x  5", 2, 1, 5 * BRICK),
     "3245c": ("Brick  1 x  2 x  2 without Understud", 2, 1, 2 * BRICK),
     "3024": ("Plate  1 x  1", 1, 1, PLATE), "3023": ("Plate  1 x  2", 2, 1, PLATE),
+    "3023b": ("Plate  1 x  2", 2, 1, PLATE),
     "3710": ("Plate  1 x  4", 4, 1, PLATE), "3666": ("Plate  1 x  6", 6, 1, PLATE),
     "3460": ("Plate  1 x  8", 8, 1, PLATE), "3022": ("Plate  2 x  2", 2, 2, PLATE),
     "3021": ("Plate  2 x  3", 3, 2, PLATE), "3020": ("Plate  2 x  4", 4, 2, PLATE),
@@ -35,8 +37,10 @@ BLOCKS = {
     "3857": ("Baseplate 16 x 32", 32, 16, BASEPLATE),
 }
 TILES = {"3070b": ("Tile  1 x  1 with Groove", 1, 1), "3069b": ("Tile  1 x  2 with Groove", 2, 1),
-         "3068b": ("Tile  2 x  2 with Groove", 2, 2)}
-SLOPES = {"3040": ("Slope Brick 45  2 x  1", 1), "3039": ("Slope Brick 45  2 x  2", 2),
+         "3068b": ("Tile  2 x  2 with Groove", 2, 2), "2412a": ("Tile  1 x  2 Grille without Groove", 2, 1),
+         "2412": ("Tile  1 x  2 Grille", 2, 1)}
+SLOPES = {"3040": ("Slope Brick 45  2 x  1", 1), "3040b": ("Slope Brick 45  2 x  1", 1),
+          "3039": ("Slope Brick 45  2 x  2", 2),
           "3038": ("Slope Brick 45  2 x  3", 3), "3037": ("Slope Brick 45  2 x  4", 4)}
 
 
@@ -71,8 +75,33 @@ def round_parts() -> list[Part]:
         Part("3062b.dat", "Brick  1 x  1 Round with Hollow Stud", [cylinder(10.0, 0.0, BRICK, sides=16)],
              studs([(0, 0, 0)])),
         Part("4073.dat", "Plate  1 x  1 Round", [cylinder(10.0, 0.0, PLATE, sides=16)], studs([(0, 0, 0)])),
+        Part("6141.dat", "Plate  1 x  1 Round", [cylinder(10.0, 0.0, PLATE, sides=16)], studs([(0, 0, 0)])),
+        Part("4589.dat", "Cone  1 x  1", [lathe([(10.0, BRICK), (10.0, 20.0), (4.5, 0.0)], sides=16)],
+             studs([(0, 0, 0)])),
         Part("3941.dat", "Brick  2 x  2 Round", [cylinder(20.0, 0.0, BRICK, sides=16)], stud_grid(2, 2)),
     ]
+
+
+def slope_33() -> Part:
+    """3298: a 33-degree slope 3 studs deep, 2 wide: flat top row with studs, a long fall to -Z."""
+    section = [(0.0, 10.0), (0.0, -10.0), (20.0, -50.0), (24.0, -50.0), (24.0, 10.0)]  # (y, z)
+    return Part("3298.dat", "Slope Brick 33  3 x  2", [prism(section, axis=0, w0=-20.0, w1=20.0)], stud_grid(2, 1))
+
+
+def shutter_brick() -> Part:
+    """3581: a 1x1x2 brick with two shutter holders standing out in front (towards -Z)."""
+    body = union([((-10.0, 0.0, -10.0), (10.0, 48.0, 10.0)), ((-3.0, 0.0, -16.0), (3.0, 8.0, -10.0)),
+                  ((-3.0, 40.0, -16.0), (3.0, 48.0, -10.0))])
+    return Part("3581.dat", "Brick  1 x  1 x  2 with Shutter Holder", [body], studs([(0, 0, 0)]))
+
+
+def corner_round() -> Part:
+    """2577: a quarter-round 4x4 brick, the corner at the origin, curving round x > 0, z < 0."""
+    t = np.linspace(0.0, np.pi / 2, 9)
+    outline = [(0.0, 0.0)] + [(-80.0 * np.sin(a), 80.0 * np.cos(a)) for a in t]  # (z, x)
+    body = prism(outline, axis=1, w0=0.0, w1=BRICK)
+    cells = [(x, 0, z) for x in (10, 30, 50) for z in (-10, -30, -50)] + [(70, 0, -10), (10, 0, -70)]
+    return Part("2577.dat", "Brick  4 x  4 Corner Round", [body], studs(cells))
 
 
 def log(number: str, description: str, nx: int, half_depth: float) -> Part:
@@ -89,7 +118,7 @@ def parts() -> list[Part]:
     out = [block(n, d, nx, nz, h) for n, (d, nx, nz, h) in BLOCKS.items()]
     out += [tile(n, d, nx, nz) for n, (d, nx, nz) in TILES.items()]
     out += [slope(n, d, nx) for n, (d, nx) in SLOPES.items()]
-    out += [corner_brick(), *round_parts(), log("30136", "Brick  1 x  2 Log", 2, 9.9),
+    out += [corner_brick(), *round_parts(), slope_33(), shutter_brick(), corner_round(), log("30136", "Brick  1 x  2 Log", 2, 9.9),
             log("30137", "Brick  1 x  4 Log", 4, 10.0)]
     return out
 

@@ -76,9 +76,18 @@ def rock(number: str, description: str, xs, zs, bottom: float, fill: float, tops
     return Part(f"{number}.dat", description, [union(boxes)], studs(stud_at))
 
 
+ROCK_BOTTOM = [(38.0, 8.0), (40.0, 0.0), (36.0, -18.0), (26.0, -31.0), (12.0, -37.25)]  # (radius, y)
+
+
+def rock_bottoms() -> list[Part]:
+    """42291 (and its alias 30294): a low, eight-faceted rock 4x4 studs across."""
+    return [Part(f"{n}.dat", "Rock  4 x  4 x  1.667 Bottom", [lathe(ROCK_BOTTOM, sides=8, crease_deg=30.0)])
+            for n in ("42291", "30294")]
+
+
 def parts() -> list[Part]:
     """Every plant and rock part."""
     out = [tree(n, d, p) for n, (d, p) in TREES.items()]
     out += [leaves(n, d, o, s) for n, (d, o, s) in LEAVES.items()]
-    out += [rock(n, *spec) for n, spec in ROCKS.items()]
+    out += [rock(n, *spec) for n, spec in ROCKS.items()] + rock_bottoms()
     return out

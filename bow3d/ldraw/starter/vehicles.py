@@ -16,6 +16,8 @@ def wheels() -> list[Part]:
     """Wheels and tyres: cylinders along Z (a tyre is drawn solid; its wheel sits inside)."""
     hub = cylinder(5.0, -20.0, -10.0, sides=8, axis=2)
     return [Part("6014.dat", "Wheel 11 x 12 with Hub", [cylinder(13.0, -12.0, 8.0, sides=16, axis=2), hub]),
+            Part("6014a.dat", "Wheel Rim 12 x 11 with Round Hole",
+                 [cylinder(13.0, -12.0, 8.0, sides=16, axis=2), hub]),
             Part("6015.dat", "Tyre 12/ 40 x 11 Wide", [cylinder(25.0, -14.0, 14.0, sides=16, axis=2)]),
             Part("3641.dat", "Tyre  6/ 50 x  8 Offset Tread", [cylinder(18.0, -8.0, 8.0, sides=16, axis=2)]),
             Part("4624.dat", "Wheel Rim  6.4 x  8", [cylinder(10.0, -8.0, 8.0, sides=16, axis=2)])]
