@@ -101,7 +101,9 @@ result = verify_replay(root / "duel.bowreplay")
 seen.update(ok=result.ok, problem=result.first_divergence if hasattr(result, "first_divergence") else None,
             records=len(ui.game.records), winner=ui.game.winner, status=ui.hud.lines.status,
             played=[u.played or u.marking_bricks for u in ui.game.state.units.values()],
-            dead=[not p.alive for p in ui.nodes.pieces.values()])
+            dead=[not p.alive for p in ui.nodes.pieces.values()],
+            marks=[[max(u.marking_bricks, int(u.played)), ui.nodes.pieces[u.id].marks_state[0]]
+                   for u in ui.game.state.units.values()])
 print("RESULT " + json.dumps(seen))
 """
 
@@ -122,6 +124,8 @@ def test_hot_seat_game_through_the_handlers_writes_a_replay_that_verifies(tmp_pa
     assert seen["attacks"] >= 1 and all("% to succeed" in line for line in seen["odds"])  # odds before committing
     assert seen["moved"] >= 2 and seen["turns"] >= 4
     assert seen["tray"]  # every attack's brick rolls thrown on the tray, with their captions
+    assert all(state == drawn for state, drawn in seen["marks"])  # BOW §2.2 marking bricks drawn as the rules say
+    assert any(drawn for _, drawn in seen["marks"])
     assert seen["records"] > seen["turns"]  # brick rolls recorded between the actions
     assert seen["status"].startswith("Game over")
     if seen["winner"]:
