@@ -23,7 +23,8 @@ Usage (check-then-apply; chance is an explicit, recorded BrickRoll)::
     game.winner, game.state.result              # side id or None; 'win' | 'draw' | 'points'
 
 Records: `action.to_record()` is a dict with a "type" key; `action_from_record(record)` gives
-the action back; `Game.from_records(scene, geometry, records)` re-simulates a game.
+the action back; `game.records` is the applied-record stack, `game.pop()` takes the last one back
+(state, events and geometry); `Game.from_records(scene, geometry, records)` re-simulates a game.
 
 A turn: the side to play picks an unplayed unit by acting with it (or `EndTurn(unit)` to pass);
 the same unit acts until `EndTurn`. Pilots owe the free `CompulsoryMove` of a moving vehicle

@@ -61,6 +61,7 @@ class Game:
         self.records: list[dict[str, Any]] = []      # the applied-record stack
         self.events: list[Event] = []                 # every event so far
         self._version = 0
+        self._undo: list[tuple[GameState, int]] = []  # state before each record, events count then
         self._reach_cache: dict[tuple[str, Any], Any] = {}
 
     # -- construction --------------------------------------------------------------------
@@ -189,11 +190,38 @@ class Game:
             raise refusal.error()
         self._version += 1
         self._reach_cache.clear()
+        self._undo.append((self.state.copy(), len(self.events)))
         events = _RULES[type(action)][1](self, action)
         events.extend(turns.after_record(self))
         self.records.append(action.to_record())
         self.events.extend(events)
         return events
+
+    def pop(self) -> dict[str, Any]:
+        """Take back the last applied record (python-chess `Board.pop`): the state, the events and
+        the geometry return to what they were before it; returns the record. IndexError when none."""
+        if not self._undo:
+            raise IndexError("no applied record to take back")
+        before, n_events = self._undo.pop()
+        record = self.records.pop()
+        del self.events[n_events:]
+        self._restore_geometry(before)
+        self.state = before
+        self._version += 1
+        self._reach_cache.clear()
+        return record
+
+    def _restore_geometry(self, before: GameState) -> None:
+        """Place or remove what differs between the current state and `before`."""
+        for table_now, table_then in ((self.state.units, before.units), (self.state.vehicles, before.vehicles)):
+            for id, now in table_now.items():
+                then = table_then[id]
+                on_now = now.in_play and now.position is not None and getattr(now, "aboard", None) is None
+                on_then = then.in_play and then.position is not None and getattr(then, "aboard", None) is None
+                if on_then and (not on_now or (now.position, now.facing) != (then.position, then.facing)):
+                    self.geometry.place(id, then.position, then.facing)
+                elif on_now and not on_then:
+                    self.geometry.remove(id)
 
     def event(self, kind: str, text: str, /, **data: Any) -> Event:
         """An event of the current round."""
@@ -207,4 +235,5 @@ class Game:
         game = Game(ctx, self.state.copy())
         game.records = list(self.records)
         game.events = list(self.events)
+        game._undo = list(self._undo)
         return game

@@ -6,7 +6,7 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bow3d.rules import BrickRoll, Game, Illegal, Move
+from bow3d.rules import BrickRoll, Game, Illegal, Move, action_from_record
 from bow3d.rules.context import sheet_value
 from bow3d.rules.flat import Box, FlatGeometry
 
@@ -94,3 +94,22 @@ def test_refused_actions_change_nothing(rules, seed, far):
     else:
         raise AssertionError("a move beyond Move studs was accepted")
     assert game.state == state and game.geometry.positions == positions and game.records == records
+
+
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**32 - 1), back=st.integers(1, 40))
+def test_pop_takes_records_back(rules, seed, back):
+    """python-chess style take-back: popping records restores the state, the events and the geometry
+    of the shorter game (the same as re-simulating the remaining records)."""
+    scene = rules.scene(UNITS, VEHICLES)
+    game, _ = _playout(scene, seed, max_steps=120)
+    back = min(back, len(game.records))
+    popped = [game.pop() for _ in range(back)]
+    shorter = Game.from_records(scene, _geometry(scene), game.records, max_rounds=4)
+    assert game.state == shorter.state and [e.to_record() for e in game.events] == [
+        e.to_record() for e in shorter.events]
+    assert game.geometry.positions == shorter.geometry.positions
+    assert game.geometry.facings == shorter.geometry.facings
+    for record in reversed(popped):     # and forward again
+        game.apply(action_from_record(record))
+    assert game.state == _playout(scene, seed, max_steps=120)[0].state
