@@ -171,7 +171,7 @@ VILLAGE_UNITS = [  # blue holds the west (facing east, 0), red the east (facing 
     _unit("red-medic", "red", "medic", "medic", 61.5, 24.5, 180),
     _unit("red-archer-1", "red", "archer", "archer", 60.5, 43.5, 180),
     _unit("red-archer-2", "red", "archer", "archer", 60.5, 48.5, 180),
-    _unit("red-rifle-1", "red", "rifleman", "rifleman", 48.5, 21.5, 180),
+    _unit("red-rifle-1", "red", "rifleman", "rifleman", 51.5, 21.5, 180),
     _unit("red-rifle-2", "red", "rifleman", "rifleman", 61.5, 38.5, 180),
     _unit("red-pistol", "red", "pistolier", "pistolier", 44.5, 33.5, 180),
     _unit("red-knight", "red", "rider", "knight", None, None, 180),
