@@ -265,6 +265,7 @@ def find_figures(model: Model, structure: Structure) -> tuple[list[Figure], list
         _order_occupants(vehicle)
         riders = {i for unit in vehicle.occupants for i in unit.instances}
         vehicle.instances = [i for i in vehicle.instances if i not in riders]
+        vehicle.titles = [finder.titles[i] for i in vehicle.instances if finder.roles[i] == eq.EQUIPMENT]
     return finder.units, finder.vehicles, finder.notes
 
 

@@ -152,7 +152,8 @@ def _unique(wanted: str, taken: set[str]) -> str:
 
 def _sheet_for(fig: Figure, sheets: dict, notes: list[str]) -> str:
     if fig.kind == "vehicle":
-        suggested, sheet = eq.default_vehicle_sheet(fig.vehicle_kind, max(fig.seats, len(fig.occupants), 1))
+        mounted = eq.armament(fig.titles).weapons  # weapons built on the vehicle, held by no occupant
+        suggested, sheet = eq.default_vehicle_sheet(fig.vehicle_kind, max(fig.seats, len(fig.occupants), 1), mounted)
     else:
         suggested, sheet = eq.default_sheet(eq.armament(fig.titles))
     wanted = fig.meta.get("sheet") or suggested

@@ -229,6 +229,7 @@ def test_car_sub_model_with_its_crew_pilot_first(lib, tmp_path):
     the one nearest the steering wheel first (BOW §3.1: the first seat is the pilot's)."""
     jeep = ["0 FILE jeep.ldr", "0 Jeep", "0 !BOW VEHICLE side=blue sheet=jeep",
             "1 15 0 0 0 0 0 1 0 1 0 -1 0 0 3034.dat", "1 0 0 -8 -50 1 0 0 0 1 0 0 0 1 3829c01.dat",
+            "1 0 0 -40 -90 1 0 0 0 1 0 0 0 1 30141.dat",  # a rifle built on the bonnet, held by nobody: the jeep's gun
             "0 !BOW UNIT id=gunner", *_figure_at(0, -8, 50), "0 !BOW UNIT id=driver", *_figure_at(0, -8, -20),
             "0 NOFILE"]
     main_model = ["0 FILE field.ldr", "0 Field", "1 2 0 0 0 1 0 0 0 1 0 0 0 1 3811.dat",
@@ -243,6 +244,7 @@ def test_car_sub_model_with_its_crew_pilot_first(lib, tmp_path):
     assert angle_gap(car.facing, 0.0) <= 5 and math.dist(car.position, (5, -3)) <= 2.5
     assert all(u.side == "blue" and u.position is None for u in scene.units)  # the crew takes the vehicle's side
     assert scene.sheet("jeep").kind == "vehicle" and scene.sheet("jeep").seats >= 2
+    assert [(w.name, w.damage, w.arc) for w in scene.sheet("jeep").weapons] == [("rifle", 2, 180)]  # BOW A.2
     load_scene(tmp_path / "field.yaml", battlefield=True, library=lib)
     car_model = load_model(scene.resolve(car.model), lib)
     assert not [i for i in car_model.instances if i.name.startswith("973")]  # the crew has models of its own
