@@ -9,7 +9,9 @@ with the official saddle studs.
 from __future__ import annotations
 
 from bow3d.ldraw.starter.geometry import box, cylinder, hull_prism, prism, union
-from bow3d.ldraw.starter.part import Part, stud_grid, studs
+from bow3d.ldraw.starter.part import Part, Ref, stud_grid, studs
+
+STUD_TOWARDS_MINUS_Z = (1.0, 0.0, 0.0, 0.0, 0.0, -1.0, 0.0, 1.0, 0.0)  # stud grows along -Z
 
 
 def wheels() -> list[Part]:
@@ -30,11 +32,28 @@ def wheel_plate() -> Part:
                 stud_grid(2, 2))
 
 
-def steering() -> Part:
-    """3829c01: a stand on a 2-stud wide base, a steering wheel disc on top."""
-    stand = union([((-20.0, 0.0, -10.0), (20.0, 8.0, 10.0)), ((-4.0, -36.0, -2.0), (4.0, 0.0, 6.0))])
-    wheel = cylinder(10.0, -38.7, -34.0, sides=16)
-    return Part("3829c01.dat", "Car Steering Stand and Wheel (Complete)", [stand, wheel])
+STEERING_WHEEL_ON_STAND = ((0.0, -26.32, -0.24), (0.0, 0.0, 1.0, -0.8, 0.6, 0.0, -0.6, -0.8, 0.0))
+
+
+def steering() -> list[Part]:
+    """3829a (a stand on a 2x1 base), 3828 (the wheel: a disc and its hub) and 3829c01, the two
+    assembled as the official part assembles them (the wheel tilted towards the driver)."""
+    stand = union([((-20.0, 0.0, -10.0), (20.0, 8.0, 10.0)), ((-4.0, -29.52, -4.0), (4.0, 0.0, 4.0))])
+    wheel = [cylinder(14.0, -2.0, 2.0, sides=16), cylinder(4.0, -1.0, 6.0, sides=8)]
+    position, matrix = STEERING_WHEEL_ON_STAND
+    return [Part("3829a.dat", "Car Steering Wheel Stand", [stand]), Part("3828.dat", "Car Steering Wheel", wheel),
+            Part("3829c01.dat", "Car Steering Stand and Wheel (Complete)",
+                 refs=[Ref("3829a.dat", (0.0, 0.0, 0.0)), Ref("3828.dat", position, matrix, colour=0)])]
+
+
+def rims() -> list[Part]:
+    """497a and 7039: 8x18 wheel rims with four studs facing out (-Z), 7039 with a long axle."""
+    out_studs = [Ref("stud.dat", (x, y, -12.0), STUD_TOWARDS_MINUS_Z) for y in (-10.0, 10.0) for x in (-10.0, 10.0)]
+    rim = cylinder(22.0, -12.0, 10.0, sides=16, axis=2)
+    axle = cylinder(4.0, 0.0, 30.0, sides=8, axis=2)
+    return [Part("497a.dat", "Wheel Rim  8 x 18 with 4 Studs", [rim], out_studs),
+            Part("7039.dat", "Wheel Rim  8 x 18 with 4 Studs and Cylindrical Axle", [rim, axle], out_studs),
+            Part("35b.dat", "Wheel Axle Metal", [cylinder(4.0, -18.0, 18.0, sides=8, axis=2)])]
 
 
 def seat() -> Part:
@@ -70,4 +89,4 @@ def horse() -> Part:
 
 def parts() -> list[Part]:
     """Every vehicle part and the horse."""
-    return [*wheels(), wheel_plate(), steering(), seat(), windscreen(), horse()]
+    return [*wheels(), *rims(), wheel_plate(), *steering(), seat(), windscreen(), horse()]
