@@ -91,7 +91,7 @@ def file_sha256(path: str | os.PathLike) -> str:
 
 def resolve_scene(replay_path: Path, scene: str) -> Path:
     """Resolve the header's scene path relative to the replay file's folder, else the working folder."""
-    beside = (Path(replay_path).parent / scene)
+    beside = Path(os.path.normpath(Path(replay_path).parent / scene))
     if beside.is_file():
         return beside
     here = Path(scene)
