@@ -202,9 +202,10 @@ class World:
         t_decor, prim = self.decor_scene.first_hit(origins, dirs, tfar)
         active = self.active.copy()
         active[list(skip)] = False
-        t_body, body, _ = cast_bodies(origins, dirs, tfar, self._shapes, self.poses, active)
-        by_decor = np.isfinite(t_decor) & (t_decor <= t_body)
-        by_body = np.isfinite(t_body) & ~by_decor
+        # Bodies only up to the decor's hit: segments already stopped by decor pass near fewer bodies.
+        t_body, body, _ = cast_bodies(origins, dirs, np.minimum(tfar, t_decor), self._shapes, self.poses, active, eye)
+        by_body = np.isfinite(t_body) & (t_body < t_decor)
+        by_decor = np.isfinite(t_decor) & ~by_body
         # One key per blocker: decor instance index, or -(body index) - 2.
         key = np.full(len(points), np.iinfo(np.int64).min, np.int64)
         key[by_decor] = self.decor.tri_instance[prim[by_decor]]
