@@ -63,6 +63,7 @@ class Piece:
     ground_z: float = 0.0
     marks_state: tuple[int, int] = (0, 0)  # marking bricks, damage bricks drawn
     model_ref: str = ""  # the scene's `model` field
+    seated: bool = False  # aboard a vehicle, drawn in its seat
     feet_radius: float = 10.0  # LDU: how far the legs reach from the origin (the ring goes round them)
 
     @property
@@ -87,11 +88,16 @@ class SceneNodes:
         self.pieces: dict[str, Piece] = {}
         self.models: dict[str, Model] = {}
         self._prototypes: dict[str, NodePath] = {}
+        self._seats: dict[str, list[np.ndarray]] = {}  # model -> seat points (model frame, LDU)
         self._ground: GroundHeights | None = None
         for vehicle in scene.vehicles:
             self.vehicles[vehicle.id] = self._add(vehicle, "vehicle")
         for unit in scene.units:
             self.units[unit.id] = self._add(unit, "unit")
+        for vehicle in scene.vehicles:
+            for seat, unit_id in enumerate(vehicle.occupants):
+                if unit_id in self.units:
+                    self.seat(unit_id, vehicle.id, seat)
 
     # --- building ---------------------------------------------------------------------------
     def _model(self, ref: str, what: str) -> tuple[Model, NodePath]:
@@ -106,6 +112,7 @@ class SceneNodes:
                 path = found
             model = _load(path, self.library, what)
             self.models[ref], self._prototypes[ref] = model, _unit_geometry(model, self.quality, Path(ref).name)
+            self._seats[ref] = read_seats(path)
         return self.models[ref], self._prototypes[ref]
 
     def _add(self, item, kind: str) -> NodePath:
@@ -174,6 +181,13 @@ class SceneNodes:
             ground_z = self.ground.under_footprint((x, y), piece.half_extent, heading)
         piece.position, piece.facing_deg, piece.ground_z, piece.placed = (float(position[0]), float(position[1])), \
             float(facing_deg), float(ground_z), True
+        if piece.seated:  # got off its vehicle
+            piece.root.reparent_to(self.root)
+            piece.body.set_z(-piece.lo[2])
+            piece.seated = False
+            for node in (piece.base, piece.marks):
+                if node is not None and piece.alive:
+                    node.show()
         piece.root.set_pos(x, y, ground_z)
         piece.root.set_h(heading)
         if piece.alive:
@@ -244,14 +258,38 @@ class SceneNodes:
             corners = markers.frame_corners(hx + 8.0, hy + 8.0, HIGHLIGHT_WIDTH, RING_HEIGHT + 1.0, z=0.2)
         piece.selection[slot] = markers.solid_node(piece.root, f"highlight-{slot}", [(corners, rgba)], unlit=True)
 
+    def seat(self, unit: str, vehicle: str, seat: int) -> None:
+        """Draw a unit aboard a vehicle: in its seat when the vehicle's occupants are exposed and its model
+        names seats (`0 // bow3d seat N: X Y Z`, LDraw coordinates); hidden otherwise."""
+        piece, carrier = self.piece(unit), self.piece(vehicle)
+        seats = self._seats.get(carrier.model_ref, [])
+        sheet = self.scene.sheet(self.scene.vehicle(vehicle).sheet)
+        piece.placed = False
+        if not getattr(sheet, "exposed_occupants", True) or seat >= len(seats) or not piece.alive:
+            piece.root.hide()
+            return
+        point = seats[seat]
+        piece.root.reparent_to(carrier.root)
+        piece.root.set_pos(point[0], point[1], point[2] - carrier.lo[2])
+        piece.root.set_h(0)
+        piece.body.set_z(0.0)
+        piece.seated = True
+        for node in (piece.base, piece.marks):
+            if node is not None:
+                node.hide()
+        piece.root.show()
+
     def prototype(self, id: str) -> NodePath:
         """The shared geometry of a unit's or vehicle's model (for clones: the sheet's corner)."""
         return self._prototypes[self.piece(id).model_ref]
 
     def head_point(self, id: str) -> tuple[float, float, float]:
-        """The head centre of a unit (the top centre of a vehicle), world frame, LDU."""
+        """The head centre of a unit (the top centre of a vehicle), world frame, LDU (seated units too)."""
+        from panda3d.core import LPoint3
+
         piece = self.piece(id)
-        return tuple(float(v) for v in self.to_world(id, piece.head))
+        point = self.root.get_parent().get_relative_point(piece.body, LPoint3(*piece.head))
+        return (float(point[0]), float(point[1]), float(point[2]))
 
     def to_world(self, id: str, local: np.ndarray) -> np.ndarray:
         """Model-frame points (..., 3) of a standing unit or vehicle to world LDU."""
@@ -296,6 +334,24 @@ def _load(path: Path, library: Library, what: str) -> Model:
         raise
     except Exception as error:  # LDrawError already names the file
         raise SceneError(f"{what}: {error}") from None
+
+
+def read_seats(path: Path) -> list[np.ndarray]:
+    """Seat points of a vehicle model: `0 // bow3d seat N: X Y Z` lines (LDraw frame) -> world-frame (3,) LDU."""
+    import re
+
+    try:
+        text = Path(path).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return []
+    found = {}
+    for match in re.finditer(r"^\s*0\s+//\s*bow3d seat (\d+):\s*(\S+)\s+(\S+)\s+(\S+)", text, re.M):
+        try:
+            x, y, z = (float(v) for v in match.groups()[1:])
+        except ValueError:
+            continue
+        found[int(match.group(1))] = np.array([x, z, -y])  # world (x, y, z) = LDraw (X, Z, -Y)
+    return [found[k] for k in sorted(found)]
 
 
 def _merged(batches: list[Batch]) -> list[Batch]:

@@ -142,3 +142,35 @@ def test_unknown_model_is_a_scene_error(tmp_path, library, renderer_available):
             attach_scene(renderer.render, scene, library)
     finally:
         renderer.close()
+
+
+@pytest.mark.parametrize("exposed", [True, False])
+def test_occupants_sit_in_the_seats_the_vehicle_model_names(tmp_path, library, renderer_available, exposed):
+    """A unit aboard an exposed vehicle is drawn in its seat (`0 // bow3d seat 1: X Y Z`); a closed one hides it."""
+    from bow3d.scene import load_scene
+    from bow3d.view.offscreen import OffscreenRenderer
+    from bow3d.view.scene_nodes import attach_scene
+
+    write(tmp_path / "field.ldr", BATTLEFIELD)
+    write(tmp_path / "figure.ldr", FIGURE)
+    write(tmp_path / "cart.ldr", "0 Cart\n0 // bow3d seat 1: 0 -24 10\n1 14 0 0 0 2 0 0 0 1 0 0 0 2 box.dat\n")
+    text = SCENE.replace("  robot:", f"  cart: {{kind: vehicle, speed: 2, seats: 1, exposed_occupants: {str(exposed).lower()}}}\n  robot:")
+    text += "  - {id: blue-2, side: blue, sheet: trooper, model: figure.ldr}\n"
+    text += "vehicles:\n  - {id: cart, side: blue, sheet: cart, model: cart.ldr, position: [4.5, 4.5], facing: 90, occupants: [blue-2]}\n"
+    scene = load_scene(write(tmp_path / "scene.yaml", text))
+    renderer = OffscreenRenderer(32, 32)
+    try:
+        nodes = attach_scene(renderer.render, scene, library)
+        rider = nodes.units["blue-2"]
+        assert rider.is_hidden() != exposed
+        if exposed:
+            assert rider.get_parent() == nodes.vehicles["cart"]
+            # seat LDraw (0, -24, 10) -> model (0, 10, 24); the cart turned by 90 - 270 = -180 puts it at (90, 80);
+            # the figure's head centre is 2 LDU towards its nose (model -Y), turned too: +2 in y
+            head = nodes.head_point("blue-2")
+            assert math.isclose(head[0], 90, abs_tol=1e-3) and math.isclose(head[1], 82, abs_tol=1e-3)
+            assert math.isclose(head[2], 24 + 36, abs_tol=1e-3)  # seat height + head centre of the 48-LDU figure
+            nodes.set_pose("blue-2", (1.5, 1.5), 0)  # got off: back on the ground
+            assert rider.get_parent() == nodes.root and math.isclose(rider.get_z(), 0.0, abs_tol=1e-3)
+    finally:
+        renderer.close()
