@@ -12,12 +12,15 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bow3d.ldraw import BUNDLED_LIBRARY, Library, Model, load_model
 from bow3d.ldraw.colours import ColourTable
 from bow3d.ldraw.parse import parse_document
 from bow3d.ldraw.starter.__main__ import main as starter_main
 from bow3d.ldraw.starter.bricks import BLOCKS
+from bow3d.ldraw.starter.geometry import union
 from bow3d.ldraw.starter.ldconfig import colour_table
 from bow3d.ldraw.starter.openings import OPENINGS, Opening
 
@@ -309,3 +312,40 @@ def test_from_env_falls_back_to_the_starter_library(monkeypatch) -> None:
     monkeypatch.delenv("LDRAWDIR", raising=False)
     assert Library.from_env().is_bundled
     assert Library.from_env().find("3001.dat") == BUNDLED_LIBRARY / "parts" / "3001.dat"
+
+
+# --- the shape builders -------------------------------------------------------------------------
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 4), st.integers(0, 4), st.integers(0, 4),
+                          st.integers(1, 3), st.integers(1, 3), st.integers(1, 3)), min_size=1, max_size=4),
+       st.lists(st.tuples(st.integers(0, 4), st.integers(0, 4), st.integers(0, 4),
+                          st.integers(1, 2), st.integers(1, 2), st.integers(1, 2)), max_size=2))
+def test_union_of_boxes_is_closed_or_refused(boxes, holes) -> None:
+    """Any union of boxes minus holes is one closed, outward surface enclosing exactly the solid
+    cells' volume, or is refused (ValueError) where solids would touch only along an edge."""
+    as_box = lambda b: ((b[0], b[1], b[2]), (b[0] + b[3], b[1] + b[4], b[2] + b[5]))  # noqa: E731
+    grid = np.zeros((8, 8, 8), bool)
+    for x, y, z, dx, dy, dz in boxes:
+        grid[x:x + dx, y:y + dy, z:z + dz] = True
+    for x, y, z, dx, dy, dz in holes:
+        grid[x:x + dx, y:y + dy, z:z + dz] = False
+    try:
+        shell = union([as_box(b) for b in boxes], holes=[as_box(h) for h in holes])
+    except ValueError:
+        return
+    if not grid.any():
+        assert shell.faces == []
+        return
+    tri = shell.triangles()
+    keys = np.round(tri * 1000).astype(np.int64)
+    directed = np.concatenate([keys[:, [0, 1]], keys[:, [1, 2]], keys[:, [2, 0]]]).reshape(-1, 6)
+    forward = {tuple(e) for e in directed.tolist()}
+    assert len(forward) == len(directed), "an edge is used twice in the same direction"
+    assert all((*e[3:], *e[:3]) in forward for e in forward), "an edge has no opposite"
+    assert shell.signed_volume() == pytest.approx(grid.sum())
+
+
+def test_union_refuses_boxes_touching_along_an_edge() -> None:
+    with pytest.raises(ValueError, match="only along an edge"):
+        union([((0, 0, 0), (1, 1, 1)), ((1, 1, 0), (2, 2, 1))])

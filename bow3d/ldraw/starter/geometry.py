@@ -8,9 +8,13 @@ whose signed volume came out negative, so builders only need consistency, not a 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
+
+Point = Sequence[float]  # (x, y, z) in LDU
+Box = tuple[Point, Point]  # (lo, hi) corners of an axis-aligned box
 
 MAIN = 16  # LDraw main colour: the placing reference's colour
 EDGE = 24  # LDraw edge colour
@@ -121,12 +125,12 @@ def _lex_less(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 _CYCLIC = ((0, 1, 2), (1, 2, 0), (2, 0, 1))  # (normal axis, u axis, v axis), right-handed
 
 
-def box(lo, hi) -> Shell:
+def box(lo: Point, hi: Point) -> Shell:
     """An axis-aligned box from corner `lo` to corner `hi` (LDU)."""
     return union([(lo, hi)])
 
 
-def union(boxes, holes=(), crease_deg: float = DEFAULT_CREASE_DEG) -> Shell:
+def union(boxes: Sequence[Box], holes: Sequence[Box] = (), crease_deg: float = DEFAULT_CREASE_DEG) -> Shell:
     """The closed surface of a union of axis-aligned boxes [(lo, hi), ...] minus `holes` (boxes).
 
     The boxes cut space into a grid; a cell is solid when its centre lies in a box and in no
@@ -147,8 +151,17 @@ def union(boxes, holes=(), crease_deg: float = DEFAULT_CREASE_DEG) -> Shell:
 
 
 def cells(axes, solid: np.ndarray, crease_deg: float = DEFAULT_CREASE_DEG) -> Shell:
-    """Boundary of the solid cells of a rectilinear grid (axes: three sorted coordinate lists)."""
+    """Boundary of the solid cells of a rectilinear grid (axes: three sorted coordinate lists).
+
+    Raises ValueError where two solid cells meet only along an edge: that edge would belong to
+    four faces, and the surface would not be a closed 2-manifold.
+    """
     padded = np.pad(solid, 1)
+    for a, b in ((0, 1), (1, 2), (0, 2)):
+        p = np.moveaxis(padded, (a, b), (0, 1))
+        p00, p10, p01, p11 = p[:-1, :-1], p[1:, :-1], p[:-1, 1:], p[1:, 1:]
+        if np.any((p00 & p11 & ~p10 & ~p01) | (p10 & p01 & ~p00 & ~p11)):
+            raise ValueError("solid cells touch only along an edge: not a closed manifold surface")
     faces: list[Face] = []
     for n, u, v in _CYCLIC:
         a = np.moveaxis(padded, (n, u, v), (0, 1, 2))
