@@ -293,7 +293,11 @@ class PlayUI:
         for unit in state.units.values():
             if unit.id not in self.nodes.pieces:
                 continue
-            self._place(unit.id, before.get(unit.id), unit.position, unit.facing)
+            if unit.position is None and unit.aboard in state.vehicles and unit.alive:
+                seats = state.vehicles[unit.aboard].seats
+                self.nodes.seat(unit.id, unit.aboard, seats.index(unit.id) if unit.id in seats else len(seats))
+            else:
+                self._place(unit.id, before.get(unit.id), unit.position, unit.facing)
             self.nodes.set_marks(unit.id, marking_bricks=unit.marking_bricks, damage=unit.damage, played=unit.played)
             if self.nodes.pieces[unit.id].alive != unit.alive:
                 self.nodes.set_alive(unit.id, unit.alive)

@@ -213,6 +213,8 @@ class SceneNodes:
                 base = (0.0, 0.0, top)
             pieces.append((markers.brick_stack(int(damage), base), markers.ldraw_rgba(piece.damage_code, self.colours)))
         piece.marks = markers.solid_node(piece.root, "marks", pieces)
+        if piece.seated or not piece.alive:  # no bricks floating in a seat or on the fallen
+            piece.marks.hide()
         piece.marks_state = (count, int(damage))
 
     def set_alive(self, id: str, alive: bool) -> None:

@@ -111,6 +111,8 @@ def test_dead_unit_lies_down_and_fades(nodes):
     assert lying[1][2] - lying[0][2] < standing[1][2] - standing[0][2]  # lower than standing
     assert math.isclose(lying[0][2], 0.0, abs_tol=1e-3)
     assert nodes.pieces["blue-1"].base.is_hidden()
+    nodes.set_marks("blue-1", played=True)  # the rules still count its marking brick: not drawn on the fallen
+    assert nodes.pieces["blue-1"].marks.is_hidden()
     nodes.set_alive("blue-1", True)
     assert not nodes.pieces["blue-1"].base.is_hidden()
 
