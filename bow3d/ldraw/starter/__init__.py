@@ -14,7 +14,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bow3d.ldraw.starter import bricks, equipment, minifig, openings, plants, primitives, vehicles
+from bow3d.ldraw.starter.ldconfig import format_ldconfig
 from bow3d.ldraw.starter.part import Part, format_part
+
+FAMILIES = (primitives, bricks, openings, plants, minifig, equipment, vehicles)
 
 README = """bow3d starter LDraw library
 ===========================
@@ -43,11 +47,7 @@ p/ (primitives). Licence: MIT, like bow3d. Part numbers and colour codes are tho
 
 def starter_parts() -> list[Part]:
     """Every part and primitive of the starter library, sorted by path."""
-    from bow3d.ldraw.starter import (bricks, equipment, minifig, openings, plants, primitives,  # noqa: PLC0415
-                                     vehicles)
-    found: list[Part] = []
-    for family in (primitives, bricks, openings, plants, minifig, equipment, vehicles):
-        found.extend(family.parts())
+    found: list[Part] = [part for family in FAMILIES for part in family.parts()]
     paths = [p.path for p in found]
     duplicates = sorted({p for p in paths if paths.count(p) > 1})
     if duplicates:
@@ -57,7 +57,6 @@ def starter_parts() -> list[Part]:
 
 def library_files() -> dict[str, str]:
     """Relative path -> text of every file of the starter library (LDConfig, README, parts)."""
-    from bow3d.ldraw.starter.ldconfig import format_ldconfig  # noqa: PLC0415
     parts = starter_parts()
     files = {p.path: format_part(p) for p in parts}
     files["LDConfig.ldr"] = format_ldconfig()

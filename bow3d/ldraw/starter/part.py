@@ -36,7 +36,6 @@ class Part:
     shells: list[Shell] = field(default_factory=list)
     refs: list[Ref] = field(default_factory=list)
     folder: str = "parts"
-    keywords: str = ""
 
     @property
     def path(self) -> str:
@@ -70,8 +69,6 @@ def format_part(part: Part) -> str:
     kind = "Unofficial_Primitive" if part.folder == "p" else "Unofficial_Part"
     lines = [f"0 {part.description}", f"0 Name: {part.name.replace('/', chr(92))}", f"0 Author: {AUTHOR}",
              f"0 !LDRAW_ORG {kind}", f"0 !LICENSE {LICENSE}", "", "0 BFC CERTIFY CCW", ""]
-    if part.keywords:
-        lines[5:5] = [f"0 !KEYWORDS {part.keywords}"]
     for shell in part.shells:
         for face in shell.faces:
             kind_no = len(face.corners)
