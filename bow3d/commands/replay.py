@@ -120,14 +120,12 @@ def watch(path: Path, args: argparse.Namespace) -> int:
         out = Path(args.video)
         if out.exists() and not args.force:
             raise UserInputError(f"{out} exists; bow3d never overwrites a file: choose another name or add --force")
-        if args.fps < 1 or args.fps > 240:
-            raise UserInputError(f"--fps must be between 1 and 240, got {args.fps}")
         size = parse_size(args.size)
         try:
             from bow3d.view.video import render_replay_video
         except ImportError as error:
             raise UserInputError(f"video export is not available in this bow3d ({error})") from None
-        stats = render_replay_video(path, out, size=size, fps=args.fps, progress=True)
+        stats = render_replay_video(path, out, size=size, fps=args.fps, progress=True, overwrite=args.force)
         print(f"wrote {out}: {stats.frames} frames, {stats.seconds:.1f} s of video, encoded at "
               f"{stats.encode_fps:.1f} frames/s")
         return 0

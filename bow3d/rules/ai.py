@@ -153,14 +153,14 @@ class AIPlayer:
         return self._pick(game, options)
 
     def _refine_moves(self, b: _Board, options: list[tuple[float, Action]]) -> None:
-        """Ask the geometry about the cover of the REFINE best moves that could win, and of the
-        REFINE best next to an obstacle (§2.4.2)."""
+        """Ask the geometry about the cover of the best move that could win, and of the REFINE
+        best next to an obstacle (§2.4.2)."""
         best = max(score for score, _ in options)
         ranked = sorted((i for i, (score, action) in enumerate(options)
                          if isinstance(action, Move) and score > best - CAN_WIN
                          and action.to != b.units[action.unit].cell),
                         key=lambda i: -options[i][0])
-        top = ranked[:REFINE]
+        top = ranked[:1]
         top += [i for i in ranked if options[i][1] in b.hinted and i not in top][:REFINE]
         here: dict[str, float] = {}
         for i in top:

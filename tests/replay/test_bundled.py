@@ -128,3 +128,18 @@ def test_simulate_village_games_complete_with_los_on_the_real_world():
 def test_simulate_bad_input_exit_2(args, message):
     result = run_cli(*args)
     assert result.returncode == 2 and message in result.stderr and "Traceback" not in result.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.render
+def test_replay_video_end_to_end(tmp_path):
+    """`bow3d replay FILE --video out.mp4` films a bundled replay through the view hook (C5)."""
+    path = next(p for p in BUNDLED if p.name.startswith("los-gallery"))
+    out = tmp_path / "film.mp4"
+    result = run_cli("replay", str(path), "--video", str(out), "--size", "160x96", "--fps", "5")
+    if result.returncode == 2 and "graphics pipe" in result.stderr:
+        pytest.skip(result.stderr.strip())
+    assert result.returncode == 0, result.stderr
+    assert out.stat().st_size > 1000 and "wrote" in result.stdout
+    again = run_cli("replay", str(path), "--video", str(out))
+    assert again.returncode == 2 and "--force" in again.stderr
