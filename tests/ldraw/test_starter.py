@@ -349,3 +349,23 @@ def test_union_of_boxes_is_closed_or_refused(boxes, holes) -> None:
 def test_union_refuses_boxes_touching_along_an_edge() -> None:
     with pytest.raises(ValueError, match="only along an edge"):
         union([((0, 0, 0), (1, 1, 1)), ((1, 1, 0), (2, 2, 1))])
+
+
+def test_generator_refuses_a_folder_with_foreign_files(tmp_path: Path, capsys) -> None:
+    """Never overwrite a user's files: an official library (or anything not generated) is refused."""
+    foreign = tmp_path / "parts" / "3001.dat"
+    foreign.parent.mkdir(parents=True)
+    foreign.write_text("0 Brick  2 x  4\n0 Author: someone else\n")
+    assert starter_main(["--out", str(tmp_path)]) == 2
+    assert "did not write" in capsys.readouterr().err
+    assert foreign.read_text() == "0 Brick  2 x  4\n0 Author: someone else\n"
+    assert not (tmp_path / "LDConfig.ldr").exists()
+
+
+def test_generator_replaces_an_earlier_starter_library(tmp_path: Path) -> None:
+    """Regenerating over an earlier output removes the generated parts it no longer makes."""
+    assert starter_main(["--out", str(tmp_path)]) == 0
+    stale = tmp_path / "parts" / "99999.dat"
+    stale.write_text((tmp_path / "parts" / "3001.dat").read_text())
+    assert starter_main(["--out", str(tmp_path)]) == 0
+    assert not stale.exists() and (tmp_path / "parts" / "3001.dat").is_file()

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bow3d.errors import UserInputError
 from bow3d.ldraw.starter import bricks, equipment, minifig, openings, plants, primitives, vehicles
 from bow3d.ldraw.starter.ldconfig import format_ldconfig
-from bow3d.ldraw.starter.part import Part, format_part
+from bow3d.ldraw.starter.part import AUTHOR, Part, format_part
 
 FAMILIES = (primitives, bricks, openings, plants, minifig, equipment, vehicles)
 
@@ -64,13 +65,31 @@ def library_files() -> dict[str, str]:
     return dict(sorted(files.items()))
 
 
+def is_generated(path: Path) -> bool:
+    """Whether a file was written by this generator (its header names the generator)."""
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(400).decode("ascii", "replace")
+    except OSError:
+        return False
+    return f"0 Author: {AUTHOR}" in head or head.startswith(README.splitlines()[0])
+
+
 def generate(out: Path) -> list[Path]:
     """Write the starter library into `out` (created if needed); returns the files written.
 
-    Files of an earlier generation that are no longer produced are removed from parts/ and p/,
-    so the folder always equals the generator's output.
+    `out` must be empty or hold an earlier starter library: a folder with any file the
+    generator did not write (an official library, say) is refused with `UserInputError` and
+    left untouched. Generated files no longer produced are removed, so the folder always
+    equals the generator's output.
     """
     out = Path(out)
+    existing = sorted(p for p in out.rglob("*") if p.is_file()) if out.is_dir() else []
+    foreign = [p for p in existing if not is_generated(p)]
+    if foreign:
+        raise UserInputError(f"{out}: holds files the starter library generator did not write "
+                             f"({foreign[0].relative_to(out).as_posix()}, {len(foreign)} in all); "
+                             "choose an empty folder or an earlier starter library")
     files = library_files()
     written = []
     for rel, text in files.items():
@@ -78,11 +97,10 @@ def generate(out: Path) -> list[Path]:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(text.encode("ascii"))
         written.append(path)
-    for sub in ("parts", "p"):
-        for stale in sorted((out / sub).rglob("*.dat")) if (out / sub).is_dir() else []:
-            if stale.relative_to(out).as_posix() not in files:
-                stale.unlink()
+    for stale in existing:
+        if stale.relative_to(out).as_posix() not in files:
+            stale.unlink()
     return written
 
 
-__all__ = ["Part", "README", "format_part", "generate", "library_files", "starter_parts"]
+__all__ = ["Part", "README", "format_part", "generate", "is_generated", "library_files", "starter_parts"]

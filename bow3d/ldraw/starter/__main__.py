@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from bow3d.errors import Bow3dError
 from bow3d.ldraw.library import BUNDLED_LIBRARY
 from bow3d.ldraw.starter import generate
 
@@ -14,14 +15,19 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m bow3d.ldraw.starter",
         description="Write bow3d's starter LDraw library (simplified parts with official numbers, "
-                    "LDConfig.ldr, README.txt). Deterministic: the same bytes every run.",
+                    "LDConfig.ldr, README.txt). Deterministic: the same bytes every run. The output folder "
+                    "must be empty or hold an earlier starter library (anything else is refused).",
         epilog="examples:\n  python -m bow3d.ldraw.starter            # regenerate ldraw_library/\n"
                "  python -m bow3d.ldraw.starter --out /tmp/lib",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", type=Path, default=BUNDLED_LIBRARY,
                         help=f"output folder (default: {BUNDLED_LIBRARY})")
     args = parser.parse_args(argv)
-    written = generate(args.out)
+    try:
+        written = generate(args.out)
+    except Bow3dError as error:
+        print(f"bow3d: error: {error}", file=sys.stderr)
+        return 2
     parts = sum(1 for p in written if p.parent.name == "parts")
     print(f"wrote {len(written)} files ({parts} parts) to {args.out}")
     return 0
