@@ -14,13 +14,13 @@ from bow3d.ldraw.starter import generate
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m bow3d.ldraw.starter",
-        description="Write bow3d's starter LDraw library (simplified parts with official numbers, "
-                    "LDConfig.ldr, README.txt). Deterministic: the same bytes every run. The output folder "
-                    "must be empty or hold an earlier starter library (anything else is refused).",
+        description="Write bow3d's starter LDraw library: simplified parts with the official part numbers,\n"
+                    "LDConfig.ldr and README.txt. Deterministic: the same bytes every run. The output\n"
+                    "folder must be empty or hold an earlier starter library (anything else is refused).",
         epilog="examples:\n  python -m bow3d.ldraw.starter            # regenerate ldraw_library/\n"
                "  python -m bow3d.ldraw.starter --out /tmp/lib",
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--out", type=Path, default=BUNDLED_LIBRARY,
+    parser.add_argument("--out", type=Path, default=BUNDLED_LIBRARY, metavar="DIR",
                         help=f"output folder (default: {BUNDLED_LIBRARY})")
     args = parser.parse_args(argv)
     try:
