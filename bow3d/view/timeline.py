@@ -19,6 +19,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Union
 
+from bow3d.errors import Bow3dError, ReplayError
+
 STUD_LDU = 20.0
 ATTACK_WORDS = ("attack", "fire", "shoot", "strike", "melee", "throw")
 TREAT_WORDS = ("treat", "repair", "heal")
@@ -235,21 +237,27 @@ def timeline_from_records(scene: Any, game: Any, records: Sequence[Mapping[str, 
     """Re-apply `records` to `game` (fresh from `Game.start`) and tell what happened as beats.
 
     `parse` turns a record into an action or a BrickRoll (the rules' `action_from_record`).
+    A record the rules refuse raises ReplayError naming its number (from 1, in `records`).
     """
     vehicles = frozenset(v.id for v in getattr(scene, "vehicles", []) or [])
     start = snapshot(game.state)
     steps: list[Step] = []
     shown_round = None
+    number = 0
     for action, members in group_records(records):
         before = snapshot(game.state)
         rolls: list[BrickRollShown] = []
         words: list[str] = []
         round_before = int(getattr(game.state, "round", 1) or 1)
         for record in members:
+            number += 1
             pending = getattr(game, "pending_roll", None)
             if _record_words(record) == "move" and action is record:
                 action = _with_path(game, record)
-            events = game.apply(parse(dict(record)))
+            try:
+                events = game.apply(parse(dict(record)))
+            except Bow3dError as error:
+                raise ReplayError(f"record {number} ({record.get('type', '?')}): {error}") from None
             if _record_words(record) == "roll":
                 rolls.append(BrickRollShown(str(record.get("side", getattr(pending, "side", ""))),
                                             int(record.get("bricks", getattr(pending, "bricks", 0))),

@@ -63,9 +63,10 @@ def load_timeline(replay_path: str | Path, geometry: Any = None) -> tuple[Any, T
     records = [entry.record for entry in replay.entries]
     try:
         timeline = timeline_from_records(scene, game, records, action_from_record, side_styles(scene, _rgb_of))
-    except Bow3dError as error:  # Illegal and RulesError: the rules changed since it was recorded
-        raise ReplayError(f"{replay_path}: the rules refuse a record while replaying it ({error}); "
-                          "'bow3d replay FILE --verify' says which") from None
+    except ReplayError as error:  # the rules or the geometry changed since it was recorded
+        raise ReplayError(f"{replay_path}: entry {str(error).removeprefix('record ')}; the rules refuse it now "
+                          f"(run 'bow3d replay verify {replay_path}'; regenerate the replay if the rules changed)") \
+            from None
     return scene, timeline
 
 

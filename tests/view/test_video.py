@@ -116,9 +116,12 @@ BUNDLED = sorted((Path(__file__).resolve().parents[2] / "replays").glob("*.bowre
 def test_bundled_replay_renders(tmp_path, renderer_available):
     import imageio_ffmpeg
 
+    from bow3d.replay.verify import verify_replay
     from bow3d.view.video import render_replay_video
 
+    if not verify_replay(BUNDLED[0]).ok:  # tests/replay/test_bundled.py reports a stale replay
+        pytest.skip(f"{BUNDLED[0].name} does not re-simulate with today's rules; regenerate it")
     out = tmp_path / "replay.mp4"
-    stats = render_replay_video(BUNDLED[0], out, size=(160, 90), fps=4, progress=False)
+    stats = render_replay_video(BUNDLED[0], out, size=(160, 90), fps=4, progress=False, max_seconds=20.0)
     frames, _ = imageio_ffmpeg.count_frames_and_secs(str(out))
     assert frames == stats.frames == round(stats.seconds * 4)
