@@ -55,7 +55,7 @@ def visibility_map(world, viewer: str, progress: Callable[[int], None] | None = 
         world_pts, faces = facing_samples_many(template, poses, eye)
         pts = world_pts[faces]
         own = np.nonzero(faces)[0]
-        seen, _, _ = world.cast_sight(eye, pts, skip=skip)
+        seen, _, _ = world.cast_sight(eye, pts, skip=skip, describe=False)
         facing_count = np.bincount(own, minlength=len(ci))
         seen_count = np.bincount(own, weights=seen, minlength=len(ci))
         out[ci, cj] = np.where(facing_count > 0, seen_count / np.maximum(facing_count, 1), 0.0)

@@ -14,6 +14,7 @@ Moving a body changes a 4x4 pose and nothing else: no rebuild.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 from embreex import mesh_construction, rtcore_scene
@@ -114,6 +115,11 @@ class BodyShape:
     centre: np.ndarray  # (3,) bounding-sphere centre, body frame
     radius: float
 
+    @cached_property
+    def box(self) -> np.ndarray:
+        """(2, 3) float32 the body's box in its own frame."""
+        return self.scene.mesh.bounds().astype(np.float32)
+
 
 def segment_sphere_near(origins: np.ndarray, dirs: np.ndarray, tfar: np.ndarray, centres: np.ndarray,
                         radii: np.ndarray, eye: np.ndarray | None = None) -> np.ndarray:
@@ -122,11 +128,14 @@ def segment_sphere_near(origins: np.ndarray, dirs: np.ndarray, tfar: np.ndarray,
     With `eye` (3,), all segments start there: one (B, 3) x (3, N) product instead of (B, N, 3) arrays.
     """
     if eye is not None:
+        # The segment from the eye comes within r of c iff the line does (its projection on the
+        # direction is at least sqrt(|c - eye|^2 - r^2)) and it is long enough (tfar >= |c - eye| - r).
         rel = (centres - eye).astype(np.float32)
-        proj = rel @ dirs.T
-        along = np.clip(proj, 0.0, tfar[None, :])
-        gap = (rel * rel).sum(axis=1)[:, None] - 2.0 * along * proj + along * along
-        return gap <= (radii[:, None] ** 2)
+        dist2 = (rel * rel).sum(axis=1)
+        inside = dist2 <= radii ** 2
+        along = np.where(inside, -np.inf, np.sqrt(np.maximum(dist2 - radii ** 2, 0.0))).astype(np.float32)
+        reach = np.where(inside, -np.inf, np.sqrt(dist2) - radii).astype(np.float32)
+        return (rel @ dirs.T >= along[:, None]) & (tfar[None, :] >= reach[:, None])
     rel = centres[:, None, :] - origins[None, :, :]
     along = np.clip(np.einsum("bnk,nk->bn", rel, dirs), 0.0, tfar[None, :])
     closest = origins[None] + along[..., None] * dirs[None]
@@ -160,9 +169,24 @@ def cast_bodies(origins: np.ndarray, dirs: np.ndarray, tfar: np.ndarray, shapes:
         r, tr = rot[k], poses[b, :3, 3]
         local_o = ((origins[rows] - tr) @ r).astype(np.float32)
         local_d = (dirs[rows] @ r).astype(np.float32)
-        t, prim = shapes[b].scene.first_hit(local_o, local_d, np.minimum(tfar[rows], best_t[rows]))
+        limit = np.minimum(tfar[rows], best_t[rows])
+        enter = _slab_test(local_o, local_d, limit, shapes[b].box)
+        rows, local_o, local_d, limit = rows[enter], local_o[enter], local_d[enter], limit[enter]
+        if rows.size == 0:
+            continue
+        t, prim = shapes[b].scene.first_hit(np.ascontiguousarray(local_o), np.ascontiguousarray(local_d), limit)
         better = t < best_t[rows]
         best_t[rows[better]] = t[better]
         best_b[rows[better]] = b
         best_p[rows[better]] = prim[better]
     return best_t, best_b, best_p
+
+
+def _slab_test(origins: np.ndarray, dirs: np.ndarray, tfar: np.ndarray, box: np.ndarray) -> np.ndarray:
+    """(N,) bool: the segment meets the axis-aligned box (2, 3) (slab test, a little slack)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        inv = 1.0 / np.where(dirs == 0, np.float32(1e-30), dirs)
+        t0, t1 = (box[0] - 0.01 - origins) * inv, (box[1] + 0.01 - origins) * inv
+    near = np.minimum(t0, t1).max(axis=1)
+    far = np.maximum(t0, t1).min(axis=1)
+    return (near <= far) & (far >= 0) & (near <= tfar)

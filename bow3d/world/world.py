@@ -191,9 +191,11 @@ class World:
                            self.in_front_arc(firer, target), tuple(blockers), self.cover_threshold, eye, points,
                            seen, hider)
 
-    def cast_sight(self, eye: np.ndarray, points: np.ndarray, skip: tuple[int, ...] = ()
+    def cast_sight(self, eye: np.ndarray, points: np.ndarray, skip: tuple[int, ...] = (), describe: bool = True
                    ) -> tuple[np.ndarray, np.ndarray, list[Blocker]]:
-        """Segments from one eye to many points: (seen (K,) bool, blocker index (K,) int32, blockers)."""
+        """Segments from one eye (3,) to many points (K, 3), the bodies in `skip` (indices) ignored:
+        (seen (K,) bool, blocker index (K,) int32, blockers); `describe=False` skips naming the
+        blockers (index -1 and an empty list: the batch mode of heatmaps)."""
         delta = points - eye
         dist = np.linalg.norm(delta, axis=1)
         dirs = (delta / np.maximum(dist, 1e-9)[:, None]).astype(np.float32)
@@ -213,7 +215,7 @@ class World:
         seen = ~(by_decor | by_body)
         hider = np.full(len(points), -1, np.int32)
         blockers = []
-        if (~seen).any():
+        if describe and (~seen).any():
             keys, inverse, counts = np.unique(key[~seen], return_inverse=True, return_counts=True)
             order = np.argsort(-counts, kind="stable")
             rank = np.empty_like(order)
