@@ -1,4 +1,4 @@
-"""`bow3d render FILE -o out.png`: an offscreen still of an LDraw model or a scene's battlefield."""
+"""`bow3d render FILE -o out.png`: an offscreen still of an LDraw model, or of a scene with its units."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from bow3d.view.offscreen import VIEWS
 
 NAME = "render"
 ORDER = 20
-HELP = "render an LDraw model (or a scene's battlefield) to a PNG, offscreen"
+HELP = "render an LDraw model or a scene (units, a line of sight) to a PNG, offscreen"
 DESCRIPTION = """Render a still picture offscreen (no window needed): real LDraw colours, lighting,
 transparent colours blended, optional edge lines. The default quality keeps a 5,000-part
 battlefield fluid without a GPU (level of detail for studs and detailed parts, hidden studs
