@@ -5,6 +5,9 @@ Rerun from the repository root (deterministic: the output is byte for byte the s
     python scenes/make_scenes.py              # rewrites scenes/*.ldr, scenes/*.yaml, scenes/figures/*.ldr
     python scenes/make_scenes.py --out DIR    # writes the same tree under DIR (tests compare it)
 
+Changing the village changes the games played on it: regenerate the bundled replays afterwards
+(python replays/regenerate.py), or their verification diverges.
+
 Conventions (bow3d scene format C1): the battlefield's corner is the LDraw origin, so a scene
 position [x, y] in studs is LDraw (X, Z) = (20x, 20y); the baseplates' tops are at LDraw Y = 0
 and their studs are the cell centres (i + 0.5, j + 0.5). Battlefield files hold the decor only;
