@@ -1,4 +1,4 @@
-"""Bricks, plates, tiles, baseplates, slopes, round bricks and logs of the starter library.
+"""Bricks, plates, tiles, baseplates, slopes, round bricks, cones, corner bricks and logs of the starter library.
 
 Layer: ldraw (generator side), LDU, LDraw frame (-Y up). Official conventions: the origin is
 the centre of the top face (stud bases at y = 0), a brick is 24 LDU high, a plate 8, a
