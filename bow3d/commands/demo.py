@@ -41,7 +41,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-o", "--out", "--output", dest="out", default="bow3d-demo", metavar="DIR",
                         help="folder for the picture, replay and film (default ./bow3d-demo)")
     parser.add_argument("--size", default="1280x720", metavar="WxH", help="picture size (default 1280x720)")
-    parser.add_argument("--seed", type=int, default=1, metavar="S", help="seed of the game's brick rolls (default 1)")
+    parser.add_argument("--seed", type=int, default=1, metavar="S",
+                        help="seed of the game: brick rolls and AI tie-breaks (default 1)")
     parser.add_argument("--max-rounds", type=int, default=12, metavar="R",
                         help="end the game after this round if nobody has won (default 12)")
     parser.add_argument("--no-game", action="store_true", help="only the picture: no game, replay or film")
