@@ -1,4 +1,4 @@
-"""Bricks, plates, tiles, baseplates, slopes, round bricks, cones, corner bricks and logs of the starter library.
+"""Bricks, plates, tiles, baseplates, slopes, round bricks, cones, corners, logs: starter library.
 
 Layer: ldraw (generator side), LDU, LDraw frame (-Y up). Official conventions: the origin is
 the centre of the top face (stud bases at y = 0), a brick is 24 LDU high, a plate 8, a
@@ -118,7 +118,8 @@ def parts() -> list[Part]:
     out = [block(n, d, nx, nz, h) for n, (d, nx, nz, h) in BLOCKS.items()]
     out += [tile(n, d, nx, nz) for n, (d, nx, nz) in TILES.items()]
     out += [slope(n, d, nx) for n, (d, nx) in SLOPES.items()]
-    out += [corner_brick(), *round_parts(), slope_33(), shutter_brick(), corner_round(), log("30136", "Brick  1 x  2 Log", 2, 9.9),
+    out += [corner_brick(), *round_parts(), slope_33(), shutter_brick(), corner_round(),
+            log("30136", "Brick  1 x  2 Log", 2, 9.9),
             log("30137", "Brick  1 x  4 Log", 4, 10.0)]
     return out
 
