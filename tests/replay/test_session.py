@@ -152,3 +152,35 @@ def test_s2_1_brick_roll_counts_bricks_on_edge():
     assert abs(rolls.mean() - 6 * 0.262) < 0.05
     assert roll_bricks(rng, 0, 0.262) == 0
     assert roll_bricks(np.random.default_rng(3), 5, 0.5) == roll_bricks(np.random.default_rng(3), 5, 0.5)
+
+
+def test_a_human_callback_plays_one_side_and_the_replay_verifies(scene_path, tmp_path):
+    """The play UI's way in: a callable (game) -> action for a side, the AI for the other."""
+    from bow3d.replay.session import ai_players
+
+    scene = load_scene(scene_path)
+    seen = []
+
+    def human(game):
+        seen.append(game.state.side_to_play)
+        return game.legal_actions()[-1]
+
+    players = {"blue": human, "red": ai_players(scene, 4)["red"]}
+    out = tmp_path / "human.bowreplay"
+    with ReplayWriter(out, scene, 4, {"blue": "human", "red": "ai"}, max_rounds=3) as writer:
+        result = play_game(scene, flat(scene), players, 4, writer=writer, max_rounds=3)
+    assert seen and set(seen) == {"blue"} and result.records == len(read_replay(out).entries)
+    assert read_replay(out).header.players == {"blue": "human", "red": "ai"}
+    assert verify_replay(out, geometry_factory=flat).ok
+
+
+def test_record_limit_stops_a_game_that_would_not_end(scene_path):
+    scene = load_scene(scene_path)
+    result = play_game(scene, flat(scene), None, 2, max_records=25)
+    assert result.ended == "record limit" and result.records == 25 and result.winner is None
+
+
+def test_missing_player_refused(scene_path):
+    scene = load_scene(scene_path)
+    with pytest.raises(ValueError, match="no player for side"):
+        play_game(scene, flat(scene), {"blue": lambda game: None}, 1)
