@@ -27,7 +27,7 @@ from panda3d.core import NodePath, TransparencyAttrib
 from bow3d.errors import SceneError
 from bow3d.ldraw import Library, Model, load_model
 from bow3d.view import markers
-from bow3d.view.batches import STUD_HEIGHT, Batch, build_batches
+from bow3d.view.batches import Batch, build_batches
 from bow3d.view.ground import GroundHeights
 from bow3d.view.scene_graph import attach_batches
 from bow3d.view.still import attach_model
@@ -64,6 +64,7 @@ class Piece:
     marks_state: tuple[int, int] = (0, 0)  # marking bricks, damage bricks drawn
     model_ref: str = ""  # the scene's `model` field
     seated: bool = False  # aboard a vehicle, drawn in its seat
+    damage_seat: tuple[float, float, float] = (0.0, 0.0, 0.0)  # model frame: where damage bricks stack
     feet_radius: float = 10.0  # LDU: how far the legs reach from the origin (the ring goes round them)
 
     @property
@@ -132,6 +133,8 @@ class SceneNodes:
                       _head_centre(model, lo, hi) if kind == "unit" else np.array([0.0, 0.0, hi[2]]))
         piece.model_ref = item.model
         piece.feet_radius = _feet_radius(model, lo)
+        centre = piece.head if kind == "unit" else np.zeros(3)
+        piece.damage_seat = (float(centre[0]), float(centre[1]), _top_above(model, centre[:2], hi[2]))
         self.pieces[item.id] = piece
         piece.base = self._base(piece)
         if item.position is None:
@@ -206,11 +209,8 @@ class SceneNodes:
             pieces.append((markers.marking_brick_row(count, start, (0.0, markers.STUD_LDU + 2.0, 0.0)),
                            markers.ldraw_rgba(markers.WHITE, self.colours)))
         if damage > 0:
-            top = piece.hi[2] - piece.lo[2]
-            if piece.kind == "unit":  # on the head, over its stud
-                base = (piece.head[0], piece.head[1], top - STUD_HEIGHT)
-            else:
-                base = (0.0, 0.0, top)
+            x, y, top = piece.damage_seat  # on the head (or hat), or on top of the vehicle's middle
+            base = (x, y, top - piece.lo[2])
             pieces.append((markers.brick_stack(int(damage), base), markers.ldraw_rgba(piece.damage_code, self.colours)))
         piece.marks = markers.solid_node(piece.root, "marks", pieces)
         if piece.seated or not piece.alive:  # no bricks floating in a seat or on the fallen
@@ -386,6 +386,18 @@ def _unit_geometry(model: Model, quality: str, name: str) -> NodePath:
     lod.add_switch(UNIT_NEAR_LDU, 0.0)
     lod.add_switch(1e9, UNIT_NEAR_LDU)
     return proto
+
+
+def _top_above(model: Model, xy: np.ndarray, default: float, half_ldu: float = 10.0) -> float:
+    """Model-frame height of the highest solid (non-stud) point in a column round `xy`: the top of a head
+    or hat (a sword held high beside it does not count), the top of a vehicle's middle."""
+    mesh = model.mesh
+    if mesh.triangles.shape[0] == 0:
+        return float(default)
+    solid = mesh.triangles[~mesh.tri_detail] if (~mesh.tri_detail).any() else mesh.triangles
+    points = mesh.positions[np.unique(solid)].astype(np.float64)
+    inside = np.all(np.abs(points[:, :2] - np.asarray(xy)[None]) <= half_ldu, axis=1)
+    return float(points[inside, 2].max()) if inside.any() else float(default)
 
 
 def _feet_radius(model: Model, lo: np.ndarray, slab_ldu: float = 24.0) -> float:
