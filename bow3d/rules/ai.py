@@ -181,6 +181,7 @@ class AIPlayer:
         """The best option the rules accept; equal best ones drawn by the generator."""
         options = sorted(options, key=lambda o: -o[0])
         best: list[Action] = []
+        top = -math.inf
         for score, action in options:
             if best and score < top - TIE:
                 break
@@ -321,7 +322,8 @@ class AIPlayer:
 
     # -- moves -----------------------------------------------------------------------------
     def _moves(self, b: _Board, unit: Any, can_attack: bool) -> list[tuple[float, Action]]:
-        """Every reachable cell scored at once (numpy); the best REFINE asked about cover."""
+        """Every reachable cell scored at once (numpy), cover guessed from the grid (the best
+        moves are then asked about cover by _refine_moves)."""
         game = b.game
         start = unit.position
         if start is None or not len(b.enemy_xy):
