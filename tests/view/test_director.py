@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bow3d.errors import ReplayError
 from bow3d.view.brick_roll_animation import brick_poses, landing
 from bow3d.view.director import HARD_MIN_SHOT_S, direct
 from bow3d.view.timeline import (Attacked, BrickRollShown, Died, Moved, Narrated, Pose, RollsShown, RoundStarted,
@@ -202,3 +203,27 @@ def test_timeline_rebuilt_through_the_rules(tmp_path):
     film = direct(timeline, BOUNDS)
     assert 0 < film.duration_s <= 90.0
     assert math.isfinite(film.frame(film.duration_s / 2).camera.position[0])
+    broken = records[:4] + records[5:]  # a brick roll lost: the next record is refused, and named
+    with pytest.raises(ReplayError, match=r"^record 5 \("):
+        timeline_from_records(scene, Game.start(scene, FlatGeometry.from_scene(scene), max_rounds=6), broken,
+                              action_from_record)
+
+
+def test_units_aboard_are_filmed_from_their_vehicle():
+    """A unit aboard a vehicle has no position of its own: its shots use the vehicle's, never NaN."""
+    nan = (math.nan, math.nan)
+    poses = {**START, "blue-1": Pose(nan, 0.0, True, "jeep")}
+    dead = {**poses, "red-1": Pose((30.5, 20.5), 180.0, False, None, 1)}
+    rolls = (BrickRollShown("blue", 3, 2, "attack/damage"),)
+    base = story()
+    steps = (Step(Attacked("blue-1", "red-1", rolls, 1), 1, "blue", poses, dead, "red-1 dies"),
+             Step(Died("red-1", "blue-1"), 1, "blue", poses, dead, "red-1 dies"),
+             Step(Died("blue-1", "red-1"), 1, "red", poses, {**poses, "blue-1": Pose(nan, 0.0, False, "jeep")}))
+    film = direct(Timeline("t", poses, steps, base.sides, base.unit_sides, base.vehicles, base.labels), BOUNDS)
+    jeep = film.world(START["jeep"].position)
+    for t in np.linspace(0.0, film.duration_s - 1e-6, 30):
+        spec = film.frame(float(t))
+        assert np.isfinite(spec.camera.position).all() and np.isfinite(spec.camera.target).all()
+    tracer = next(f.tracer for f in (film.frame(t) for t in np.linspace(0, film.shots[0].end_s, 40)) if f.tracer)
+    assert np.allclose(tracer.start[:2], jeep[:2])
+    assert np.linalg.norm(np.array(film.frame(film.shots[2].start_s).camera.target)[:2] - jeep[:2]) < 1e-6
