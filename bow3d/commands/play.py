@@ -151,7 +151,13 @@ def run(args: argparse.Namespace) -> int:
     from bow3d.view.play_ui import PlayUI
     from bow3d.view.viewer import open_base
 
-    base = open_base(offscreen=script is not None, size=size, title=f"bow3d play - {source.name}")
+    from bow3d.view.offscreen import RenderUnavailable
+
+    try:
+        base = open_base(offscreen=script is not None, size=size, title=f"bow3d play - {source.name}")
+    except RenderUnavailable as error:
+        raise RenderUnavailable(f"{str(error).split('. Without')[0]}; without a display, play from a script with "
+                                "--offscreen-script FILE, or let the AI play: bow3d simulate") from None
     ui = None
     try:
         ui = PlayUI(base, scene, replay, players=players, seed=seed, library=Library.from_env(args.library),
