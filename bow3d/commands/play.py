@@ -156,7 +156,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         base = open_base(offscreen=script is not None, size=size, title=f"bow3d play - {source.name}")
     except RenderUnavailable as error:
-        raise RenderUnavailable(f"{str(error).split('. Without')[0]}; without a display, play from a script with "
+        raise RenderUnavailable(f"{str(error).split('. Without')[0].rstrip('.')}; without a display, play from a script with "
                                 "--offscreen-script FILE, or let the AI play: bow3d simulate") from None
     ui = None
     try:
