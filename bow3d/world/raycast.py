@@ -190,3 +190,56 @@ def _slab_test(origins: np.ndarray, dirs: np.ndarray, tfar: np.ndarray, box: np.
     near = np.minimum(t0, t1).max(axis=1)
     far = np.maximum(t0, t1).min(axis=1)
     return (near <= far) & (far >= 0) & (near <= tfar)
+
+
+def merged_bodies(shapes: list[BodyShape], poses: np.ndarray, active: np.ndarray) -> tuple[TriangleScene, np.ndarray]:
+    """All active bodies posed into one Embree scene (for big batches): (scene, (T,) int32 body per triangle)."""
+    positions, triangles, owners, offset = [], [], [], 0
+    for b in np.flatnonzero(active):
+        mesh = shapes[b].scene.mesh
+        positions.append(mesh.positions.astype(np.float64) @ poses[b, :3, :3].T + poses[b, :3, 3])
+        triangles.append(mesh.triangles + offset)
+        owners.append(np.full(mesh.triangle_count, b, np.int32))
+        offset += mesh.positions.shape[0]
+    if not positions:
+        empty = SightMesh(np.zeros((0, 3), np.float32), np.zeros((0, 3), np.int32), np.zeros(0, np.int32))
+        return TriangleScene(empty), np.zeros(0, np.int32)
+    owner = np.concatenate(owners)
+    mesh = SightMesh(np.ascontiguousarray(np.concatenate(positions), np.float32),
+                     np.ascontiguousarray(np.concatenate(triangles), np.int32), owner)
+    return TriangleScene(mesh), owner
+
+
+CONTINUE_LDU = 0.01  # a ray that hit an ignored body goes on from this far past the hit
+MAX_CONTINUATIONS = 8
+
+
+def cast_merged(scene: TriangleScene, owner: np.ndarray, origins: np.ndarray, dirs: np.ndarray, tfar: np.ndarray,
+                skip: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Nearest hit in the merged bodies scene, ignoring bodies where skip (B,) bool is set: rays that
+    hit an ignored body go on past it (a few rounds, vectorised). Returns (t (N,), body (N,) or -1)."""
+    n = origins.shape[0]
+    best_t = np.full(n, np.inf, np.float32)
+    best_b = np.full(n, -1, np.int32)
+    rows = np.arange(n)
+    start = np.zeros(n, np.float32)
+    o, limit = origins, tfar
+    for _ in range(MAX_CONTINUATIONS):
+        t, prim = scene.first_hit(np.ascontiguousarray(o, np.float32), dirs[rows], limit)
+        hit = prim >= 0
+        body = np.where(hit, owner[np.maximum(prim, 0)], -1)
+        ignored = hit & skip[np.maximum(body, 0)]
+        keep = hit & ~ignored
+        best_t[rows[keep]] = start[rows[keep]] + t[keep]
+        best_b[rows[keep]] = body[keep]
+        if not ignored.any():
+            break
+        rows = rows[ignored]
+        start[rows] += t[ignored] + CONTINUE_LDU
+        o = origins[rows] + start[rows][:, None] * dirs[rows]
+        limit = tfar[rows] - start[rows]
+        alive = limit > 0
+        rows, o, limit = rows[alive], o[alive], limit[alive]
+        if rows.size == 0:
+            break
+    return best_t, best_b

@@ -16,12 +16,13 @@ from bow3d.errors import UserInputError
 from bow3d.ldraw import Library, Model, PartInstance, load_model
 from bow3d.world.bodies import (SAMPLE_STANDOFF_LDU, Template, body_pose, facing_samples, footprint_corners,
                                 template_from_model)
-from bow3d.world.raycast import SightMesh, TriangleScene, cast_bodies, sight_mesh
+from bow3d.world.raycast import SightMesh, TriangleScene, cast_bodies, cast_merged, merged_bodies, sight_mesh
 from bow3d.world.report import COVER_THRESHOLD, RANGE_BAND_STUDS, Blocker, SightReport, range_penalty
 
 STUD = 20.0
 CLOSE_STUDS = 1.0   # design.md: "close" = the hands can touch, within 1 stud, body to body
 ABOVE_LDU = 1000.0  # vertical rays for ground heights start this far above the decor's top
+MERGED_BATCH_RAYS = 4096  # batches this big cast bodies through one merged scene (rebuilt after moves)
 
 
 @dataclass
@@ -72,6 +73,8 @@ class World:
         self.active = np.zeros(len(bodies), bool)
         self._shapes = []
         self._grid = None
+        self._version = 0        # bumped by place() and remove()
+        self._merged = (-1, None, None)
         for row, spec in enumerate(bodies):
             if spec.id in self.bodies:
                 raise UserInputError(f"two bodies share the id {spec.id!r}")
@@ -123,6 +126,7 @@ class World:
         body.position, body.facing = (float(position[0]), float(position[1])), float(facing_deg) % 360.0
         self.poses[body.index] = body_pose(position[0], position[1], facing_deg, ground)
         self.active[body.index] = True
+        self._version += 1
 
     def is_on_battlefield(self, position: tuple[float, float]) -> bool:
         """A position (studs) over the decor's box seen from above; units elsewhere are left out."""
@@ -132,6 +136,7 @@ class World:
     def remove(self, id: str) -> None:
         """Take a unit or vehicle off the battlefield (dead, or aboard a vehicle)."""
         self.active[self.body(id, placed=False).index] = False
+        self._version += 1
 
     def head(self, id: str) -> np.ndarray:
         """(3,) float64 world head point (the eye) of a placed body, LDU."""
@@ -205,7 +210,12 @@ class World:
         active = self.active.copy()
         active[list(skip)] = False
         # Bodies only up to the decor's hit: segments already stopped by decor pass near fewer bodies.
-        t_body, body, _ = cast_bodies(origins, dirs, np.minimum(tfar, t_decor), self._shapes, self.poses, active, eye)
+        limit = np.minimum(tfar, t_decor)
+        if len(points) >= MERGED_BATCH_RAYS:
+            scene, owner = self._merged_bodies()
+            t_body, body = cast_merged(scene, owner, origins, dirs, limit, ~active)
+        else:
+            t_body, body, _ = cast_bodies(origins, dirs, limit, self._shapes, self.poses, active, eye)
         by_body = np.isfinite(t_body) & (t_body < t_decor)
         by_decor = np.isfinite(t_decor) & ~by_body
         # One key per blocker: decor instance index, or -(body index) - 2.
@@ -223,6 +233,12 @@ class World:
             hider[~seen] = rank[inverse]
             blockers = [self._blocker(int(keys[i]), counts[i] / len(points)) for i in order]
         return seen, hider, blockers
+
+    def _merged_bodies(self) -> tuple[TriangleScene, np.ndarray]:
+        """One Embree scene of every body where it stands, rebuilt on first use after a move."""
+        if self._merged[0] != self._version:
+            self._merged = (self._version, *merged_bodies(self._shapes, self.poses, self.active))
+        return self._merged[1], self._merged[2]
 
     def _blocker(self, key: int, share: float) -> Blocker:
         if key >= 0 or key == -1:

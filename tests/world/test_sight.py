@@ -192,3 +192,24 @@ def test_place_moves_a_body_without_rebuilding_the_decor():
     world.place("b", (30.5, 10.5), 180)
     assert world.decor_scene is scene_before
     assert world.distance_studs("a", "b") == pytest.approx(20.0)
+
+
+def test_big_batches_through_the_merged_bodies_scene_agree_with_instancing():
+    """Batches of MERGED_BATCH_RAYS or more cast bodies through one merged scene: same answers."""
+    from bow3d.world.world import MERGED_BATCH_RAYS
+
+    wall = box_mesh((290, 150, 0), (310, 270, 40))
+    world = box_world([wall], [BodySpec(f"u{k}", "fig", (8.5 + 3 * (k % 5), 4.5 + 4 * (k // 5)), 45.0 * k)
+                               for k in range(15)])
+    rng = np.random.default_rng(3)
+    points = np.column_stack([rng.uniform(0, 1280, 5000), rng.uniform(0, 1280, 5000), rng.uniform(1, 100, 5000)])
+    eye = world.head("u0")
+    skip = (world.body("u0").index,)
+    big = world.cast_sight(eye, points, skip)
+    assert len(points) >= MERGED_BATCH_RAYS
+    small = [world.cast_sight(eye, chunk, skip) for chunk in np.array_split(points, 5)]
+    assert (big[0] == np.concatenate([s[0] for s in small])).all()
+    assert 0.05 < big[0].mean() < 0.95 and any(b.kind == "unit" for b in big[2])
+    world.place("u3", (40.5, 40.5), 0)   # a move rebuilds the merged scene
+    moved = world.cast_sight(eye, points, skip)[0]
+    assert (moved == np.concatenate([world.cast_sight(eye, c, skip)[0] for c in np.array_split(points, 5)])).all()
