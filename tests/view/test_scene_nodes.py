@@ -176,3 +176,4 @@ def test_occupants_sit_in_the_seats_the_vehicle_model_names(tmp_path, library, r
             assert rider.get_parent() == nodes.root and math.isclose(rider.get_z(), 0.0, abs_tol=1e-3)
     finally:
         renderer.close()
+

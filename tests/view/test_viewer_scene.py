@@ -7,7 +7,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bow3d.scene import MinifigSheet, VehicleSheet, Weapon
 from bow3d.view.markers import BLACK, DARK_GREY, GREEN, RED, WHITE, YELLOW
@@ -106,3 +109,53 @@ def test_sheet_layout_wraps_long_rows_on_the_6_stud_plate():
     move_row, studs = placed[1]
     assert {col for col, *_ in studs} <= set(range(6)) and len({row for _, row, *_ in studs}) == 2
     assert placed[2][0] == move_row + 2  # the next ability starts below the wrapped row
+
+
+# --- helpers under the scene nodes: ground heights and LEGO marker pieces (no graphics needed) -------------
+
+boxes = st.lists(st.tuples(st.integers(-10, 10), st.integers(-10, 10), st.integers(1, 6), st.integers(1, 6),
+                           st.integers(0, 10)), min_size=1, max_size=6)
+
+
+@settings(max_examples=40, deadline=None)
+@given(boxes, st.lists(st.tuples(st.floats(-12, 18), st.floats(-12, 18)), min_size=1, max_size=30))
+def test_ground_is_the_highest_top_under_each_point(stacks, points):
+    """GroundHeights: under a point, the highest upward face among the boxes above it (else 0)."""
+    from bow3d.view.ground import GroundHeights
+    from bow3d.view.markers import box_corners
+
+    solids = [box_corners((x * 20, y * 20, 0), ((x + w) * 20, (y + d) * 20, h * 8)) for x, y, w, d, h in stacks]
+    ground = GroundHeights(np.concatenate(solids))
+    xy = np.array(points) * 20 + 0.37  # off the box edges
+    got = ground.heights(xy)
+    want = np.zeros(len(xy))
+    for x, y, w, d, h in stacks:
+        inside = (xy[:, 0] >= x * 20) & (xy[:, 0] <= (x + w) * 20) & (xy[:, 1] >= y * 20) & (xy[:, 1] <= (y + d) * 20)
+        want = np.where(inside, np.maximum(want, h * 8), want)
+    assert np.allclose(got, want)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(1, 4), st.integers(1, 4), st.sampled_from([8.0, 24.0]))
+def test_marker_bricks_are_closed_and_face_outwards(sx, sy, height):
+    """Every triangle of a marker brick faces away from the brick's axis (lit and culled as a solid)."""
+    from bow3d.view.markers import brick_corners
+
+    tris = brick_corners(sx, sy, height)
+    normals = np.cross(tris[:, 1] - tris[:, 0], tris[:, 2] - tris[:, 0])
+    body = tris[:12]  # the box: outwards from its centre
+    centre = np.array([0.0, 0.0, height / 2])
+    assert (np.einsum("ij,ij->i", normals[:12], body.mean(axis=1) - centre) > 0).all()
+    studs = tris[12:]
+    assert studs.shape[0] % 46 == 0 and (studs[:, :, 2] >= height - 1e-9).all()  # studs sit on the top
+
+
+@given(st.tuples(*[st.floats(-1e4, 1e4, allow_nan=False)] * 6))
+def test_camera_spec_parses_what_it_is_given(values):
+    from bow3d.view.camera_options import parse_camera
+
+    if values[:3] == values[3:]:
+        return
+    text = ",".join(map(repr, values[:3])) + ":" + ",".join(map(repr, values[3:]))
+    spec = parse_camera(text)
+    assert spec.position == values[:3] and spec.target == values[3:]
