@@ -97,6 +97,10 @@ class Shot:
         return self.start_s + self.duration_s
 
 
+def _pose(position: np.ndarray, target: np.ndarray, fov: float) -> CameraPose:
+    return CameraPose(tuple(float(v) for v in position), tuple(float(v) for v in target), float(fov))
+
+
 def _smooth(u: float) -> float:
     u = min(1.0, max(0.0, u))
     return u * u * (3 - 2 * u)
@@ -165,7 +169,9 @@ class ShotList:
         shot = self.shots[index]
         local = min(shot.duration_s, max(0.0, time_s - shot.start_s))
         step = self.timeline.steps[shot.step]
-        spec = _FRAMERS[shot.kind](self, index, shot, step, local)
+        from bow3d.view.shots import FRAMERS  # the camera work of each kind of shot
+
+        spec = FRAMERS[shot.kind](self, index, shot, step, local)
         if not np.isfinite(spec.camera.position + spec.camera.target).all():  # someone off the table
             spec = replace(spec, camera=self._establishing(step.round, 0.5), tracer=None)
         return spec
@@ -241,211 +247,6 @@ class ShotList:
         offset = np.array([math.cos(pitch) * math.cos(yaw), math.cos(pitch) * math.sin(yaw), math.sin(pitch)])
         target = np.array([centre[0], centre[1], lo[2] + 0.2 * size[2]])
         return _pose(target + offset * distance, target, fov)
-
-
-def _pose(position: np.ndarray, target: np.ndarray, fov: float) -> CameraPose:
-    return CameraPose(tuple(float(v) for v in position), tuple(float(v) for v in target), float(fov))
-
-
-def _fade(local: float, duration: float, start: float = 0.0, end: float | None = None, ramp: float = 0.25) -> float:
-    end = duration if end is None else end
-    if local < start or local > end:
-        return 0.0
-    return float(min(1.0, (local - start) / ramp, (end - local) / ramp if end < duration else 1.0))
-
-
-def _unit_title(film: ShotList, id_: str, local: float, shot: Shot) -> Title:
-    return Title(film.label(id_), "unit", film.rgb(id_), _fade(local, shot.duration_s))
-
-
-def _frame_establishing(film: ShotList, index: int, shot: Shot, step: Step, local: float) -> FrameSpec:
-    beat: RoundStarted = step.beat  # type: ignore[assignment]
-    u = local / shot.duration_s
-    title = Title(f"Round {beat.round}", "round", (1.0, 0.85, 0.1), _fade(local, shot.duration_s, 0.2,
-                                                                             shot.duration_s - 0.3))
-    titles = [title]
-    if beat.round == 1 and film.timeline.scene_name:
-        titles.append(Title(film.timeline.scene_name, "caption", (1.0, 1.0, 1.0), _fade(local, shot.duration_s)))
-    return FrameSpec(shot.start_s + local, index, film._establishing(beat.round, u), step.after, {}, tuple(titles))
-
-
-def _walk(path: tuple[tuple[float, float], ...], u: float) -> tuple[tuple[float, float], float]:
-    """Position (studs) a fraction `u` along `path`, and the heading (degrees) of that leg."""
-    points = np.asarray(path, dtype=np.float64)
-    legs = np.linalg.norm(np.diff(points, axis=0), axis=1)
-    total = float(legs.sum())
-    if total <= 0:
-        return tuple(points[-1]), math.nan
-    along = u * total
-    ends = np.cumsum(legs)
-    leg = min(int(np.searchsorted(ends, along)), len(legs) - 1)
-    start = ends[leg] - legs[leg]
-    w = (along - start) / legs[leg] if legs[leg] > 0 else 1.0
-    position = points[leg] + (points[leg + 1] - points[leg]) * w
-    d = points[leg + 1] - points[leg]
-    return (float(position[0]), float(position[1])), math.degrees(math.atan2(d[1], d[0])) % 360
-
-
-def _frame_tracking(film: ShotList, index: int, shot: Shot, step: Step, local: float) -> FrameSpec:
-    beat = step.beat
-    mover = beat.unit if isinstance(beat, Moved) else beat.vehicle  # type: ignore[union-attr]
-    u = _smooth(min(1.0, local / max(0.1, shot.duration_s - 0.4)))
-    position, heading = _walk(beat.path, u)  # type: ignore[union-attr]
-    end = step.after[mover]
-    if isinstance(beat, VehicleMoved):
-        facing = beat.facings[0] + ((beat.facings[1] - beat.facings[0] + 180) % 360 - 180) * u
-    else:
-        facing = end.facing_deg if u >= 1 or math.isnan(heading) else heading
-    poses = dict(step.before)
-    poses[mover] = replace(end, position=position, facing_deg=facing, alive=step.before[mover].alive)
-    first, last = np.asarray(beat.path[0]), np.asarray(beat.path[-1])  # type: ignore[union-attr]
-    direction = last - first
-    direction = direction / (np.linalg.norm(direction) or 1.0)
-    side = np.array([-direction[1], direction[0]])
-    lift = VEHICLE_EYE_LDU if isinstance(beat, VehicleMoved) else HEAD_LDU * 0.6
-    target = film.world(position, lift)
-    distance = 320.0 if isinstance(beat, VehicleMoved) else 250.0
-    offsets = []
-    for sign in (1.0, -1.0, 0.0):
-        back = np.append(side * 0.8 * sign - direction * (0.6 if sign else 1.0), 0.8)
-        offsets.append(back / np.linalg.norm(back) * distance)
-    middle = film.world(tuple((np.asarray(beat.path[0]) + np.asarray(beat.path[-1])) / 2), lift)  # type: ignore[union-attr]
-    choice = film.clear_side(index, middle, offsets, step.before, (mover,))
-    camera = target + offsets[choice]
-    titles = (_unit_title(film, mover, local, shot),)
-    return FrameSpec(shot.start_s + local, index, _pose(camera, target, 38.0), poses, {}, titles, highlight=mover)
-
-
-def _frame_over_the_shoulder(film: ShotList, index: int, shot: Shot, step: Step, local: float) -> FrameSpec:
-    beat: Attacked = step.beat  # type: ignore[assignment]
-    before = step.before
-    firer_pose, target_pose = film.on_table(beat.firer, before), film.on_table(beat.target, before)
-    firer, target = film.head(beat.firer, firer_pose), film.head(beat.target, target_pose)
-    d = target - firer
-    flat = np.array([d[0], d[1], 0.0])
-    reach = float(np.linalg.norm(flat)) or 1.0
-    forward = flat / reach
-    right = np.cross(forward, [0.0, 0.0, 1.0])
-    u = _smooth(local / shot.duration_s)
-    riding = before[beat.firer].aboard is not None  # from a vehicle: further back, over its roof
-    behind = (105.0 + 0.05 * reach) * (1.7 if riding else 1.0)
-    up = np.array([0, 0, (38.0 + 0.05 * reach) * (2.0 if riding else 1.0)])
-    shoulders = [-forward * behind + right * 42.0 + up, -forward * behind - right * 42.0 + up,
-                 -forward * behind * 1.3 + up * 2.0]
-    choice = film.clear_side(index, firer, shoulders, before, (beat.firer, beat.target))
-    camera = firer + shoulders[choice] * (1.0 - 0.2 * u)
-    look = firer + d * 0.72
-    fov = float(np.clip(52.0 - reach / 40.0, 26.0, 48.0))
-    aim = math.degrees(math.atan2(d[1], d[0])) % 360
-    poses = dict(before)
-    if before[beat.firer].aboard is None:
-        poses[beat.firer] = replace(firer_pose, facing_deg=aim)
-    fire_at, flight = 0.7, 0.35
-    tracer = None
-    if beat.ranged and fire_at <= local <= fire_at + flight + 0.5:
-        tracer = Tracer(tuple(firer.tolist()), tuple(target.tolist()), min(1.0, (local - fire_at) / flight),
-                        (1.0, 0.9, 0.4))
-    roll = None
-    if beat.rolls and local >= fire_at + 0.3:
-        roll = RollView(beat.rolls, local - fire_at - 0.3, shot.step,
-                        tuple(film.rgb_of_side(r.side) for r in beat.rolls))
-    titles = [_unit_title(film, beat.firer, local, shot)]
-    result_at = shot.duration_s * 0.62
-    if local >= result_at:
-        titles.append(Title(_result_text(step, beat), "result", film.rgb(beat.firer), _fade(local, shot.duration_s,
-                                                                                               result_at)))
-    if beat.damage and local >= result_at:  # the hit unit shows its damage once the rolls are read
-        poses[beat.target] = replace(before[beat.target], damage=step.after[beat.target].damage)
-    return FrameSpec(shot.start_s + local, index, _pose(camera, look, fov), poses, {}, tuple(titles), tracer,
-                     roll, beat.target)
-
-
-def _result_text(step: Step, beat: Attacked | Treated) -> str:
-    if step.text:
-        last = step.text.split("; ")[-1]
-        return last if len(last) <= 90 else last[:87] + "..."
-    if isinstance(beat, Treated):
-        return f"{beat.medic} treats {beat.target}: {beat.healed} healed"
-    return f"{beat.firer} hits {beat.target}: {beat.damage} damage" if beat.damage else f"{beat.target} dodges"
-
-
-def _frame_close_up(film: ShotList, index: int, shot: Shot, step: Step, local: float) -> FrameSpec:
-    beat: Died = step.beat  # type: ignore[assignment]
-    pose = film.on_table(beat.unit, step.before if beat.unit in step.before else step.after)
-    centre = film.world(pose.position, HEAD_LDU * 0.45)
-    toward = 0.0
-    if beat.by and beat.by in step.before:
-        other = film.on_table(beat.by, step.before).position
-        toward = math.atan2(other[1] - pose.position[1], other[0] - pose.position[0])
-    u = local / shot.duration_s
-    pitch = math.radians(26.0)
-
-    def offset(yaw: float, distance: float) -> np.ndarray:
-        return np.array([math.cos(pitch) * math.cos(yaw), math.cos(pitch) * math.sin(yaw), math.sin(pitch)]) * distance
-
-    starts = [toward + math.radians(a) for a in (35.0, -35.0, 100.0, -100.0, 180.0)]
-    choice = film.clear_side(index, centre, [offset(a, 200.0) for a in starts], step.before, (beat.unit,))
-    sweep = 25.0 if choice % 2 == 0 else -25.0
-    camera = centre + offset(starts[choice] + math.radians(sweep * u), 210.0 - 40.0 * _smooth(u))
-    poses = dict(step.before)
-    poses[beat.unit] = replace(step.before.get(beat.unit, pose), alive=True, damage=step.after[beat.unit].damage)
-    falling = {beat.unit: _smooth(local / FALL_S)}
-    titles = (Title(f"{beat.unit} is out", "result", film.rgb(beat.unit), _fade(local, shot.duration_s, 0.3)),)
-    return FrameSpec(shot.start_s + local, index, _pose(camera, centre, 34.0), poses, falling, titles,
-                     highlight=beat.unit)
-
-
-def _frame_two_shot(film: ShotList, index: int, shot: Shot, step: Step, local: float) -> FrameSpec:
-    beat: Treated = step.beat  # type: ignore[assignment]
-    a = film.head(beat.medic, film.on_table(beat.medic, step.before)) if beat.medic in step.before else None
-    b = film.head(beat.target, film.on_table(beat.target, step.before))
-    a = b if a is None else a
-    middle = (a + b) / 2 - np.array([0, 0, HEAD_LDU * 0.3])
-    d = b - a
-    side = np.array([-d[1], d[0], 0.0])
-    side = side / (np.linalg.norm(side) or 1.0) if np.linalg.norm(side) > 1e-6 else np.array([1.0, 0, 0])
-    distance = max(140.0, 1.8 * float(np.linalg.norm(d)))
-    camera = middle + (side + np.array([0, 0, 0.6])) / math.hypot(1.0, 0.6) * distance
-    roll = RollView(beat.rolls, local - 0.4, shot.step, tuple(film.rgb_of_side(r.side) for r in beat.rolls)) \
-        if beat.rolls and local >= 0.4 else None
-    titles = [_unit_title(film, beat.medic or beat.target, local, shot)]
-    if local >= shot.duration_s * 0.6:
-        titles.append(Title(_result_text(step, beat), "result", film.rgb(beat.medic),
-                            _fade(local, shot.duration_s, shot.duration_s * 0.6)))
-    return FrameSpec(shot.start_s + local, index, _pose(camera, middle, 36.0), dict(step.before), {},
-                     tuple(titles), None, roll, beat.target)
-
-
-def _frame_rolls(film: ShotList, index: int, shot: Shot, step: Step, local: float) -> FrameSpec:
-    beat: RollsShown = step.beat  # type: ignore[assignment]
-    u = local / shot.duration_s
-    roll = RollView(beat.rolls, local, shot.step, tuple(film.rgb_of_side(r.side) for r in beat.rolls))
-    caption = beat.rolls[0].purpose.replace("_", " ").capitalize() if beat.rolls and beat.rolls[0].purpose else ""
-    titles = (Title(caption or "Brick roll", "caption", (1.0, 1.0, 1.0), _fade(local, shot.duration_s)),)
-    return FrameSpec(shot.start_s + local, index, film._establishing(step.round, 0.5 + 0.3 * u), dict(step.after),
-                     {}, titles, None, roll)
-
-
-def _frame_glance(film: ShotList, index: int, shot: Shot, step: Step, local: float) -> FrameSpec:
-    beat: Narrated = step.beat  # type: ignore[assignment]
-    if beat.unit is None or beat.unit not in step.after:
-        return FrameSpec(shot.start_s + local, index, film._establishing(step.round, 0.9), dict(step.after), {},
-                         (Title(step.text[:90], "result", (1.0, 1.0, 1.0), _fade(local, shot.duration_s)),))
-    pose = film.on_table(beat.unit, step.after)
-    if math.isnan(pose.position[0]):
-        return FrameSpec(shot.start_s + local, index, film._establishing(step.round, 0.9), dict(step.after), {}, ())
-    target = film.world(pose.position, HEAD_LDU * 0.5)
-    yaw = math.radians(pose.facing_deg + 40.0 + 10.0 * local)
-    camera = target + np.array([math.cos(yaw) * 0.75, math.sin(yaw) * 0.75, 0.66]) * 200.0
-    titles = (_unit_title(film, beat.unit, local, shot),
-              Title((step.text or "")[:90], "result", film.rgb(beat.unit), _fade(local, shot.duration_s)))
-    return FrameSpec(shot.start_s + local, index, _pose(camera, target, 38.0), dict(step.after), {}, titles,
-                     highlight=beat.unit)
-
-
-_FRAMERS = {"establishing": _frame_establishing, "tracking": _frame_tracking,
-            "over_the_shoulder": _frame_over_the_shoulder, "close_up": _frame_close_up,
-            "two_shot": _frame_two_shot, "rolls": _frame_rolls, "glance": _frame_glance}
 
 
 def direct(timeline: Timeline, bounds: np.ndarray, ground: Ground | None = None, aspect: float = 16 / 9,
