@@ -59,7 +59,7 @@ CRASH_PENALTY = 2.0         # pilots: a straight move that ends against the deco
 BOARD_VALUE = 0.3           # taking a free pilot's seat
 MAX_UNITS = 2               # units weighed in full at the start of a turn
 TARGETS = 2                 # nearest targets in front weighed per weapon
-REFINE = 2                  # moves per choice whose cover is asked of the geometry
+REFINE = 1                  # obstacle-side moves per choice whose cover is asked too
 SHOOTERS = 1                # enemy shooters asked per move
 CAN_WIN = (COVER_VALUE + EXPOSED_PENALTY) * SHOOTERS  # the most a cover check can add to a move
 TIE = 1e-9
@@ -418,20 +418,18 @@ class AIPlayer:
         return np.array(points, float).reshape(-1, 2)
 
     def _grid_cover(self, game: Any, unit: Any, cells: np.ndarray, enemies: np.ndarray, move: int) -> np.ndarray:
-        """(n,) bool: a neighbour of the cell towards its nearest enemy is not walkable (a wall,
-        a house, a unit): a cell within move of the start that the unit cannot reach in move steps
-        (the edge of the field counts too: a small error that the cover check corrects)."""
+        """(n,) bool: the neighbour of the cell in the direction of its nearest enemy (rounded to
+        one of the 8 grid directions) is not walkable (a wall, a house, a unit): a cell within
+        move of the start that the unit cannot reach in move steps (the edge of the field counts
+        too: a small error that the cover check corrects)."""
         walkable = set(game.reachable(unit.id, move))
-        step = np.sign(enemies - (cells + 0.5)).astype(int)
-        start = np.array(unit.cell)
-        found = np.zeros(len(cells), bool)
-        for di, dj in ((1, 1), (1, 0), (0, 1)):
-            neighbours = cells + step * np.array([di, dj])
-            near = np.abs(neighbours - start).max(axis=1) <= move
-            moved = (step * np.array([di, dj])).any(axis=1)
-            blocked = np.array([tuple(n) not in walkable for n in neighbours.tolist()])
-            found |= near & moved & blocked
-        return found
+        angle = np.arctan2(enemies[:, 1] - cells[:, 1] - 0.5, enemies[:, 0] - cells[:, 0] - 0.5)
+        octant = np.round(angle / (np.pi / 4)).astype(int) % 8
+        steps = np.array([(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)])
+        neighbours = cells + steps[octant]
+        near = np.abs(neighbours - np.array(unit.cell)).max(axis=1) <= move
+        blocked = np.array([tuple(n) not in walkable for n in neighbours.tolist()], bool).reshape(-1)
+        return near & blocked
 
     def _cover_check(self, b: _Board, unit: Any, to: tuple[float, float], facing: float) -> float:
         """Stand the unit at `to`, ask the nearest enemy shooters for sight, put it back (§2.4.2).
@@ -465,14 +463,15 @@ class AIPlayer:
         distance, enemy = b.nearest_enemy(vehicle.position)
         if enemy is None:
             return options
-        current = self._drive(b, vehicle, vehicle.speed, distance)
+        standoff = self._standoff(b, unit, vehicle)
+        current = self._drive(b, vehicle, vehicle.speed, distance, standoff)
         for speed in allowed_speeds(b.game, vehicle):
             if speed == vehicle.speed:
                 continue
-            if vehicle.moved:  # after the move: stop near the enemy (his gunners shoot better), else keep on
-                score = 0.05 if speed < vehicle.speed and distance < 15 else -0.2
+            if vehicle.moved:  # after the move: stop once within the standoff (the gunner shoots better)
+                score = 0.05 if speed < vehicle.speed and distance <= standoff + 5 else -0.2
             else:
-                score = self._drive(b, vehicle, speed, distance) - current - 0.02
+                score = self._drive(b, vehicle, speed, distance, standoff) - current - 0.02
             options.append((score, ChangeSpeed(unit.id, speed)))
         now = _turn_between(vehicle.facing, _bearing(vehicle.position, tuple(enemy)))
         for delta in (-45.0, -22.5, 22.5, 45.0):
@@ -480,8 +479,17 @@ class AIPlayer:
             options.append(((now - new) / 45.0 * 0.3 - 0.02, ChangeDirection(unit.id, delta)))
         return options
 
-    def _drive(self, b: _Board, vehicle: Any, speed: int, distance: float) -> float:
-        """Value of the straight move at `speed`: studs gained towards the enemy, minus a crash (§3.6.2)."""
+    def _standoff(self, b: _Board, pilot: Any, vehicle: Any) -> float:
+        """The distance a pilot keeps from the nearest enemy: the best range band of the vehicle's
+        ranged weapon (keeping 2 bricks, §2.4.2), or 0 (charge) for a vehicle without one."""
+        skill = int(_value(b.sheet(pilot.sheet), "attack"))
+        bricks = [skill + int(_value(w, "damage")) for w in _value(b.sheet(vehicle.sheet), "weapons", [])
+                  if _value(w, "kind", "ranged") == "ranged"]
+        return b.game.ctx.range_band * max(1, max(bricks) - 1) if bricks else 0.0
+
+    def _drive(self, b: _Board, vehicle: Any, speed: int, distance: float, standoff: float = 0.0) -> float:
+        """Value of the straight move at `speed`: studs gained towards the standoff distance from
+        the nearest enemy, minus a crash into the decor or off the field (§3.6.2)."""
         if speed <= 0 or vehicle.moved:
             return 0.0
         contact = b.game.geometry.sweep(vehicle.id, speed * 5.0)
@@ -491,4 +499,5 @@ class AIPlayer:
         rad = math.radians(vehicle.facing)
         end = (vehicle.position[0] + travelled * math.cos(rad), vehicle.position[1] + travelled * math.sin(rad))
         hit_enemy = contact is not None and contact.kind == "unit" and contact.other in {e.id for e in b.enemies}
-        return DRIVE_VALUE * (distance - b.nearest_enemy(end)[0]) / 5.0 + (0.5 if hit_enemy else 0.0)
+        after = b.nearest_enemy(end)[0]
+        return DRIVE_VALUE * (abs(distance - standoff) - abs(after - standoff)) / 5.0 + (0.5 if hit_enemy else 0.0)

@@ -142,10 +142,11 @@ def test_medic_walks_to_a_wounded_friend():
 
 
 def test_pilot_drives_towards_the_enemy_without_crashing():
-    """BOW §3.3/§3.6.2: the pilot steers and sets a speed; a wall ahead is never driven into."""
+    """BOW §3.3/§3.6.2: out of its machine gun's range, the pilot steers towards the enemy and
+    sets a speed; a wall ahead is never driven into."""
     scene = scene_of("""\
   - {id: blue-1, side: blue, sheet: rifleman, model: fig.ldr, facing: 0}
-  - {id: red-1, side: red, sheet: rifleman, model: fig.ldr, position: [50.5, 40.5], facing: 180}
+  - {id: red-1, side: red, sheet: rifleman, model: fig.ldr, position: [55.5, 55.5], facing: 180}
 """, """\
   - {id: blue-jeep, side: blue, sheet: jeep, model: jeep.ldr, position: [10, 10], facing: 0, occupants: [blue-1]}
 """)
@@ -166,9 +167,9 @@ def test_pilot_drives_towards_the_enemy_without_crashing():
             [e.describe() for e in events]
         if not walls:
             end = game.state.vehicles["blue-jeep"].position
-            before = np.hypot(50.5 - start[0], 40.5 - start[1])
-            after = np.hypot(50.5 - end[0], 40.5 - end[1])
-            assert after < before - 5, [e.describe() for e in events]
+            before = np.hypot(55.5 - start[0], 55.5 - start[1])
+            after = np.hypot(55.5 - end[0], 55.5 - end[1])
+            assert after < before - 5, [e.describe() for e in events]  # out of range: it closes in
 
 
 def test_ai_games_terminate_and_are_deterministic():
