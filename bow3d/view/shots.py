@@ -98,9 +98,9 @@ def _frame_over_the_shoulder(film: ShotList, index: int, shot: Shot, step: Step,
     right = np.cross(forward, [0.0, 0.0, 1.0])
     u = _smooth(local / shot.duration_s)
     riding = before[beat.firer].aboard is not None  # from a vehicle: further back, over its roof
-    behind = (105.0 + 0.05 * reach) * (1.7 if riding else 1.0)
-    up = np.array([0, 0, (38.0 + 0.05 * reach) * (2.0 if riding else 1.0)])
-    shoulders = [-forward * behind + right * 42.0 + up, -forward * behind - right * 42.0 + up,
+    behind = (150.0 + 0.05 * reach) * (1.5 if riding else 1.0)
+    up = np.array([0, 0, (52.0 + 0.05 * reach) * (1.8 if riding else 1.0)])
+    shoulders = [-forward * behind + right * 48.0 + up, -forward * behind - right * 48.0 + up,
                  -forward * behind * 1.3 + up * 2.0]
     choice = film.clear_side(index, firer, shoulders, before, (beat.firer, beat.target))
     camera = firer + shoulders[choice] * (1.0 - 0.2 * u)

@@ -93,7 +93,7 @@ class Stage:
         if off_table:
             piece.root.hide()
             return
-        alive = pose.alive and fall < 1.0
+        alive = pose.alive  # a unit falling in its close-up stays opaque; it fades once the shot is over
         if piece.alive != alive or not alive:
             self.nodes.set_alive(id_, alive)
             self.highlighted = ""  # set_alive hides the highlight ring: draw it again
@@ -102,8 +102,9 @@ class Stage:
             if piece.marks_state != (pose.marks, pose.damage):
                 self.nodes.set_marks(id_, marking_bricks=pose.marks, damage=pose.damage)
             piece.body.set_p(-90.0 * fall if piece.kind == "unit" else 0.0)
+            depth = 0.5 * (piece.hi[1] - piece.lo[1])  # lying on its back, the body is this thick
             piece.body.set_z(-piece.lo[2] + (0.25 * (piece.hi[2] - piece.lo[2]) * math.sin(math.pi * fall)
-                                             if fall else 0.0))
+                                             + depth * fall if fall else 0.0))
         else:
             piece.root.show()
 
