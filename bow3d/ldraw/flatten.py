@@ -65,6 +65,18 @@ class FlatPart:
     def triangle_count(self) -> int:
         return int(self.triangles.shape[0])
 
+    def extent(self) -> np.ndarray:
+        """(2, 3) box of the part's shape: triangles, edges and optional-line ends.
+
+        An optional line's two control points only steer when it is drawn and lie off the
+        part by design, so they are left out.
+        """
+        used = np.concatenate([self.triangles.ravel(), self.edges.ravel(), self.optional_edges[:, :2].ravel()])
+        if used.size == 0:
+            return np.zeros((2, 3), dtype=np.float32)
+        points = self.positions[np.unique(used)]
+        return np.stack([points.min(axis=0), points.max(axis=0)])
+
 
 @dataclass
 class _Soup:

@@ -96,7 +96,7 @@ class Model:
             part = self.parts[key]
             if part.positions.shape[0] == 0:
                 continue
-            corners = _box_corners(part.positions.min(axis=0), part.positions.max(axis=0))
+            corners = _box_corners(*part.extent())
             mats = self.world_transforms(idx)
             moved = np.einsum("nij,cj->nci", mats[:, :3, :3], corners) + mats[:, None, :3, 3]
             lows.append(moved.min(axis=(0, 1)))

@@ -37,6 +37,14 @@ def test_quads_split_and_edges_kept_apart(tmp_path, library):
     assert m.mesh.edge_colour[0] != 4  # 24 = edge colour of red, resolved at the instance
 
 
+def test_bounds_leave_out_optional_line_control_points(tmp_path, library):
+    # LDraw spec, line type 5: the two control points only decide when the line is drawn.
+    text = "1 4 0 0 0 1 0 0 0 1 0 0 0 1 box.dat\n5 24 10 0 10 10 -24 10 60 0 10 10 0 90\n"
+    m = model_of(tmp_path, text, library)
+    assert np.allclose(m.bounds(), m.mesh.bounds())
+    assert np.allclose(m.bounds()[1], [10, 10, 24])
+
+
 @pytest.mark.parametrize("matrix", ["1 0 0 0 1 0 0 0 1", "-1 0 0 0 1 0 0 0 1", "1 0 0 0 -1 0 0 0 1",
                                     "0 0 1 0 1 0 -1 0 0", "2 0 0 0 1 0 0 0 -3"])
 @pytest.mark.parametrize("part", ["box.dat", "boxcw.dat"])
