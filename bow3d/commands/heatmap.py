@@ -19,7 +19,7 @@ render: dark blue = cannot be seen, yellow = seen but covered, red = in the open
 
 --cover SIDE: for a minifig of SIDE on each cell, from how many enemy units' positions it
 would be in cover (hidden at least cover_threshold, or not seen at all): red = from none,
-green = from all of them.
+yellow = from half of them, blue = from all of them.
 
 The stand-in minifig is the model of the first enemy unit of --from (--cover: the first unit of
 SIDE), facing the viewer, on the cell's ground.
@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
         colours = cover_colours(counts.astype(float), len(enemies))
         colours[~np.isfinite(heat.visible_fraction)] = np.nan
         title = (f"Cover for {args.cover}: from how many of the {len(enemies)} enemy positions a minifig on each "
-                 f"cell is covered or hidden (red = none, green = all)")
+                 f"cell is covered or hidden (red = none, yellow = half, blue = all)")
         draw_heatmap_picture(scene, world, colours, out, title, [(b.id, (230, 60, 40)) for b in enemies])
         print(title)
     print(f"wrote {out}")

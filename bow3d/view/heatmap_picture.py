@@ -3,7 +3,8 @@
 Layer: view. An orthographic top-down render of the scene (units and vehicles as the world has
 them) with each cell tinted: in `visibility` mode by the visible fraction of a minifig standing
 there (dark blue = cannot be seen, yellow = seen but covered, red = in the open); in `cover`
-mode by the number of enemy positions from which it would be in cover (red = none, green = all).
+mode by the number of enemy positions from which it would be in cover (red = none, yellow = half,
+blue = all).
 """
 
 from __future__ import annotations
@@ -33,9 +34,10 @@ def visibility_colours(fraction: np.ndarray, cover_threshold: float) -> np.ndarr
 
 
 def cover_colours(counts: np.ndarray, enemies: int) -> np.ndarray:
-    """(..., 3): 0 enemies covering -> red, all of them -> green."""
+    """(..., 3): covered from no enemy -> red, from half -> yellow, from all of them -> blue."""
     u = (counts / max(enemies, 1))[..., None]
-    return np.array([220, 50, 40], float) * (1 - u) + np.array([40, 190, 70], float) * u
+    low = OPEN + (COVERED - OPEN) * np.clip(2 * u, 0, 1)
+    return np.where(u <= 0.5, low, COVERED + (HIDDEN - COVERED) * np.clip(2 * u - 1, 0, 1))
 
 
 def draw_heatmap_picture(scene, world, cell_colours: np.ndarray, out: str | Path, title: str,

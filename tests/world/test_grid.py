@@ -124,3 +124,13 @@ def test_property_paths_are_as_long_as_the_steps(move, walls):
         for step in path:
             assert max(abs(step[0] - prev[0]), abs(step[1] - prev[1])) == 1 and step in cells
             prev = step
+
+
+def test_world_implements_the_geometry_protocol():
+    """Contract C2: the rules talk to the World through bow3d.rules.geometry's protocols."""
+    geometry = pytest.importorskip("bow3d.rules.geometry")
+    world = box_world([], [fig("a", 10.5, 10.5), fig("b", 20.5, 10.5, 180, "red"),
+                           BodySpec("car", "car", (40, 40), 0, kind="vehicle")])
+    assert isinstance(world, geometry.Geometry)
+    assert isinstance(world.sight("a", "b"), geometry.SightReport)
+    assert isinstance(world.sweep("car", 30), geometry.Contact)
