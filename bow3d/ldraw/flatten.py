@@ -74,7 +74,9 @@ class FlatPart:
         used = np.concatenate([self.triangles.ravel(), self.edges.ravel(), self.optional_edges[:, :2].ravel()])
         if used.size == 0:
             return np.zeros((2, 3), dtype=np.float32)
-        points = self.positions[np.unique(used)]
+        keep = np.zeros(self.positions.shape[0], dtype=bool)
+        keep[used] = True
+        points = self.positions[keep]
         return np.stack([points.min(axis=0), points.max(axis=0)])
 
 

@@ -91,7 +91,14 @@ class Mesh:
         return int(self.triangles.shape[0])
 
     def bounds(self) -> np.ndarray:
-        """(2, 3) float64: min and max corner over all vertices used by triangles or edges."""
-        if self.positions.shape[0] == 0:
+        """(2, 3) float64: min and max corner over the vertices of triangles, edges and optional-line ends.
+
+        An optional line's control points only steer its drawing and lie off the part by design.
+        """
+        used = np.concatenate([self.triangles.ravel(), self.edges.ravel(), self.optional_edges[:, :2].ravel()])
+        if used.size == 0:
             return np.zeros((2, 3))
-        return np.stack([self.positions.min(axis=0), self.positions.max(axis=0)]).astype(np.float64)
+        keep = np.zeros(self.positions.shape[0], dtype=bool)
+        keep[used] = True
+        points = self.positions[keep]
+        return np.stack([points.min(axis=0), points.max(axis=0)]).astype(np.float64)

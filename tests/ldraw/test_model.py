@@ -39,8 +39,10 @@ def test_quads_split_and_edges_kept_apart(tmp_path, library):
 
 def test_bounds_leave_out_optional_line_control_points(tmp_path, library):
     # LDraw spec, line type 5: the two control points only decide when the line is drawn.
-    text = "1 4 0 0 0 1 0 0 0 1 0 0 0 1 box.dat\n5 24 10 0 10 10 -24 10 60 0 10 10 0 90\n"
-    m = model_of(tmp_path, text, library)
+    write(tmp_path / "opt.dat", "0 Box with an optional line\n0 !LDRAW_ORG Part\n"
+          "1 16 0 0 0 1 0 0 0 1 0 0 0 1 box.dat\n5 24 10 0 10 10 -24 10 60 0 10 10 0 90\n")
+    m = model_of(tmp_path, "1 4 0 0 0 1 0 0 0 1 0 0 0 1 opt.dat\n", library)
+    assert m.mesh.optional_edges.shape == (1, 4)
     assert np.allclose(m.bounds(), m.mesh.bounds())
     assert np.allclose(m.bounds()[1], [10, 10, 24])
 
