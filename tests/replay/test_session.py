@@ -225,3 +225,13 @@ def test_random_legal_play_round_trips(tmp_path_factory, seed):
     verdict = verify_replay(out, geometry_factory=flat)
     assert verdict.ok, verdict.first_divergence
     assert verdict.entries == result.records
+
+
+def test_verify_reports_a_record_it_does_not_understand(recorded, tmp_path):
+    scene_path, out, _ = recorded
+    copy = tmp_path / "copy.bowreplay"
+    copy.write_text(out.read_text().replace("../scenes/", str(scene_path.parent) + "/"))
+    rewrite(copy, lambda lines: lines[3]["record"].update(type="teleport"))
+    verdict = verify_replay(copy, geometry_factory=flat)
+    assert not verdict.ok and verdict.entry == 3 and "not understood" in verdict.first_divergence
+    assert "unknown action type" in verdict.first_divergence
