@@ -83,11 +83,13 @@ def play_game(scene: Any, geometry: Any, players: Mapping[str, Player | HumanCal
     """Play one game of `scene` on `geometry` from `seed`, writing every record to `writer`.
 
     `players` maps side id -> a Player (`.choose(game)`) or a callable (game) -> action; None
-    means AI against AI. The geometry is reused: the rules put every unit back with place().
-    The geometry is wrapped in a CachedGeometry (exact memo, see bow3d.replay.cache) unless it
-    is one already, and every body is put back where the scene has it before the game starts.
-    The rules end the game at victory or after round `max_rounds` (BOW has no round limit;
-    the limit is recorded in the replay header so that verify re-simulates the same ending).
+    means AI against AI. An illegal action from a player raises the rules' Illegal (the game
+    and the replay are left as they were). The geometry may be reused from game to game: it is
+    wrapped in a CachedGeometry (an exact memo, see bow3d.replay.cache) unless it is one
+    already, and every body is put back where the scene starts it. The rules end the game at
+    victory or after round `max_rounds` (BOW has no round limit; the limit is in the replay
+    header so that verify re-simulates the same ending); `max_records` guards against a player
+    that never ends its turn (result 'record limit').
     """
     players = ai_players(scene, seed) if players is None else players
     missing = set(side_ids(scene)) - set(players)
@@ -102,10 +104,9 @@ def play_game(scene: Any, geometry: Any, players: Mapping[str, Player | HumanCal
     p = float(scene.ruleset.brick_edge_probability)
     game = Game.start(scene, prepare_geometry(scene, geometry), max_rounds=max_rounds)
     records = 0
-    ended = "victory"
+    ended = "record limit"
     while not game.is_over:
         if records >= max_records:
-            ended = "record limit"
             break
         request = game.pending_roll
         if request is not None:
