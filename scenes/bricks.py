@@ -265,7 +265,7 @@ def minifig(torso: int, legs: int, arms: int | None = None, hat: str | None = No
             item_part, rot, offset = ITEMS[item]
             lines.append((item_colour if item not in ("shield", "round-shield") else torso,
                           hp + hr @ (GRIP + np.array(offset, dtype=float)), hr @ rot, item_part))
-    lowest = 53.7 if seated else SOLES_Y  # seated: the hips' bottom (3815 reaches y = 32 + 21.7)
+    lowest = 53.0 if seated else SOLES_Y  # seated: the backs of the legs (44 + 9) and the hips reach y = 53
     return [part(c, pos - np.array([0, lowest, 0]), rot, name) for c, pos, rot, name in lines]
 
 
