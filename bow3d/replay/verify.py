@@ -72,6 +72,12 @@ def world_geometry(scene: Any) -> Any:
 def _diff_events(expected: list[dict], got: list[dict]) -> str:
     for index, (want, have) in enumerate(zip(expected, got)):
         if want != have:
+            if isinstance(want, dict) and isinstance(have, dict):
+                keys = [k for k in dict.fromkeys([*want, *have]) if want.get(k) != have.get(k) and k != "text"]
+                keys = keys or ["text"]
+                diffs = "; ".join(f"{k}: expected {_short(want.get(k), 60)}, got {_short(have.get(k), 60)}"
+                                  for k in keys[:3])
+                return f"event {index + 1} ({want.get('type', '?')}): {diffs}"
             return f"event {index + 1}: expected {_short(want)}, got {_short(have)}"
     if len(expected) > len(got):
         return f"expected {len(expected)} events, got {len(got)}: missing {_short(expected[len(got)])}"
