@@ -39,6 +39,11 @@ class Template:
     height: float
     samples: np.ndarray
     describe_parts: list[str]
+    soles: np.ndarray = None  # (C, 3) float64 columns under the body: x, y, and the body's lowest z there
+
+    def __post_init__(self) -> None:
+        if self.soles is None:
+            self.soles = sole_columns(self.shape.scene, self.footprint)
 
 
 def template_from_mesh(name: str, mesh: SightMesh, head_mask: np.ndarray | None = None,
@@ -69,6 +74,22 @@ def template_from_model(name: str, model: Model) -> Template:
     is_head = np.array([n.lower().startswith(HEAD_PARTS) for n in names] + [False], bool)
     head_mask = is_head[mesh.tri_instance] if len(names) else None
     return template_from_mesh(name, mesh, head_mask, model, names)
+
+
+SOLE_GRID = 7  # columns per side of the footprint where the body's underside is measured
+
+
+def sole_columns(scene: TriangleScene, footprint: np.ndarray) -> np.ndarray:
+    """(C, 3): for a SOLE_GRID x SOLE_GRID grid over the footprint, the columns the body occupies,
+    with the height of its underside there (a vertical ray from below, body frame)."""
+    x0, x1, y0, y1 = footprint
+    u = np.linspace(0.02, 0.98, SOLE_GRID)
+    gx, gy = np.meshgrid(x0 + u * (x1 - x0), y0 + u * (y1 - y0), indexing="ij")
+    origins = np.column_stack([gx.ravel(), gy.ravel(), np.full(gx.size, -1.0)]).astype(np.float32)
+    dirs = np.broadcast_to(np.array([0, 0, 1], np.float32), origins.shape).copy()
+    t, _ = scene.first_hit(origins, dirs, np.full(len(origins), 1e6, np.float32))
+    hit = np.isfinite(t)
+    return np.column_stack([origins[hit, :2], t[hit] - 1.0]).astype(np.float64)
 
 
 def surface_samples(mesh: SightMesh, count: int, seed: int) -> np.ndarray:

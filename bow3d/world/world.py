@@ -121,8 +121,7 @@ class World:
     def place(self, id: str, position: tuple[float, float], facing_deg: float) -> None:
         """Move (or put back) a unit or vehicle: a new pose, resting on the decor below. No rebuild."""
         body = self.body(id, placed=False)
-        trial = body_pose(position[0], position[1], facing_deg, 0.0)
-        ground = self.ground_under(footprint_corners(body.template, trial, -1.0))
+        ground = self.rest_height(body.template, body_pose(position[0], position[1], facing_deg, 0.0))
         body.position, body.facing = (float(position[0]), float(position[1])), float(facing_deg) % 360.0
         self.poses[body.index] = body_pose(position[0], position[1], facing_deg, ground)
         self.active[body.index] = True
@@ -168,6 +167,16 @@ class World:
     def ground_height(self, x_studs: float, y_studs: float) -> float:
         """Height (LDU) of the decor under a point given in studs; -inf off the battlefield."""
         return float(self.ground_heights(np.array([[x_studs * STUD, y_studs * STUD]]))[0])
+
+    def rest_height(self, template: Template, pose: np.ndarray) -> float:
+        """The z a body rests at (C1: its lowest point on whatever is below): the smallest lift that
+        keeps every column of its underside on or above the decor under it (0 over nothing)."""
+        soles = template.soles
+        xy = soles[:, :2] @ pose[:2, :2].T + pose[:2, 3]
+        ground = self.ground_heights(xy)
+        lift = ground - soles[:, 2]
+        lift = lift[np.isfinite(lift)]
+        return float(lift.max()) if lift.size else 0.0
 
     def ground_under(self, corners: np.ndarray) -> float:
         """Where a footprint (4, 2 world XY corners) rests: the highest decor under a 3 x 3 grid on it
