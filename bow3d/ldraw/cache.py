@@ -20,7 +20,7 @@ import numpy as np
 
 from bow3d.ldraw.flatten import FlatPart
 
-CACHE_FORMAT = "bow3d-part-cache/2"
+CACHE_FORMAT = "bow3d-part-cache/3"
 _ARRAYS = ("positions", "triangles", "tri_colour", "tri_certified", "tri_detail", "edges",
            "edge_colour", "optional_edges", "optional_colour", "studs")
 

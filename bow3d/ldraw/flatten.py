@@ -108,12 +108,17 @@ class Flattener:
         self.strict = strict
         self.memo: dict[str, _Soup] = {}
         self.diagnostics: list[Diagnostic] = []
+        # Files whose flat mesh stands in for something that could not be read (a missing or
+        # unsafe reference, a cycle): not for the disk cache, whose key cannot see the gap.
+        self.incomplete: set[str] = set()
         self._stack: list[str] = []
 
     def diagnose(self, file: str, line: int, message: str, severity: str = "warning") -> None:
         if self.strict:
             raise LDrawError(f"{file}:{line}: {message}")
         self.diagnostics.append(Diagnostic(file, line, message, severity))
+        if severity == "error":
+            self.incomplete.update(self._stack)
 
     def flatten(self, f: LDrawFile, key: str, deps: frozenset[str] = frozenset()) -> FlatPart:
         """The welded flat mesh of `f` (a part, in its own frame)."""
@@ -156,6 +161,8 @@ class Flattener:
             self.diagnose(parent.source, first.line, f"references nested deeper than {MAX_DEPTH}; skipped", "error")
             return None
         soup = self._soup(child, child_key, child_deps)
+        if child_key in self.incomplete:
+            self.incomplete.update(self._stack)
         if is_detail_primitive(first.name):
             studs = np.eye(4)[None] if is_top_stud(first.name) else soup.studs
             soup = _Soup(soup.tris, soup.colour, soup.certified, np.ones_like(soup.detail), soup.edges,

@@ -252,7 +252,8 @@ class _Loader:
         if cached is not None:
             return cached, True
         part = self.flattener.flatten(f, key, deps)
-        self.cache.put(cache_key, part, self.fingerprints)
+        if key not in self.flattener.incomplete:
+            self.cache.put(cache_key, part, self.fingerprints)
         return part, False
 
 

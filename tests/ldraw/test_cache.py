@@ -10,7 +10,8 @@ from pathlib import Path
 import numpy as np
 
 from bow3d.ldraw import PartCache, default_cache_dir, load_model
-from tests.conftest import write
+from bow3d.ldraw import Library
+from tests.conftest import write, write_library
 
 
 def test_second_load_hits_and_gives_the_same_mesh(tmp_path, library, cache):
@@ -29,6 +30,22 @@ def test_changed_subfile_invalidates(tmp_path, library, cache):
     stud.write_text(stud.read_text() + "3 16 0 -4 0 0 -4 -6 -6 -4 0\n")
     again = load_model(path, library, cache=PartCache(cache.directory.parent))
     assert again.cache_hits == 0 and again.triangle_count() == 14
+
+
+def test_part_with_a_missing_subfile_is_not_cached(tmp_path, cache):
+    # The cache key covers the files that were read, not the ones that were not there: a part
+    # drawn with a placeholder must be flattened again once the library gains the file.
+    root = write_library(tmp_path / "ldraw")
+    (root / "parts" / "holder.dat").write_text("0 Holder\n0 !LDRAW_ORG Part\n"
+                                               "1 16 0 0 0 1 0 0 0 1 0 0 0 1 later.dat\n")
+    path = write(tmp_path / "m.ldr", "1 4 0 0 0 1 0 0 0 1 0 0 0 1 holder.dat\n")
+    first = load_model(path, Library([root]), cache=cache)
+    assert any("later.dat" in d.message for d in first.diagnostics)
+    (root / "parts" / "later.dat").write_text((root / "parts" / "box.dat").read_text())
+    again = load_model(path, Library([root]), cache=PartCache(cache.directory.parent))
+    assert again.cache_hits == 0 and not again.diagnostics and again.triangle_count() == 12
+    third = load_model(path, Library([root]), cache=PartCache(cache.directory.parent))
+    assert third.cache_hits == 1
 
 
 def test_corrupt_entry_is_a_miss(tmp_path, library, cache):
