@@ -16,7 +16,8 @@ plays a whole game by calling handlers only:
 
 Brick rolls (BOW §2.1) come from the replay runner's seeded stream (the same derivation as
 `bow3d.replay.play_game`, so a game played here re-simulates like any other) and are shown
-as 2x2 bricks thrown onto a tray, landing on edge as the recorded result says.
+as 2x2 bricks thrown onto a tray with Bullet physics, landing on edge as the recorded result
+says (bow3d.view.brick_physics).
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ class PlayUI:
     def __init__(self, base, scene, replay: str | Path, *, players: dict[str, str] | None = None, seed: int = 1,
                  geometry=None, library=None, quality: str = "default", animate: bool = True,
                  max_rounds: int = DEFAULT_MAX_ROUNDS):
-        from bow3d.view.brick_roll_animation import RollTray
+        from bow3d.view.brick_physics import PhysicsRollTray
         from bow3d.view.viewer import Viewer
 
         self.base, self.scene, self.animate = base, scene, animate
@@ -81,7 +82,7 @@ class PlayUI:
         self.reachable: list[tuple[int, int]] = []  # the lit cells of the chosen unit
         self._los = None
         self.hud = Hud(base)
-        self.tray = RollTray(base.win, frame=(0.70, 0.995, 0.55, 0.93))
+        self.tray = PhysicsRollTray(base.win, frame=(0.70, 0.995, 0.55, 0.93))
         self.viewer.help_text.setText("left click: choose a unit, then a cell (move) or an enemy (aim) | Enter: "
                                       "commit | Esc: cancel | Space: end turn | 1-9: actions | [ ] speed, < > turn, "
                                       "M drive | drag: orbit, wheel: zoom")

@@ -201,3 +201,21 @@ def test_piloting_speed_then_the_compulsory_move_through_the_handlers(tmp_path, 
     assert out["moved_ldu"][:2] == [100.0, 0.0]  # 5 studs towards facing 0 (world +X)
     assert out["state"] == [9.0, 3.0]
     assert out["ok"]
+
+
+@pytest.mark.parametrize("bricks,edges", [(1, 0), (1, 1), (4, 2), (6, 6), (10, 0)])
+def test_s2_1_physics_throw_lands_on_the_recorded_result(bricks, edges):
+    """BOW 1.3 §2.1: the thrown 2x2 bricks show exactly the recorded number on their edge, all at rest on the tray."""
+    import numpy as np
+
+    from bow3d.view.brick_physics import bullet_available, throws_for
+
+    if not bullet_available():
+        pytest.skip("panda3d.bullet is not installed")
+    throws = throws_for(bricks, edges, seed=21)
+    assert throws is not None and len(throws) == bricks
+    assert sum(t.on_edge for t in throws) == edges
+    rest = np.array([t.centres[-1, 2] for t in throws])
+    assert np.allclose(rest, np.where([t.on_edge for t in throws], 20.0, 12.0), atol=0.5)  # 40 x 40 x 24 LDU brick
+    assert all(t.centres[0, 2] > 60 for t in throws)  # thrown from above the tray
+    assert throws_for(bricks, edges, seed=21) == throws  # the same roll looks the same every time
