@@ -25,12 +25,29 @@ TRACER_LENGTH = 0.28  # of the firer-target line
 HIGHLIGHT_RGBA = (1.0, 0.85, 0.1, 1.0)
 
 
+def draw_in_scene_order() -> None:
+    """Draw opaque geometry in scene-graph order, not sorted by render state.
+
+    Panda3D sorts the opaque bin by state, and states are compared by address, which differs
+    from run to run; coplanar pieces (two side rings that touch) then win the depth test in a
+    different order and a few pixels change. In scene order the same replay gives the same
+    frames in every process. (Process-wide setting: it only fixes the order of draw calls.)
+    """
+    from panda3d.core import CullBinEnums, CullBinManager
+
+    manager = CullBinManager.get_global_ptr()
+    index = manager.find_bin("opaque")
+    if index >= 0:
+        manager.set_bin_type(index, CullBinEnums.BT_unsorted)
+
+
 class Stage:
     """Everything the film draws, on top of `nodes` (a `SceneNodes` from `attach_scene`)."""
 
     def __init__(self, nodes, window, camera, lens, aspect2d, aspect: float):
         from bow3d.view import markers
 
+        draw_in_scene_order()
         self.nodes = nodes
         self.window = window
         self.camera = camera
