@@ -15,7 +15,7 @@ from bow3d.errors import ReplayError
 from bow3d.view.brick_roll_animation import brick_poses, landing
 from bow3d.view.director import HARD_MIN_SHOT_S, direct
 from bow3d.view.timeline import (Attacked, BrickRollShown, Died, Moved, Narrated, Pose, RollsShown, RoundStarted,
-                                 SideStyle, Step, Timeline, VehicleMoved, timeline_from_records)
+                                 SideStyle, Step, Timeline, Treated, VehicleMoved, timeline_from_records)
 
 BOUNDS = np.array([[0.0, 0.0, -8.0], [960.0, 640.0, 120.0]])
 START = {"blue-1": Pose((5.5, 5.5), 0.0), "red-1": Pose((30.5, 20.5), 180.0), "jeep": Pose((10.0, 25.0), 0.0)}
@@ -42,6 +42,8 @@ def story() -> Timeline:
         Step(Attacked("blue-1", "red-1", rolls, 1), 2, "blue", hit, dead, "red-1 dies"),
         Step(Died("red-1", "blue-1"), 2, "blue", hit, dead, "red-1 dies"),
         Step(Narrated("blue-1"), 2, "blue", dead, dead, "blue-1 grabs the rope"),
+        Step(Treated("blue-1", "jeep", (BrickRollShown("blue", 2, 1, "treat/repair"),), 1), 2, "blue", dead, dead,
+             "blue-1 repairs jeep: 1 damage repaired"),
     )
     return Timeline("Test field", START, steps, {"blue": SideStyle("Blue army", (0.1, 0.3, 0.7)),
                                                  "red": SideStyle("Red army", (0.7, 0.0, 0.0))},
@@ -52,7 +54,7 @@ def story() -> Timeline:
 def test_each_beat_gets_its_shot():
     film = direct(story(), BOUNDS)
     assert [s.kind for s in film.shots] == ["establishing", "rolls", "tracking", "tracking", "over_the_shoulder",
-                                            "establishing", "over_the_shoulder", "close_up", "glance"]
+                                            "establishing", "over_the_shoulder", "close_up", "glance", "two_shot"]
     assert film.shots[0].start_s == 0.0
     for a, b in zip(film.shots, film.shots[1:]):
         assert b.start_s == pytest.approx(a.end_s)
@@ -114,6 +116,18 @@ def test_tracking_shot_walks_the_path():
     vehicle = film.frame(film.shots[3].end_s - 1e-6)
     assert vehicle.poses["jeep"].position == pytest.approx((30.0, 25.0))
     assert vehicle.poses["jeep"].facing_deg == pytest.approx(20.0)
+
+
+def test_treat_two_shot_frames_both_and_shows_the_roll():
+    film = direct(story(), BOUNDS)
+    shot = film.shots[-1]
+    end = film.frame(shot.end_s - 1e-6)
+    before = film.timeline.steps[shot.step].before
+    medic, jeep = film.world(before["blue-1"].position), film.world(before["jeep"].position)
+    middle = (medic[:2] + jeep[:2]) / 2
+    assert np.linalg.norm(np.array(end.camera.target[:2]) - middle) < 1.0
+    assert end.roll is not None and end.roll.rolls[0].purpose == "treat/repair"
+    assert any(t.role == "result" and "repaired" in t.text for t in end.titles)
 
 
 def test_close_up_when_a_unit_dies():
