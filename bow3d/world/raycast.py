@@ -143,13 +143,24 @@ def segment_sphere_near(origins: np.ndarray, dirs: np.ndarray, tfar: np.ndarray,
     return gap <= (radii[:, None] ** 2)
 
 
+def near_bodies(origins: np.ndarray, dirs: np.ndarray, tfar: np.ndarray, shapes: list[BodyShape],
+                poses: np.ndarray, bodies: np.ndarray, eye: np.ndarray | None = None) -> np.ndarray:
+    """(len(bodies), N) bool: which segments pass near which of the given bodies (bounding spheres)."""
+    if len(bodies) == 0:
+        return np.zeros((0, origins.shape[0]), bool)
+    rot = poses[bodies, :3, :3]
+    centres = np.einsum("bij,bj->bi", rot, np.stack([shapes[b].centre for b in bodies])) + poses[bodies, :3, 3]
+    radii = np.array([shapes[b].radius for b in bodies])
+    return segment_sphere_near(origins, dirs, tfar, centres, radii, eye)
+
+
 def cast_bodies(origins: np.ndarray, dirs: np.ndarray, tfar: np.ndarray, shapes: list[BodyShape],
-                poses: np.ndarray, active: np.ndarray, eye: np.ndarray | None = None
-                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                poses: np.ndarray, active: np.ndarray, eye: np.ndarray | None = None,
+                near: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Nearest body hit per segment among the active bodies.
 
     poses (B, 4, 4) float64 body -> world; active (B,) bool; eye (3,) when every segment starts
-    there (a faster cull). Returns (t (N,) float32, inf where
+    there (a faster cull); `near` the result of `near_bodies` for the active bodies, if already known. Returns (t (N,) float32, inf where
     none; body (N,) int32, -1 where none; primID (N,) int32 in the body's shape).
     """
     n = origins.shape[0]
@@ -160,9 +171,8 @@ def cast_bodies(origins: np.ndarray, dirs: np.ndarray, tfar: np.ndarray, shapes:
     if n == 0 or bodies.size == 0:
         return best_t, best_b, best_p
     rot = poses[bodies, :3, :3]
-    centres = np.einsum("bij,bj->bi", rot, np.stack([shapes[b].centre for b in bodies])) + poses[bodies, :3, 3]
-    radii = np.array([shapes[b].radius for b in bodies])
-    near = segment_sphere_near(origins, dirs, tfar, centres, radii, eye)
+    if near is None:
+        near = near_bodies(origins, dirs, tfar, shapes, poses, bodies, eye)
     for k in np.flatnonzero(near.any(axis=1)):  # a loop over bodies near the rays, not over rays
         b = bodies[k]
         rows = np.flatnonzero(near[k])

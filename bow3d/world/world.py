@@ -16,13 +16,16 @@ from bow3d.errors import UserInputError
 from bow3d.ldraw import Library, Model, PartInstance, load_model
 from bow3d.world.bodies import (SAMPLE_STANDOFF_LDU, Template, body_pose, facing_samples, footprint_corners,
                                 template_from_model)
-from bow3d.world.raycast import SightMesh, TriangleScene, cast_bodies, cast_merged, merged_bodies, sight_mesh
+from bow3d.world.raycast import (SightMesh, TriangleScene, cast_bodies, cast_merged, merged_bodies, near_bodies,
+                                 sight_mesh)
 from bow3d.world.report import COVER_THRESHOLD, RANGE_BAND_STUDS, Blocker, SightReport, range_penalty
 
 STUD = 20.0
 CLOSE_STUDS = 1.0   # design.md: "close" = the hands can touch, within 1 stud, body to body
 ABOVE_LDU = 1000.0  # vertical rays for ground heights start this far above the decor's top
-MERGED_BATCH_RAYS = 4096  # batches this big cast bodies through one merged scene (rebuilt after moves)
+MERGED_BATCH_RAYS = 4096  # batches this big, whose segments pass near bodies
+MERGED_NEAR_SHARE = 0.5   # ... more than this often (body-segment pairs per segment), cast bodies through one
+                          # merged scene (rebuilt on first use after a move); others cast each body near them
 
 
 @dataclass
@@ -178,15 +181,6 @@ class World:
         lift = lift[np.isfinite(lift)]
         return float(lift.max()) if lift.size else 0.0
 
-    def ground_under(self, corners: np.ndarray) -> float:
-        """Where a footprint (4, 2 world XY corners) rests: the highest decor under a 3 x 3 grid on it
-        (0 when nothing is under it)."""
-        a, b, d = corners[0], corners[1], corners[3]
-        u = np.array([0.0, 0.5, 1.0])
-        grid = a + u[:, None, None] * (b - a) + u[None, :, None] * (d - a)
-        h = self.ground_heights(grid.reshape(-1, 2))
-        return float(h.max()) if np.isfinite(h).any() else 0.0
-
     # ----- sight --------------------------------------------------------------------------------
     def sight(self, firer: str, target: str) -> SightReport:
         """Rays from the firer's eye to the target's samples facing it (design.md, BOW §2.4.2)."""
@@ -220,11 +214,12 @@ class World:
         active[list(skip)] = False
         # Bodies only up to the decor's hit: segments already stopped by decor pass near fewer bodies.
         limit = np.minimum(tfar, t_decor)
-        if len(points) >= MERGED_BATCH_RAYS:
+        near = near_bodies(origins, dirs, limit, self._shapes, self.poses, np.flatnonzero(active), eye)
+        if len(points) >= MERGED_BATCH_RAYS and near.sum() > MERGED_NEAR_SHARE * len(points):
             scene, owner = self._merged_bodies()
             t_body, body = cast_merged(scene, owner, origins, dirs, limit, ~active)
         else:
-            t_body, body, _ = cast_bodies(origins, dirs, limit, self._shapes, self.poses, active, eye)
+            t_body, body, _ = cast_bodies(origins, dirs, limit, self._shapes, self.poses, active, eye, near)
         by_body = np.isfinite(t_body) & (t_body < t_decor)
         by_decor = np.isfinite(t_decor) & ~by_body
         # One key per blocker: decor instance index, or -(body index) - 2.

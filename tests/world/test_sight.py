@@ -194,9 +194,12 @@ def test_place_moves_a_body_without_rebuilding_the_decor():
     assert world.distance_studs("a", "b") == pytest.approx(20.0)
 
 
-def test_big_batches_through_the_merged_bodies_scene_agree_with_instancing():
-    """Batches of MERGED_BATCH_RAYS or more cast bodies through one merged scene: same answers."""
+def test_big_batches_through_the_merged_bodies_scene_agree_with_instancing(monkeypatch):
+    """Big batches that pass near many bodies cast them through one merged scene: same answers."""
+    import bow3d.world.world as world_module
     from bow3d.world.world import MERGED_BATCH_RAYS
+
+    monkeypatch.setattr(world_module, "MERGED_NEAR_SHARE", 0.0)  # big batches always take the merged path
 
     wall = box_mesh((290, 150, 0), (310, 270, 40))
     world = box_world([wall], [BodySpec(f"u{k}", "fig", (8.5 + 3 * (k % 5), 4.5 + 4 * (k // 5)), 45.0 * k)
@@ -206,7 +209,7 @@ def test_big_batches_through_the_merged_bodies_scene_agree_with_instancing():
     eye = world.head("u0")
     skip = (world.body("u0").index,)
     big = world.cast_sight(eye, points, skip)
-    assert len(points) >= MERGED_BATCH_RAYS
+    assert len(points) >= MERGED_BATCH_RAYS and world._merged[0] == world._version  # the merged scene was used
     small = [world.cast_sight(eye, chunk, skip) for chunk in np.array_split(points, 5)]
     assert (big[0] == np.concatenate([s[0] for s in small])).all()
     assert 0.05 < big[0].mean() < 0.95 and any(b.kind == "unit" for b in big[2])
