@@ -203,7 +203,9 @@ def _words(aspect2d, report, boxes, size) -> None:
     for k, (lo, _) in enumerate(boxes):
         x, z = lo[0] / size[0] * 2 * aspect - aspect, 1 - lo[1] / size[1] * 2
         text(str(k + 1), x + 0.01, z - 0.06, 0.05, orange)
-    lines = [f"{k + 1}: {b.describe()}  {b.share:.0%}" for k, b in enumerate(report.blockers[:8])]
+    from bow3d.world.report import percent
+
+    lines = [f"{k + 1}: {b.describe()}  {percent(b.share)}" for k, b in enumerate(report.blockers[:8])]
     lines.append(f"samples: {int(report.seen.sum())} seen (green), {int((~report.seen).sum())} hidden (red)")
     lines.append("map: range bands 15 (green), 30 (yellow), 45 studs (orange); dark = outside the front arc")
     for k, line in enumerate(lines):
