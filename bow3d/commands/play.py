@@ -26,7 +26,8 @@ are shown before anything happens), Enter commits, Esc cancels. Left drag orbits
 drag pans, the wheel zooms.
 Keys: 1-9 the listed actions, Space ends the unit's turn (a marking brick goes beside it),
 [ and ] change a piloted vehicle's speed, , and . turn it 45 degrees, M drives (the compulsory
-move). Brick rolls are thrown for you: the bricks tumble onto the tray and land as recorded.
+move), Ctrl+Q quits (the replay keeps the game so far). Brick rolls are thrown for you: the
+bricks tumble onto the tray (Bullet physics) and land as recorded.
 
 Without a display, --offscreen-script FILE plays from a text file of commands, one a line:
   click-unit ID | click-cell I J | click X Y (pixels) | key N | confirm | cancel | end-turn

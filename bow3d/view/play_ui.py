@@ -85,7 +85,7 @@ class PlayUI:
         self.tray = PhysicsRollTray(base.win, frame=(0.70, 0.995, 0.55, 0.93))
         self.viewer.help_text.setText("left click: choose a unit, then a cell (move) or an enemy (aim) | Enter: "
                                       "commit | Esc: cancel | Space: end turn | 1-9: actions | [ ] speed, < > turn, "
-                                      "M drive | drag: orbit, wheel: zoom")
+                                      "M drive | drag: orbit, wheel: zoom | Ctrl+Q quit")
         self._bind()
         self._advance()
         self._refresh()
@@ -103,6 +103,7 @@ class PlayUI:
         b.accept(",", self.on_turn, [45.0])
         b.accept(".", self.on_turn, [-45.0])
         b.accept("m", self.on_drive)
+        b.accept("control-q", self.on_quit)
         b.task_mgr.add(self._animate_task, "bow3d-play-animate")
 
     # --- handlers ----------------------------------------------------------------------------
@@ -458,6 +459,11 @@ class PlayUI:
         self.viewer.sheet.show(f"{unit.id} ({unit.sheet})", self.scene.sheet(unit.sheet), damage=unit.damage,
                                weapon=unit.weapon, clone=self.nodes.prototype(unit.id),
                                side_rgba=self.nodes.pieces[unit.id].side_rgba)
+
+    def on_quit(self) -> None:
+        """Close the replay and the window (Ctrl+Q; Esc only cancels an aimed action)."""
+        self.close()
+        self.base.userExit()
 
     def close(self) -> None:
         """Close the replay (a game left unfinished stays a valid, shorter replay)."""

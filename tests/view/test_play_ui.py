@@ -168,8 +168,12 @@ write(root / "field.ldr", {field!r}); write(root / "figure.ldr", {figure!r})
 write(root / "jeep.ldr", "0 Jeep\n1 2 0 0 0 2 0 0 0 1 0 0 0 1.4 box.dat\n")  # 40 x 28 LDU, 24 high
 scene = load_scene(write(root / "drive.yaml", {scene!r}))
 base = open_base(offscreen=True, size=(320, 180))
-ui = PlayUI(base, scene, root / "drive.bowreplay", seed=11, library=library, animate=False,
+from panda3d.core import ClockObject
+base.clock.set_mode(ClockObject.M_forced)      # 10 frames a second, whatever the machine
+base.clock.set_frame_rate(10)
+ui = PlayUI(base, scene, root / "drive.bowreplay", seed=11, library=library, animate=True,
             players={{"blue": "human", "red": "ai"}})
+ui.settle()
 out = dict(side=ui.game.state.side_to_play)
 ui.on_click_unit("blue-jeep")                  # a click on the vehicle chooses its pilot
 out["selected"] = ui.selected
@@ -178,7 +182,11 @@ ui.on_speed(+1)
 out["speed"] = ui.game.state.vehicles["blue-jeep"].speed
 before = tuple(ui.nodes.vehicles["blue-jeep"].get_pos())
 ui.on_drive()
-ui.settle()
+base.task_mgr.step(); base.task_mgr.step()
+middle = tuple(ui.nodes.vehicles["blue-jeep"].get_pos())
+out["animated"] = before[0] < middle[0] < before[0] + 100 - 1   # on its way after 0.2 s of 0.45
+for _ in range(8):
+    base.task_mgr.step()
 after = tuple(ui.nodes.vehicles["blue-jeep"].get_pos())
 out["moved_ldu"] = [round(a - b, 3) for a, b in zip(after, before)]
 out["state"] = ui.game.state.vehicles["blue-jeep"].position
@@ -197,7 +205,7 @@ def test_piloting_speed_then_the_compulsory_move_through_the_handlers(tmp_path, 
     assert result.returncode == 0, result.stderr[-3000:]
     out = json.loads(next(line for line in result.stdout.splitlines() if line.startswith("RESULT "))[7:])
     assert out["selected"] == "blue-1" and out["hidden"]
-    assert out["speed"] == 1
+    assert out["speed"] == 1 and out["animated"]  # the compulsory move glides, it does not jump
     assert out["moved_ldu"][:2] == [100.0, 0.0]  # 5 studs towards facing 0 (world +X)
     assert out["state"] == [9.0, 3.0]
     assert out["ok"]
