@@ -66,3 +66,18 @@ def test_open_replay_viewer_refuses_a_missing_replay(tmp_path):
 
     with pytest.raises(Bow3dError):
         open_replay_viewer(tmp_path / "nothing.bowreplay")
+
+
+def test_without_a_display_the_viewer_says_to_film_instead(monkeypatch):
+    from bow3d.replay.verify import verify_replay
+    from bow3d.view.offscreen import RenderUnavailable
+    from bow3d.view.replay_viewer import open_replay_viewer
+
+    bundled = sorted((Path(__file__).resolve().parents[2] / "replays").glob("*.bowreplay"))
+    if not bundled or not verify_replay(bundled[0]).ok:
+        pytest.skip("no bundled replay that re-simulates with today's rules")
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    monkeypatch.setattr(sys, "platform", "linux")
+    with pytest.raises(RenderUnavailable, match="--video"):
+        open_replay_viewer(bundled[0])
