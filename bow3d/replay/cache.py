@@ -26,7 +26,8 @@ from typing import Any
 
 DEFAULT_RADIUS_STUDS = 8.0   # for geometries that do not say how big their bodies are
 MARGIN_STUDS = 0.5
-MAX_ENTRIES = 50_000         # the memo is emptied when it grows past this
+MAX_ENTRIES = 50_000         # small answers (sight, distances...) kept before the memo is emptied
+MAX_CELL_ENTRIES = 2_000     # reachable cells and paths (bigger answers) kept before they are emptied
 
 Pose = tuple[float, float, float]
 
@@ -81,6 +82,7 @@ class CachedGeometry:
         self.radii = body_radii(inner, ids)
         self.poses: dict[str, Pose] = {}
         self._memo: dict[tuple, Any] = {}
+        self._cells: dict[tuple, Any] = {}
         self.hits = 0
         self.misses = 0
 
@@ -136,18 +138,19 @@ class CachedGeometry:
         return tuple((id, pose) for id, pose in self.poses.items()
                      if id != a and math.hypot(pose[0] - pa[0], pose[1] - pa[1]) <= reach + self._radius(id))
 
-    def _remember(self, key: tuple, compute: Any) -> Any:
+    def _remember(self, key: tuple, compute: Any, cells: bool = False) -> Any:
+        memo, limit = (self._cells, MAX_CELL_ENTRIES) if cells else (self._memo, MAX_ENTRIES)
         try:
-            value = self._memo[key]
+            value = memo[key]
             self.hits += 1
             return value
         except KeyError:
             pass
         self.misses += 1
         value = compute()
-        if len(self._memo) >= MAX_ENTRIES:
-            self._memo.clear()
-        self._memo[key] = value
+        if len(memo) >= limit:
+            memo.clear()
+        memo[key] = value
         return value
 
     # -- the protocol ----------------------------------------------------------------------
@@ -178,11 +181,11 @@ class CachedGeometry:
 
     def reachable_cells(self, unit: str, move_studs: int) -> dict[tuple[int, int], int]:
         key = ("reachable", unit, move_studs, self.poses.get(unit), self._near_point(unit, move_studs + 1.5))
-        return dict(self._remember(key, lambda: self.inner.reachable_cells(unit, move_studs)))
+        return dict(self._remember(key, lambda: self.inner.reachable_cells(unit, move_studs), cells=True))
 
     def path(self, unit: str, to: tuple[int, int], move_studs: int) -> list[tuple[int, int]] | None:
         key = ("path", unit, tuple(to), move_studs, self.poses.get(unit), self._near_point(unit, move_studs + 1.5))
-        found = self._remember(key, lambda: self.inner.path(unit, to, move_studs))
+        found = self._remember(key, lambda: self.inner.path(unit, to, move_studs), cells=True)
         return None if found is None else list(found)
 
     def sweep(self, vehicle: str, distance_studs: float) -> Any:

@@ -17,7 +17,7 @@ from typing import Any
 
 from bow3d.errors import UserInputError
 from bow3d.replay.format import SUFFIX, ReplayWriter
-from bow3d.replay.session import DEFAULT_MAX_ROUNDS, GameResult, play_game, side_ids
+from bow3d.replay.session import DEFAULT_MAX_ROUNDS, GameResult, play_game, prepare_geometry, side_ids
 
 GeometryFactory = Callable[[Any], Any]
 
@@ -72,7 +72,8 @@ class _Table:
         from bow3d.scene import load_scene
 
         self.scene = load_scene(scene_path)
-        self.geometry = (geometry_factory or default_geometry)(self.scene)
+        # one world and one memo for every game of this process (the games start alike)
+        self.geometry = prepare_geometry(self.scene, (geometry_factory or default_geometry)(self.scene))
 
     def play(self, seed: int, replays_dir: str | None, max_rounds: int) -> tuple[GameResult, str | None]:
         players = {side: "ai" for side in side_ids(self.scene)}
