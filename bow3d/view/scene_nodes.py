@@ -146,11 +146,12 @@ class SceneNodes:
 
     def _base(self, piece: Piece) -> NodePath:
         hx, hy = piece.half_extent
+        height = RING_HEIGHT + 0.25 * (len(self.pieces) % 6)  # touching rings never share a top face (z-fighting)
         if piece.kind == "unit":
             outer = piece.feet_radius + 6.0
-            corners = markers.ring_corners(outer - 5.0, outer, RING_HEIGHT, z=0.3)
+            corners = markers.ring_corners(outer - 5.0, outer, height, z=0.3)
         else:
-            corners = markers.frame_corners(hx + 2.0, hy + 2.0, 5.0, RING_HEIGHT, z=0.3)
+            corners = markers.frame_corners(hx + 2.0, hy + 2.0, 5.0, height, z=0.3)
         return markers.solid_node(piece.root, "side-base", [(corners, piece.side_rgba)])
 
     def rebuild_battlefield(self, quality: str, edges: bool = False) -> None:
