@@ -34,6 +34,7 @@ HARD_MIN_SHOT_S = 0.2  # a film of a very long game may go past max_seconds rath
 DURATIONS_S = {"round": 3.5, "first_round": 5.0, "attack": 5.0, "death": 2.6, "treat": 4.0, "rolls": 3.0,
                "narrated": 0.9, "vehicle": 3.0}
 MOVE_S_PER_STUD, MOVE_MIN_S, MOVE_MAX_S = 0.3, 1.6, 3.5
+FINALE_S = 3.5  # the winner's title over a last look at the battlefield
 FALL_S = 0.8  # a dying unit topples over this long
 Ground = Callable[[float, float], float]  # world (x, y) LDU -> ground height z LDU
 
@@ -268,6 +269,8 @@ def direct(timeline: Timeline, bounds: np.ndarray, ground: Ground | None = None,
                           for i, step in enumerate(steps)], dtype=np.float64)
     durations = _quicken_idle(timeline, durations)
     keep = np.ones(len(steps), dtype=bool)
+    if timeline.finished and len(steps):
+        max_seconds = max(max_seconds - FINALE_S, MIN_SHOT_S)  # the winner's title is part of the film
     if durations.sum() > max_seconds and len(durations):
         durations = np.minimum(durations, [BRISK_S.get(shot_kind(step), 1.0) for step in steps])
         keep = _keep(steps, durations, max_seconds)
@@ -275,9 +278,12 @@ def direct(timeline: Timeline, bounds: np.ndarray, ground: Ground | None = None,
             durations[keep] = _fit(durations[keep], max_seconds)
     chosen = np.flatnonzero(keep)
     lengths = durations[chosen]
+    if timeline.finished and len(steps):  # the last word: who won
+        chosen, lengths = np.append(chosen, len(steps) - 1), np.append(lengths, FINALE_S)
     starts = np.concatenate([[0.0], np.cumsum(lengths)[:-1]]) if len(lengths) else np.zeros(0)
-    shots = tuple(Shot(shot_kind(steps[i]), float(start), float(length), int(i))
-                  for i, start, length in zip(chosen, starts, lengths))
+    shots = tuple(Shot(shot_kind(steps[i]) if n < len(lengths) - 1 or not timeline.finished else "finale",
+                       float(start), float(length), int(i))
+                  for n, (i, start, length) in enumerate(zip(chosen, starts, lengths)))
     return ShotList(timeline, shots, bounds, ground, aspect)
 
 

@@ -213,6 +213,18 @@ def _frame_glance(film: ShotList, index: int, shot: Shot, step: Step, local: flo
                      highlight=beat.unit)
 
 
+def _frame_finale(film: ShotList, index: int, shot: Shot, step: Step, local: float) -> FrameSpec:
+    timeline = film.timeline
+    side = timeline.sides.get(timeline.winner or "")
+    text = f"{side.name} wins" if side else "Draw"
+    rgb = side.rgb if side else (1.0, 1.0, 1.0)
+    titles = (Title(text, "round", rgb, _fade(local, shot.duration_s, 0.2)),
+              Title(f"after {step.round} round{'s' if step.round != 1 else ''}", "caption", (1.0, 1.0, 1.0),
+                    _fade(local, shot.duration_s, 0.5)))
+    camera = film._establishing(step.round + 1, local / shot.duration_s)
+    return FrameSpec(shot.start_s + local, index, camera, dict(step.after), {}, titles)
+
+
 FRAMERS = {"establishing": _frame_establishing, "tracking": _frame_tracking,
             "over_the_shoulder": _frame_over_the_shoulder, "close_up": _frame_close_up,
-            "two_shot": _frame_two_shot, "rolls": _frame_rolls, "glance": _frame_glance}
+            "two_shot": _frame_two_shot, "rolls": _frame_rolls, "glance": _frame_glance, "finale": _frame_finale}

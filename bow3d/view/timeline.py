@@ -139,6 +139,7 @@ class Timeline:
     vehicles: frozenset[str] = frozenset()
     labels: Mapping[str, str] = field(default_factory=dict)  # id -> "blue-3 (rifleman)"
     winner: str | None = None
+    finished: bool = False  # the game ended (a cut-short replay has no final title)
 
     def poses_after(self, index: int) -> Mapping[str, Pose]:
         """Poses once step `index` is done (-1: the start)."""
@@ -279,7 +280,7 @@ def timeline_from_records(scene: Any, game: Any, records: Sequence[Mapping[str, 
             steps.append(Step(beat, round_now, side, before, after, "; ".join(words)))
     return Timeline(getattr(scene, "name", "") or "", start, merge_moves(steps), dict(sides or side_styles(scene)),
                     unit_sides(scene), vehicles, unit_labels(scene),
-                    getattr(game.state, "winner", None))
+                    getattr(game.state, "winner", None), bool(getattr(game, "is_over", False)))
 
 
 def merge_moves(steps: Sequence[Step]) -> tuple[Step, ...]:

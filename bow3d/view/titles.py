@@ -18,7 +18,7 @@ BOLD_FONTS = ("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
               "/usr/share/fonts/TTF/DejaVuSans-Bold.ttf", "/usr/share/fonts/dejavu/DejaVuSans-Bold.ttf",
               "/Library/Fonts/Arial Bold.ttf", "C:/Windows/Fonts/arialbd.ttf")
 # role -> (scale, x (fraction of the aspect, -1 left .. 1 right), z, alignment)
-LAYOUT = {"round": (0.16, 0.0, 0.12, "center"), "caption": (0.065, 0.0, 0.86, "center"),
+LAYOUT = {"round": (0.13, 0.0, 0.55, "center"), "caption": (0.065, 0.0, 0.86, "center"),
           "unit": (0.07, -0.96, -0.70, "left"), "result": (0.06, -0.96, -0.86, "left")}
 ROLL_CAPTION_SCALE = 0.045
 
@@ -105,7 +105,7 @@ class TitleOverlay:
                 path.hide()
                 continue
             text.set_text(title.text)
-            colour = (1.0, 0.85, 0.1) if role == "round" else title.rgb
+            colour = title.rgb
             text.set_text_color(*_readable(colour), 1)
             text.set_frame_color(*title.rgb, 1)
             text.set_frame_as_margin(0.45, 0.45, 0.22, 0.18)

@@ -59,6 +59,8 @@ def test_each_beat_gets_its_shot():
     for a, b in zip(film.shots, film.shots[1:]):
         assert b.start_s == pytest.approx(a.end_s)
     assert film.frame_count(30) == round(film.duration_s * 30)
+    long = replace(base, steps=base.steps * 10, winner="blue", finished=True)
+    assert direct(long, BOUNDS, max_seconds=40.0).duration_s <= 40.0 + 1e-6
 
 
 def test_same_timeline_same_shots_and_frames():
@@ -241,3 +243,17 @@ def test_units_aboard_are_filmed_from_their_vehicle():
     tracer = next(f.tracer for f in (film.frame(t) for t in np.linspace(0, film.shots[0].end_s, 40)) if f.tracer)
     assert np.allclose(tracer.start[:2], jeep[:2])
     assert np.linalg.norm(np.array(film.frame(film.shots[2].start_s).camera.target)[:2] - jeep[:2]) < 1e-6
+
+
+def test_a_finished_game_ends_on_the_winner():
+    from dataclasses import replace
+
+    base = story()
+    film = direct(replace(base, winner="blue", finished=True), BOUNDS)
+    last = film.shots[-1]
+    assert last.kind == "finale" and [s.kind for s in film.shots[:-1]] == [s.kind for s in direct(base, BOUNDS).shots]
+    titles = film.frame(last.end_s - 0.5).titles
+    assert any(t.role == "round" and t.text == "Blue army wins" for t in titles)
+    assert film.frame_count(30) == round(film.duration_s * 30)
+    long = replace(base, steps=base.steps * 10, winner="blue", finished=True)
+    assert direct(long, BOUNDS, max_seconds=40.0).duration_s <= 40.0 + 1e-6
