@@ -225,15 +225,16 @@ MAX_CONTINUATIONS = 8
 
 
 def cast_merged(scene: TriangleScene, owner: np.ndarray, origins: np.ndarray, dirs: np.ndarray, tfar: np.ndarray,
-                skip: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+                skip: np.ndarray, start: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Nearest hit in the merged bodies scene, ignoring bodies where skip (B,) bool is set: rays that
-    hit an ignored body go on past it (a few rounds, vectorised). Returns (t (N,), body (N,) or -1)."""
+    hit an ignored body go on past it (a few rounds, vectorised). `start` (N,): where along each
+    segment to begin (default 0). Returns (t (N,) from the segment's origin, body (N,) or -1)."""
     n = origins.shape[0]
     best_t = np.full(n, np.inf, np.float32)
     best_b = np.full(n, -1, np.int32)
-    rows = np.arange(n)
-    start = np.zeros(n, np.float32)
-    o, limit = origins, tfar
+    start = np.zeros(n, np.float32) if start is None else start.astype(np.float32).copy()
+    rows = np.flatnonzero(start < tfar)
+    o, limit = origins[rows] + start[rows][:, None] * dirs[rows], tfar[rows] - start[rows]
     for _ in range(MAX_CONTINUATIONS):
         t, prim = scene.first_hit(np.ascontiguousarray(o, np.float32), dirs[rows], limit)
         hit = prim >= 0
@@ -253,3 +254,11 @@ def cast_merged(scene: TriangleScene, owner: np.ndarray, origins: np.ndarray, di
         if rows.size == 0:
             break
     return best_t, best_b
+
+
+def box_exit(origins: np.ndarray, dirs: np.ndarray, box: np.ndarray) -> np.ndarray:
+    """(N,) how far each ray, starting inside the box (2, 3), travels before leaving it."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        inv = 1.0 / np.where(dirs == 0, np.float32(1e-30), dirs)
+        t0, t1 = (box[0] - 0.01 - origins) * inv, (box[1] + 0.01 - origins) * inv
+    return np.maximum(np.maximum(t0, t1).min(axis=1), 0.0)

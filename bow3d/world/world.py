@@ -16,8 +16,8 @@ from bow3d.errors import UserInputError
 from bow3d.ldraw import Library, Model, PartInstance, load_model
 from bow3d.world.bodies import (SAMPLE_STANDOFF_LDU, Template, body_pose, facing_samples, footprint_corners,
                                 template_from_model)
-from bow3d.world.raycast import (SightMesh, TriangleScene, cast_bodies, cast_merged, merged_bodies, near_bodies,
-                                 sight_mesh)
+from bow3d.world.raycast import (SightMesh, TriangleScene, box_exit, cast_bodies, cast_merged, merged_bodies,
+                                 near_bodies, sight_mesh)
 from bow3d.world.report import COVER_THRESHOLD, RANGE_BAND_STUDS, Blocker, SightReport, range_penalty
 
 STUD = 20.0
@@ -78,6 +78,7 @@ class World:
         self._grid = None
         self._version = 0        # bumped by place() and remove()
         self._merged = (-1, None, None)
+        self._file_names: dict[str, str] = {}
         for row, spec in enumerate(bodies):
             if spec.id in self.bodies:
                 raise UserInputError(f"two bodies share the id {spec.id!r}")
@@ -216,8 +217,7 @@ class World:
         limit = np.minimum(tfar, t_decor)
         near = near_bodies(origins, dirs, limit, self._shapes, self.poses, np.flatnonzero(active), eye)
         if len(points) >= MERGED_BATCH_RAYS and near.sum() > MERGED_NEAR_SHARE * len(points):
-            scene, owner = self._merged_bodies()
-            t_body, body = cast_merged(scene, owner, origins, dirs, limit, ~active)
+            t_body, body = self._cast_merged(eye, origins, dirs, limit, active, skip)
         else:
             t_body, body, _ = cast_bodies(origins, dirs, limit, self._shapes, self.poses, active, eye, near)
         by_body = np.isfinite(t_body) & (t_body < t_decor)
@@ -238,6 +238,35 @@ class World:
             blockers = [self._blocker(int(keys[i]), counts[i] / len(points)) for i in order]
         return seen, hider, blockers
 
+    def _cast_merged(self, eye, origins, dirs, limit, active, skip) -> tuple[np.ndarray, np.ndarray]:
+        """Bodies through the merged scene. An eye inside an ignored body (the firer's own head) would
+        make every ray go on past it: the merged scene is entered where the rays leave that body's
+        box, and the stretch before is cast on each body near it instead."""
+        start = np.zeros(len(origins), np.float32)
+        for b in skip:
+            box = self._shapes[b].box
+            local_eye = (eye - self.poses[b, :3, 3]) @ self.poses[b, :3, :3]
+            if (local_eye >= box[0]).all() and (local_eye <= box[1]).all():
+                local_dirs = (dirs @ self.poses[b, :3, :3]).astype(np.float32)
+                start = np.maximum(start, box_exit(np.broadcast_to(local_eye, dirs.shape).astype(np.float32),
+                                                   local_dirs, box))
+        start = np.minimum(start, limit)
+        scene, owner = self._merged_bodies()
+        t_far, b_far = cast_merged(scene, owner, origins, dirs, limit, ~active, start)
+        if not start.any():
+            return t_far, b_far
+        t_near, b_near, _ = cast_bodies(origins, dirs, start, self._shapes, self.poses, active, eye)
+        near = np.isfinite(t_near)
+        return np.where(near, t_near, t_far), np.where(near, b_near, b_far)
+
+    def _decor_names(self, index: int) -> tuple[str, str, str, int]:
+        """(part, colour name, file name, line) of a decor instance, worked out once per file."""
+        inst = self.instances[index]
+        file = self._file_names.get(inst.file)
+        if file is None:
+            file = self._file_names[inst.file] = Path(inst.file).name
+        return inst.name, inst.colour_name, file, inst.line
+
     def _merged_bodies(self) -> tuple[TriangleScene, np.ndarray]:
         """One Embree scene of every body where it stands, rebuilt on first use after a move."""
         if self._merged[0] != self._version:
@@ -247,9 +276,8 @@ class World:
     def _blocker(self, key: int, share: float) -> Blocker:
         if key >= 0 or key == -1:
             if 0 <= key < len(self.instances):
-                inst = self.instances[key]
-                return Blocker("decor", float(share), part=inst.name, colour=inst.colour_name,
-                               file=Path(inst.file).name, line=inst.line)
+                part, colour, file, line = self._decor_names(key)
+                return Blocker("decor", float(share), part=part, colour=colour, file=file, line=line)
             return Blocker("decor", float(share), part="decor")
         body = next(b for b in self.bodies.values() if b.index == -key - 2)
         return Blocker(body.kind, float(share), id=body.id)
