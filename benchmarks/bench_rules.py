@@ -56,7 +56,8 @@ def run(games: int = 50) -> str:
         rows.append([name, f"{r['gps']:.2f}", f"{r['gps'] / one['gps']:.2f}", f"{r['seconds']:.2f}",
                      f"{r['records'] / r['seconds']:,.0f}", f"{r['rounds']:.1f}", wins])
     idle_two = 2.0 / one["cpu"]
-    goal = "met" if max(two["gps"], idle_two) >= 5 else "NOT met"
+    measured = "met" if two["gps"] >= 5 else "NOT met"
+    estimated = "met" if idle_two >= 5 else "NOT met"
     memo = one["hits"] / max(1, one["hits"] + one["misses"])
     return "\n".join([
         title,
@@ -71,8 +72,8 @@ def run(games: int = 50) -> str:
         "",
         f"CPU per game (1 worker): {one['cpu'] * 1000:.0f} ms, so two idle cores reach about {idle_two:.1f} games/s. "
         f"Geometry memo: {memo:.0%} of the questions answered from it.",
-        f"Goal >= 5 games/s on 2 cores: {goal} (measured {two['gps']:.2f} games/s on 2 workers; "
-        f"{idle_two:.1f} from the CPU time).",
+        f"Goal >= 5 games/s on 2 cores: {measured} as measured here ({two['gps']:.2f} games/s on 2 workers, "
+        f"load {load:.1f}); {estimated} for two idle cores by the CPU time ({idle_two:.1f} games/s).",
         "",
     ])
 
