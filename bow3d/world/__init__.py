@@ -16,9 +16,11 @@ Conventions (measured on battlefield-5k, 5.2 M triangles; see benchmarks/RESULTS
   `place()` changes a pose: no rebuild.
 - Collision mesh for sight: the triangles of stud and anti-stud/tube primitives (LDraw's
   `tri_detail`) are dropped. Studs stand 4 LDU proud of a brick top and the tubes are inside the
-  bricks; on battlefield-5k this takes 5.22 M triangles to 0.87 M and the Embree build from about
-  5 s to about 1 s, and changes fewer than 1 % of blocked/unblocked answers on random sight lines
-  (figure in RESULTS.md). `World.from_scene(..., keep_studs=True)` keeps them.
+  bricks; on battlefield-5k this takes 5.22 M triangles to 0.87 M and the Embree build from 3.3 s
+  to 0.7 s (same run, benchmarks/bench_world.py), and changes 0.41 % of blocked/unblocked answers
+  on 262,144 random sight lines. `World.from_scene(..., keep_studs=True)` keeps them.
+- Big batches (heatmaps) whose segments pass near many bodies cast the bodies through one merged
+  Embree scene instead, rebuilt on first use after a move (MERGED_BATCH_RAYS, MERGED_NEAR_SHARE).
 - No back-face culling: LDraw parts are not watertight and windings are not always certified.
 - Grazing (sight lines at exact brick-top heights), Embree robust mode: a ray through the shared
   edge of two triangles never slips between them (blocked); a ray lying in the plane of a top
