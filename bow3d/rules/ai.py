@@ -479,6 +479,10 @@ class AIPlayer:
             options.append(((now - new) / 45.0 * 0.3 - 0.02, ChangeDirection(unit.id, delta)))
         return options
 
+    def _is_friend(self, b: _Board, id: str) -> bool:
+        body = b.units.get(id) or b.vehicles.get(id)
+        return body is not None and body.side == self.side
+
     def _standoff(self, b: _Board, pilot: Any, vehicle: Any) -> float:
         """The distance a pilot keeps from the nearest enemy: the best range band of the vehicle's
         ranged weapon (keeping 2 bricks, §2.4.2), or 0 (charge) for a vehicle without one."""
@@ -495,6 +499,8 @@ class AIPlayer:
         contact = b.game.geometry.sweep(vehicle.id, speed * 5.0)
         if contact is not None and contact.kind in ("decor", "edge", "ground"):
             return -CRASH_PENALTY
+        if contact is not None and contact.other is not None and self._is_friend(b, contact.other):
+            return -CRASH_PENALTY  # never run over one's own side (§3.6.1)
         travelled = speed * 5.0 if contact is None else contact.distance_studs
         rad = math.radians(vehicle.facing)
         end = (vehicle.position[0] + travelled * math.cos(rad), vehicle.position[1] + travelled * math.sin(rad))

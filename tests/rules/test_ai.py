@@ -190,3 +190,26 @@ def test_ai_games_terminate_and_are_deterministic():
     assert outcomes[0] == outcomes[3]  # same seed, same game
     assert sum(1 for winner, _ in outcomes if winner is not None) >= 3
     assert any(r["type"] == "attack" for r in outcomes[0][1])
+
+
+def test_pilot_does_not_run_over_his_own_side():
+    """BOW §3.6.1: a vehicle that hits a unit hurts it; the AI never drives into a friend."""
+    scene = scene_of("""\
+  - {id: blue-1, side: blue, sheet: rifleman, model: fig.ldr, facing: 0}
+  - {id: blue-2, side: blue, sheet: rifleman, model: fig.ldr, position: [16.5, 10.5], facing: 0}
+  - {id: red-1, side: red, sheet: rifleman, model: fig.ldr, position: [75.5, 10.5], facing: 180}
+""", """\
+  - {id: blue-jeep, side: blue, sheet: jeep, model: jeep.ldr, position: [10, 10.5], facing: 0, occupants: [blue-1]}
+""")
+    game = Game.start(scene, FlatGeometry.from_scene(scene, width=100))  # out of the gun's range
+    blue_to_play(game)
+    game.state.units["blue-2"] = dataclasses.replace(game.state.units["blue-2"], played=True)
+    events, player = [], ai()
+    while game.state.side_to_play == "blue" and not game.is_over:
+        if game.pending_roll is not None:
+            request = game.pending_roll
+            events += game.apply(BrickRoll(request.side, request.bricks, 0))
+            continue
+        events += game.apply(player.choose(game))
+    assert not any(e.kind == "collision" and e.data.get("other") == "blue-2" for e in events), \
+        [e.describe() for e in events]
