@@ -85,15 +85,22 @@ class _Table:
         return result, str(out)
 
 
-_WORKER: _Table | None = None
+_WORKER: _Table | BaseException | None = None
 
 
 def _init_worker(scene_path: str, geometry_factory: GeometryFactory | None) -> None:
+    """Build this worker's world; a failure is kept and raised by the first game (a pool whose
+    initializer raises would start new workers forever)."""
     global _WORKER
-    _WORKER = _Table(scene_path, geometry_factory)
+    try:
+        _WORKER = _Table(scene_path, geometry_factory)
+    except Exception as error:  # noqa: BLE001 (handed to the parent through the first game)
+        _WORKER = error
 
 
 def _play_in_worker(job: tuple[int, str | None, int]) -> tuple[GameResult, str | None]:
+    if isinstance(_WORKER, BaseException):
+        raise _WORKER
     assert _WORKER is not None
     return _WORKER.play(*job)
 

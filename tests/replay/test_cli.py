@@ -11,7 +11,6 @@ import pytest
 
 from bow3d.cli import main
 from bow3d.replay.simulate import simulate
-from bow3d.rules.flat import FlatGeometry
 from tests.replay.test_session import MAX_ROUNDS, flat, record_game
 
 
@@ -124,4 +123,17 @@ def test_simulate_on_flat_geometry_counts_wins_and_writes_replays(replay_file, t
     two = simulate(scene, 3, seed=3, workers=2, max_rounds=MAX_ROUNDS, geometry_factory=flat)
     assert [(r.seed, r.winner, r.records) for r in two.results] == \
         [(r.seed, r.winner, r.records) for r in summary.results]  # the same games on 2 workers
-    assert isinstance(flat, type(lambda: 0)) and FlatGeometry  # the factory used above
+
+
+def _broken_world(scene):
+    from bow3d.errors import SceneError
+
+    raise SceneError("the battlefield cannot be built (test)")
+
+
+def test_simulate_workers_report_a_world_that_cannot_be_built(replay_file):
+    from bow3d.errors import SceneError
+
+    scene = replay_file.parent.parent / "scenes" / "skirmish.yaml"
+    with pytest.raises(SceneError, match="cannot be built"):
+        simulate(scene, 2, workers=2, geometry_factory=_broken_world)
