@@ -37,6 +37,7 @@ MOVE_S_PER_STUD, MOVE_MIN_S, MOVE_MAX_S = 0.3, 1.6, 3.5
 FINALE_S = 3.5  # the winner's title over a last look at the battlefield
 FALL_S = 0.8  # a dying unit topples over this long
 Ground = Callable[[float, float], float]  # world (x, y) LDU -> ground height z LDU
+Stand = Callable[[str, Pose], float]  # unit or vehicle id, pose -> the height it stands at (LDU), as drawn
 
 
 @dataclass(frozen=True)
@@ -144,11 +145,12 @@ class ShotList:
     """The film: shots over time, and the frame spec at any time. Build it with `direct`."""
 
     def __init__(self, timeline: Timeline, shots: tuple[Shot, ...], bounds: np.ndarray, ground: Ground,
-                 aspect: float):
+                 aspect: float, stand: Stand | None = None):
         self.timeline = timeline
         self.shots = shots
         self.bounds = np.asarray(bounds, dtype=np.float64)
         self.ground = ground
+        self.stand = stand
         self.aspect = aspect
         self.duration_s = shots[-1].end_s if shots else 0.0
         self._sides: dict[int, int] = {}  # shot -> the camera side chosen for it (picked once per shot)
@@ -183,7 +185,14 @@ class ShotList:
         return np.array([x, y, self.ground(x, y) + lift])
 
     def head(self, id_: str, pose: Pose) -> np.ndarray:
-        return self.world(pose.position, VEHICLE_EYE_LDU if id_ in self.timeline.vehicles else HEAD_LDU)
+        return self.at(id_, pose, VEHICLE_EYE_LDU if id_ in self.timeline.vehicles else HEAD_LDU)
+
+    def at(self, id_: str, pose: Pose, lift: float = 0.0) -> np.ndarray:
+        """World point `lift` LDU above where unit or vehicle `id_` stands in `pose` (its own ground)."""
+        if self.stand is None:
+            return self.world(pose.position, lift)
+        x, y = pose.position[0] * STUD_LDU, pose.position[1] * STUD_LDU
+        return np.array([x, y, self.stand(id_, pose) + lift])
 
     @staticmethod
     def on_table(id_: str, poses: Mapping[str, Pose]) -> Pose:
@@ -226,7 +235,7 @@ class ShotList:
         for id_, pose in poses.items():
             if id_ in ignore or not pose.alive or pose.aboard is not None or math.isnan(pose.position[0]):
                 continue
-            foot = self.world(pose.position)
+            foot = self.at(id_, pose)
             span = camera - target
             w_closest = float(np.clip(np.dot(foot[:2] - target[:2], span[:2]) / max(1e-9, np.dot(span[:2], span[:2])),
                                       0.0, 1.0))
@@ -251,7 +260,7 @@ class ShotList:
 
 
 def direct(timeline: Timeline, bounds: np.ndarray, ground: Ground | None = None, aspect: float = 16 / 9,
-           max_seconds: float = 90.0) -> ShotList:
+           max_seconds: float = 90.0, stand: Stand | None = None) -> ShotList:
     """The shot list of a timeline, at most `max_seconds` long.
 
     One shot per beat when it fits. A longer game is edited: shots are first tightened to
@@ -259,7 +268,8 @@ def direct(timeline: Timeline, bounds: np.ndarray, ground: Ground | None = None,
     action, then moves, then misses; deaths, hits and round starts stay), spread evenly over the
     game, and only then is everything scaled down. `bounds` ((2, 3), LDU) is the battlefield's
     box (establishing shots frame it); `ground(x, y)` gives the ground height under a point
-    (default: z = the bottom of the box).
+    (default: z = the bottom of the box); `stand(id, pose)` the height a unit or vehicle stands
+    at, as the scene nodes place it (default: the ground under its position).
     """
     bounds = np.asarray(bounds, dtype=np.float64)
     floor = float(bounds[0][2]) if bounds.size else 0.0
@@ -284,7 +294,7 @@ def direct(timeline: Timeline, bounds: np.ndarray, ground: Ground | None = None,
     shots = tuple(Shot(shot_kind(steps[i]) if n < len(lengths) - 1 or not timeline.finished else "finale",
                        float(start), float(length), int(i))
                   for n, (i, start, length) in enumerate(zip(chosen, starts, lengths)))
-    return ShotList(timeline, shots, bounds, ground, aspect)
+    return ShotList(timeline, shots, bounds, ground, aspect, stand)
 
 
 BRISK_S = {"establishing": 2.5, "over_the_shoulder": 3.4, "close_up": 2.0, "tracking": 1.4, "two_shot": 2.8,
@@ -326,6 +336,10 @@ def _keep(steps: tuple[Step, ...], durations: np.ndarray, max_seconds: float) ->
         drop = members[np.round(np.linspace(0, len(members) - 1, count)).astype(int)] if count < len(members) \
             else members
         keep[drop] = False
+    kept = np.flatnonzero(keep)
+    for a, b in zip(kept, kept[1:]):  # a round whose every beat was left out: no title of its own
+        if isinstance(steps[a].beat, RoundStarted) and isinstance(steps[b].beat, RoundStarted):
+            keep[a] = False
     return keep
 
 

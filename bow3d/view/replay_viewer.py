@@ -28,7 +28,7 @@ class ReplayViewer:
         from bow3d.view.director import direct
         from bow3d.view.scene_nodes import attach_scene
         from bow3d.view.stage import Stage
-        from bow3d.view.video import MAX_FILM_SECONDS, _ground
+        from bow3d.view.video import MAX_FILM_SECONDS, _ground, _stand
 
         self.base = base
         aspect = base.win.get_x_size() / max(1, base.win.get_y_size())
@@ -38,7 +38,7 @@ class ReplayViewer:
         self.nodes = attach_scene(base.render, scene, library)
         self.stage = Stage(self.nodes, base.win, base.camera, base.camLens, base.aspect2d, aspect)
         self.film = direct(timeline, self.nodes.battlefield_model.bounds(), _ground(self.nodes), aspect,
-                           MAX_FILM_SECONDS)
+                           MAX_FILM_SECONDS, _stand(self.nodes))
         self.time_s = 0.0
         self.playing = False
         self.speed = 1.0

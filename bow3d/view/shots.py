@@ -73,7 +73,7 @@ def _frame_tracking(film: ShotList, index: int, shot: Shot, step: Step, local: f
     direction = direction / (np.linalg.norm(direction) or 1.0)
     side = np.array([-direction[1], direction[0]])
     lift = VEHICLE_EYE_LDU if isinstance(beat, VehicleMoved) else HEAD_LDU * 0.6
-    target = film.world(position, lift)
+    target = film.at(mover, replace(end, position=position), lift)
     distance = 320.0 if isinstance(beat, VehicleMoved) else 250.0
     offsets = []
     for sign in (1.0, -1.0, 0.0):
@@ -142,13 +142,13 @@ def _result_text(step: Step, beat: Attacked | Treated) -> str:
 def _frame_close_up(film: ShotList, index: int, shot: Shot, step: Step, local: float) -> FrameSpec:
     beat: Died = step.beat  # type: ignore[assignment]
     pose = film.on_table(beat.unit, step.before if beat.unit in step.before else step.after)
-    centre = film.world(pose.position, HEAD_LDU * 0.45)
+    centre = film.at(beat.unit, pose, HEAD_LDU * 0.45)
     toward = 0.0
     if beat.by and beat.by in step.before:
         other = film.on_table(beat.by, step.before).position
         toward = math.atan2(other[1] - pose.position[1], other[0] - pose.position[0])
     u = local / shot.duration_s
-    pitch = math.radians(26.0)
+    pitch = math.radians(40.0)  # from above the neighbours: a fallen unit lies low
 
     def offset(yaw: float, distance: float) -> np.ndarray:
         return np.array([math.cos(pitch) * math.cos(yaw), math.cos(pitch) * math.sin(yaw), math.sin(pitch)]) * distance
@@ -204,7 +204,7 @@ def _frame_glance(film: ShotList, index: int, shot: Shot, step: Step, local: flo
     pose = film.on_table(beat.unit, step.after)
     if math.isnan(pose.position[0]):
         return FrameSpec(shot.start_s + local, index, film._establishing(step.round, 0.9), dict(step.after), {}, ())
-    target = film.world(pose.position, HEAD_LDU * 0.5)
+    target = film.at(beat.unit, pose, HEAD_LDU * 0.5)
     yaw = math.radians(pose.facing_deg + 40.0 + 10.0 * local)
     camera = target + np.array([math.cos(yaw) * 0.75, math.sin(yaw) * 0.75, 0.66]) * 200.0
     titles = (_unit_title(film, beat.unit, local, shot),

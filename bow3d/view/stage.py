@@ -106,8 +106,12 @@ class Stage:
 
     def _pose(self, id_: str, pose: Pose, fall: float) -> None:
         piece = self.nodes.pieces[id_]
-        off_table = pose.aboard is not None or math.isnan(pose.position[0])
-        if off_table:
+        if pose.aboard is not None and pose.aboard in self.nodes.pieces and pose.alive:
+            if not piece.alive:
+                self.nodes.set_alive(id_, True)
+            self.nodes.seat(id_, pose.aboard, pose.seat)  # in its seat if the vehicle shows its crew
+            return
+        if pose.aboard is not None or math.isnan(pose.position[0]):
             piece.root.hide()
             return
         alive = pose.alive  # a unit falling in its close-up stays opaque; it fades once the shot is over

@@ -37,6 +37,7 @@ class Pose:
     aboard: str | None = None
     damage: int = 0
     marks: int = 0  # marking bricks beside the unit (BOW §2.2)
+    seat: int = 0  # aboard a vehicle: which seat (0 is the pilot's)
 
 
 @dataclass(frozen=True)
@@ -151,15 +152,19 @@ class Timeline:
 def snapshot(state: Any) -> dict[str, Pose]:
     """Poses of every unit and vehicle of a rules GameState (units, vehicles as lists or mappings)."""
     poses: dict[str, Pose] = {}
-    for kind in ("units", "vehicles"):
+    seats: dict[str, int] = {}
+    for kind in ("vehicles", "units"):
         items = getattr(state, kind, None) or []
         for item in (items.values() if isinstance(items, Mapping) else items):
+            for index, occupant in enumerate(getattr(item, "seats", None) or ()):
+                if occupant:
+                    seats[occupant] = index
             position = getattr(item, "position", None)
             alive = getattr(item, "alive", True) and not getattr(item, "destroyed", False)
             poses[item.id] = Pose(tuple(float(v) for v in position) if position is not None else (math.nan, math.nan),
                                   float(getattr(item, "facing", 0.0) or 0.0), bool(alive),
                                   getattr(item, "aboard", None), int(getattr(item, "damage", 0) or 0),
-                                  int(getattr(item, "marking_bricks", 0) or 0))
+                                  int(getattr(item, "marking_bricks", 0) or 0), seats.get(item.id, 0))
     return poses
 
 

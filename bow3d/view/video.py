@@ -98,7 +98,7 @@ class FilmRenderer:
             self.stage = Stage(self.nodes, self.renderer.buffer, self.renderer.camera, self.renderer.lens, aspect2d,
                                aspect)
             self.film: ShotList = direct(timeline, self.nodes.battlefield_model.bounds(), _ground(self.nodes),
-                                         aspect, max_seconds)
+                                         aspect, max_seconds, _stand(self.nodes))
         except BaseException:
             self.renderer.close()
             raise
@@ -152,6 +152,23 @@ def _ground(nodes: Any):
         return cache[key]
 
     return ground
+
+
+def _stand(nodes: Any):
+    """The height a unit or vehicle stands at, computed as SceneNodes.set_pose places it."""
+    cache: dict[tuple, float] = {}
+
+    def stand(id_: str, pose: Any) -> float:
+        piece = nodes.pieces.get(id_)
+        if piece is None:
+            return _ground(nodes)(pose.position[0] * 20.0, pose.position[1] * 20.0)
+        key = (id_, pose.position, pose.facing_deg)
+        if key not in cache:
+            cache[key] = float(nodes.ground.under_footprint((pose.position[0] * 20.0, pose.position[1] * 20.0),
+                                                            piece.half_extent, pose.facing_deg - 270.0))
+        return cache[key]
+
+    return stand
 
 
 def film_frames(renderer: FilmRenderer, fps: int) -> Iterator[memoryview]:
