@@ -308,10 +308,8 @@ def beat_priority(step: Step) -> int:
         return 6
     if isinstance(beat, Attacked):
         return 5 if beat.damage else 3
-    if isinstance(beat, Treated):
+    if isinstance(beat, (Treated, VehicleMoved)):  # a vehicle on the move is worth its tracking shot
         return 4
-    if isinstance(beat, VehicleMoved):
-        return 3
     if isinstance(beat, Moved):
         return 2
     return 1 if isinstance(beat, RollsShown) else 0
