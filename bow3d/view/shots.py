@@ -121,6 +121,9 @@ def _frame_over_the_shoulder(film: ShotList, index: int, shot: Shot, step: Step,
                         tuple(film.rgb_of_side(r.side) for r in beat.rolls))
     titles = [_unit_title(film, beat.firer, local, shot)]
     result_at = shot.duration_s * 0.62
+    action = _action_text(step, beat.firer, beat.target)
+    if action and local < result_at:
+        titles.append(Title(action, "caption", (1.0, 1.0, 1.0), _fade(local, shot.duration_s, 0.0, result_at)))
     if local >= result_at:
         titles.append(Title(_result_text(step, beat), "result", film.rgb(beat.firer), _fade(local, shot.duration_s,
                                                                                                result_at)))
@@ -130,13 +133,27 @@ def _frame_over_the_shoulder(film: ShotList, index: int, shot: Shot, step: Step,
                      roll, beat.target)
 
 
+def _short(text: str, limit: int = 90) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def _result_text(step: Step, beat: Attacked | Treated) -> str:
-    if step.text:
-        last = step.text.split("; ")[-1]
-        return last if len(last) <= 90 else last[:87] + "..."
+    """The rules' own verdict: the line that weighs the rolls ('... 2 attack bricks on edge vs 1 dodge: 1 damage')."""
+    lines = [line for line in step.text.split("; ") if line] if step.text else []
+    verdicts = [line for line in lines if " vs " in line]
+    if verdicts or lines:
+        return _short((verdicts or lines)[-1])
     if isinstance(beat, Treated):
         return f"{beat.medic} treats {beat.target}: {beat.healed} healed"
     return f"{beat.firer} hits {beat.target}: {beat.damage} damage" if beat.damage else f"{beat.target} dodges"
+
+
+def _action_text(step: Step, actor: str, target: str) -> str:
+    """The rules' line that announces the action ('blue-3 fires its rifle at red-2 (22.4 studs, -1 brick, covered)...')."""
+    for line in step.text.split("; ") if step.text else []:
+        if line.startswith(actor) and target in line and "'s turn" not in line and " vs " not in line:
+            return _short(line, 110)
+    return ""
 
 
 def _frame_close_up(film: ShotList, index: int, shot: Shot, step: Step, local: float) -> FrameSpec:
