@@ -37,7 +37,10 @@ def story() -> Timeline:
         Step(RollsShown((BrickRollShown("blue", 6, 2, "starting player"),)), 1, None, START, START),
         Step(Moved("blue-1", ((5.5, 5.5), (6.5, 6.5), (7.5, 7.5), (8.5, 8.5), (9.5, 8.5))), 1, "blue", START, moved),
         Step(VehicleMoved("jeep", ((10.0, 25.0), (30.0, 25.0)), (0.0, 20.0)), 1, "blue", moved, moved),
-        Step(Attacked("blue-1", "red-1", rolls, 1), 1, "blue", moved, hit, "blue-1 on red-1: 2 against 0: 1 damage"),
+        Step(Attacked("blue-1", "red-1", rolls, 1), 1, "blue", moved, hit,
+             "blue-1's turn; blue-1 fires its rifle at red-1 (25.0 studs, -1 brick): 3 attack against 1 dodge; "
+             "blue rolls 3 bricks: 2 on edge; blue-1 on red-1: 2 attack bricks on edge vs 0 dodge: 1 damage; "
+             "red-1 takes 1 damage (1/2)"),
         Step(RoundStarted(2), 2, None, hit, hit, "Round 2"),
         Step(Attacked("blue-1", "red-1", rolls, 1), 2, "blue", hit, dead, "red-1 dies"),
         Step(Died("red-1", "blue-1"), 2, "blue", hit, dead, "red-1 dies"),
@@ -100,7 +103,10 @@ def test_over_the_shoulder_looks_from_behind_the_firer_and_shows_shot_and_rolls(
     assert np.linalg.norm(camera[:2] - target[:2]) > np.linalg.norm(firer[:2] - target[:2])  # behind the firer
     assert any(f.tracer is not None for f in frames)
     assert any(f.roll is not None and f.roll.rolls[0].edges == 2 for f in frames)
-    assert frames[-1].titles[-1].role == "result" and "1 damage" in frames[-1].titles[-1].text
+    assert frames[-1].titles[-1].role == "result"
+    assert frames[-1].titles[-1].text == "blue-1 on red-1: 2 attack bricks on edge vs 0 dodge: 1 damage"
+    assert any(t.role == "caption" and t.text.startswith("blue-1 fires its rifle at red-1 (25.0 studs")
+               for t in frames[10].titles)  # the rules' announcement first, with range and penalty
     assert frames[0].poses["red-1"].damage == 0 and frames[-1].poses["red-1"].damage == 1  # damage shown once rolled
 
 
