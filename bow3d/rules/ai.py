@@ -88,6 +88,7 @@ class _Board:
     enemy_xy: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
     shooter_range: np.ndarray = field(default_factory=lambda: np.zeros(0))  # 0 = no ranged weapon
     hinted: set = field(default_factory=set)  # moves next to an obstacle (asked about cover too)
+    memo: dict = field(default_factory=dict)  # answers asked more than once in one choice
 
     def __post_init__(self) -> None:
         state, ctx = self.game.state, self.game.ctx
@@ -158,7 +159,8 @@ class AIPlayer:
         best = max(score for score, _ in options)
         ranked = sorted((i for i, (score, action) in enumerate(options)
                          if isinstance(action, Move) and score > best - CAN_WIN
-                         and action.to != b.units[action.unit].cell),
+                         and action.to != (int(b.units[action.unit].position[0] // 1),
+                                           int(b.units[action.unit].position[1] // 1))),
                         key=lambda i: -options[i][0])
         top = ranked[:1]
         top += [i for i in ranked if options[i][1] in b.hinted and i not in top][:REFINE]
@@ -330,7 +332,8 @@ class AIPlayer:
             return []
         move = max(1, move_studs(game, unit))
         reach = game.reachable(unit.id, move)
-        cells = np.array([c for c in reach if c != unit.cell], int).reshape(-1, 2)
+        here_cell = unit.cell
+        cells = np.array([c for c in reach if c != here_cell], int).reshape(-1, 2)
         options: list[tuple[float, Action]] = []
         d_now, enemy = b.nearest_enemy(start)
         if enemy is not None and _turn_between(unit.facing, _bearing(start, tuple(enemy))) > 90:
@@ -491,12 +494,24 @@ class AIPlayer:
                   if _value(w, "kind", "ranged") == "ranged"]
         return b.game.ctx.range_band * max(1, max(bricks) - 1) if bricks else 0.0
 
+    def _first_contact(self, b: _Board, vehicle: Any, distance: float) -> Any:
+        """The first contact of a straight move of `distance` studs: one sweep at the top speed per
+        choice, cut to the distance (the sweep follows the same line whatever its length)."""
+        key = ("sweep", vehicle.id)
+        if key not in b.memo:
+            top = max(allowed_speeds(b.game, vehicle)) * 5.0
+            b.memo[key] = (top, b.game.geometry.sweep(vehicle.id, top))
+        top, contact = b.memo[key]
+        if distance > top:
+            return b.game.geometry.sweep(vehicle.id, distance)
+        return contact if contact is not None and contact.distance_studs <= distance else None
+
     def _drive(self, b: _Board, vehicle: Any, speed: int, distance: float, standoff: float = 0.0) -> float:
         """Value of the straight move at `speed`: studs gained towards the standoff distance from
         the nearest enemy, minus a crash into the decor or off the field (§3.6.2)."""
         if speed <= 0 or vehicle.moved:
             return 0.0
-        contact = b.game.geometry.sweep(vehicle.id, speed * 5.0)
+        contact = self._first_contact(b, vehicle, speed * 5.0)
         if contact is not None and contact.kind in ("decor", "edge", "ground"):
             return -CRASH_PENALTY
         if contact is not None and contact.other is not None and self._is_friend(b, contact.other):
