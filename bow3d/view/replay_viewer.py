@@ -6,6 +6,8 @@ or an offscreen buffer for tests and CI; input handlers are plain methods that t
 
 Keys: space play/pause, right/left step to the next/previous shot (beat), home/end seek to
 the start/end, 0-9 seek to 0 %..90 % of the film, +/- (or ]/[) speed x2 / /2, Esc quits.
+Free look: drag with the left mouse button (or W/A/S/D) to orbit round what the shot looks at,
+the wheel zooms; C gives the camera back to the director.
 """
 
 from __future__ import annotations
@@ -16,7 +18,11 @@ from typing import Any
 from bow3d.view.timeline import Timeline
 
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
-HELP = "space play/pause | left/right previous/next shot | home/end | 0-9 seek | +/- speed | Esc quit"
+HELP = ("space play/pause | left/right previous/next shot | home/end | 0-9 seek | +/- speed | "
+        "drag, WASD, wheel: free look | C director's camera | Esc quit")
+ORBIT_DEG_PER_PIXEL = 0.3
+KEY_ORBIT_DEG = 5.0
+WHEEL_ZOOM = 0.85
 
 
 class ReplayViewer:
@@ -42,6 +48,8 @@ class ReplayViewer:
         self.time_s = 0.0
         self.playing = False
         self.speed = 1.0
+        self.free = None  # an OrbitCamera while the viewer looks around on its own; None: the director's camera
+        self._drag: tuple[float, float] | None = None
         self.status = OnscreenText("", pos=(-1.75 * aspect / (16 / 9), 0.93), scale=0.04, align=0, fg=(1, 1, 1, 1),
                                    shadow=(0, 0, 0, 0.8), mayChange=True, parent=base.aspect2d)
         self.help = OnscreenText(HELP, pos=(0, -0.98), scale=0.035, fg=(1, 1, 1, 1), shadow=(0, 0, 0, 0.8),
@@ -75,6 +83,15 @@ class ReplayViewer:
             b.accept(str(digit), self.on_seek, [digit / 10])
         for key, factor in (("+", 2.0), ("=", 2.0), ("]", 2.0), ("-", 0.5), ("[", 0.5)):
             b.accept(key, self.on_speed, [factor])
+        for key, (d_yaw, d_pitch) in {"a": (-KEY_ORBIT_DEG, 0), "d": (KEY_ORBIT_DEG, 0), "w": (0, KEY_ORBIT_DEG),
+                                      "s": (0, -KEY_ORBIT_DEG)}.items():
+            b.accept(key, self.on_free_look, [d_yaw, d_pitch])
+            b.accept(key + "-repeat", self.on_free_look, [d_yaw, d_pitch])
+        b.accept("wheel_up", self.on_zoom, [WHEEL_ZOOM])
+        b.accept("wheel_down", self.on_zoom, [1 / WHEEL_ZOOM])
+        b.accept("mouse1", self._drag_start)
+        b.accept("mouse1-up", self._drag_end)
+        b.accept("c", self.on_director_camera)
         b.accept("escape", b.userExit)
         b.task_mgr.add(self._tick, "bow3d-replay-tick")
 
@@ -110,6 +127,39 @@ class ReplayViewer:
         self.speed = min(SPEEDS, key=lambda s: abs(s - wanted))
         self.show()
 
+    def on_free_look(self, d_yaw_deg: float, d_pitch_deg: float) -> None:
+        """Orbit the camera round what the shot looks at; the film goes on under it."""
+        self.free = self._free_camera().orbit(d_yaw_deg, d_pitch_deg)
+        self.show()
+
+    def on_zoom(self, factor: float) -> None:
+        """Free look closer (factor < 1) or farther."""
+        self.free = self._free_camera().zoom(factor)
+        self.show()
+
+    def on_director_camera(self) -> None:
+        """Give the camera back to the director."""
+        self.free = None
+        self.show()
+
+    def _free_camera(self):
+        from bow3d.view.orbit import OrbitCamera
+
+        return self.free or OrbitCamera.from_pose(self.film.frame(self.time_s).camera)
+
+    def _pointer(self) -> tuple[float, float] | None:
+        win = self.base.win
+        if not hasattr(win, "get_pointer") or win.get_num_input_devices() == 0:
+            return None
+        pointer = win.get_pointer(0)
+        return (pointer.get_x(), pointer.get_y()) if pointer.get_in_window() else None
+
+    def _drag_start(self) -> None:
+        self._drag = self._pointer()
+
+    def _drag_end(self) -> None:
+        self._drag = None
+
     def advance(self, seconds: float) -> None:
         """Move the film on by `seconds` of wall time when playing (the frame task calls this)."""
         if not self.playing:
@@ -122,12 +172,21 @@ class ReplayViewer:
     def show(self) -> None:
         spec = self.film.frame(self.time_s)
         self.stage.show(spec, self.film)
+        if self.free is not None:
+            self.stage.look(self.free.pose())
         state = "playing" if self.playing else "paused"
         shot = self.film.shots[spec.shot] if spec.shot >= 0 else None
         where = f"shot {spec.shot + 1}/{len(self.film.shots)} ({shot.kind.replace('_', ' ')})" if shot else "no shots"
+        where += "  free look (C: director)" if self.free is not None else ""
         self.status.setText(f"{self.time_s:5.1f} / {self.film.duration_s:.1f} s  {state}  x{self.speed:g}  {where}")
 
     def _tick(self, task):
+        if self._drag is not None:
+            pointer = self._pointer()
+            if pointer is not None and pointer != self._drag:
+                dx, dy = pointer[0] - self._drag[0], pointer[1] - self._drag[1]
+                self._drag = pointer
+                self.on_free_look(-dx * ORBIT_DEG_PER_PIXEL, dy * ORBIT_DEG_PER_PIXEL)
         clock = self.base.clock if hasattr(self.base, "clock") else None
         dt = clock.get_dt() if clock is not None else 1 / 30
         self.advance(min(dt, 0.25))

@@ -66,7 +66,7 @@ class Stage:
     # --- per frame ---------------------------------------------------------------------------
     def show(self, spec: FrameSpec, film: ShotList) -> None:
         """Pose everything as `spec` says."""
-        self._camera(spec.camera)
+        self.look(spec.camera)
         self._poses(spec.poses, spec.falling)
         self._highlight(spec.highlight)
         self._tracer(spec)
@@ -82,7 +82,8 @@ class Stage:
             self.tray.hide()
             self.titles.show_roll_captions([], self.tray.frame)
 
-    def _camera(self, pose: CameraPose) -> None:
+    def look(self, pose: CameraPose) -> None:
+        """Place the camera (and fit the lens to its distance)."""
         from panda3d.core import LPoint3, LVector3
 
         position, target = LPoint3(*pose.position), LPoint3(*pose.target)

@@ -45,6 +45,12 @@ viewer.on_seek(0.5); viewer.on_play_pause()
 viewer.screenshot(root / "a.png")
 viewer.on_seek(0.0); viewer.on_seek(0.5)
 viewer.screenshot(root / "b.png")
+director = base.camera.get_pos()
+viewer.on_free_look(30.0, 5.0); viewer.on_zoom(0.5)
+assert viewer.free is not None and (base.camera.get_pos() - director).length() > 1.0
+viewer.on_seek(0.6); assert viewer.free is not None  # free look stays while the film goes on
+viewer.on_director_camera(); viewer.on_seek(0.5)
+assert viewer.free is None and (base.camera.get_pos() - director).length() < 1e-3
 base.task_mgr.step()
 print("ok", len(film.shots), round(film.duration_s, 2))
 """
