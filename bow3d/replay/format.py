@@ -6,7 +6,7 @@ writes the file and knows nothing of what the records mean.
 Line 1, the header (pydantic `ReplayHeader`), starts with `format` and `version`:
     {"format": "bow3d-replay", "version": 1, "scene": "../scenes/village.yaml",
      "scene_sha256": "...", "ruleset": {...}, "seed": 1, "players": {"blue": "ai", "red": "ai"},
-     "created": "2026-11-23T11:30:00+00:00", "max_rounds": 30}
+     "created": "2026-11-23T11:30:00+00:00", "max_rounds": 30, "library": "bundled"}
 Every other line, an entry (pydantic `ReplayEntry`): the record the game applied (an action or a
 brick roll, the rules' `to_record()`) and the events it produced:
     {"n": 1, "record": {"type": "roll", ...}, "events": [{...}, ...]}
@@ -57,6 +57,8 @@ class ReplayHeader(BaseModel):
     players: dict[str, str] = Field(description="side id -> 'ai' or 'human'")
     created: str
     max_rounds: int | None = Field(None, ge=1, description="the game ends after this round (None: no limit)")
+    library: str | None = Field(None, description="the LDraw library the world was built with: 'bundled' (the "
+                                "starter library in ldraw_library/), 'external' ($LDRAWDIR) or None (not recorded)")
 
 
 class ReplayEntry(BaseModel):
@@ -82,6 +84,11 @@ class Replay:
     def scene_path(self) -> Path:
         """The scene file named in the header: beside the replay first, else from the working folder."""
         return resolve_scene(self.path, self.header.scene)
+
+
+def library_kind(library: Any) -> str:
+    """'bundled' for the starter library in ldraw_library/, else 'external' (a bow3d.ldraw.Library)."""
+    return "bundled" if getattr(library, "is_bundled", False) else "external"
 
 
 def file_sha256(path: str | os.PathLike) -> str:
@@ -118,11 +125,14 @@ class ReplayWriter:
 
     Never overwrites: an existing `path` is refused (ReplayError). Use as a context manager.
     `scene` is a bow3d.scene.Scene (its `path` and `ruleset` are read); `scene_path` overrides
-    the file named in the header (default `scene.path`).
+    the file named in the header (default `scene.path`). `library` names the LDraw library the
+    world was built with (library_kind()): the units' and the battlefield's parts come from it,
+    so it decides every line of sight, and verify rebuilds the world with the same one.
     """
 
     def __init__(self, path: str | os.PathLike, scene: Any, seed: int, players: Mapping[str, str],
-                 scene_path: str | os.PathLike | None = None, max_rounds: int | None = None) -> None:
+                 scene_path: str | os.PathLike | None = None, max_rounds: int | None = None,
+                 library: str | None = None) -> None:
         self.path = Path(path)
         source = Path(scene_path if scene_path is not None else scene.path)
         try:
@@ -133,7 +143,7 @@ class ReplayWriter:
         self.header = ReplayHeader(
             scene=Path(relative).as_posix(), scene_sha256=file_sha256(source), ruleset=ruleset, seed=int(seed),
             players=dict(players), created=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-            max_rounds=max_rounds)
+            max_rounds=max_rounds, library=library)
         try:
             self._file: TextIO | None = open(self.path, "x", encoding="utf-8", newline="\n")
         except FileExistsError:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from bow3d.errors import UserInputError
-from bow3d.replay.format import SUFFIX, ReplayWriter
+from bow3d.replay.format import SUFFIX, ReplayWriter, library_kind
 from bow3d.replay.session import DEFAULT_MAX_ROUNDS, GameResult, play_game, prepare_geometry, side_ids
 
 GeometryFactory = Callable[[Any], Any]
@@ -60,9 +60,18 @@ def free_replay_path(folder: Path, stem: str) -> Path:
 
 
 def default_geometry(scene: Any) -> Any:
+    """The scene's 3D world, with the usual LDraw library ($LDRAWDIR, else the bundled one)."""
+    from bow3d.ldraw import Library
     from bow3d.world import World
 
-    return World.from_scene(scene)
+    return World.from_scene(scene, Library.from_env())
+
+
+def _library_of(geometry: Any) -> str | None:
+    """What to write in a replay's header about the geometry's LDraw library (None: not a world)."""
+    inner = getattr(geometry, "inner", geometry)
+    library = getattr(inner, "library", None)
+    return library_kind(library) if library is not None else None
 
 
 class _Table:
@@ -80,7 +89,8 @@ class _Table:
         if replays_dir is None:
             return play_game(self.scene, self.geometry, None, seed, max_rounds=max_rounds), None
         out = free_replay_path(Path(replays_dir), f"{Path(self.scene.path).stem}-seed{seed}")
-        with ReplayWriter(out, self.scene, seed, players, max_rounds=max_rounds) as writer:
+        with ReplayWriter(out, self.scene, seed, players, max_rounds=max_rounds,
+                          library=_library_of(self.geometry)) as writer:
             result = play_game(self.scene, self.geometry, None, seed, writer=writer, max_rounds=max_rounds)
         return result, str(out)
 

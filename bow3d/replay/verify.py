@@ -62,11 +62,24 @@ def load_replay_scene(replay: Replay) -> Any:
     return load_scene(path)
 
 
-def world_geometry(scene: Any) -> Any:
+def replay_library(replay: Replay) -> Any:
+    """The LDraw library a replay's world was built with: the bundled starter library when the
+    header says 'bundled' (whatever $LDRAWDIR says), else the usual one ($LDRAWDIR, else bundled)."""
+    from bow3d.ldraw import BUNDLED_LIBRARY, Library
+
+    return Library([BUNDLED_LIBRARY]) if replay.header.library == "bundled" else Library.from_env()
+
+
+def world_geometry(scene: Any, library: Any = None) -> Any:
     """The real 3D world of a scene (built once; the rules put units back with place())."""
     from bow3d.world import World
 
-    return World.from_scene(scene)
+    return World.from_scene(scene, library)
+
+
+def replay_geometry(replay: Replay, scene: Any) -> Any:
+    """The world a replay was played on: its scene, built with the library its header names."""
+    return world_geometry(scene, replay_library(replay))
 
 
 def _diff_events(expected: list[dict], got: list[dict]) -> str:
@@ -109,13 +122,13 @@ def verify_replay(path: str | os.PathLike, geometry: Any = None,
     """Re-simulate a replay and compare every event; return ok or the first divergence.
 
     `geometry` (reused as is) or `geometry_factory(scene)` supplies the battlefield; default the
-    real World of the scene. Raises ReplayError for files that cannot be read or are of another
+    real World of the scene, built with the LDraw library the header names (replay_geometry). Raises ReplayError for files that cannot be read or are of another
     scene. An illegal record is a result (kind 'illegal'), not an exception.
     """
     replay = read_replay(path)
     scene = load_replay_scene(replay)
     if geometry is None:
-        geometry = (geometry_factory or world_geometry)(scene)
+        geometry = geometry_factory(scene) if geometry_factory is not None else replay_geometry(replay, scene)
     base = dict(truncated=replay.truncated, truncation=replay.truncation)
     checked = 0
     game = None

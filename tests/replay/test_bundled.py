@@ -24,6 +24,8 @@ def run_cli(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
 def test_at_least_two_bundled_replays_of_the_demo_scenes():
     scenes = {read_replay(path).header.scene for path in BUNDLED}
     assert len(BUNDLED) >= 2 and {"../scenes/village.yaml", "../scenes/los-gallery.yaml"} <= scenes
+    # made with the starter library that ships with bow3d, so they verify with or without LDRAWDIR
+    assert {read_replay(path).header.library for path in BUNDLED} == {"bundled"}
 
 
 @pytest.mark.parametrize("path", BUNDLED, ids=lambda p: p.name)

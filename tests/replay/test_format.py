@@ -153,7 +153,8 @@ def test_golden_file_reads():
 def test_header_schema_snapshot():
     """The header fields of version 1; changing them needs a new version and an upgrade step."""
     assert list(fmt.ReplayHeader.model_fields) == [
-        "format", "version", "scene", "scene_sha256", "ruleset", "seed", "players", "created", "max_rounds"]
+        "format", "version", "scene", "scene_sha256", "ruleset", "seed", "players", "created", "max_rounds",
+        "library"]
     assert list(fmt.ReplayEntry.model_fields) == ["n", "record", "events"]
 
 
