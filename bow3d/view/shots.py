@@ -159,7 +159,9 @@ def _action_text(step: Step, actor: str, target: str) -> str:
 def _frame_close_up(film: ShotList, index: int, shot: Shot, step: Step, local: float) -> FrameSpec:
     beat: Died = step.beat  # type: ignore[assignment]
     pose = film.on_table(beat.unit, step.before if beat.unit in step.before else step.after)
-    centre = film.at(beat.unit, pose, HEAD_LDU * 0.45)
+    aboard = (step.before.get(beat.unit) or pose).aboard is not None
+    reach = 2.0 if aboard or beat.unit in film.timeline.vehicles else 1.0  # a vehicle needs a wider shot
+    centre = film.at(beat.unit, pose, HEAD_LDU * 0.45 * (1.5 if aboard else 1.0))
     toward = 0.0
     if beat.by and beat.by in step.before:
         other = film.on_table(beat.by, step.before).position
@@ -171,9 +173,10 @@ def _frame_close_up(film: ShotList, index: int, shot: Shot, step: Step, local: f
         return np.array([math.cos(pitch) * math.cos(yaw), math.cos(pitch) * math.sin(yaw), math.sin(pitch)]) * distance
 
     starts = [toward + math.radians(a) for a in (35.0, -35.0, 100.0, -100.0, 180.0)]
-    choice = film.clear_side(index, centre, [offset(a, 200.0) for a in starts], step.before, (beat.unit,))
+    choice = film.clear_side(index, centre, [offset(a, 200.0 * reach) for a in starts], step.before,
+                             (beat.unit, pose.aboard or beat.unit))
     sweep = 25.0 if choice % 2 == 0 else -25.0
-    camera = centre + offset(starts[choice] + math.radians(sweep * u), 210.0 - 40.0 * _smooth(u))
+    camera = centre + offset(starts[choice] + math.radians(sweep * u), (210.0 - 40.0 * _smooth(u)) * reach)
     poses = dict(step.before)
     poses[beat.unit] = replace(step.before.get(beat.unit, pose), alive=True, damage=step.after[beat.unit].damage)
     falling = {beat.unit: _smooth(local / FALL_S)}

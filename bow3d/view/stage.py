@@ -123,10 +123,11 @@ class Stage:
         if alive:
             if piece.marks_state != (pose.marks, pose.damage):
                 self.nodes.set_marks(id_, marking_bricks=pose.marks, damage=pose.damage)
-            piece.body.set_p(-90.0 * fall if piece.kind == "unit" else 0.0)
-            depth = 0.5 * (piece.hi[1] - piece.lo[1])  # lying on its back, the body is this thick
-            piece.body.set_z(-piece.lo[2] + (0.25 * (piece.hi[2] - piece.lo[2]) * math.sin(math.pi * fall)
-                                             + depth * fall if fall else 0.0))
+            if piece.kind == "unit":  # a minifig topples onto its back; a vehicle just stops where it is
+                depth = 0.5 * (piece.hi[1] - piece.lo[1])  # lying on its back, the body is this thick
+                piece.body.set_p(-90.0 * fall)
+                piece.body.set_z(-piece.lo[2] + (0.25 * (piece.hi[2] - piece.lo[2]) * math.sin(math.pi * fall)
+                                                 + depth * fall if fall else 0.0))
         else:
             piece.root.show()
 
