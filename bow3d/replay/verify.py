@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,7 +51,9 @@ def _short(value: Any, limit: int = 160) -> str:
 
 
 def load_replay_scene(replay: Replay) -> Any:
-    """The header's scene, located and checked against its sha256 (ReplayError on mismatch)."""
+    """The header's scene, located and checked against its sha256 (ReplayError on mismatch).
+
+    The scene remembers the replay's LDraw library: world_geometry(scene) builds that world."""
     from bow3d.scene import load_scene
 
     path = replay.scene_path()
@@ -59,7 +62,11 @@ def load_replay_scene(replay: Replay) -> Any:
         raise ReplayError(f"{replay.path}: the replay is of another scene: {path} has sha256 {digest[:12]}..., "
                           f"the replay was written for {replay.header.scene_sha256[:12]}... "
                           "(the scene file changed since, or this is not its scene)")
-    return load_scene(path)
+    scene = load_scene(path)
+    if len(_REPLAY_LIBRARIES) > 32:
+        _REPLAY_LIBRARIES.clear()
+    _REPLAY_LIBRARIES[id(scene)] = (weakref.ref(scene), replay_library(replay))
+    return scene
 
 
 def replay_library(replay: Replay) -> Any:
@@ -70,10 +77,21 @@ def replay_library(replay: Replay) -> Any:
     return Library([BUNDLED_LIBRARY]) if replay.header.library == "bundled" else Library.from_env()
 
 
+# Scenes loaded for a replay remember the LDraw library of that replay, so that a caller who
+# builds the world from the scene alone (world_geometry(scene)) still gets the replay's world.
+_REPLAY_LIBRARIES: dict[int, tuple[Any, Any]] = {}
+
+
 def world_geometry(scene: Any, library: Any = None) -> Any:
-    """The real 3D world of a scene (built once; the rules put units back with place())."""
+    """The real 3D world of a scene (built once; the rules put units back with place()).
+
+    Without `library`: the library of the replay the scene was loaded for (load_replay_scene),
+    else the usual one ($LDRAWDIR, else the bundled starter library)."""
     from bow3d.world import World
 
+    if library is None:
+        ref, remembered = _REPLAY_LIBRARIES.get(id(scene), (None, None))
+        library = remembered if ref is not None and ref() is scene else None
     return World.from_scene(scene, library)
 
 

@@ -145,3 +145,15 @@ def test_replay_video_end_to_end(tmp_path):
     assert out.stat().st_size > 1000 and "wrote" in result.stdout
     again = run_cli("replay", str(path), "--video", str(out))
     assert again.returncode == 2 and "--force" in again.stderr
+
+
+def test_the_world_of_a_replay_uses_the_library_its_header_names(monkeypatch, tmp_path):
+    """A bundled replay is re-simulated with the bundled starter library even where LDRAWDIR
+    points at another library (the units' parts decide the lines of sight)."""
+    from bow3d.replay.verify import load_replay_scene, replay_library, world_geometry
+
+    monkeypatch.setenv("LDRAWDIR", str(tmp_path))
+    replay = read_replay(next(p for p in BUNDLED if p.name.startswith("los-gallery")))
+    assert replay_library(replay).is_bundled
+    world = world_geometry(load_replay_scene(replay))  # as the film and the viewer build it
+    assert world.library.is_bundled
