@@ -66,6 +66,7 @@ class Piece:
     seated: bool = False  # aboard a vehicle, drawn in its seat
     damage_seat: tuple[float, float, float] = (0.0, 0.0, 0.0)  # model frame: where damage bricks stack
     feet_radius: float = 10.0  # LDU: how far the legs reach from the origin (the ring goes round them)
+    feet_half_extent: tuple[float, float] = (10.0, 10.0)  # LDU: what it stands on (soles, hooves, wheels)
 
     @property
     def half_extent(self) -> tuple[float, float]:
@@ -133,6 +134,7 @@ class SceneNodes:
                       _head_centre(model, lo, hi) if kind == "unit" else np.array([0.0, 0.0, hi[2]]))
         piece.model_ref = item.model
         piece.feet_radius = _feet_radius(model, lo)
+        piece.feet_half_extent = _feet_half_extent(model, lo)
         centre = piece.head if kind == "unit" else np.zeros(3)
         piece.damage_seat = (float(centre[0]), float(centre[1]), _top_above(model, centre[:2], hi[2]))
         self.pieces[item.id] = piece
@@ -182,7 +184,7 @@ class SceneNodes:
         x, y = position[0] * STUD, position[1] * STUD
         heading = facing_deg - 270.0
         if ground_z is None:
-            ground_z = self.ground.under_footprint((x, y), piece.half_extent, heading)
+            ground_z = self.ground.under_footprint((x, y), piece.feet_half_extent, heading)
         piece.position, piece.facing_deg, piece.ground_z, piece.placed = (float(position[0]), float(position[1])), \
             float(facing_deg), float(ground_z), True
         if piece.seated:  # got off its vehicle
@@ -408,6 +410,20 @@ def _feet_radius(model: Model, lo: np.ndarray, slab_ldu: float = 24.0) -> float:
         return 10.0
     low = positions[positions[:, 2] <= lo[2] + slab_ldu]
     return float(max(8.0, np.abs(low[:, :2]).max())) if low.shape[0] else 10.0
+
+
+def _feet_half_extent(model: Model, lo: np.ndarray, slab_ldu: float = 12.0) -> tuple[float, float]:
+    """Half sizes (LDU, about the origin) of what the model stands on: its lowest `slab_ldu`.
+
+    The same rule as the world's bodies (bow3d.world.bodies.FEET_SLAB_LDU): a sword held out
+    under a roof's eave must not lift its minifig onto the roof.
+    """
+    positions = model.mesh.positions
+    low = positions[positions[:, 2] <= lo[2] + slab_ldu] if positions.shape[0] else positions
+    if low.shape[0] == 0:
+        return (10.0, 10.0)
+    reach = np.abs(low[:, :2]).max(axis=0)
+    return (float(max(reach[0], 4.0)), float(max(reach[1], 4.0)))
 
 
 def _head_centre(model: Model, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:

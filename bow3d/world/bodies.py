@@ -77,6 +77,10 @@ def template_from_model(name: str, model: Model) -> Template:
 
 
 SOLE_GRID = 7  # columns per side of the footprint where the body's underside is measured
+# A body stands on what is under its feet (soles, hooves, wheels): the columns whose underside
+# is within this height of its lowest point. An arm or a weapon held over a wall or under a
+# roof's eave does not lift it.
+FEET_SLAB_LDU = 12.0
 
 
 def sole_columns(scene: TriangleScene, footprint: np.ndarray) -> np.ndarray:
@@ -89,7 +93,10 @@ def sole_columns(scene: TriangleScene, footprint: np.ndarray) -> np.ndarray:
     dirs = np.broadcast_to(np.array([0, 0, 1], np.float32), origins.shape).copy()
     t, _ = scene.first_hit(origins, dirs, np.full(len(origins), 1e6, np.float32))
     hit = np.isfinite(t)
-    return np.column_stack([origins[hit, :2], t[hit] - 1.0]).astype(np.float64)
+    columns = np.column_stack([origins[hit, :2], t[hit] - 1.0]).astype(np.float64)
+    if columns.shape[0] == 0:
+        return columns
+    return columns[columns[:, 2] <= columns[:, 2].min() + FEET_SLAB_LDU]
 
 
 def surface_samples(mesh: SightMesh, count: int, seed: int) -> np.ndarray:

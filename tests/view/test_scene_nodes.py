@@ -177,3 +177,16 @@ def test_occupants_sit_in_the_seats_the_vehicle_model_names(tmp_path, library, r
     finally:
         renderer.close()
 
+
+
+def test_a_unit_stands_on_what_is_under_its_feet_not_its_arms():
+    """C1: a model rests on what is under its feet; an arm held out over a step or under an eave
+    does not lift it (the same rule as bow3d.world.bodies.FEET_SLAB_LDU)."""
+    from types import SimpleNamespace
+
+    from bow3d.view.scene_nodes import _feet_half_extent
+
+    legs = np.array([[-10, -5, 0], [10, 5, 0], [10, 5, 40]], np.float32)
+    arm = np.array([[0, 0, 40], [60, 0, 45]], np.float32)            # reaches 60 LDU out, 40 up
+    model = SimpleNamespace(mesh=SimpleNamespace(positions=np.concatenate([legs, arm])))
+    assert _feet_half_extent(model, np.array([-10.0, -5.0, 0.0])) == (10.0, 5.0)

@@ -136,20 +136,20 @@ def test_world_implements_the_geometry_protocol():
     assert isinstance(world.sweep("car", 30), geometry.Contact)
 
 
-def test_a_body_rests_on_what_is_under_its_underside():
-    """C1: the lowest point rests on whatever is below. A wall under a minifig's raised hand only
-    lifts it if the wall reaches the hand; a step under its feet lifts it by the step."""
+def test_a_body_rests_on_what_is_under_its_feet():
+    """C1: the lowest point rests on whatever is below: a body stands on what is under its feet
+    (FEET_SLAB_LDU). A wall or a roof's eave under a minifig's outstretched arm does not lift it;
+    a step under its feet lifts it by the step."""
     from bow3d.world.boxes import box_mesh as box
     # 'fig' is a post of 40 x 20 LDU: give it an arm reaching 30 LDU out at 40-50 LDU high.
     from bow3d.world.boxes import merge_meshes
     arm = merge_meshes(box((-20, -10, 0), (20, 10, 96)), box((20, -5, 40), (50, 5, 50)))
-    low_wall = box((430, 150, 0), (460, 270, 24))       # under the arm's reach, below it
     shapes = {"armed": arm}
-    world = box_world([low_wall], [BodySpec("a", "armed", (20.5, 10.5), 270)], shapes)  # facing 270: the arm points to +x
-    assert world.poses[world.body("a").index, 2, 3] == pytest.approx(0.0)
-    tall = box((430, 150, 0), (460, 270, 45))           # reaches 5 LDU into the arm
-    world = box_world([tall], [BodySpec("a", "armed", (20.5, 10.5), 270)], shapes)
-    assert world.poses[world.body("a").index, 2, 3] == pytest.approx(5.0, abs=0.01)
+    for decor in (box((430, 150, 0), (460, 270, 24)),     # a low wall under the arm
+                  box((430, 150, 0), (460, 270, 45)),     # a wall reaching into the arm
+                  box((435, 150, 120), (480, 270, 144))):  # an eave above the arm
+        world = box_world([decor], [BodySpec("a", "armed", (20.5, 10.5), 270)], shapes)  # the arm points to +x
+        assert world.poses[world.body("a").index, 2, 3] == pytest.approx(0.0)
     step = box((380, 180, 0), (440, 240, 8))             # a plate under the feet
     world = box_world([step], [BodySpec("a", "armed", (20.5, 10.5), 270)], shapes)
     assert world.poses[world.body("a").index, 2, 3] == pytest.approx(8.0, abs=0.01)
