@@ -65,18 +65,22 @@ class FlatPart:
     def triangle_count(self) -> int:
         return int(self.triangles.shape[0])
 
-    def extent(self) -> np.ndarray:
-        """(2, 3) box of the part's shape: triangles, edges and optional-line ends.
+    def shape_points(self) -> np.ndarray:
+        """(P, 3) the vertices of triangles, edges and optional-line ends.
 
         An optional line's two control points only steer when it is drawn and lie off the
         part by design, so they are left out.
         """
         used = np.concatenate([self.triangles.ravel(), self.edges.ravel(), self.optional_edges[:, :2].ravel()])
-        if used.size == 0:
-            return np.zeros((2, 3), dtype=np.float32)
         keep = np.zeros(self.positions.shape[0], dtype=bool)
         keep[used] = True
-        points = self.positions[keep]
+        return self.positions[keep]
+
+    def extent(self) -> np.ndarray:
+        """(2, 3) box of the part's shape (`shape_points`); zeros when it has none."""
+        points = self.shape_points()
+        if points.shape[0] == 0:
+            return np.zeros((2, 3), dtype=np.float32)
         return np.stack([points.min(axis=0), points.max(axis=0)])
 
 

@@ -90,15 +90,18 @@ class Model:
         return np.concatenate(mats), np.concatenate(owners)
 
     def bounds(self) -> np.ndarray:
-        """(2, 3) world-frame box of every instance's geometry (without merging the mesh)."""
+        """(2, 3) world-frame box of every instance's geometry (without merging the mesh), exact."""
         lows, highs = [], []
         for key, idx in self.groups().items():
             part = self.parts[key]
             if part.positions.shape[0] == 0:
                 continue
-            corners = _box_corners(*part.extent())
             mats = self.world_transforms(idx)
-            moved = np.einsum("nij,cj->nci", mats[:, :3, :3], corners) + mats[:, None, :3, 3]
+            # A part's box corners bound it exactly when every instance is turned by quarter turns;
+            # any other turn needs its shape points, or the box grows.
+            rows = np.count_nonzero(np.abs(mats[:, :3, :3]) > 1e-6, axis=2)
+            points = _box_corners(*part.extent()) if np.all(rows == 1) else part.shape_points().astype(np.float64)
+            moved = np.einsum("nij,cj->nci", mats[:, :3, :3], points) + mats[:, None, :3, 3]
             lows.append(moved.min(axis=(0, 1)))
             highs.append(moved.max(axis=(0, 1)))
         if not lows:

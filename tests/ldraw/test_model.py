@@ -47,6 +47,14 @@ def test_bounds_leave_out_optional_line_control_points(tmp_path, library):
     assert np.allclose(m.bounds()[1], [10, 10, 24])
 
 
+def test_bounds_are_exact_for_any_turn(tmp_path, library):
+    # A box turned by 45 degrees: its own box's corners would stick out by 41 %.
+    text = "1 4 0 0 0 0.7071068 0 0.7071068 0 1 0 -0.7071068 0 0.7071068 box.dat\n"
+    m = model_of(tmp_path, text, library)
+    assert np.allclose(m.bounds(), m.mesh.bounds(), atol=1e-3)
+    assert m.bounds()[1][0] == pytest.approx(10 * 2 ** 0.5, abs=1e-3)
+
+
 @pytest.mark.parametrize("matrix", ["1 0 0 0 1 0 0 0 1", "-1 0 0 0 1 0 0 0 1", "1 0 0 0 -1 0 0 0 1",
                                     "0 0 1 0 1 0 -1 0 0", "2 0 0 0 1 0 0 0 -3"])
 @pytest.mark.parametrize("part", ["box.dat", "boxcw.dat"])
