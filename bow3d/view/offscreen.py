@@ -123,7 +123,7 @@ class OffscreenRenderer:
         self.camera = self.render.attach_new_node(Camera("camera", self.lens))
         region = self.buffer.make_display_region()
         region.set_camera(self.camera)
-        self._add_lights()
+        add_lights(self.render)
         if multisamples:
             self.render.set_antialias(AntialiasAttrib.M_multisample)
 
@@ -154,18 +154,6 @@ class OffscreenRenderer:
             errors.append(f"{module}: could not open an offscreen buffer")
         raise RenderUnavailable("no graphics pipe can render offscreen here (" + "; ".join(errors) +
                                 "); install Mesa's EGL/OpenGL drivers (Debian: libegl1 libgl1-mesa-dri)")
-
-    def _add_lights(self) -> None:
-        ambient = AmbientLight("ambient")
-        ambient.set_color(LColor(0.42, 0.42, 0.45, 1))
-        self.render.set_light(self.render.attach_new_node(ambient))
-        for name, colour, hpr in (("sun", (0.75, 0.72, 0.66, 1), (35, -55, 0)),
-                                  ("fill", (0.25, 0.27, 0.32, 1), (-140, -25, 0))):
-            light = DirectionalLight(name)
-            light.set_color(LColor(*colour))
-            path = self.render.attach_new_node(light)
-            path.set_hpr(*hpr)
-            self.render.set_light(path)
 
     def look(self, pose: CameraPose) -> None:
         """Place the camera; near and far planes follow the distance."""
@@ -203,3 +191,17 @@ class OffscreenRenderer:
 
     def close(self) -> None:
         self.engine.remove_window(self.buffer)
+
+
+def add_lights(render: NodePath) -> None:
+    """bow3d's lighting under `render`: a soft ambient, a warm sun from above and a cool fill."""
+    ambient = AmbientLight("ambient")
+    ambient.set_color(LColor(0.42, 0.42, 0.45, 1))
+    render.set_light(render.attach_new_node(ambient))
+    for name, colour, hpr in (("sun", (0.75, 0.72, 0.66, 1), (35, -55, 0)),
+                              ("fill", (0.25, 0.27, 0.32, 1), (-140, -25, 0))):
+        light = DirectionalLight(name)
+        light.set_color(LColor(*colour))
+        path = render.attach_new_node(light)
+        path.set_hpr(*hpr)
+        render.set_light(path)

@@ -40,7 +40,9 @@ class ReplayViewer:
         aspect = base.win.get_x_size() / max(1, base.win.get_y_size())
         base.disable_mouse()
         base.set_background_color(0.70, 0.80, 0.90, 1.0)
-        self._lights()
+        from bow3d.view.offscreen import add_lights
+
+        add_lights(base.render)
         self.nodes = attach_scene(base.render, scene, library)
         self.stage = Stage(self.nodes, base.win, base.camera, base.camLens, base.aspect2d, aspect)
         self.film = direct(timeline, self.nodes.battlefield_model.bounds(), _ground(self.nodes), aspect,
@@ -56,20 +58,6 @@ class ReplayViewer:
                                  parent=base.aspect2d)
         self._bind()
         self.show()
-
-    def _lights(self) -> None:
-        from panda3d.core import AmbientLight, DirectionalLight
-
-        ambient = AmbientLight("ambient")
-        ambient.set_color((0.42, 0.42, 0.45, 1))
-        self.base.render.set_light(self.base.render.attach_new_node(ambient))
-        for name, colour, hpr in (("sun", (0.75, 0.72, 0.66, 1), (35, -55, 0)),
-                                  ("fill", (0.25, 0.27, 0.32, 1), (-140, -25, 0))):
-            light = DirectionalLight(name)
-            light.set_color(colour)
-            path = self.base.render.attach_new_node(light)
-            path.set_hpr(*hpr)
-            self.base.render.set_light(path)
 
     def _bind(self) -> None:
         b = self.base

@@ -20,7 +20,7 @@ import numpy as np
 
 from bow3d.ldraw import Model
 from bow3d.view.batches import QUALITIES
-from bow3d.view.offscreen import SKY, VIEWS, RenderUnavailable
+from bow3d.view.offscreen import SKY, VIEWS, RenderUnavailable, add_lights
 from bow3d.view.orbit import OrbitCamera
 from bow3d.view.still import attach_model
 
@@ -82,7 +82,7 @@ class Viewer:
         self._press: tuple[float, float] | None = None
         base.disable_mouse()
         base.set_background_color(*SKY)
-        self._lights()
+        add_lights(self.base.render)
         if self.scene is not None:
             from bow3d.view.scene_nodes import attach_scene
 
@@ -104,20 +104,6 @@ class Viewer:
         self.apply_camera()
 
     # --- scene -----------------------------------------------------------------------------
-    def _lights(self) -> None:
-        from panda3d.core import AmbientLight, DirectionalLight
-
-        ambient = AmbientLight("ambient")
-        ambient.set_color((0.42, 0.42, 0.45, 1))
-        self.base.render.set_light(self.base.render.attach_new_node(ambient))
-        for name, colour, hpr in (("sun", (0.75, 0.72, 0.66, 1), (35, -55, 0)),
-                                  ("fill", (0.25, 0.27, 0.32, 1), (-140, -25, 0))):
-            light = DirectionalLight(name)
-            light.set_color(colour)
-            path = self.base.render.attach_new_node(light)
-            path.set_hpr(*hpr)
-            self.base.render.set_light(path)
-
     def _build(self) -> None:
         if self.nodes is not None:
             self.nodes.rebuild_battlefield(self.state.quality, self.state.edges)
