@@ -157,14 +157,7 @@ class OffscreenRenderer:
 
     def look(self, pose: CameraPose) -> None:
         """Place the camera; near and far planes follow the distance."""
-        position, target = LPoint3(*pose.position), LPoint3(*pose.target)
-        self.camera.set_pos(position)
-        self.camera.look_at(target, LVector3(0, 0, 1))
-        distance = (position - target).length()
-        vertical = math.radians(pose.fov_deg)
-        horizontal = 2 * math.atan(math.tan(vertical / 2) * self.width / self.height)
-        self.lens.set_fov(math.degrees(horizontal), pose.fov_deg)
-        self.lens.set_near_far(max(1.0, distance / 200), distance * 4 + 2000)
+        aim_camera(self.camera, self.lens, pose, self.width / self.height)
 
     def render_frame(self) -> None:
         self.engine.render_frame()
@@ -205,3 +198,24 @@ def add_lights(render: NodePath) -> None:
         path = render.attach_new_node(light)
         path.set_hpr(*hpr)
         render.set_light(path)
+
+
+def aim_camera(camera: NodePath, lens, pose: CameraPose, aspect: float, *, near_fraction: float = 1 / 200,
+               far_margin_ldu: float = 2000.0) -> None:
+    """Put `camera` at the pose, Z up, and fit `lens` (a PerspectiveLens): the vertical field of
+    view of the pose, the horizontal one from `aspect`, near and far planes from the distance."""
+    position, target = LPoint3(*pose.position), LPoint3(*pose.target)
+    camera.set_pos(position)
+    camera.look_at(target, LVector3(0, 0, 1))
+    distance = (position - target).length()
+    vertical = math.radians(pose.fov_deg)
+    lens.set_fov(math.degrees(2 * math.atan(math.tan(vertical / 2) * aspect)), pose.fov_deg)
+    lens.set_near_far(max(1.0, distance * near_fraction), distance * 4 + far_margin_ldu)
+
+
+def pointer_position(win) -> tuple[float, float] | None:
+    """The mouse pointer in window pixels, or None (no pointer, or outside the window)."""
+    if not hasattr(win, "get_pointer") or win.get_num_input_devices() == 0:
+        return None
+    pointer = win.get_pointer(0)
+    return (pointer.get_x(), pointer.get_y()) if pointer.get_in_window() else None

@@ -136,11 +136,9 @@ class ReplayViewer:
         return self.free or OrbitCamera.from_pose(self.film.frame(self.time_s).camera)
 
     def _pointer(self) -> tuple[float, float] | None:
-        win = self.base.win
-        if not hasattr(win, "get_pointer") or win.get_num_input_devices() == 0:
-            return None
-        pointer = win.get_pointer(0)
-        return (pointer.get_x(), pointer.get_y()) if pointer.get_in_window() else None
+        from bow3d.view.offscreen import pointer_position
+
+        return pointer_position(self.base.win)
 
     def _drag_start(self) -> None:
         self._drag = self._pointer()

@@ -17,7 +17,7 @@ import numpy as np
 
 from bow3d.view.brick_roll_animation import RollTray, roll_caption
 from bow3d.view.director import FrameSpec, ShotList
-from bow3d.view.offscreen import CameraPose
+from bow3d.view.offscreen import CameraPose, aim_camera
 from bow3d.view.timeline import Pose
 from bow3d.view.titles import TitleOverlay
 
@@ -84,15 +84,7 @@ class Stage:
 
     def look(self, pose: CameraPose) -> None:
         """Place the camera (and fit the lens to its distance)."""
-        from panda3d.core import LPoint3, LVector3
-
-        position, target = LPoint3(*pose.position), LPoint3(*pose.target)
-        self.camera.set_pos(position)
-        self.camera.look_at(target, LVector3(0, 0, 1))
-        distance = (position - target).length()
-        vertical = math.radians(pose.fov_deg)
-        self.lens.set_fov(math.degrees(2 * math.atan(math.tan(vertical / 2) * self.aspect)), pose.fov_deg)
-        self.lens.set_near_far(max(1.0, distance / 100), distance * 4 + self.far_ldu)
+        aim_camera(self.camera, self.lens, pose, self.aspect, near_fraction=1 / 100, far_margin_ldu=self.far_ldu)
 
     def _poses(self, poses: Mapping[str, Pose], falling: Mapping[str, float]) -> None:
         for id_, pose in poses.items():

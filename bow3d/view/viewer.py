@@ -292,11 +292,9 @@ class Viewer:
         self._drag = (mode, x, y)
 
     def _pointer(self) -> tuple[float, float] | None:
-        win = self.base.win
-        if not hasattr(win, "get_pointer") or win.get_num_input_devices() == 0:
-            return None
-        pointer = win.get_pointer(0)
-        return (pointer.get_x(), pointer.get_y()) if pointer.get_in_window() else None
+        from bow3d.view.offscreen import pointer_position
+
+        return pointer_position(self.base.win)
 
     def _drag_task(self, task):
         if self._drag is not None:
