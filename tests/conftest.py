@@ -97,3 +97,14 @@ def write(path: Path, text: str | bytes) -> Path:
     else:
         path.write_text(text)
     return path
+
+
+@pytest.fixture(scope="session")
+def renderer_available() -> None:
+    """Render tests run only where Panda3D can open an offscreen buffer; elsewhere they skip."""
+    from bow3d.view.offscreen import OffscreenRenderer, RenderUnavailable
+
+    try:
+        OffscreenRenderer(64, 64).close()
+    except RenderUnavailable as error:
+        pytest.skip(f"no offscreen graphics pipe here: {error}")

@@ -39,14 +39,7 @@ def test_inspect_missing_file_exit_2(tmp_path):
     assert result.returncode == 2 and "no such LDraw file" in result.stderr and "Traceback" not in result.stderr
 
 
-def test_render_end_to_end(tmp_path, library):
-    from tests.view.conftest import renderer_available  # noqa: F401 (same skip rule)
-    from bow3d.view.offscreen import OffscreenRenderer, RenderUnavailable
-
-    try:
-        OffscreenRenderer(32, 32).close()
-    except RenderUnavailable as error:
-        pytest.skip(str(error))
+def test_render_end_to_end(tmp_path, library, renderer_available):
     path = write(tmp_path / "m.ldr", "1 4 0 0 0 1 0 0 0 1 0 0 0 1 brickstud.dat\n")
     out = tmp_path / "m.png"
     result = run_cli("render", str(path), "-o", str(out), "--size", "96x64", "--library", str(library.roots[0]))

@@ -29,17 +29,6 @@ units:
 """
 
 
-@pytest.fixture(scope="module")
-def renderer_available() -> None:
-    """Skip where Panda3D cannot open an offscreen buffer (as tests/view/conftest.py does)."""
-    from bow3d.view.offscreen import OffscreenRenderer, RenderUnavailable
-
-    try:
-        OffscreenRenderer(64, 64).close()
-    except RenderUnavailable as error:
-        pytest.skip(f"no offscreen graphics pipe here: {error}")
-
-
 @pytest.fixture
 def duel(tmp_path) -> Path:
     write_library(tmp_path / "ldraw")
