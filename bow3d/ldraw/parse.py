@@ -10,7 +10,6 @@ every triangle is normalised to counter-clockwise winding of its file's BFC stat
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Iterable, Iterator

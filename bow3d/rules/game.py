@@ -19,7 +19,7 @@ from bow3d.rules.actions import (
 from bow3d.rules.context import Context
 from bow3d.rules.events import Event
 from bow3d.rules.geometry import Cell, Geometry
-from bow3d.rules.state import GameState, Illegal, Reason, Refusal
+from bow3d.rules.state import GameState, Reason, Refusal
 
 Checker = Callable[["Game", Any], Refusal | None]
 Applier = Callable[["Game", Any], list[Event]]

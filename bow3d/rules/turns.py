@@ -264,7 +264,7 @@ def _finish_by_points(g: Game) -> list[Event]:
     points = army_points(g)
     best = max(points.values())
     top = [side for side, value in points.items() if value == best]
-    events = [g.event("round_limit", f"round limit reached; cost points in play: "
+    events = [g.event("round_limit", "round limit reached; cost points in play: "
                       + ", ".join(f"{s} {v}" for s, v in points.items()), points=points)]
     return events + _finish(g, top[0] if len(top) == 1 else None, "points" if len(top) == 1 else "draw")
 

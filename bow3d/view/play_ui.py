@@ -128,7 +128,7 @@ class PlayUI:
             self._select(id)
             return
         if self.selected is None:
-            self._say(f"{id} is not yours to play now" if id in self.game.state.units else f"choose one of your units")
+            self._say(f"{id} is not yours to play now" if id in self.game.state.units else "choose one of your units")
             return
         options = [a for a in self._legal(self.selected) if isinstance(a, AIM_AHEAD) and
                    (getattr(a, "target", None) == id or getattr(a, "vehicle", None) == id)]
