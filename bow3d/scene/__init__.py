@@ -11,11 +11,11 @@ Layer: scene (imports only bow3d.ldraw). Public surface:
 from bow3d.scene.checks import battlefield_extent, check_battlefield, check_files, check_references, validate_scene
 from bow3d.scene.cost import army_costs, unit_cost, vehicle_cost
 from bow3d.scene.io import UPGRADES, format_scene, load_scene, parse_scene, save_scene
-from bow3d.scene.model import (FORMAT, MinifigSheet, Ruleset, Scene, Side, Unit, Vehicle, VehicleSheet, Weapon,
+from bow3d.scene.model import (FORMAT, Door, MinifigSheet, Ruleset, Scene, Side, Unit, Vehicle, VehicleSheet, Weapon,
                                default_reach)
 
 __all__ = [
-    "FORMAT", "MinifigSheet", "Ruleset", "Scene", "Side", "UPGRADES", "Unit", "Vehicle", "VehicleSheet", "Weapon",
+    "Door", "FORMAT", "MinifigSheet", "Ruleset", "Scene", "Side", "UPGRADES", "Unit", "Vehicle", "VehicleSheet", "Weapon",
     "army_costs", "battlefield_extent", "check_battlefield", "check_files", "check_references", "default_reach",
     "format_scene", "load_scene", "parse_scene", "save_scene", "unit_cost", "validate_scene", "vehicle_cost",
 ]

@@ -49,15 +49,15 @@ def _check_sides(scene: Scene) -> list[SceneIssue]:
 
 
 def _check_ids(scene: Scene) -> list[SceneIssue]:
-    """Units and vehicles share one id space."""
+    """Units, vehicles and doors share one id space."""
     seen: dict[str, FieldPath] = {}
     issues = []
-    for group, items in (("units", scene.units), ("vehicles", scene.vehicles)):
+    for group, items in (("units", scene.units), ("vehicles", scene.vehicles), ("doors", scene.doors)):
         for i, item in enumerate(items):
             if item.id in seen:
                 other = seen[item.id]
                 issues.append(SceneIssue((group, i, "id"), f"duplicate id '{item.id}' (also {other[0]}[{other[1]}])",
-                                         "give each unit and vehicle its own id"))
+                                         "give each unit, vehicle and door its own id"))
             else:
                 seen[item.id] = (group, i)
     return issues
@@ -152,6 +152,12 @@ def _check_cells(scene: Scene) -> list[SceneIssue]:
                                          f"[{cell[0] + 1.5:g}, {cell[1] + 0.5:g}])"))
             else:
                 taken[cell] = (group, i)
+    for i, door in enumerate(scene.doors):
+        if not door.open and tuple(door.cell) in taken:
+            g, j = taken[tuple(door.cell)]
+            other = (scene.units if g == "units" else scene.vehicles)[j].id
+            issues.append(SceneIssue(("doors", i, "cell"), f"closed door on cell {tuple(door.cell)}, where {g}[{j}] "
+                                     f"'{other}' stands", "open the door (open: true) or move the unit"))
     return issues
 
 
@@ -222,6 +228,11 @@ def check_battlefield(scene: Scene, library: Library | None = None) -> list[Scen
                 issues.append(SceneIssue((group, i, "position"),
                                          f"[{x:g}, {y:g}] lies outside the battlefield, which spans {span}",
                                          "move it onto the battlefield"))
+    for i, door in enumerate(scene.doors):
+        x, y = door.cell[0] + 0.5, door.cell[1] + 0.5
+        if not (x0 <= x <= x1 and y0 <= y <= y1):
+            issues.append(SceneIssue(("doors", i, "cell"), f"{list(door.cell)} lies outside the battlefield, which "
+                                     f"spans {span}", "give the cell of the doorway on the battlefield"))
     return issues
 
 

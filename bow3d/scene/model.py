@@ -202,6 +202,16 @@ class Vehicle(_Strict):
         return (math.floor(self.position[0]), math.floor(self.position[1]))
 
 
+class Door(_Strict):
+    """A door or window units may open or close (BOW §2.3.3). Closed, it fills its stud-grid cell
+    up to `height_ldu` above the ground there: no one walks or sees through it."""
+
+    id: Id
+    cell: tuple[int, int]  # the doorway's cell (i, j): the square [i, i+1) x [j, j+1) in studs
+    open: bool = False
+    height_ldu: float = Field(default=120.0, gt=0)  # a door of a 1 x 4 x 6 frame: 5 bricks
+
+
 class Scene(_Strict):
     """A whole scene: the battlefield (decor only), ruleset, sides, sheets, units and vehicles."""
 
@@ -213,6 +223,7 @@ class Scene(_Strict):
     sheets: dict[Id, Sheet] = Field(default_factory=dict)
     units: list[Unit] = Field(default_factory=list)
     vehicles: list[Vehicle] = Field(default_factory=list)
+    doors: list[Door] = Field(default_factory=list)
 
     _path: Path | None = PrivateAttr(default=None)
 

@@ -112,6 +112,10 @@ MISTAKES = [
      "  jeep:"),
     ("speed above the sheet", "speed: 0\n    occupants", "speed: 9\n    occupants", "vehicles[0].speed", "above the sheet's maximum 4",
      "from 0 to 4", "speed: 9"),
+    ("closed door on a unit", "cell: [5, 5]", "cell: [12, 8]", "doors[0].cell", "closed door on cell (12, 8), where "
+     "units[0] 'blue-1' stands", "open the door", "cell: [12, 8]"),
+    ("door id taken", "id: gate", "id: blue-1", "doors[0].id", "duplicate id 'blue-1' (also units[0])",
+     "its own id", "id: blue-1\n    cell"),
 ]
 
 
@@ -247,7 +251,7 @@ def test_a_unit_in_two_vehicles_is_refused(scene_dir):
     position: [24, 10]
     occupants: [blue-6]
 """
-    path.write_text(path.read_text() + second)
+    path.write_text(path.read_text().replace("doors:\n", second + "doors:\n"))
     with pytest.raises(SceneError) as caught:
         load_scene(path)
     line = max(n for n, text in enumerate(path.read_text().splitlines(), start=1) if text == "    occupants: [blue-6]")
