@@ -70,6 +70,7 @@ class FlatGeometry:
     positions: dict[str, tuple[float, float]] = field(default_factory=dict)
     facings: dict[str, float] = field(default_factory=dict)
     vehicles: set[str] = field(default_factory=set)
+    closed_doors: dict[str, Box] = field(default_factory=dict)  # door id -> its cell, a wall while closed
 
     @classmethod
     def from_scene(cls, scene: Any, **kwargs: Any) -> FlatGeometry:
@@ -105,9 +106,19 @@ class FlatGeometry:
     def _gap(self, a: str, b: str) -> float:
         return self.distance_studs(a, b) - self._radius(a) - self._radius(b)
 
+    def _walls(self) -> list[Box]:
+        return self.walls + list(self.closed_doors.values())
+
+    def set_door(self, door: str, cell: Cell, open: bool) -> None:
+        """A closed door fills its cell like a wall (sight, moves, sweeps); an open one is not there."""
+        if open:
+            self.closed_doors.pop(door, None)
+        else:
+            self.closed_doors[door] = Box(cell[0], cell[1], cell[0] + 1, cell[1] + 1)
+
     # -- sight -----------------------------------------------------------------------------
     def _blocked(self, p: tuple[float, float], q: tuple[float, float]) -> bool:
-        return any(_segment_hits_box(p, q, wall) for wall in self.walls)
+        return any(_segment_hits_box(p, q, wall) for wall in self._walls())
 
     def sight(self, firer: str, target: str) -> FlatSight:
         p, q = self.positions[firer], self.positions[target]
@@ -162,10 +173,10 @@ class FlatGeometry:
 
     def _wall_cells(self) -> set[Cell]:
         """Cells a wall overlaps, computed once per wall list (walls never move)."""
-        key = tuple(self.walls)
+        key = tuple(self._walls())
         if getattr(self, "_wall_key", None) != key:
             cells: set[Cell] = set()
-            for wall in self.walls:
+            for wall in key:
                 for i in range(math.floor(wall.x0), math.ceil(wall.x1) + 1):
                     for j in range(math.floor(wall.y0), math.ceil(wall.y1) + 1):
                         if _polygons_overlap(_cell_square(i, j), wall.corners()):
@@ -247,7 +258,7 @@ class FlatGeometry:
         body = self._polygon(vehicle, at, facing)
         if not (0 <= at[0] <= self.width and 0 <= at[1] <= self.depth):
             return ("edge", None)
-        for wall in self.walls:
+        for wall in self._walls():
             if _polygons_overlap(body, wall.corners()):
                 return ("decor", None)
         for other in sorted(self.positions):

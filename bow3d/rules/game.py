@@ -67,13 +67,16 @@ class Game:
     # -- construction --------------------------------------------------------------------
     @classmethod
     def start(cls, scene: Any, geometry: Geometry, *, max_rounds: int | None = None,
-              doors: Iterable[tuple[str, Cell, bool]] = ()) -> Game:
+              doors: Iterable[tuple[str, Cell, bool]] | None = None) -> Game:
         """A new game: state from the scene, the geometry put in step, starting rolls pending.
 
         `max_rounds` ends the game after that many rounds (result 'points' or 'draw');
-        `doors` lists (door id, cell, open) of doors and windows the units may open or close.
+        `doors` lists (door id, cell, open) of doors and windows the units may open or close
+        (default: the scene's `doors`).
         """
         ctx = Context(scene, geometry, max_rounds)
+        if doors is None:
+            doors = [(d.id, tuple(d.cell), bool(d.open)) for d in getattr(scene, "doors", None) or []]
         doors = list(doors)
         ctx.door_cells = {door_id: tuple(cell) for door_id, cell, _open in doors}
         game = cls(ctx, turns.initial_state(ctx, doors))
@@ -222,6 +225,9 @@ class Game:
                     self.geometry.place(id, then.position, then.facing)
                 elif on_now and not on_then:
                     self.geometry.remove(id)
+        for door, was_open in before.doors.items():
+            if self.state.doors.get(door) != was_open:
+                self.geometry.set_door(door, self.ctx.door_cells[door], was_open)
 
     def event(self, kind: str, text: str, /, **data: Any) -> Event:
         """An event of the current round."""

@@ -85,6 +85,10 @@ class Geometry(Protocol):
         """Take a unit or vehicle off the field (dead, boarded, destroyed, left the field)."""
         ...
 
+    def set_door(self, door: str, cell: Cell, open: bool) -> None:
+        """Open or close a door (BOW §2.3.3): closed, it fills its cell for sight, moves and sweeps."""
+        ...
+
     def sweep(self, vehicle: str, distance_studs: float) -> Contact | None:
         """Straight move of the vehicle footprint along its facing; first contact or None."""
         ...

@@ -218,6 +218,7 @@ def check_door(g: Game, action: Door) -> Refusal | None:
 def apply_door(g: Game, action: Door) -> list[Event]:
     events = spend(g, action.unit)
     g.state.doors[action.door] = bool(action.open)
+    g.geometry.set_door(action.door, g.ctx.door_cells[action.door], bool(action.open))
     verb = "opens" if action.open else "closes"
     return events + [g.event("door", f"{action.unit} {verb} {action.door}", unit=action.unit, door=action.door,
                              open=bool(action.open))]

@@ -57,6 +57,8 @@ def sync_geometry(g: Game) -> None:
     for vehicle in g.state.vehicles.values():
         if vehicle.position is not None:
             g.geometry.place(vehicle.id, vehicle.position, vehicle.facing)
+    for door, is_open in g.state.doors.items():
+        g.geometry.set_door(door, g.ctx.door_cells[door], is_open)
 
 
 def begin(g: Game) -> list[Event]:

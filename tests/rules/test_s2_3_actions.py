@@ -110,6 +110,22 @@ def test_s2_3_3_open_and_close_a_close_door(rules):
     assert game.state.doors["gate"] is True
 
 
+def test_s2_3_3_a_closed_door_bars_the_way_and_the_view_until_opened(rules):
+    """BOW 1.3 §2.3.3: the door in a wall is closed: the unit cannot walk or see through it until
+    it opens it (one action); taking the action back closes it again in the geometry too."""
+    scene = rules.scene([("b1", "blue", "trooper", (12.5, 10.5), 0), R1])
+    wall = [Box(13, 0, 14, 10), Box(13, 11, 14, 40)]            # a wall along x = 13 with a doorway at y = 10
+    game = Game.start(scene, FlatGeometry.from_scene(scene, walls=wall), doors=[("gate", (13, 10), False)])
+    rules.roll(game, 3, 1)
+    assert game.check(Move("b1", (14, 10), 0)) is not None       # through the closed door: no way
+    assert not game.geometry.sight("b1", "r1").visible
+    game.apply(Door("b1", "gate", True))
+    assert game.geometry.sight("b1", "r1").visible
+    assert game.check(Move("b1", (14, 10), 0)) is None           # the doorway is open: 2 studs
+    game.pop()
+    assert not game.geometry.sight("b1", "r1").visible
+
+
 JEEP_AT = ("bj", "blue", "jeep", (14, 10.5), 0, 0)
 
 
