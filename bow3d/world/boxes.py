@@ -8,18 +8,8 @@ from __future__ import annotations
 import numpy as np
 
 from bow3d.world.bodies import template_from_mesh
-from bow3d.world.raycast import SightMesh
+from bow3d.world.raycast import SightMesh, box_mesh
 from bow3d.world.world import BodySpec, World
-
-
-def box_mesh(lo, hi) -> SightMesh:
-    """A closed axis-aligned box (12 triangles) from corner lo to corner hi (LDU, world frame)."""
-    lo, hi = np.asarray(lo, np.float32), np.asarray(hi, np.float32)
-    corners = np.array([[x, y, z] for z in (lo[2], hi[2]) for y in (lo[1], hi[1]) for x in (lo[0], hi[0])],
-                       np.float32)
-    quads = [(0, 1, 3, 2), (4, 6, 7, 5), (0, 4, 5, 1), (2, 3, 7, 6), (0, 2, 6, 4), (1, 5, 7, 3)]
-    tris = np.array([t for a, b, c, d in quads for t in ((a, b, c), (a, c, d))], np.int32)
-    return SightMesh(corners, tris, np.full(len(tris), -1, np.int32))
 
 
 def merge_meshes(*meshes: SightMesh) -> SightMesh:

@@ -262,3 +262,13 @@ def box_exit(origins: np.ndarray, dirs: np.ndarray, box: np.ndarray) -> np.ndarr
         inv = 1.0 / np.where(dirs == 0, np.float32(1e-30), dirs)
         t0, t1 = (box[0] - 0.01 - origins) * inv, (box[1] + 0.01 - origins) * inv
     return np.maximum(np.maximum(t0, t1).min(axis=1), 0.0)
+
+
+def box_mesh(lo, hi) -> SightMesh:
+    """A closed axis-aligned box (12 triangles) from corner lo to corner hi (LDU, world frame)."""
+    lo, hi = np.asarray(lo, np.float32), np.asarray(hi, np.float32)
+    corners = np.array([[x, y, z] for z in (lo[2], hi[2]) for y in (lo[1], hi[1]) for x in (lo[0], hi[0])],
+                       np.float32)
+    quads = [(0, 1, 3, 2), (4, 6, 7, 5), (0, 4, 5, 1), (2, 3, 7, 6), (0, 2, 6, 4), (1, 5, 7, 3)]
+    tris = np.array([t for a, b, c, d in quads for t in ((a, b, c), (a, c, d))], np.int32)
+    return SightMesh(corners, tris, np.full(len(tris), -1, np.int32))

@@ -63,6 +63,8 @@ def _contact(world, body, who: int, prim: int, point: np.ndarray, distance: floa
         kind = "ground" if body.flying and point[2] <= world.poses[body.index, 2, 3] + PLATE_LDU else "decor"
         return Contact(kind, None, distance, None, point_t, described)
     other = next(b for b in world.bodies.values() if b.index == who)
+    if other.kind == "door":  # a closed door is part of the decor for a vehicle (BOW §3.6.2: a crash)
+        return Contact("decor", None, distance, None, point_t, f"door {other.id}")
     sector = collision_sector(world, other.id, point[:2]) if other.kind == "vehicle" else None
     return Contact(other.kind, other.id, distance, sector, point_t)
 

@@ -15,9 +15,9 @@ import numpy as np
 from bow3d.errors import UserInputError
 from bow3d.ldraw import Library, Model, PartInstance, load_model
 from bow3d.world.bodies import (SAMPLE_STANDOFF_LDU, Template, body_pose, facing_samples, footprint_corners,
-                                template_from_model)
-from bow3d.world.raycast import (SightMesh, TriangleScene, box_exit, cast_bodies, cast_merged, merged_bodies,
-                                 near_bodies, sight_mesh)
+                                template_from_mesh, template_from_model)
+from bow3d.world.raycast import (SightMesh, TriangleScene, box_exit, box_mesh, cast_bodies, cast_merged,
+                                 merged_bodies, near_bodies, sight_mesh)
 from bow3d.world.report import COVER_THRESHOLD, RANGE_BAND_STUDS, Blocker, SightReport, range_penalty
 
 STUD = 20.0
@@ -33,7 +33,7 @@ class Body:
     """A unit or a vehicle in the world: its template, where it stands, and whether it is there."""
 
     id: str
-    kind: str                 # 'unit' | 'vehicle'
+    kind: str                 # 'unit' | 'vehicle' | 'door' (a closed door filling its cell)
     side: str | None
     template: Template
     index: int                # row in World.poses
@@ -104,11 +104,27 @@ class World:
                 sheet = scene.sheet(entry.sheet)
                 specs.append(BodySpec(entry.id, key, tuple(entry.position) if entry.position is not None else None,
                                       float(entry.facing), kind, entry.side, bool(getattr(sheet, "flying", False))))
+        for door in getattr(scene, "doors", None) or []:
+            key = f"door:{door.height_ldu:g}"
+            if key not in templates:
+                templates[key] = door_template(door.height_ldu)
+            specs.append(BodySpec(door.id, key, _cell_centre(door.cell), 270.0, "door"))
         ruleset = scene.ruleset
         world = cls(sight_mesh(decor_model, keep_studs), templates, specs, decor_model.instances,
                     ruleset.cover_threshold, ruleset.range_band_studs, scene, decor_model)
         world.library = library
+        for door in getattr(scene, "doors", None) or []:
+            if door.open:
+                world.remove(door.id)
         return world
+
+    def set_door(self, door: str, cell: tuple[int, int], open: bool) -> None:
+        """Open (take away) or close (put back) a door: closed, it fills its cell up to its height,
+        blocking sight (named as a blocker), moves and vehicle sweeps (BOW §2.3.3)."""
+        if open:
+            self.remove(door)
+        else:
+            self.place(door, _cell_centre(cell), 270.0)
 
     # ----- bodies -------------------------------------------------------------------------------
     def body(self, id: str, *, placed: bool = True) -> Body:
@@ -339,6 +355,15 @@ class World:
     def turn_contacts(self, vehicle: str, delta_deg: float):
         from bow3d.world.vehicles import turn_contacts
         return turn_contacts(self, vehicle, delta_deg)
+
+
+def _cell_centre(cell) -> tuple[float, float]:
+    return (float(cell[0]) + 0.5, float(cell[1]) + 0.5)
+
+
+def door_template(height_ldu: float) -> Template:
+    """A closed door as a body: a block filling one stud cell (20 x 20 LDU) up to `height_ldu`."""
+    return template_from_mesh("door", box_mesh((-10.0, -10.0, 0.0), (10.0, 10.0, height_ldu)))
 
 
 def rectangle_gap(a: np.ndarray, b: np.ndarray) -> float:
