@@ -310,6 +310,9 @@ class PlayUI:
             self.nodes.set_marks(vehicle.id, damage=vehicle.damage)
             if self.nodes.pieces[vehicle.id].alive == vehicle.destroyed:
                 self.nodes.set_alive(vehicle.id, not vehicle.destroyed)
+        for door, is_open in state.doors.items():
+            if door in self.nodes.doors:
+                self.nodes.set_door(door, is_open)
 
     def _place(self, id: str, before, position, facing: float) -> None:
         piece = self.nodes.pieces[id]

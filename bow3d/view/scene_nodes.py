@@ -35,6 +35,7 @@ from bow3d.view.still import attach_model
 STUD = 20.0
 RING_HEIGHT = 6.0  # LDU: a flat ring sitting over the studs round the feet
 HIGHLIGHT_WIDTH = 4.0
+DOOR_COLOUR = 70  # LDraw Reddish_Brown: a closed door drawn as a wooden block filling its cell
 DEAD_ALPHA = 0.45
 HEAD_PARTS = ("3626",)
 UNIT_NEAR_LDU = 1200.0  # units nearer than 60 studs are drawn in full detail, farther ones simplified  # LDraw minifig heads: 3626b.dat, 3626c.dat, 3626bp01.dat...
@@ -100,6 +101,8 @@ class SceneNodes:
             for seat, unit_id in enumerate(vehicle.occupants):
                 if unit_id in self.units:
                     self.seat(unit_id, vehicle.id, seat)
+        self.doors: dict[str, NodePath] = {door.id: self._add_door(door)
+                                           for door in getattr(scene, "doors", None) or []}
 
     # --- building ---------------------------------------------------------------------------
     def _model(self, ref: str, what: str) -> tuple[Model, NodePath]:
@@ -177,6 +180,21 @@ class SceneNodes:
             return self.pieces[id]
         except KeyError:
             raise KeyError(f"no unit or vehicle '{id}' (known: {', '.join(self.pieces) or 'none'})") from None
+
+    def _add_door(self, door) -> NodePath:
+        """A closed door (BOW §2.3.3) fills its cell up to its height, as in the world; hidden while open."""
+        x, y = (door.cell[0] + 0.5) * STUD, (door.cell[1] + 0.5) * STUD
+        z = self.ground.under_footprint((x, y), (8.0, 8.0), 0.0)
+        corners = markers.box_corners((x - 9.5, y - 9.5, z), (x + 9.5, y + 9.5, z + door.height_ldu))
+        node = markers.solid_node(self.root, f"door-{door.id}",
+                                  [(corners, markers.ldraw_rgba(DOOR_COLOUR, self.colours))])
+        if door.open:
+            node.hide()
+        return node
+
+    def set_door(self, id: str, open: bool) -> None:
+        """Show a door closed, or take it away when open."""
+        (self.doors[id].hide if open else self.doors[id].show)()
 
     def set_pose(self, id: str, position: tuple[float, float], facing_deg: float, ground_z: float | None = None) -> None:
         """Put a unit or vehicle at `position` (studs) facing `facing_deg`, standing on the ground."""

@@ -190,3 +190,27 @@ def test_a_unit_stands_on_what_is_under_its_feet_not_its_arms():
     arm = np.array([[0, 0, 40], [60, 0, 45]], np.float32)            # reaches 60 LDU out, 40 up
     model = SimpleNamespace(mesh=SimpleNamespace(positions=np.concatenate([legs, arm])))
     assert _feet_half_extent(model, np.array([-10.0, -5.0, 0.0])) == (10.0, 5.0)
+
+
+def test_doors_are_drawn_closed_and_taken_away_open(tmp_path, library, renderer_available):
+    """BOW §2.3.3: a closed door fills its cell (as in the world); an open one is not drawn."""
+    from bow3d.scene import load_scene
+    from bow3d.view.offscreen import OffscreenRenderer
+    from bow3d.view.scene_nodes import attach_scene
+
+    write(tmp_path / "field.ldr", BATTLEFIELD)
+    write(tmp_path / "figure.ldr", FIGURE)
+    text = SCENE + "doors:\n  - {id: gate, cell: [4, 1]}\n  - {id: hatch, cell: [4, 4], open: true}\n"
+    scene = load_scene(write(tmp_path / "scene.yaml", text))
+    renderer = OffscreenRenderer(64, 48)
+    try:
+        nodes = attach_scene(renderer.render, scene, library)
+        gate, hatch = nodes.doors["gate"], nodes.doors["hatch"]
+        assert not gate.is_hidden() and hatch.is_hidden()
+        lo, hi = gate.get_tight_bounds(nodes.root)
+        assert np.allclose([lo[0], lo[1], lo[2], hi[2]], [80.5, 20.5, 0.0, 120.0], atol=1e-3)
+        nodes.set_door("gate", True)
+        nodes.set_door("hatch", False)
+        assert gate.is_hidden() and not hatch.is_hidden()
+    finally:
+        renderer.close()
