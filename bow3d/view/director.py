@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -83,6 +83,7 @@ class FrameSpec:
     tracer: Tracer | None = None
     roll: RollView | None = None
     highlight: str | None = None
+    doors: Mapping[str, bool] = field(default_factory=dict)  # door id -> open (BOW §2.3.3)
 
 
 @dataclass(frozen=True)
@@ -167,7 +168,8 @@ class ShotList:
     def frame(self, time_s: float) -> FrameSpec:
         """What the frame at `time_s` shows."""
         if not self.shots:
-            return FrameSpec(time_s, -1, self._establishing(0, 0.0), self.timeline.start, {}, ())
+            return FrameSpec(time_s, -1, self._establishing(0, 0.0), self.timeline.start, {}, (),
+                             doors=self.timeline.start_doors)
         index = self.shot_at(time_s)
         shot = self.shots[index]
         local = min(shot.duration_s, max(0.0, time_s - shot.start_s))
@@ -177,7 +179,7 @@ class ShotList:
         spec = FRAMERS[shot.kind](self, index, shot, step, local)
         if not np.isfinite(spec.camera.position + spec.camera.target).all():  # someone off the table
             spec = replace(spec, camera=self._establishing(step.round, 0.5), tracer=None)
-        return spec
+        return replace(spec, doors=step.doors)
 
     # --- geometry helpers ----------------------------------------------------------------------
     def world(self, position: tuple[float, float], lift: float = 0.0) -> np.ndarray:

@@ -68,6 +68,9 @@ class Stage:
         """Pose everything as `spec` says."""
         self.look(spec.camera)
         self._poses(spec.poses, spec.falling)
+        for door, is_open in spec.doors.items():
+            if door in self.nodes.doors:
+                self.nodes.set_door(door, is_open)
         self._highlight(spec.highlight)
         self._tracer(spec)
         self.titles.show(spec.titles)

@@ -118,6 +118,7 @@ class Step:
     before: Mapping[str, Pose]
     after: Mapping[str, Pose]
     text: str = ""  # the rules' own words (events' describe()), for the result title
+    doors: Mapping[str, bool] = field(default_factory=dict)  # door id -> open, once the step is done
 
 
 @dataclass(frozen=True)
@@ -141,6 +142,7 @@ class Timeline:
     labels: Mapping[str, str] = field(default_factory=dict)  # id -> "blue-3 (rifleman)"
     winner: str | None = None
     finished: bool = False  # the game ended (a cut-short replay has no final title)
+    start_doors: Mapping[str, bool] = field(default_factory=dict)  # door id -> open, at the start
 
     def poses_after(self, index: int) -> Mapping[str, Pose]:
         """Poses once step `index` is done (-1: the start)."""
@@ -247,11 +249,13 @@ def timeline_from_records(scene: Any, game: Any, records: Sequence[Mapping[str, 
     """
     vehicles = frozenset(v.id for v in getattr(scene, "vehicles", []) or [])
     start = snapshot(game.state)
+    start_doors = dict(getattr(game.state, "doors", None) or {})
     steps: list[Step] = []
     shown_round = None
     number = 0
     for action, members in group_records(records):
         before = snapshot(game.state)
+        doors_before = dict(getattr(game.state, "doors", None) or {})
         rolls: list[BrickRollShown] = []
         words: list[str] = []
         round_before = int(getattr(game.state, "round", 1) or 1)
@@ -271,21 +275,23 @@ def timeline_from_records(scene: Any, game: Any, records: Sequence[Mapping[str, 
                                             str(getattr(pending, "purpose", "")).split(":")[0].strip()))
             words += [str(getattr(e, "text", "") or e.describe()) for e in events or [] if hasattr(e, "describe")]
         after = snapshot(game.state)
+        doors_after = dict(getattr(game.state, "doors", None) or {})
         round_now = round_before if action is not None else int(getattr(game.state, "round", 1) or 1)
         side = str(action.get("side")) if action is not None and action.get("side") else None
         actor = _actor(action) if action is not None else None
         if side is None and actor is not None:
             side = _side_of(scene, actor)
         if round_now != shown_round:
-            steps.append(Step(RoundStarted(round_now), round_now, None, before, before, f"Round {round_now}"))
+            steps.append(Step(RoundStarted(round_now), round_now, None, before, before, f"Round {round_now}",
+                              doors_before))
             shown_round = round_now
         for beat in beats_for_group(action, before, after, tuple(rolls), vehicles):
             if isinstance(beat, Attacked) and action is not None:
                 beat = replace(beat, ranged=_weapon_kind(scene, beat.firer, action.get("weapon")) != "melee")
-            steps.append(Step(beat, round_now, side, before, after, "; ".join(words)))
+            steps.append(Step(beat, round_now, side, before, after, "; ".join(words), doors_after))
     return Timeline(getattr(scene, "name", "") or "", start, merge_moves(steps), dict(sides or side_styles(scene)),
                     unit_sides(scene), vehicles, unit_labels(scene),
-                    getattr(game.state, "winner", None), bool(getattr(game, "is_over", False)))
+                    getattr(game.state, "winner", None), bool(getattr(game, "is_over", False)), start_doors)
 
 
 def merge_moves(steps: Sequence[Step]) -> tuple[Step, ...]:
@@ -296,7 +302,8 @@ def merge_moves(steps: Sequence[Step]) -> tuple[Step, ...]:
         if last is not None and isinstance(step.beat, Moved) and isinstance(last.beat, Moved) \
                 and step.beat.unit == last.beat.unit and step.beat.path[0] == last.beat.path[-1]:
             beat = Moved(step.beat.unit, last.beat.path + step.beat.path[1:])
-            merged[-1] = replace(last, beat=beat, after=step.after, text=f"{last.text}; {step.text}")
+            merged[-1] = replace(last, beat=beat, after=step.after, text=f"{last.text}; {step.text}",
+                                 doors=step.doors)
         else:
             merged.append(step)
     return tuple(merged)
