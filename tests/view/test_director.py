@@ -261,3 +261,13 @@ def test_a_finished_game_ends_on_the_winner():
     assert film.frame_count(30) == round(film.duration_s * 30)
     long = replace(base, steps=base.steps * 10, winner="blue", finished=True)
     assert direct(long, BOUNDS, max_seconds=40.0).duration_s <= 40.0 + 1e-6
+
+
+def test_frames_show_the_doors_as_the_rules_left_them():
+    """BOW §2.3.3: a door opened during the game is open in the frames of the beats after it."""
+    steps = (Step(RoundStarted(1), 1, None, START, START, "Round 1", {"gate": False}),
+             Step(Narrated("blue-1"), 1, "blue", START, START, "blue-1 opens gate", {"gate": True}))
+    timeline = Timeline("doors", START, steps, start_doors={"gate": False})
+    film = direct(timeline, BOUNDS)
+    assert film.frame(0.0).doors == {"gate": False}
+    assert film.frame(film.duration_s - 0.01).doors == {"gate": True}
