@@ -9,7 +9,8 @@ the question and the poses (position, facing) of every body that can change it:
   reach of the segment between them (the target's own radius included: rays end on its surface);
 - distance, front arc, reach, close: the two bodies only (decor never moves);
 - reachable cells and paths: the unit and every body within its move (plus radii) of it;
-- vehicle sweeps: the vehicle and every body within the swept distance (plus radii).
+- vehicle sweeps: the vehicle and every body within the swept distance (plus radii);
+- and always the state of every door (set_door), which blocks sight, moves and sweeps when closed.
 
 A body too far to touch the rays or the cells is left out of the key, so moving it keeps the
 answer. The bounding radii come from the world's body shapes (conservative: the bounding sphere
@@ -81,6 +82,8 @@ class CachedGeometry:
         self.inner = inner
         self.radii = body_radii(inner, ids)
         self.poses: dict[str, Pose] = {}
+        self.doors: dict[str, tuple[tuple[int, int], bool]] = {}
+        self._door_key: tuple = ()
         self._memo: dict[tuple, Any] = {}
         self._cells: dict[tuple, Any] = {}
         self.hits = 0
@@ -117,6 +120,12 @@ class CachedGeometry:
         self.inner.remove(id)
         self.poses.pop(id, None)
 
+    def set_door(self, door: str, cell: tuple[int, int], open: bool) -> None:
+        """Open or close a door (BOW §2.3.3); every answer is keyed on the doors' states too."""
+        self.inner.set_door(door, cell, open)
+        self.doors[door] = (tuple(cell), bool(open))
+        self._door_key = tuple(sorted(self.doors.items()))
+
     # -- keys ------------------------------------------------------------------------------
     def _radius(self, id: str) -> float:
         return self.radii.get(id, DEFAULT_RADIUS_STUDS)
@@ -139,6 +148,7 @@ class CachedGeometry:
                      if id != a and math.hypot(pose[0] - pa[0], pose[1] - pa[1]) <= reach + self._radius(id))
 
     def _remember(self, key: tuple, compute: Any, cells: bool = False) -> Any:
+        key = (key, self._door_key)
         memo, limit = (self._cells, MAX_CELL_ENTRIES) if cells else (self._memo, MAX_ENTRIES)
         try:
             value = memo[key]

@@ -91,7 +91,23 @@ class Weapon(_Strict):
         return self
 
 
-class MinifigSheet(_Strict):
+class _Armed(_Strict):
+    """A sheet with weapons (minifig or vehicle); the first weapon is the one carried at the start."""
+
+    weapons: list[Weapon] = Field(default_factory=list)
+
+    def weapon(self, name: str | None = None) -> Weapon | None:
+        """The named weapon, or the first (the one carried at the start); None when unarmed."""
+        if name is None:
+            return self.weapons[0] if self.weapons else None
+        return next((w for w in self.weapons if w.name == name), None)
+
+    @property
+    def weapon_names(self) -> list[str]:
+        return [w.name for w in self.weapons]
+
+
+class MinifigSheet(_Armed):
     """BOW 1.3 §1.4.1 minifig description sheet (defaults: the basic trooper of Annex A.1)."""
 
     kind: Literal["minifig"] = "minifig"
@@ -106,18 +122,8 @@ class MinifigSheet(_Strict):
     treat_colour: BrickColour = "red"  # §2.4.4: red treats life forms, yellow repairs mechanical
     weapons: list[Weapon] = Field(default_factory=list)  # the first is carried at the start
 
-    def weapon(self, name: str | None = None) -> Weapon | None:
-        """The named weapon, or the first (the one carried at the start); None when unarmed."""
-        if name is None:
-            return self.weapons[0] if self.weapons else None
-        return next((w for w in self.weapons if w.name == name), None)
 
-    @property
-    def weapon_names(self) -> list[str]:
-        return [w.name for w in self.weapons]
-
-
-class VehicleSheet(_Strict):
+class VehicleSheet(_Armed):
     """BOW 1.3 §1.4.2 vehicle description sheet."""
 
     kind: Literal["vehicle"] = "vehicle"
@@ -137,15 +143,6 @@ class VehicleSheet(_Strict):
             raise ValueError(f"min_speed {self.min_speed} is above the maximum speed {self.speed}; "
                              "lower min_speed or raise speed")
         return self
-
-    def weapon(self, name: str | None = None) -> Weapon | None:
-        if name is None:
-            return self.weapons[0] if self.weapons else None
-        return next((w for w in self.weapons if w.name == name), None)
-
-    @property
-    def weapon_names(self) -> list[str]:
-        return [w.name for w in self.weapons]
 
 
 Sheet = Annotated[Union[MinifigSheet, VehicleSheet], Field(discriminator="kind")]

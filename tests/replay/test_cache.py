@@ -89,3 +89,19 @@ def test_removed_bodies_leave_the_key(village):
     assert cached.sight(a, b) == fresh_sight(world, a, b)
     cached.reset(scene)
     assert cached.sight(a, b) == before
+
+
+def test_doors_are_part_of_every_answer():
+    """BOW §2.3.3: a closed door blocks sight and moves; opening or closing it changes the answers."""
+    from bow3d.rules.flat import FlatGeometry
+
+    flat = FlatGeometry()
+    cached = CachedGeometry(flat, ["a", "b"])
+    cached.place("a", (2.5, 5.5), 0.0)
+    cached.place("b", (8.5, 5.5), 180.0)
+    assert cached.sight("a", "b").visible
+    cached.set_door("door-1", (5, 5), False)  # closed, between them
+    assert not cached.sight("a", "b").visible
+    assert (6, 5) not in cached.reachable_cells("a", 5) or cached.reachable_cells("a", 5) == flat.reachable_cells("a", 5)
+    cached.set_door("door-1", (5, 5), True)
+    assert cached.sight("a", "b").visible and cached.hits >= 1
