@@ -124,6 +124,7 @@ def render_picture(scene, library: Library, out: Path, size: tuple[int, int]) ->
 def play_short_game(scene, library: Library, out: Path, seed: int, max_rounds: int) -> Path:
     """An AI-against-AI game on the scene's 3D world, its replay written as it goes (C4)."""
     from bow3d.replay import ReplayWriter
+    from bow3d.replay.format import library_kind
     from bow3d.replay.session import play_game
     from bow3d.world import World
 
@@ -133,7 +134,8 @@ def play_short_game(scene, library: Library, out: Path, seed: int, max_rounds: i
     target = free_name(out, f"village-seed{seed}", ".bowreplay")
     players = {side.id: "ai" for side in scene.sides}
     started = _step(f"playing a short AI game (seed {seed}, at most {max_rounds} rounds)")
-    with ReplayWriter(target, scene, seed, players, max_rounds=max_rounds) as writer:
+    # the header names the library, so the replay verifies wherever LDRAWDIR points
+    with ReplayWriter(target, scene, seed, players, max_rounds=max_rounds, library=library_kind(library)) as writer:
         result = play_game(scene, world, None, seed, writer=writer, max_rounds=max_rounds)
     winner = f"{result.winner} wins" if result.winner else "no winner"
     print(f"  {winner} after {result.rounds} rounds ({result.ended}), {result.records} records, "

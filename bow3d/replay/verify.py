@@ -74,7 +74,14 @@ def replay_library(replay: Replay) -> Any:
     header says 'bundled' (whatever $LDRAWDIR says), else the usual one ($LDRAWDIR, else bundled)."""
     from bow3d.ldraw import BUNDLED_LIBRARY, Library
 
-    return Library([BUNDLED_LIBRARY]) if replay.header.library == "bundled" else Library.from_env()
+    if replay.header.library == "bundled":
+        return Library([BUNDLED_LIBRARY])
+    library = Library.from_env()
+    if replay.header.library == "external" and library.is_bundled:
+        # the units' parts decide every line of sight: another library would replay another game
+        raise ReplayError(f"{replay.path}: played with an external LDraw library ($LDRAWDIR) and LDRAWDIR is not "
+                          "set here; point LDRAWDIR at that library to verify or film it")
+    return library
 
 
 # Scenes loaded for a replay remember the LDraw library of that replay, so that a caller who

@@ -27,7 +27,9 @@ from pathlib import Path
 
 import numpy as np
 
+from bow3d.ldraw import Library
 from bow3d.replay import ReplayWriter
+from bow3d.replay.format import library_kind
 from bow3d.replay.session import DEFAULT_MAX_ROUNDS, ai_players, roll_bricks
 from bow3d.rules import (Attack, BrickRoll, ChangeDirection, ChangeSpeed, CompulsoryMove, EndTurn, Game, GetOff,
                          GetOn, Illegal, Move, Treat)
@@ -68,7 +70,8 @@ class PlayUI:
         self.dice = np.random.default_rng([seed, 0])
         self.ai = ai_players(scene, seed)
         self.p = float(scene.ruleset.brick_edge_probability)
-        self.writer = ReplayWriter(replay, scene, seed, self.players, max_rounds=max_rounds)
+        kind = library_kind(library or Library.from_env())  # so the replay verifies wherever LDRAWDIR points
+        self.writer = ReplayWriter(replay, scene, seed, self.players, max_rounds=max_rounds, library=kind)
         self.replay_path = Path(replay)
         self.selected: str | None = None
         self.aimed = None  # an Attack / Treat / GetOn waiting for on_confirm

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from bow3d.errors import ReplayError
 from bow3d.replay.format import read_replay
 from bow3d.replay.verify import verify_replay
 
@@ -157,3 +158,21 @@ def test_the_world_of_a_replay_uses_the_library_its_header_names(monkeypatch, tm
     assert replay_library(replay).is_bundled
     world = world_geometry(load_replay_scene(replay))  # as the film and the viewer build it
     assert world.library.is_bundled
+
+
+def test_a_replay_of_an_external_library_asks_for_ldrawdir(monkeypatch, tmp_path):
+    """A replay played with $LDRAWDIR's library cannot be re-simulated with the starter library:
+    one clear line instead of a divergence somewhere in the game."""
+    from bow3d.replay.verify import replay_library
+
+    monkeypatch.delenv("LDRAWDIR", raising=False)
+    source = next(p for p in BUNDLED if p.name.startswith("los-gallery"))
+    lines = source.read_text().splitlines(keepends=True)
+    lines[0] = lines[0].replace('"library":"bundled"', '"library":"external"').replace(
+        '"library": "bundled"', '"library": "external"')
+    copy = tmp_path / source.name
+    copy.write_text("".join(lines))
+    replay = read_replay(copy)
+    assert replay.header.library == "external"
+    with pytest.raises(ReplayError, match="LDRAWDIR"):
+        replay_library(replay)
