@@ -50,10 +50,13 @@ def initial_state(ctx: Context, doors: Iterable[tuple[str, Cell, bool]]) -> Game
 
 
 def sync_geometry(g: Game) -> None:
-    """Put the geometry in step with the state (units on foot and vehicles)."""
+    """Put the geometry in step with the state: units on foot and vehicles placed, units aboard a
+    vehicle taken off the field (a geometry used for an earlier game may still hold them)."""
     for unit in g.state.units.values():
         if unit.position is not None:
             g.geometry.place(unit.id, unit.position, unit.facing)
+        elif unit.aboard is not None:
+            g.geometry.remove(unit.id)
     for vehicle in g.state.vehicles.values():
         if vehicle.position is not None:
             g.geometry.place(vehicle.id, vehicle.position, vehicle.facing)

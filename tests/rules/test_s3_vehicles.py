@@ -30,6 +30,18 @@ def test_s3_1_occupants_play_their_own_turns(rules):
     assert game.check(EndTurn("g")) is None and game.state.units["p"].played
 
 
+def test_s3_1_occupants_are_off_the_field_even_on_a_used_geometry(rules):
+    """BOW 1.3 §3.1: occupants are inside the vehicle, not on the field: a geometry where a game
+    left the pilot standing has him taken off when the next game starts."""
+    from bow3d.rules.game import Game
+
+    first = _jeep(rules, speed=0)
+    geometry = first.geometry
+    geometry.place("p", (30.5, 30.5), 0.0)          # as an earlier game might have left him
+    Game.start(first.ctx.scene, geometry)
+    assert "p" not in geometry.positions and "g" not in geometry.positions
+
+
 def test_s3_2_compulsory_move_is_speed_times_five(rules):
     """BOW 1.3 §3.2/§3.3: the vehicle moves speed x 5 studs in a straight line, for free."""
     game = _jeep(rules, speed=2)
