@@ -17,9 +17,9 @@ BLUE, RED = 1, 4
 # ---------------------------------------------------------------- description sheets (BOW Annex A)
 
 
-def trooper(armor: int, weapons: list[dict], treat: int = 0) -> dict:
-    """The A.1 basic trooper with the given armor, weapons and treat."""
-    return {"kind": "minifig", "action_budget": 2, "move": 5, "attack": 1, "dodge": 1, "armor": armor, "hp": 1,
+def trooper(armor: int, weapons: list[dict], treat: int = 0, hp: int = 1) -> dict:
+    """The A.1 basic trooper with the given armor, weapons, treat and health points."""
+    return {"kind": "minifig", "action_budget": 2, "move": 5, "attack": 1, "dodge": 1, "armor": armor, "hp": hp,
             "hp_colour": "red", "treat": treat, "treat_colour": "red", "weapons": weapons}
 
 
@@ -32,7 +32,7 @@ def ranged(name: str, damage: int) -> dict:
 
 
 SHEETS: dict[str, dict] = {
-    "swordsman": trooper(2, [melee("sword", 2, 2)]),            # helmet + shield
+    "swordsman": trooper(2, [melee("sword", 2, 2)], hp=2),      # helmet + shield; a veteran: wounds before dying
     "axeman": trooper(1, [melee("battle axe", 2, 2)]),          # helmet
     "spearman": trooper(1, [melee("spear", 1, 3)]),             # helmet
     "medic": trooper(0, [melee("knife", 1, 1)], treat=1),
