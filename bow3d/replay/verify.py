@@ -65,7 +65,7 @@ def load_replay_scene(replay: Replay) -> Any:
     scene = load_scene(path)
     if len(_REPLAY_LIBRARIES) > 32:
         _REPLAY_LIBRARIES.clear()
-    _REPLAY_LIBRARIES[id(scene)] = (weakref.ref(scene), replay_library(replay))
+    _REPLAY_LIBRARIES[id(scene)] = (weakref.ref(scene), replay)
     return scene
 
 
@@ -84,8 +84,8 @@ def replay_library(replay: Replay) -> Any:
     return library
 
 
-# Scenes loaded for a replay remember the LDraw library of that replay, so that a caller who
-# builds the world from the scene alone (world_geometry(scene)) still gets the replay's world.
+# Scenes loaded for a replay remember that replay, so that a caller who builds the world from
+# the scene alone (world_geometry(scene)) still gets the replay's world (its LDraw library).
 _REPLAY_LIBRARIES: dict[int, tuple[Any, Any]] = {}
 
 
@@ -97,8 +97,8 @@ def world_geometry(scene: Any, library: Any = None) -> Any:
     from bow3d.world import World
 
     if library is None:
-        ref, remembered = _REPLAY_LIBRARIES.get(id(scene), (None, None))
-        library = remembered if ref is not None and ref() is scene else None
+        ref, replay = _REPLAY_LIBRARIES.get(id(scene), (None, None))
+        library = replay_library(replay) if ref is not None and ref() is scene else None
     return World.from_scene(scene, library)
 
 

@@ -97,7 +97,8 @@ for _ in range(200):
 assert ui.game.is_over, ui.hud.lines
 ui.viewer.screenshot(str(root / "end.png"))
 ui.close()
-result = verify_replay(root / "duel.bowreplay")
+from bow3d.world import World
+result = verify_replay(root / "duel.bowreplay", geometry=World.from_scene(scene, library))  # the test's own library
 seen.update(ok=result.ok, problem=result.first_divergence if hasattr(result, "first_divergence") else None,
             records=len(ui.game.records), winner=ui.game.winner, status=ui.hud.lines.status,
             played=[u.played or u.marking_bricks for u in ui.game.state.units.values()],
