@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 from bow3d.errors import UserInputError
+from bow3d.paths import free_path
 from bow3d.ldraw import BUNDLED_LIBRARY, Library, load_model
 
 NAME = "demo"
@@ -60,15 +61,6 @@ def demo_scene() -> Path:
     return DEMO_SCENE
 
 
-def free_name(folder: Path, stem: str, suffix: str) -> Path:
-    """folder/stem.suffix, or stem-2, stem-3, ... when taken: the user's files stay untouched."""
-    candidate, n = folder / f"{stem}{suffix}", 1
-    while candidate.exists():
-        n += 1
-        candidate = folder / f"{stem}-{n}{suffix}"
-    return candidate
-
-
 def _out_dir(text: str) -> Path:
     out = Path(text)
     if out.exists() and not out.is_dir():
@@ -110,7 +102,7 @@ def render_picture(scene, library: Library, out: Path, size: tuple[int, int]) ->
     from bow3d.view.offscreen import RenderUnavailable
     from bow3d.view.still import render_scene_still
 
-    target = free_name(out, "village", ".png")
+    target = free_path(out, "village", ".png")
     started = _step(f"rendering the battlefield with its units ({size[0]}x{size[1]})")
     try:
         stats = render_scene_still(scene, target, size, "iso", "default", False, None, library)
@@ -131,7 +123,7 @@ def play_short_game(scene, library: Library, out: Path, seed: int, max_rounds: i
     started = _step("building the 3D world (line of sight, cover, movement grid)")
     world = World.from_scene(scene, library)
     print(f"  ready in {time.perf_counter() - started:.1f} s")
-    target = free_name(out, f"village-seed{seed}", ".bowreplay")
+    target = free_path(out, f"village-seed{seed}", ".bowreplay")
     players = {side.id: "ai" for side in scene.sides}
     started = _step(f"playing a short AI game (seed {seed}, at most {max_rounds} rounds)")
     # the header names the library, so the replay verifies wherever LDRAWDIR points
@@ -148,7 +140,7 @@ def film(replay: Path, out: Path, size: tuple[int, int], seconds: float) -> Path
     from bow3d.view.offscreen import RenderUnavailable
     from bow3d.view.video import render_replay_video
 
-    target = free_name(out, replay.stem, ".mp4")
+    target = free_path(out, replay.stem, ".mp4")
     started = _step(f"filming the replay ({size[0]}x{size[1]}, at most {seconds:g} s of film)")
     try:
         stats = render_replay_video(replay, target, size, 30, True, max_seconds=seconds)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from bow3d.commands.render import is_scene, parse_size
 from bow3d.errors import UserInputError
+from bow3d.paths import free_path
 from bow3d.ldraw import Library
 from bow3d.view.batches import QUALITIES
 
@@ -181,9 +182,4 @@ def run(args: argparse.Namespace) -> int:
 
 def _free_replay_name(scene: Path) -> Path:
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
-    candidate = Path(f"{scene.stem}-{stamp}.bowreplay")
-    n = 1
-    while candidate.exists():
-        n += 1
-        candidate = Path(f"{scene.stem}-{stamp}-{n}.bowreplay")
-    return candidate
+    return free_path(".", f"{scene.stem}-{stamp}", ".bowreplay")

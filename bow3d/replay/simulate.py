@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from bow3d.errors import UserInputError
+from bow3d.paths import free_path
 from bow3d.replay.format import SUFFIX, ReplayWriter, library_kind
 from bow3d.replay.session import DEFAULT_MAX_ROUNDS, GameResult, play_game, prepare_geometry, side_ids
 
@@ -52,11 +53,7 @@ class SimulationSummary:
 
 def free_replay_path(folder: Path, stem: str) -> Path:
     """folder/stem.bowreplay, or stem-2, stem-3, ... when taken (a user's file is never overwritten)."""
-    candidate, n = folder / f"{stem}{SUFFIX}", 1
-    while candidate.exists():
-        n += 1
-        candidate = folder / f"{stem}-{n}{SUFFIX}"
-    return candidate
+    return free_path(folder, stem, SUFFIX)
 
 
 def default_geometry(scene: Any) -> Any:
