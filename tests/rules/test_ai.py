@@ -44,6 +44,20 @@ def blue_to_play(game: Game) -> None:
     assert game.state.side_to_play == "blue"
 
 
+def play_blue(game: Game, player: AIPlayer, limit: int | None = None) -> tuple[list, list]:
+    """Blue's actions until the other side is to play (every roll: no brick on edge): (actions, events)."""
+    chosen, events = [], []
+    while game.state.side_to_play == "blue" and not game.is_over and (limit is None or len(chosen) < limit):
+        if game.pending_roll is not None:
+            request = game.pending_roll
+            events += game.apply(BrickRoll(request.side, request.bricks, 0))
+            continue
+        action = player.choose(game)
+        chosen.append(action)
+        events += game.apply(action)
+    return chosen, events
+
+
 def ai(side: str = "blue", seed: int = 0) -> AIPlayer:
     return AIPlayer(side, np.random.default_rng(seed))
 
@@ -110,16 +124,7 @@ def test_medic_treats_a_wounded_friend_of_matching_colour():
     blue_to_play(game)
     hero = game.state.units["blue-2"]
     game.state.units["blue-2"] = dataclasses.replace(hero, damage=2)
-    player = ai()
-    chosen = []
-    while game.state.side_to_play == "blue" and len(chosen) < 6:
-        if game.pending_roll is not None:
-            request = game.pending_roll
-            game.apply(BrickRoll(request.side, request.bricks, 0))
-            continue
-        action = player.choose(game)
-        chosen.append(action)
-        game.apply(action)
+    chosen, _ = play_blue(game, ai(), limit=6)
     assert Treat("blue-1", "blue-2") in chosen, chosen
     assert chosen.index(Treat("blue-1", "blue-2")) == 0  # before the wounded hero walks away
 
@@ -154,15 +159,8 @@ def test_pilot_drives_towards_the_enemy_without_crashing():
         geometry = FlatGeometry.from_scene(scene, walls=walls)
         game = Game.start(scene, geometry)
         blue_to_play(game)
-        player = ai()
-        events = []
         start = game.state.vehicles["blue-jeep"].position
-        while game.state.side_to_play == "blue" and not game.is_over:
-            if game.pending_roll is not None:
-                request = game.pending_roll
-                events += game.apply(BrickRoll(request.side, request.bricks, 0))
-                continue
-            events += game.apply(player.choose(game))
+        _, events = play_blue(game, ai())
         assert not any(e.kind == "collision" and e.data.get("kind") == "decor" for e in events), \
             [e.describe() for e in events]
         if not walls:
@@ -204,12 +202,6 @@ def test_pilot_does_not_run_over_his_own_side():
     game = Game.start(scene, FlatGeometry.from_scene(scene, width=100))  # out of the gun's range
     blue_to_play(game)
     game.state.units["blue-2"] = dataclasses.replace(game.state.units["blue-2"], played=True)
-    events, player = [], ai()
-    while game.state.side_to_play == "blue" and not game.is_over:
-        if game.pending_roll is not None:
-            request = game.pending_roll
-            events += game.apply(BrickRoll(request.side, request.bricks, 0))
-            continue
-        events += game.apply(player.choose(game))
+    _, events = play_blue(game, ai())
     assert not any(e.kind == "collision" and e.data.get("other") == "blue-2" for e in events), \
         [e.describe() for e in events]
