@@ -31,6 +31,7 @@ from bow3d.view.batches import Batch, build_batches
 from bow3d.view.ground import GroundHeights
 from bow3d.view.scene_graph import attach_batches
 from bow3d.view.still import attach_model
+from bow3d.world.bodies import FEET_SLAB_LDU
 
 STUD = 20.0
 RING_HEIGHT = 6.0  # LDU: a flat ring sitting over the studs round the feet
@@ -430,12 +431,9 @@ def _feet_radius(model: Model, lo: np.ndarray, slab_ldu: float = 24.0) -> float:
     return float(max(8.0, np.abs(low[:, :2]).max())) if low.shape[0] else 10.0
 
 
-def _feet_half_extent(model: Model, lo: np.ndarray, slab_ldu: float = 12.0) -> tuple[float, float]:
-    """Half sizes (LDU, about the origin) of what the model stands on: its lowest `slab_ldu`.
-
-    The same rule as the world's bodies (bow3d.world.bodies.FEET_SLAB_LDU): a sword held out
-    under a roof's eave must not lift its minifig onto the roof.
-    """
+def _feet_half_extent(model: Model, lo: np.ndarray, slab_ldu: float = FEET_SLAB_LDU) -> tuple[float, float]:
+    """Half sizes (LDU, about the origin) of what the model stands on: its lowest `slab_ldu`, the
+    world's own rule (a sword held out under a roof's eave must not lift its minifig onto the roof)."""
     positions = model.mesh.positions
     low = positions[positions[:, 2] <= lo[2] + slab_ldu] if positions.shape[0] else positions
     if low.shape[0] == 0:
