@@ -45,21 +45,13 @@ def blocker_instances(model, blockers) -> list[int]:
 
 def _lines_node(parent, name: str, segments: np.ndarray, rgba: np.ndarray, thickness: float = 2.0):
     """Unlit line segments: segments (S, 2, 3) float, rgba (S, 4) uint8."""
-    from panda3d.core import Geom, GeomLines, GeomNode, TransparencyAttrib
+    from panda3d.core import TransparencyAttrib
 
-    from bow3d.view.scene_graph import _vertex_data
+    from bow3d.view.scene_graph import attach_lines
 
     positions = np.ascontiguousarray(segments.reshape(-1, 3), np.float32)
     colours = np.ascontiguousarray(np.repeat(np.asarray(rgba, np.uint8), 2, axis=0))
-    data = _vertex_data(name, positions, None, colours)
-    prim = GeomLines(Geom.UH_static)
-    prim.add_consecutive_vertices(0, positions.shape[0])
-    geom = Geom(data)
-    geom.add_primitive(prim)
-    node = GeomNode(name)
-    node.add_geom(geom)
-    path = parent.attach_new_node(node)
-    path.set_light_off()
+    path = attach_lines(parent, name, positions, colours)
     path.set_render_mode_thickness(thickness)
     path.set_transparency(TransparencyAttrib.M_alpha)
     path.set_bin("transparent", 30)

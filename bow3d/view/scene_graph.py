@@ -95,16 +95,22 @@ def attach_batches(parent: NodePath, batches: list[Batch], name: str = "battlefi
     return root
 
 
-def attach_edges(parent: NodePath, edges: EdgeBatch, name: str = "edges") -> NodePath:
-    """Edge lines as one GeomLines node (unlit)."""
-    data = _vertex_data(name, edges.positions, None, edges.colours)
+def attach_lines(parent: NodePath, name: str, positions: np.ndarray, colours: np.ndarray) -> NodePath:
+    """Unlit line segments as one GeomLines node: positions (2S, 3) float32, colours (2S, 4) uint8."""
+    data = _vertex_data(name, positions, None, colours)
     prim = GeomLines(Geom.UH_static)
-    prim.add_consecutive_vertices(0, edges.positions.shape[0])
+    prim.add_consecutive_vertices(0, positions.shape[0])
     geom = Geom(data)
     geom.add_primitive(prim)
     node = GeomNode(name)
     node.add_geom(geom)
     path = parent.attach_new_node(node)
     path.set_light_off()
+    return path
+
+
+def attach_edges(parent: NodePath, edges: EdgeBatch, name: str = "edges") -> NodePath:
+    """Edge lines as one GeomLines node (unlit), drawn over the faces they outline."""
+    path = attach_lines(parent, name, edges.positions, edges.colours)
     path.set_depth_offset(1)
     return path
