@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 import numpy as np
 
 from bow3d.errors import UserInputError
+from bow3d.paths import check_new
 
 NAME = "heatmap"
 ORDER = 36
@@ -43,10 +45,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
-    from bow3d.commands.los import check_picture_path, load_world
+    from bow3d.commands.los import load_world
     from bow3d.world.heatmap import cover_map, visibility_map
 
-    out = check_picture_path(args.output, args.force)
+    out = Path(args.output)
+    if out.suffix.lower() != ".png":
+        raise UserInputError(f"{out}: the picture must be a .png file")
+    check_new(out, force=args.force)  # up front, before the long work: no link, nothing replaced without --force
     scene, world = load_world(args.scene, args.library)
     cells = int(np.isfinite(world.grid.heights).sum())
     if args.viewer:
@@ -61,7 +66,8 @@ def run(args: argparse.Namespace) -> int:
         seen, open_ = float((f > 0).mean()) if f.size else 0.0, float((f > 1 - world.cover_threshold).mean()) if f.size else 0.0
         title = (f"Seen from {args.viewer}: a minifig on {seen:.0%} of the cells can be seen, on {open_:.0%} in the open."
                  f"  blue = hidden, yellow = covered, red = open")
-        draw_heatmap_picture(scene, world, colours, out, title, [(args.viewer, (40, 90, 230))])
+        draw_heatmap_picture(scene, world, colours, out, title, [(args.viewer, (40, 90, 230))],
+                             force=args.force)
         print(title.split("  ")[0])
     else:
         sides = sorted({b.side for b in world.bodies.values() if b.side})
@@ -79,7 +85,8 @@ def run(args: argparse.Namespace) -> int:
         colours[~np.isfinite(heat.visible_fraction)] = np.nan
         title = (f"Cover for {args.cover}: from how many of the {len(enemies)} enemy positions a minifig on each "
                  f"cell is covered or hidden (red = none, yellow = half, blue = all)")
-        draw_heatmap_picture(scene, world, colours, out, title, [(b.id, (230, 60, 40)) for b in enemies])
+        draw_heatmap_picture(scene, world, colours, out, title, [(b.id, (230, 60, 40)) for b in enemies],
+                             force=args.force)
         print(title)
     print(f"wrote {out}")
     return 0

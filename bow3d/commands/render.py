@@ -7,6 +7,7 @@ from pathlib import Path
 
 from bow3d.errors import UserInputError
 from bow3d.ldraw import Library, load_model
+from bow3d.paths import check_new
 from bow3d.view.batches import QUALITIES
 from bow3d.view.offscreen import VIEWS
 
@@ -64,13 +65,10 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.output)
     if out.suffix.lower() != ".png":
         raise UserInputError(f"{out}: the output must be a .png file")
-    if not out.parent.exists():
-        raise UserInputError(f"{out}: the folder {out.parent} does not exist")
-    if out.exists() and not args.force:
-        raise UserInputError(f"{out} already exists; choose another name or add --force to replace it")
     source = Path(args.file)
     if source.resolve() == out.resolve():
         raise UserInputError(f"{out}: refusing to overwrite the input file")
+    check_new(out, force=args.force)  # up front: no link, no special file, nothing replaced without --force
     library = Library.from_env(args.library)
     if is_scene(source):
         from bow3d.scene import load_scene
@@ -80,7 +78,8 @@ def run(args: argparse.Namespace) -> int:
         camera = parse_camera(args.camera) if args.camera else None
         scene = load_scene(source)
         los = parse_los(args.los, scene) if args.los else None
-        stats = render_scene_still(scene, out, size, args.view, args.quality, args.edges, camera, library, los)
+        stats = render_scene_still(scene, out, size, args.view, args.quality, args.edges, camera, library, los,
+                                   force=args.force)
         print(f"wrote {out} ({size[0]}x{size[1]}, {len(scene.units)} units, {len(scene.vehicles)} vehicles, "
               f"{stats.triangles:,} battlefield triangles, {stats.draw_seconds:.2f} s, {stats.pipe})")
         return 0
@@ -95,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
             raise UserInputError(f"{source}: --camera unit:ID needs a scene file (.yaml); use X,Y,Z:TX,TY,TZ")
         pose = camera_pose(spec)
     model = load_model(source, library)
-    stats = render_still(model, out, size, args.view, args.quality, args.edges, pose)
+    stats = render_still(model, out, size, args.view, args.quality, args.edges, pose, force=args.force)
     problems = f", {len(model.diagnostics)} diagnostics (see bow3d inspect)" if model.diagnostics else ""
     print(f"wrote {out} ({size[0]}x{size[1]}, {stats.triangles:,} triangles in {stats.draw_calls} draw calls, "
           f"{stats.draw_seconds:.2f} s, {stats.pipe}){problems}")

@@ -6,7 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
-from bow3d.errors import UserInputError
+from bow3d.paths import write_new
 
 NAME = "schema"
 ORDER = 60
@@ -50,12 +50,6 @@ def run(args: argparse.Namespace) -> int:
     if not args.output:
         print(text, end="")
         return 0
-    out = Path(args.output)
-    if out.exists() and not args.force:
-        raise UserInputError(f"{out}: already exists; choose another name or pass --force to replace it")
-    try:
-        out.write_text(text, encoding="utf-8")
-    except OSError as error:
-        raise UserInputError(f"{out}: cannot be written ({error.strerror or error})") from None
+    out = write_new(Path(args.output), text, force=args.force)
     print(f"wrote {out} (JSON Schema of {args.format} files)")
     return 0

@@ -22,8 +22,9 @@ from pathlib import Path
 
 import numpy as np
 
-from bow3d.errors import SceneError
+from bow3d.errors import SceneError, UserInputError
 from bow3d.ldraw import LDRAW_TO_WORLD, Library, Model, load_model
+from bow3d.paths import check_new, write_new
 from bow3d.scene import equipment as eq
 from bow3d.scene.checks import check_references
 from bow3d.scene.figures import COLOUR_SIDES, STUD_LDU, UNASSIGNED, Figure, _world_points, find_figures, side_from_name
@@ -228,6 +229,24 @@ def _build_scene(model_path: Path, model: Model, units: list[Figure], vehicles: 
     return scene, by_id, unassigned
 
 
+def _check_outputs(outputs: list[Path], units_folder: Path, force: bool) -> None:
+    """Refuse, before anything is written, outputs that exist (unless `force`) and any that is a
+    link or not a regular file (bow3d.paths.check_new); the units folder must be no link either."""
+    if units_folder.is_symlink() or (units_folder.exists() and not units_folder.is_dir()):
+        raise SceneError(f"{units_folder}: is a symbolic link or not a folder; bow3d writes the unit models into "
+                         "a folder of its own: remove it or choose another -o name")
+    problems = []
+    for path in outputs:
+        if os.path.lexists(path):
+            try:
+                check_new(path, force=force)
+            except UserInputError as error:
+                problems.append(str(error))
+    if problems:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise SceneError(problems[0] + more)
+
+
 def scene_from_ldraw(model_path: str | os.PathLike[str], scene_path: str | os.PathLike[str], *,
                      library: Library | None = None, side_default: str | None = None,
                      force: bool = False) -> FromLDrawResult:
@@ -258,13 +277,9 @@ def scene_from_ldraw(model_path: str | os.PathLike[str], scene_path: str | os.Pa
     clash = [p for p in outputs if p.resolve() in originals]
     if clash:
         raise SceneError(f"{clash[0]}: is the model being read; write the scene into another folder or name")
-    existing = [p for p in outputs if p.exists()]
-    if existing and not force:
-        raise SceneError(f"{existing[0]}: already exists" + (f" (and {len(existing) - 1} more)" if len(existing) > 1
-                         else "") + "; choose another -o name or pass --force to replace them")
+    _check_outputs(outputs, out.parent / units_dir, force)
     drop = {line for f in by_id.values() for line in f.drop_lines}
-    decor_path.parent.mkdir(parents=True, exist_ok=True)
-    decor_path.write_text(decor_text(structure, drop, decor_name), encoding="utf-8")
+    write_outputs = [(decor_path, decor_text(structure, drop, decor_name))]
     for path, (fid, fig) in zip(model_paths, by_id.items()):
         item = next((u for u in scene.units if u.id == fid), None) or scene.vehicle(fid)
         header = [f"0 {fid}", f"0 Name: {fid}.ldr", "0 Author: bow3d scene from-ldraw",
@@ -272,9 +287,16 @@ def scene_from_ldraw(model_path: str | os.PathLike[str], scene_path: str | os.Pa
                   f"0 // from {fig.origin} in {model_file.name}",
                   "0 // own frame: facing LDraw -Z, origin at the footprint centre, lowest point at Y = 0"]
         placed = item.position if item.position is not None else fig.position
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(unit_model_text(model, fig.instances, header, placed, item.facing), encoding="utf-8")
-    save_scene(scene, out)
+        write_outputs.append((path, unit_model_text(model, fig.instances, header, placed, item.facing)))
+    try:
+        for path, text in write_outputs:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write_new(path, text, force=force)
+    except OSError as error:
+        raise SceneError(f"{error.filename or out.parent}: cannot be written ({error.strerror or error})") from None
+    except UserInputError as error:
+        raise SceneError(str(error)) from None
+    save_scene(scene, out, overwrite=force)
     for issue in check_references(scene):
         if not (issue.path[-1:] == ("side",) and UNASSIGNED in issue.problem):
             notes.append(f"{format_path(issue.path)}: {issue.problem}; {issue.fix}")

@@ -19,7 +19,8 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from bow3d.errors import SceneError
+from bow3d.errors import SceneError, UserInputError
+from bow3d.paths import write_new
 from bow3d.scene.model import FORMAT, FORMAT_NAME, FORMAT_VERSION, Scene
 
 FieldPath = tuple[str | int, ...]
@@ -311,17 +312,17 @@ def format_scene(scene: Scene) -> str:
 
 
 def save_scene(scene: Scene, path: str | os.PathLike[str], *, overwrite: bool = True) -> Path:
-    """Write the scene as YAML; with overwrite=False an existing file is refused (SceneError)."""
+    """Write the scene as YAML (bow3d.paths.write_new: never through a link; an existing file only
+    with overwrite=True). Raises SceneError naming the file and what to do."""
     file_path = Path(path)
-    if not overwrite and file_path.exists():
-        raise SceneError(f"{file_path}: already exists; choose another name or pass --force to replace it")
     text = format_scene(scene)
     try:
         file_path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = file_path.with_name(file_path.name + ".tmp")
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, file_path)
     except OSError as error:
         raise SceneError(f"{file_path}: cannot be written ({error.strerror or error})") from None
+    try:
+        write_new(file_path, text, force=overwrite)
+    except UserInputError as error:
+        raise SceneError(str(error)) from None
     scene.path = file_path
     return file_path

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
+from bow3d.paths import new_file_name
 from bow3d.view.los_picture import stamp_discs, write_png
 
 HIDDEN = np.array([30, 60, 170], float)
@@ -41,8 +42,10 @@ def cover_colours(counts: np.ndarray, enemies: int) -> np.ndarray:
 
 
 def draw_heatmap_picture(scene, world, cell_colours: np.ndarray, out: str | Path, title: str,
-                         markers: list[tuple[str, tuple[int, int, int]]] = (), px_per_stud: int = 16) -> Path:
-    """Render the battlefield from above with `cell_colours` ((nx, ny, 3), NaN = leave untinted)."""
+                         markers: list[tuple[str, tuple[int, int, int]]] = (), px_per_stud: int = 16, *,
+                         force: bool = False) -> Path:
+    """Render the battlefield from above with `cell_colours` ((nx, ny, 3), NaN = leave untinted) to the
+    PNG `out` (bow3d.paths: never through a link; an existing file is replaced only with `force`)."""
     from panda3d.core import OrthographicLens, TextNode
 
     from bow3d.view.offscreen import OffscreenRenderer
@@ -96,4 +99,6 @@ def draw_heatmap_picture(scene, world, cell_colours: np.ndarray, out: str | Path
         x, y = body.position
         stamp_discs(image, np.array([[(x - grid.i0) * scale, (grid.j0 + ny - y) * scale]]), max(3.0, scale * 0.45),
                     colour, (255, 255, 255))
-    return write_png(image, out)
+    with new_file_name(out, force=force) as tmp:  # a fresh file beside `out`, renamed into place
+        write_png(image, tmp)
+    return Path(out)

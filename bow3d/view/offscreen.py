@@ -34,6 +34,7 @@ from panda3d.core import (
 )
 
 from bow3d.errors import Bow3dError
+from bow3d.paths import new_file_name
 
 VIEWS = {  # camera direction from the target, world frame (Z up); "front" looks along +Y
     "iso": (1.0, -1.3, 1.05),
@@ -171,15 +172,17 @@ class OffscreenRenderer:
             raise RenderUnavailable("the offscreen buffer returned no image")
         return image.reshape(self.height, self.width, 3)[::-1]
 
-    def save(self, path: str | Path) -> Path:
-        """Render and write a PNG; the folder must exist."""
+    def save(self, path: str | Path, *, force: bool = False) -> Path:
+        """Render and write a PNG safely (bow3d.paths: never through a link, an existing file only with
+        `force`); the folder must exist."""
         self.engine.render_frame()
         image = PNMImage()
         if not self.texture.store(image):
             raise RenderUnavailable("the offscreen buffer returned no image")
         path = Path(path)
-        if not image.write(str(path)):
-            raise Bow3dError(f"{path}: cannot write the picture (is the folder there and writable?)")
+        with new_file_name(path, force=force) as tmp:  # Panda3D writes by name: a fresh file beside the target
+            if not image.write(str(tmp)):
+                raise Bow3dError(f"{path}: cannot write the picture (is the folder there and writable?)")
         return path
 
     def close(self) -> None:

@@ -40,15 +40,16 @@ def attach_model(parent: NodePath, model: Model, quality: str = "default", edges
 
 
 def render_still(model: Model, out: str | Path, size: tuple[int, int] = (1280, 720), view: str = "iso",
-                 quality: str = "default", edges: bool = False, pose: CameraPose | None = None) -> RenderStats:
-    """Render `model` to a PNG at `out`."""
+                 quality: str = "default", edges: bool = False, pose: CameraPose | None = None, *,
+                 force: bool = False) -> RenderStats:
+    """Render `model` to a PNG at `out` (an existing file is replaced only with `force`; never a link)."""
     started = time.perf_counter()
     renderer = OffscreenRenderer(*size)
     try:
         _, triangles, calls = attach_model(renderer.render, model, quality, edges)
         renderer.look(pose or pose_for_view(model.bounds(), view, aspect=size[0] / size[1]))
         built = time.perf_counter()
-        renderer.save(out)
+        renderer.save(out, force=force)
         return RenderStats(triangles, calls, built - started, time.perf_counter() - built, renderer.pipe_name)
     finally:
         renderer.close()
@@ -56,8 +57,9 @@ def render_still(model: Model, out: str | Path, size: tuple[int, int] = (1280, 7
 
 def render_scene_still(scene, out: str | Path, size: tuple[int, int] = (1280, 720), view: str = "iso",
                        quality: str = "default", edges: bool = False, camera=None, library=None,
-                       los: tuple[str, str] | None = None) -> RenderStats:
-    """Render a scene (battlefield, units, vehicles, optionally a line of sight) to a PNG at `out`.
+                       los: tuple[str, str] | None = None, *, force: bool = False) -> RenderStats:
+    """Render a scene (battlefield, units, vehicles, optionally a line of sight) to a PNG at `out`
+    (an existing file is replaced only with `force`; never a link).
 
     `camera` is a `bow3d.view.camera_options.CameraSpec` (None: the named `view` framing it all);
     `los` (firer, target) draws the world's sight report (bow3d.view.los_overlay).
@@ -84,7 +86,7 @@ def render_scene_still(scene, out: str | Path, size: tuple[int, int] = (1280, 72
             pose = pose_for_view(nodes.bounds(), view, aspect=size[0] / size[1])
         renderer.look(pose)
         built = time.perf_counter()
-        renderer.save(out)
+        renderer.save(out, force=force)
         return RenderStats(nodes.triangles, nodes.draw_calls + len(nodes.pieces), built - started,
                            time.perf_counter() - built, renderer.pipe_name)
     finally:
