@@ -21,6 +21,7 @@ from pydantic import ValidationError
 
 from bow3d.errors import SceneError, UserInputError
 from bow3d.paths import write_new
+from bow3d.textformats import MAX_LISTED, format_path, load_yaml_document
 from bow3d.scene.model import FORMAT, FORMAT_NAME, FORMAT_VERSION, Scene
 
 FieldPath = tuple[str | int, ...]
@@ -32,27 +33,13 @@ UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
 _FORMAT_RE = re.compile(rf"^{re.escape(FORMAT_NAME)}/(\d+)$")
 
 
-def format_path(path: FieldPath) -> str:
-    """('units', 3, 'sheet') -> 'units[3].sheet'."""
-    out = ""
-    for part in path:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        else:
-            out += ("." if out else "") + str(part)
-    return out or "(top level)"
-
-
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when installed: same results, faster
-
-
 class LineMap:
-    """Field path -> 1-based YAML line, from the composed node tree (yaml.compose, built on first use)."""
+    """Field path -> 1-based YAML line, from the composed node tree (given, or composed on first use)."""
 
-    def __init__(self, text: str):
+    def __init__(self, text: str, root: yaml.Node | None = None):
         self.text = text
-        self._root: yaml.Node | None = None
-        self._composed = False
+        self._root: yaml.Node | None = root
+        self._composed = root is not None
 
     @classmethod
     def of(cls, text: str) -> "LineMap":
@@ -63,8 +50,8 @@ class LineMap:
         if not self._composed:
             self._composed = True
             try:
-                self._root = yaml.compose(self.text, Loader=_LOADER)
-            except yaml.YAMLError:
+                self._root = load_yaml_document(self.text, "<scene>").root
+            except UserInputError:
                 self._root = None
         return self._root
 
@@ -106,11 +93,16 @@ class SceneIssue:
 
 
 def raise_issues(issues: list[SceneIssue], source: str, lines: LineMap | None) -> None:
-    """Raise one SceneError listing every issue (first one first); nothing when the list is empty."""
+    """Raise one SceneError listing the issues (first one first; at most MAX_LISTED, the rest counted);
+    nothing when the list is empty."""
     if not issues:
         return
-    messages = [issue.format(source, lines) for issue in issues]
-    more = f"\n  (and {len(messages) - 1} more)\n  " + "\n  ".join(messages[1:]) if len(messages) > 1 else ""
+    messages = [issue.format(source, lines) for issue in issues[:MAX_LISTED]]  # only these need line numbers
+    more = ""
+    if len(issues) > 1:
+        more = f"\n  (and {len(issues) - 1:,} more)\n  " + "\n  ".join(messages[1:])
+        if len(issues) > MAX_LISTED:
+            more += f"\n  ({len(issues) - MAX_LISTED:,} not shown; fix these first)"
     raise SceneError(messages[0] + more)
 
 
@@ -123,9 +115,12 @@ def _read_format(data: Any, source: str, lines: LineMap) -> dict[str, Any]:
     if "format" not in data:
         raise SceneError(f"{source}:1: format: missing; add 'format: {FORMAT}' as the first line")
     found = data["format"]
-    match = _FORMAT_RE.match(str(found).strip())
+    if not isinstance(found, str):  # never stringified: an alias tree would be huge
+        raise SceneError(f"{source}:{lines.line(('format',))}: format: a {type(found).__name__}, not text; "
+                         f"this is not a bow3d scene file (expected 'format: {FORMAT}')")
+    match = _FORMAT_RE.match(found.strip())
     if not match:
-        raise SceneError(f"{source}:{lines.line(('format',))}: format: unknown format {found!r}; "
+        raise SceneError(f"{source}:{lines.line(('format',))}: format: unknown format {found[:60]!r}; "
                          f"this is not a bow3d scene file (expected 'format: {FORMAT}')")
     version = int(match.group(1))
     if version > FORMAT_VERSION:
@@ -203,15 +198,9 @@ def parse_scene(text: str, source: str = "<scene>") -> Scene:
     """
     from bow3d.scene.checks import check_references  # checks imports this module
 
-    lines = LineMap.of(text)
-    try:
-        data = yaml.load(text, Loader=_LOADER)
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        where = f":{mark.line + 1}" if mark is not None else ""
-        problem = getattr(error, "problem", None) or str(error)
-        raise SceneError(f"{source}{where}: (YAML): {problem}; fix the YAML syntax "
-                         "(indentation, a missing ':' or an unclosed bracket)") from None
+    document = load_yaml_document(text, source, error=SceneError)  # bounded and strict (bow3d.textformats)
+    lines = LineMap(text, document.root)
+    data = document.data
     data = _read_format(data, source, lines)
     try:
         scene = Scene.model_validate(data)
