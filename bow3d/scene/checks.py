@@ -1,9 +1,10 @@
 """Cross-field, file and battlefield checks of a scene, each problem a `SceneIssue` (path, what, fix).
 
 Layer: scene. `check_references` runs on every parse (ids, sides, sheets, weapons, cells,
-seats); `check_files` needs the scene's folder (battlefield and model files exist);
+seats); `check_files` needs the scene's folder (battlefield and model files exist,
+confined: bow3d.scene.paths);
 `check_battlefield` loads the battlefield (bow3d.ldraw, cached per file) and refuses units and
-vehicles outside its extent seen from above, in studs.
+vehicles outside its extent seen from above, in studs, and unit models without triangles.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import numpy as np
 from bow3d.errors import Bow3dError, SceneError
 from bow3d.ldraw import Library, load_model
 from bow3d.scene.io import FieldPath, LineMap, SceneIssue, raise_issues
+from bow3d.scene.paths import ScenePathRefused, confined_path
 from bow3d.scene.model import MinifigSheet, Scene, VehicleSheet
 
 STUD_LDU = 20.0
@@ -162,30 +164,90 @@ def _check_cells(scene: Scene) -> list[SceneIssue]:
 
 
 def check_files(scene: Scene, library: Library | None = None) -> list[SceneIssue]:
-    """The battlefield file and every unit/vehicle model exist (naming the path tried)."""
+    """The battlefield and every unit/vehicle model are regular files in the scene's folder, the LDraw
+    library or a BOW3D_ALLOW_PATHS folder, after following links (bow3d.scene.paths); naming the path tried."""
+    files = _SceneFiles(scene, library)
     issues = []
-    battlefield = scene.battlefield_path
-    if not battlefield.is_file():
-        issues.append(SceneIssue(("battlefield",), f"no such file '{battlefield}'",
-                                 "check the path (relative to the scene file's folder)"))
-    lib = None
+    try:
+        files.confined(scene.battlefield)
+    except ScenePathRefused as refused:
+        issues.append(SceneIssue(("battlefield",), refused.problem, refused.fix))
+    for group, i, item in _bodies(scene):
+        try:
+            files.model(item.model)
+        except ScenePathRefused as refused:
+            issues.append(SceneIssue((group, i, "model"), refused.problem, refused.fix))
+    return issues
+
+
+def check_unit_models(scene: Scene, library: Library | None = None) -> list[SceneIssue]:
+    """Every unit and vehicle model loads and has triangles (the 3D world sees, hits and stands on
+    them); a model that cannot be found is check_files' business. Runs with check_battlefield."""
+    files = _SceneFiles(scene, library)
+    issues = []
+    for group, i, item in _bodies(scene):
+        try:
+            path = files.model(item.model)
+        except ScenePathRefused:
+            continue
+        problem = files.empty_model(path)
+        if problem:
+            issues.append(SceneIssue((group, i, "model"), f"'{item.model}' {problem}",
+                                     "draw the unit in it, or name another model"))
+    return issues
+
+
+def _bodies(scene: Scene):
     for group, items in (("units", scene.units), ("vehicles", scene.vehicles)):
         for i, item in enumerate(items):
-            path = scene.resolve(item.model)
-            if path.is_file():
-                continue
-            if lib is None:
-                lib = library or Library.from_env()
+            yield group, i, item
+
+
+class _SceneFiles:
+    """The scene's folder, its library (made on first need) and the models already looked at."""
+
+    def __init__(self, scene: Scene, library: Library | None):
+        self.base = scene.path.parent if scene.path is not None else Path.cwd()
+        self._library = library
+        self._models: dict[Path, str | None] = {}
+
+    def library(self) -> Library:
+        if self._library is None:
+            self._library = Library.from_env()
+        return self._library
+
+    def confined(self, relpath: str) -> Path:
+        """confined_path, with the library roots looked up only for paths outside the scene's folder."""
+        try:
+            return confined_path(self.base, relpath)
+        except ScenePathRefused:
+            return confined_path(self.base, relpath, self.library().roots)
+
+    def model(self, name: str) -> Path:
+        """A unit's model: a file of the scene's own (confined), else a library part or model."""
+        if os.path.lexists(self.base / name):
+            return self.confined(name)
+        lib = self.library()
+        try:
+            found = lib.find(name)
+        except ValueError:
+            found = None
+        if found is None:
+            raise ScenePathRefused(name, f"no such file '{self.base / name}' and no library part or model '{name}' "
+                                   f"(library: {lib.describe()})",
+                                   "check the path (relative to the scene file's folder) or set LDRAWDIR")
+        return found
+
+    def empty_model(self, path: Path) -> str | None:
+        """Why a model cannot stand for a unit (it cannot be loaded, or has no triangles), or None."""
+        if path not in self._models:
             try:
-                found = lib.find(item.model)
-            except ValueError:
-                found = None
-            if found is None:
-                issues.append(SceneIssue((group, i, "model"),
-                                         f"no such file '{path}' and no library part or model '{item.model}' "
-                                         f"(library: {lib.describe()})",
-                                         "check the path (relative to the scene file's folder) or set LDRAWDIR"))
-    return issues
+                model = load_model(path, self.library())
+                self._models[path] = None if model.triangle_count() > 0 else \
+                    "has no triangles (nothing to see, hit or stand on)"
+            except Bow3dError as error:
+                self._models[path] = f"cannot be loaded ({error})"
+        return self._models[path]
 
 
 _EXTENTS: dict[tuple, np.ndarray] = {}
@@ -211,9 +273,12 @@ def _studs(value: float) -> str:
 
 
 def check_battlefield(scene: Scene, library: Library | None = None) -> list[SceneIssue]:
-    """Units and vehicles whose position lies outside the battlefield's XY extent (studs)."""
+    """Units and vehicles whose position lies outside the battlefield's XY extent (studs); unit
+    models without triangles (check_unit_models): the checks that load geometry."""
     try:
-        extent = battlefield_extent(scene.battlefield_path, library)
+        extent = battlefield_extent(_SceneFiles(scene, library).confined(scene.battlefield), library)
+    except ScenePathRefused as refused:
+        return [SceneIssue(("battlefield",), refused.problem, refused.fix)]
     except Bow3dError as error:
         return [SceneIssue(("battlefield",), f"cannot be loaded ({error})", "fix the battlefield file")]
     (x0, y0), (x1, y1) = extent
@@ -233,7 +298,7 @@ def check_battlefield(scene: Scene, library: Library | None = None) -> list[Scen
         if not (x0 <= x <= x1 and y0 <= y <= y1):
             issues.append(SceneIssue(("doors", i, "cell"), f"{list(door.cell)} lies outside the battlefield, which "
                                      f"spans {span}", "give the cell of the doorway on the battlefield"))
-    return issues
+    return issues + check_unit_models(scene, library)
 
 
 def validate_scene(scene: Scene, *, battlefield: bool = True, library: Library | None = None) -> None:
