@@ -16,7 +16,7 @@ from pathlib import Path
 
 from bow3d.ldraw.parse import normalise_name
 
-BUNDLED_LIBRARY = Path(__file__).resolve().parents[2] / "ldraw_library"
+from bow3d.bundled import STARTER_LIBRARY as BUNDLED_LIBRARY  # the checkout's, or the installed wheel's
 _SEARCH_DIRS = ("parts", "p", "models")
 _UNOFFICIAL = "unofficial"
 RESOLUTIONS = ("normal", "high", "low")
