@@ -1,4 +1,19 @@
-"""design.md: imports point down the layer list only; nothing happens at import time."""
+"""design.md: imports point down the layer list only; nothing happens at import time.
+
+Layers, lowest first: ldraw < scene < world < rules < rulesets < replay < view; commands and cli
+sit above everything (no layer imports them). The modules at the top of the package (errors,
+paths, textformats, bundled, units, ...) are the base every layer may use; they import no layer.
+Besides the order:
+  - rules and rulesets never import world, view, replay, panda3d or direct;
+  - rules (the engine) is pure Python: no numpy (rulesets may use it);
+  - only view (and the commands, lazily) imports panda3d or direct;
+  - no dynamic imports (importlib.import_module, importlib.util, __import__) outside bow3d/cli.py,
+    which finds the command modules that way: every dependency is visible to this test;
+  - nothing at module level writes files (open for writing, write_text, write_bytes, mkdir,
+    makedirs, ...) or creates a ShowBase.
+Relative imports are resolved to absolute names first. The self-tests at the end plant each kind
+of violation in a fake package and check that the checker reports it.
+"""
 
 from __future__ import annotations
 
@@ -8,30 +23,205 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1] / "bow3d"
-ORDER = ["ldraw", "scene", "world", "rules", "replay", "view"]
-# rules never imports world (it asks through a protocol), nor panda3d.
-FORBIDDEN = {"rules": {"world", "view", "replay"}, "ldraw": set(ORDER[1:])}
+ORDER = ["ldraw", "scene", "world", "rules", "rulesets", "replay", "view"]
+TOP = {"commands", "cli", "__main__"}  # above every layer; may import anything
+FORBIDDEN = {  # beyond the order: bow3d layers and third-party packages a layer never imports
+    "rules": {"world", "view", "replay", "panda3d", "direct", "numpy"},
+    "rulesets": {"world", "view", "replay", "panda3d", "direct"},
+}
+PANDA = {"panda3d", "direct"}  # only view and the commands
+DYNAMIC_IMPORT_ALLOWED = {"cli"}
+WRITING_CALLS = {"write_text", "write_bytes", "mkdir", "makedirs", "touch", "symlink_to", "hardlink_to",
+                 "write_new", "open_new", "new_file_name", "copyfile", "copytree", "copy", "copy2", "move",
+                 "rmtree", "unlink", "remove", "rmdir", "rename", "mkfifo", "mknod"}
 
 
-def _imports(path: Path) -> set[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    names: set[str] = set()
+def module_name(path: Path, root: Path) -> str:
+    parts = list(path.relative_to(root.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def layer_of(path: Path, root: Path) -> str:
+    """'ldraw', ..., 'view', 'commands', 'cli', '__main__', or 'base' for the package's own modules."""
+    relative = path.relative_to(root).parts
+    if len(relative) > 1:
+        return relative[0]
+    stem = Path(relative[0]).stem
+    return stem if stem in TOP else "base"
+
+
+def imported_names(tree: ast.Module, module: str, is_package: bool) -> list[tuple[int, str]]:
+    """(line, absolute module name) of every import, relative ones resolved; `from a import b` gives a and a.b."""
+    names = []
+    package = module.split(".") if is_package else module.split(".")[:-1]
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            names.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            names.add(node.module)
+            names += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[:len(package) - (node.level - 1)] if node.level - 1 <= len(package) else []
+                prefix = ".".join(base + ([node.module] if node.module else []))
+            else:
+                prefix = node.module or ""
+            if node.module:
+                names.append((node.lineno, prefix))
+            names += [(node.lineno, f"{prefix}.{alias.name}" if prefix else alias.name) for alias in node.names
+                      if alias.name != "*"]
     return names
 
 
-@pytest.mark.parametrize("layer", ORDER)
-def test_layer_imports_point_down(layer: str) -> None:
-    rank = ORDER.index(layer)
-    below = set(ORDER[rank + 1 :]) | FORBIDDEN.get(layer, set())
-    for path in (ROOT / layer).rglob("*.py"):
-        for name in _imports(path):
+def _dynamic_imports(tree: ast.Module) -> list[tuple[int, str]]:
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("__import__",
+                                                                                                 "import_module"):
+            found.append((node.lineno, f"{node.func.id}()"))
+        elif isinstance(node, ast.Attribute) and node.attr in ("import_module", "util") and \
+                isinstance(node.value, ast.Name) and node.value.id == "importlib":
+            found.append((node.lineno, f"importlib.{node.attr}"))
+        elif isinstance(node, ast.Import) and any(a.name.startswith("importlib.util") for a in node.names):
+            found.append((node.lineno, "import importlib.util"))
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("importlib") and (
+                (node.module or "").startswith("importlib.util") or
+                any(a.name in ("import_module", "util") for a in node.names)):
+            found.append((node.lineno, f"from {node.module} import ..."))
+    return found
+
+
+def _import_time_nodes(tree: ast.Module):
+    """The nodes that run when the module is imported: all but function bodies and `if __name__ == "__main__":`."""
+    stack: list[ast.AST] = list(tree.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            stack += node.decorator_list + node.args.defaults + [d for d in node.args.kw_defaults if d is not None]
+            continue
+        if isinstance(node, ast.Lambda):
+            continue
+        if isinstance(node, ast.If) and "__name__" in ast.unparse(node.test) and "__main__" in ast.unparse(node.test):
+            stack += node.orelse
+            continue
+        yield node
+        stack += list(ast.iter_child_nodes(node))
+
+
+def _side_effects(tree: ast.Module) -> list[tuple[int, str]]:
+    found = []
+    for node in _import_time_nodes(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        name = node.func.id if isinstance(node.func, ast.Name) else node.func.attr if isinstance(
+            node.func, ast.Attribute) else ""
+        if name == "open":
+            mode = node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "mode"), None)
+            if mode is not None and not (isinstance(mode, ast.Constant) and isinstance(mode.value, str)
+                                         and not set(mode.value) & set("wax+")):
+                found.append((node.lineno, "open() for writing"))
+        elif name in WRITING_CALLS:
+            found.append((node.lineno, f"{name}()"))
+        elif name == "ShowBase":
+            found.append((node.lineno, "ShowBase()"))
+    return found
+
+
+def violations(root: Path = ROOT) -> list[str]:
+    """Every breach of the rules in the module doc, as 'path:line: what'."""
+    problems = []
+    for path in sorted(root.rglob("*.py")):
+        layer = layer_of(path, root)
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        module = module_name(path, root)
+        where = path.relative_to(root.parent)
+        rank = ORDER.index(layer) if layer in ORDER else -1
+        forbidden = FORBIDDEN.get(layer, set())
+        for line, name in imported_names(tree, module, path.name == "__init__.py"):
             parts = name.split(".")
-            if parts[0] == "bow3d" and len(parts) > 1:
-                assert parts[1] not in below, f"{path.relative_to(ROOT)} imports {name}: upward import"
-            if layer in {"ldraw", "scene", "world", "rules", "replay"}:
-                assert parts[0] not in {"panda3d", "direct"}, f"{path} imports {name}: panda3d belongs in view"
+            if parts[0] == root.name and len(parts) > 1:
+                target = parts[1]
+                if layer in TOP:
+                    continue
+                if target in TOP:
+                    problems.append(f"{where}:{line}: imports {name}: nothing imports the commands or the cli")
+                elif layer == "base" and target in ORDER:
+                    problems.append(f"{where}:{line}: imports {name}: the base modules import no layer")
+                elif target in ORDER and ORDER.index(target) > rank >= 0:
+                    problems.append(f"{where}:{line}: imports {name}: upward import ({layer} is below {target})")
+                elif target in forbidden:
+                    problems.append(f"{where}:{line}: imports {name}: {layer} never imports {target}")
+            elif parts[0] in forbidden:
+                problems.append(f"{where}:{line}: imports {name}: {layer} never imports {parts[0]}")
+            elif parts[0] in PANDA and layer not in {"view", "commands"}:
+                problems.append(f"{where}:{line}: imports {name}: panda3d belongs in view")
+        if layer not in DYNAMIC_IMPORT_ALLOWED:
+            problems += [f"{where}:{line}: {what}: a dynamic import hides a dependency; import it by name"
+                         for line, what in _dynamic_imports(tree)]
+        problems += [f"{where}:{line}: {what} at import time: nothing happens when a module is imported"
+                     for line, what in _side_effects(tree)]
+    return problems
+
+
+@pytest.mark.parametrize("layer", ORDER + ["commands", "base"])
+def test_layer_rules_hold(layer: str) -> None:
+    found = [p for p in violations() if layer_of(ROOT.parent / p.split(":")[0], ROOT) == layer]
+    assert not found, "\n".join(found)
+
+
+# Self-tests: the checker must see each kind of violation (it once let five through).
+
+
+def _fake(tmp_path: Path, files: dict[str, str]) -> Path:
+    root = tmp_path / "bow3d"
+    for name in ORDER + ["commands"]:
+        (root / name).mkdir(parents=True, exist_ok=True)
+        (root / name / "__init__.py").write_text("")
+    (root / "__init__.py").write_text("")
+    for name, text in files.items():
+        (root / name).write_text(text)
+    return root
+
+
+CLEAN = {
+    "ldraw/parse.py": "import numpy as np\nfrom pathlib import Path\n\ndef load(p):\n    return Path(p).read_text()\n",
+    "scene/model.py": "from bow3d.ldraw import parse\nfrom . import io\nfrom .io import read\n",
+    "scene/io.py": "def read():\n    with open('x', 'w') as f:\n        f.write('fine inside a function')\n",
+    "rules/game.py": "from bow3d.scene import model\nfrom .state import State\nimport importlib.metadata\n",
+    "rules/state.py": "class State:\n    pass\n",
+    "rulesets/bow.py": "import numpy\nfrom bow3d.rules import game\n",
+    "view/app.py": "from panda3d.core import NodePath\nfrom direct.showbase.ShowBase import ShowBase\n\n"
+                   "def main():\n    return ShowBase()\n\nif __name__ == '__main__':\n    open('log', 'a')\n",
+    "cli.py": "import importlib\nimportlib.import_module('bow3d.commands')\n",
+    "commands/los.py": "from bow3d.view import app\n",
+}
+
+
+def test_the_checker_passes_a_clean_package(tmp_path):
+    assert violations(_fake(tmp_path, CLEAN)) == []
+
+
+@pytest.mark.parametrize("name, text, expected", [
+    ("ldraw/bad.py", "from ..scene import model\n", "bow3d/ldraw/bad.py:1: imports bow3d.scene: upward import"),
+    ("scene/bad.py", "from .. import world\n", "bow3d/scene/bad.py:1: imports bow3d.world: upward import"),
+    ("rules/bad.py", "from bow3d.commands import los\n", "bow3d/rules/bad.py:1: imports bow3d.commands: nothing imports"),
+    ("rules/bad.py", "from bow3d import cli\n", "bow3d/rules/bad.py:1: imports bow3d.cli: nothing imports"),
+    ("rules/bad.py", "def f():\n    import numpy as np\n", "bow3d/rules/bad.py:2: imports numpy: rules never imports numpy"),
+    ("rules/bad.py", "from bow3d.world import World\n", "bow3d/rules/bad.py:1: imports bow3d.world: rules never"),
+    ("rulesets/bad.py", "from ..world import raycast\n", "bow3d/rulesets/bad.py:1: imports bow3d.world: rulesets never"),
+    ("rulesets/bad.py", "import panda3d.core\n", "bow3d/rulesets/bad.py:1: imports panda3d.core: rulesets never"),
+    ("world/bad.py", "from direct.showbase import ShowBase\n", "imports direct.showbase: panda3d belongs in view"),
+    ("paths.py", "from bow3d.scene import io\n", "bow3d/paths.py:1: imports bow3d.scene: the base modules import no"),
+    ("scene/bad.py", "import importlib\nm = importlib.import_module('bow3d.view')\n",
+     "bow3d/scene/bad.py:2: importlib.import_module: a dynamic import"),
+    ("scene/bad.py", "def f():\n    return __import__('bow3d.view')\n", "bow3d/scene/bad.py:2: __import__(): a dynamic"),
+    ("replay/bad.py", "from importlib.util import find_spec\n", "bow3d/replay/bad.py:1: from importlib.util import"),
+    ("world/bad.py", "from pathlib import Path\nPath('out.txt').write_text('x')\n",
+     "bow3d/world/bad.py:2: write_text() at import time"),
+    ("world/bad.py", "LOG = open('log.txt', 'a')\n", "bow3d/world/bad.py:1: open() for writing at import time"),
+    ("world/bad.py", "import os\nif True:\n    os.makedirs('cache')\n", "bow3d/world/bad.py:3: makedirs() at import"),
+    ("view/bad.py", "from direct.showbase.ShowBase import ShowBase\nclass App:\n    base = ShowBase()\n",
+     "bow3d/view/bad.py:3: ShowBase() at import time"),
+])
+def test_the_checker_catches_each_planted_violation(tmp_path, name, text, expected):
+    found = violations(_fake(tmp_path, {**CLEAN, name: text}))
+    assert any(expected in problem for problem in found), found
