@@ -18,6 +18,7 @@ of violation in a fake package and check that the checker reports it.
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -126,8 +127,9 @@ def _side_effects(tree: ast.Module) -> list[tuple[int, str]]:
     return found
 
 
-def violations(root: Path = ROOT) -> list[str]:
-    """Every breach of the rules in the module doc, as 'path:line: what'."""
+@functools.lru_cache(maxsize=None)
+def violations(root: Path = ROOT) -> tuple[str, ...]:
+    """Every breach of the rules in the module doc, as 'path:line: what' (read once per tree)."""
     problems = []
     for path in sorted(root.rglob("*.py")):
         layer = layer_of(path, root)
@@ -159,7 +161,7 @@ def violations(root: Path = ROOT) -> list[str]:
                          for line, what in _dynamic_imports(tree)]
         problems += [f"{where}:{line}: {what} at import time: nothing happens when a module is imported"
                      for line, what in _side_effects(tree)]
-    return problems
+    return tuple(problems)
 
 
 @pytest.mark.parametrize("layer", ORDER + ["commands", "base"])
@@ -197,7 +199,7 @@ CLEAN = {
 
 
 def test_the_checker_passes_a_clean_package(tmp_path):
-    assert violations(_fake(tmp_path, CLEAN)) == []
+    assert violations(_fake(tmp_path, CLEAN)) == ()
 
 
 @pytest.mark.parametrize("name, text, expected", [
