@@ -26,7 +26,11 @@ examples:
 Sides and sheets in the LDraw model: write `0 !BOW UNIT side=blue sheet=rifleman id=blue-1` inside a
 minifig's sub-model or on the line just before its reference (or before its torso when the minifig
 is loose parts), `0 !BOW VEHICLE side=blue sheet=jeep` for a vehicle; or name the sub-model after
-the side (blue-rifleman.ldr)."""
+the side (blue-rifleman.ldr).
+
+Files a scene names (battlefield, unit and vehicle models) must be regular files inside the scene's
+folder or the LDraw library, after following links; BOW3D_ALLOW_PATHS=DIR[:DIR...] allows other
+folders. Written files never replace or follow what is there: no links, nothing without --force."""
 
 
 FROM_LDRAW = """Turn a battlefield built in an LDraw editor, minifigs and vehicles placed in it, into a scene.
