@@ -1,51 +1,41 @@
-"""The BOW 1.3 rules core: game state, actions, brick rolls, damage, rounds and turns, events.
+"""The rules engine: check-then-apply, the record stack, pending chance and decisions, typed events,
+the ruleset interface and its registry. It names no game: each game system is a ruleset
+(bow3d.rulesets) plugged into it.
 
-Layer: rules. Pure Python: never imports bow3d.world, bow3d.view, bow3d.replay or panda3d,
+Layer: rules. Pure Python: never imports bow3d.world, bow3d.view, bow3d.replay, numpy or panda3d,
 never touches `random` or the clock. Geometric questions go through the `Geometry` protocol
 (bow3d.rules.geometry, contract C2), which bow3d.world.World implements; `FlatGeometry`
 (bow3d.rules.flat) is a flat-field double for tests and fast playouts. Units: studs, degrees
 (0 = world +X, counter-clockwise from above).
 
-Usage (check-then-apply; chance is an explicit, recorded BrickRoll)::
+    from bow3d.rules import Game
+    game = Game.start(scene, geometry)          # the ruleset named by scene.ruleset.name
+    request = game.pending                      # a ChanceRequest or DecisionRequest, or None
+    events = game.apply(request.answer(outcome)) if request else game.apply(action)
+    game.legal_actions(); game.pop(); Game.from_records(scene, geometry, game.records)
 
-    from bow3d.rules import Game, BrickRoll, Move, Attack, EndTurn, Illegal, action_from_record
-    game = Game.start(scene, geometry)          # starting-player rolls pending (BOW §2.2)
-    while not game.is_over:
-        request = game.pending_roll             # RollRequest(side, bricks, purpose) or None
-        if request is not None:                 # the rolls come from outside (bow3d.replay)
-            edges = int(rng.binomial(request.bricks, game.ctx.p))
-            events = game.apply(BrickRoll(request.side, request.bricks, edges))
-        else:
-            action = choose(game.legal_actions())  # every legal action passes game.check()
-            events = game.apply(action)         # raises Illegal(reason) and changes nothing if illegal
-        for event in events:
-            print(event.describe())
-    game.winner, game.state.result              # side id or None; 'win' | 'draw' | 'points'
-
-Records: `action.to_record()` is a dict with a "type" key; `action_from_record(record)` gives
-the action back; `game.records` is the applied-record stack, `game.pop()` takes the last one back
-(state, events and geometry); `Game.from_records(scene, geometry, records)` re-simulates a game.
-
-A turn: the side to play picks an unplayed unit by acting with it (or `EndTurn(unit)` to pass);
-the same unit acts until `EndTurn`. Pilots owe the free `CompulsoryMove` of a moving vehicle
-before they may end their turn. Odds of attacks and treatments: bow3d.rules.odds.
+Chance (bow3d.rules.chance): a request names a spec (dice, a shuffled deck, a card draw, or a
+ruleset's own kind) and the `Roll` record carries the outcome. Decisions of
+another player in the middle of a turn (bow3d.rules.pending): a `DecisionRequest` answered by a
+`Decide` record. Events (bow3d.rules.events) are kinds and fields; a ruleset's `Narrator` writes
+the words.
 """
 
 from __future__ import annotations
 
-from bow3d.rules.actions import (
-    Action, Attack, BrickRoll, ChangeDirection, ChangeSpeed, CompulsoryMove, Door, DriftMove,
-    EndTurn, GetOff, GetOn, Give, Grab, Move, RollRequest, SwitchWeapon, Throw, Treat,
-    action_from_record,
-)
-from bow3d.rules.events import Event
+from bow3d.rules.chance import (CardDraw, ChanceRequest, ChanceSpec, Dice, Roll, Shuffle, register_spec,
+                                spec_from_record)
+from bow3d.rules.events import Event, EventKind, EventSchema, FieldSpec, Narrator, event_from_record
 from bow3d.rules.game import Game
 from bow3d.rules.geometry import Cell, Contact, Geometry, SightReport
-from bow3d.rules.state import GameState, Illegal, Reason, Refusal, UnitState, VehicleState
+from bow3d.rules.pending import Decide, DecisionRequest, Pending
+from bow3d.rules.records import Action, ActionTable
+from bow3d.rules.refusal import Illegal, Reason, Refusal
+from bow3d.rules.ruleset import RULESETS, Registry, Ruleset, UnknownRuleset
 
 __all__ = [
-    "Action", "Attack", "BrickRoll", "Cell", "ChangeDirection", "ChangeSpeed", "CompulsoryMove",
-    "Contact", "Door", "DriftMove", "EndTurn", "Event", "Game", "GameState", "Geometry", "GetOff",
-    "GetOn", "Give", "Grab", "Illegal", "Move", "Reason", "Refusal", "RollRequest", "SightReport",
-    "SwitchWeapon", "Throw", "Treat", "UnitState", "VehicleState", "action_from_record",
+    "Action", "ActionTable", "CardDraw", "Cell", "ChanceRequest", "ChanceSpec", "Contact", "Decide",
+    "DecisionRequest", "Dice", "Event", "EventKind", "EventSchema", "FieldSpec", "Game", "Geometry", "Illegal",
+    "Narrator", "Pending", "RULESETS", "Reason", "Refusal", "Registry", "Roll", "Ruleset", "Shuffle",
+    "SightReport", "UnknownRuleset", "event_from_record", "register_spec", "spec_from_record",
 ]

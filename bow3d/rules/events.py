@@ -1,56 +1,181 @@
-"""Events: what happened when a record was applied, for the battle log, the viewer and replays.
+"""Typed events: what happened when a record was applied, as a kind plus structured fields.
 
-Layer: rules. An Event is a frozen value: `kind` (a short word), the round, plain words and
-structured fields. Kinds and their fields:
-  round_started(round, starter, marking: 'add'|'remove'), starting_rolls, starting_player(side),
-  roll_requested(side, bricks, purpose), rolled(side, bricks, edges, purpose),
-  turn_started(unit), turn_ended(unit, actions), moved(unit, from, to, path, facing),
-  grabbed/thrown/given(unit, item, ...), switched(unit, weapon), door(unit, door, open),
-  got_on(unit, vehicle, seat), got_off(unit, to), speed_changed(vehicle, speed),
-  turned(vehicle, delta_deg, facing), vehicle_moved(vehicle, from, to, distance),
-  collision(vehicle, kind, other, sector, relative_speed), stopped(vehicle), landed(vehicle),
-  left_field(vehicle), attack(unit, target, weapon, attack_bricks, dodge_bricks, range_penalty,
-  covered, distance), attack_result(unit, target, attack, dodge, damage), damaged(id, amount,
-  damage, hp), died(unit), destroyed(vehicle), placed(unit, position), treat(unit, target),
-  treat_result(unit, target, treat, resist, healed), dispute_result(won), game_over(winner, result).
+Layer: rules (the engine; pure Python). An Event holds no words: `kind` (a short word), the round
+and plain fields. Sentences are written at the edges by a ruleset's narrator, per language
+(`Narrator`), so rewording or translating a message changes no replay and no verification.
+
+Each ruleset documents its kinds with an `EventSchema` (kind -> field name -> type and meaning),
+which tests snapshot and check every produced event against. The engine's own kinds:
+
+  roll_requested(side, spec, purpose, about)           a chance throw is awaited
+  rolled(side, spec, purpose, about, outcome)          ... and its outcome (record 'roll')
+  decision_requested(side, decision, options, about)   another player's decision is awaited
+  decided(side, decision, options, about, choice)      ... and the choice (record 'decide')
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from bow3d.rules.records import plain
 
 
 @dataclass(frozen=True)
 class Event:
-    """One thing that happened; `describe()` gives the battle-log line."""
+    """One thing that happened: its kind, the round it happened in, and its fields."""
 
     kind: str
     round: int
-    text: str
     data: dict[str, Any] = field(default_factory=dict)
 
-    def describe(self) -> str:
-        """Plain words, e.g. 'Round 2: blue-3 fires its rifle at red-2 ...'."""
-        return f"Round {self.round}: {self.text}" if self.round else self.text
-
     def to_record(self) -> dict[str, Any]:
-        """JSON-ready: {"type": kind, "round": ..., fields..., "text": ...}."""
+        """JSON-ready: {"type": kind, "round": ..., fields...}; floats rounded to 6 decimals."""
         record: dict[str, Any] = {"type": self.kind, "round": self.round}
         for key, value in self.data.items():
-            record[key] = _plain(value)
-        record["text"] = self.text
+            record[key] = _rounded(plain(value))
         return record
 
+    def get(self, name: str, default: Any = None) -> Any:
+        return self.data.get(name, default)
 
-def _plain(value: Any) -> Any:
-    if isinstance(value, tuple | list):
-        return [_plain(v) for v in value]
+
+def event_from_record(record: Mapping[str, Any]) -> Event:
+    """An Event back from its record ({"type", "round", fields...})."""
+    data = {k: v for k, v in record.items() if k not in ("type", "round")}
+    return Event(str(record.get("type", "?")), int(record.get("round", 0) or 0), data)
+
+
+def _rounded(value: Any) -> Any:
     if isinstance(value, float):
         return round(value, 6)
+    if isinstance(value, list):
+        return [_rounded(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _rounded(v) for k, v in value.items()}
     return value
 
 
-def bricks(n: int) -> str:
-    """'1 brick' / '3 bricks'."""
-    return f"{n} brick" if n == 1 else f"{n} bricks"
+# -- schemas ---------------------------------------------------------------------------------
+
+FIELD_TYPES = ("str", "int", "float", "bool", "id", "cell", "point", "list", "dict", "any")
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """One field of an event kind: its type word (FIELD_TYPES, '?' suffix = may be null) and meaning."""
+
+    type: str
+    meaning: str
+
+
+@dataclass(frozen=True)
+class EventKind:
+    """The documented schema of one event kind."""
+
+    kind: str
+    meaning: str
+    fields: Mapping[str, FieldSpec]
+
+
+ENGINE_KINDS = (
+    EventKind("roll_requested", "a chance throw is awaited", {
+        "side": FieldSpec("id", "the side that throws"),
+        "spec": FieldSpec("dict", "what is thrown (a chance spec record: kind and its fields)"),
+        "purpose": FieldSpec("str", "what the throw is for (a machine word of the ruleset)"),
+        "about": FieldSpec("dict", "the ids the throw is about (unit, target, vehicle...)")}),
+    EventKind("rolled", "a chance throw and its outcome", {
+        "side": FieldSpec("id", "the side that threw"),
+        "spec": FieldSpec("dict", "what was thrown"),
+        "purpose": FieldSpec("str", "what the throw is for"),
+        "about": FieldSpec("dict", "the ids the throw is about"),
+        "outcome": FieldSpec("any", "the outcome, as the spec defines it")}),
+    EventKind("decision_requested", "another player's decision is awaited", {
+        "side": FieldSpec("id", "the side that decides"),
+        "decision": FieldSpec("str", "what is decided (a machine word of the ruleset)"),
+        "options": FieldSpec("list", "the choices"),
+        "about": FieldSpec("dict", "the ids the decision is about")}),
+    EventKind("decided", "a decision and the choice made", {
+        "side": FieldSpec("id", "the side that decided"),
+        "decision": FieldSpec("str", "what was decided"),
+        "options": FieldSpec("list", "the choices"),
+        "about": FieldSpec("dict", "the ids the decision is about"),
+        "choice": FieldSpec("any", "the choice made")}),
+)
+
+
+class EventSchema:
+    """Kind -> documented fields for one ruleset (the engine's kinds included)."""
+
+    def __init__(self, kinds: Iterable[EventKind]) -> None:
+        self.kinds: dict[str, EventKind] = {}
+        for kind in (*ENGINE_KINDS, *kinds):
+            if kind.kind in self.kinds:
+                raise ValueError(f"event kind {kind.kind!r} is described twice")
+            for spec in kind.fields.values():
+                if spec.type.rstrip("?") not in FIELD_TYPES:
+                    raise ValueError(f"{kind.kind}: unknown field type {spec.type!r}")
+            self.kinds[kind.kind] = kind
+
+    def check(self, record: Mapping[str, Any]) -> str | None:
+        """None when the event record fits its kind, else one line saying what does not."""
+        kind = self.kinds.get(str(record.get("type")))
+        if kind is None:
+            return f"unknown event kind {record.get('type')!r}"
+        if not isinstance(record.get("round"), int):
+            return f"{kind.kind}: round must be a whole number"
+        names = set(record) - {"type", "round"}
+        if names != set(kind.fields):
+            missing, extra = set(kind.fields) - names, names - set(kind.fields)
+            return f"{kind.kind}: fields missing {sorted(missing)}, unexpected {sorted(extra)}"
+        for name, spec in kind.fields.items():
+            if not _fits(record[name], spec.type):
+                return f"{kind.kind}.{name}: {record[name]!r} is not a {spec.type}"
+        return None
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready documentation (for snapshots and `bow3d schema events`)."""
+        return {k.kind: {"meaning": k.meaning, "fields": {n: {"type": f.type, "meaning": f.meaning}
+                                                          for n, f in k.fields.items()}}
+                for k in sorted(self.kinds.values(), key=lambda k: k.kind)}
+
+
+def _fits(value: Any, type_word: str) -> bool:
+    if type_word.endswith("?"):
+        if value is None:
+            return True
+        type_word = type_word[:-1]
+    checks = {
+        "str": lambda v: isinstance(v, str), "id": lambda v: isinstance(v, str),
+        "int": lambda v: isinstance(v, int) and not isinstance(v, bool),
+        "float": lambda v: isinstance(v, int | float) and not isinstance(v, bool),
+        "bool": lambda v: isinstance(v, bool), "list": lambda v: isinstance(v, list),
+        "dict": lambda v: isinstance(v, dict), "any": lambda v: True,
+        "cell": lambda v: isinstance(v, list) and len(v) == 2 and all(isinstance(c, int) for c in v),
+        "point": lambda v: isinstance(v, list) and len(v) in (2, 3) and all(
+            isinstance(c, int | float) and not isinstance(c, bool) for c in v),
+    }
+    return checks[type_word](value)
+
+
+class Narrator:
+    """Words at the edges: a ruleset's sentences for its events, in one language.
+
+    `line(event, following)` is the battle-log line of one event (`following`: the events after it
+    in the same record, for a result that says who died); None keeps an event out of the log.
+    """
+
+    language = "en"
+
+    def line(self, event: Event, following: Sequence[Event] = ()) -> str | None:
+        raise NotImplementedError
+
+    def lines(self, events: Sequence[Event]) -> list[str]:
+        """The log lines of the events of one record, in order."""
+        out = []
+        for i, event in enumerate(events):
+            text = self.line(event, events[i + 1:])
+            if text is not None:
+                out.append(text)
+        return out

@@ -1,8 +1,9 @@
 """FlatGeometry: the C2 geometry protocol on an open flat field, for tests and fast playouts.
 
-Layer: rules (test double; no world, no numpy needed). The field is [0, width) x [0, depth)
+Layer: rules (the engine's test double; pure Python). The field is [0, width) x [0, depth)
 studs. Walls are axis-aligned boxes (studs) that block movement, sight and throws; cover
-zones are boxes in which a visible target counts as covered (hidden fraction 0.5). Units are
+zones are boxes in which a visible target is half hidden (visible fraction 0.5, by a 'decor'
+blocker of material `COVER_MATERIAL`). Units are
 1x1-stud squares centred on their position; vehicles are oriented rectangles
 (`vehicle_size` = length along the facing x width, studs). Heads are all at the same height,
 so distances are 2D. A straight vehicle move is sampled every `SWEEP_STEP` studs.
@@ -41,13 +42,24 @@ class Box:
         return [(self.x0, self.y0), (self.x1, self.y0), (self.x1, self.y1), (self.x0, self.y1)]
 
 
+COVER_MATERIAL = "stone"   # what a cover zone is made of
+
+
+@dataclass(frozen=True)
+class FlatBlocker:
+    kind: str
+    share: float
+    material: str
+    id: str | None = None
+
+
 @dataclass(frozen=True)
 class FlatSight:
     visible: bool
     visible_fraction: float
-    covered: bool
     distance_studs: float
     in_front_arc: bool
+    blockers: tuple[FlatBlocker, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -123,10 +135,11 @@ class FlatGeometry:
     def sight(self, firer: str, target: str) -> FlatSight:
         p, q = self.positions[firer], self.positions[target]
         visible = not self._blocked(p, q)
-        covered = visible and any(zone.contains(*q) for zone in self.cover)
-        fraction = 0.0 if not visible else (0.5 if covered else 1.0)
-        return FlatSight(visible, fraction, covered, self.distance_studs(firer, target),
-                         self.in_front_arc(firer, target))
+        behind_cover = visible and any(zone.contains(*q) for zone in self.cover)
+        fraction = 0.0 if not visible else (0.5 if behind_cover else 1.0)
+        blockers = (FlatBlocker("decor", 1.0 - fraction, COVER_MATERIAL),) if fraction < 1.0 else ()
+        return FlatSight(visible, fraction, self.distance_studs(firer, target), self.in_front_arc(firer, target),
+                         blockers)
 
     def distance_studs(self, a: str, b: str) -> float:
         (ax, ay), (bx, by) = self.positions[a], self.positions[b]

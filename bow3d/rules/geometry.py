@@ -1,6 +1,6 @@
-"""The geometric questions the rules ask (contract C2), as structural protocols.
+"""The geometric questions the rules ask (contract C2), as structural protocols: facts, no verdicts.
 
-Layer: rules. The rules never import bow3d.world; `bow3d.world.World` implements these
+Layer: rules (the engine). The rules never import bow3d.world; `bow3d.world.World` implements these
 protocols structurally (it does not import this module), and so does the flat test double
 `bow3d.rules.flat.FlatGeometry`. Units: studs on the stud grid, degrees for facings
 (0 = world +X, 90 = world +Y, counter-clockwise from above). Ids are the scene's unit and
@@ -21,10 +21,10 @@ class SightReport(Protocol):
     """What the rules read from a line-of-sight report (the world's report has more)."""
 
     visible: bool            # at least one sample of the target seen from the firer's eye
-    visible_fraction: float  # unblocked samples / samples on the side facing the firer
-    covered: bool            # visible and hidden fraction >= ruleset.cover_threshold (BOW §2.4.2)
+    visible_fraction: float  # the share of the target, as seen from the eye, that nothing hides
     distance_studs: float    # head to head, 3D, studs
     in_front_arc: bool       # target centre in the firer's front half space (180 degrees)
+    blockers: tuple          # what hides the target: each with kind, share, material (may be empty)
 
 
 @runtime_checkable
@@ -42,7 +42,7 @@ class Geometry(Protocol):
     """Spatial queries on the battlefield; the rules keep it in step with place/remove."""
 
     def sight(self, firer: str, target: str) -> SightReport:
-        """Eye -> target samples; cover by ruleset.cover_threshold."""
+        """What the firer's eye sees of the target (facts; the ruleset judges cover from them)."""
         ...
 
     def distance_studs(self, a: str, b: str) -> float:
@@ -54,11 +54,11 @@ class Geometry(Protocol):
         ...
 
     def within_reach(self, attacker: str, target: str, reach_studs: float) -> bool:
-        """Body to body within the weapon's reach (melee, BOW §2.4.2)."""
+        """Body to body within `reach_studs` (melee reach)."""
         ...
 
     def is_close(self, a: str, b: str) -> bool:
-        """Within 1 stud: grab, give, treat, doors, vehicle doors (BOW §2.3)."""
+        """Within 1 stud, body to body: the hands can touch."""
         ...
 
     def reachable_cells(self, unit: str, move_studs: int) -> dict[Cell, int]:
@@ -70,7 +70,7 @@ class Geometry(Protocol):
         ...
 
     def can_throw(self, unit: str, to: Cell, max_studs: float) -> bool:
-        """Within range and not through walls (BOW §2.3.2)."""
+        """Within range and not through walls."""
         ...
 
     def free_cells_near(self, vehicle: str) -> list[Cell]:
@@ -86,7 +86,7 @@ class Geometry(Protocol):
         ...
 
     def set_door(self, door: str, cell: Cell, open: bool) -> None:
-        """Open or close a door (BOW §2.3.3): closed, it fills its cell for sight, moves and sweeps."""
+        """Open or close a door: closed, it fills its cell for sight, moves and sweeps."""
         ...
 
     def sweep(self, vehicle: str, distance_studs: float) -> Contact | None:

@@ -1,0 +1,86 @@
+"""Actions as frozen values that round-trip through plain records (dicts with a "type" key).
+
+Layer: rules (the engine; pure Python). A ruleset declares its actions as frozen dataclasses
+derived from `Action` with a `TYPE`; `ActionTable` maps record types back to classes. Cells and
+other tuples are written as lists and read back as tuples; numpy scalars become plain numbers.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import numbers
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from bow3d.errors import RulesError
+
+
+def plain(value: Any) -> Any:
+    """A value as JSON keeps it: tuples as lists, integral numbers as int, mappings of plain values."""
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return value
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    if isinstance(value, numbers.Real):
+        return float(value)
+    if isinstance(value, tuple | list):
+        return [plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if hasattr(value, "to_record"):
+        return value.to_record()
+    return value
+
+
+def frozen(value: Any) -> Any:
+    """A value read back from JSON made hashable: lists become tuples (recursively)."""
+    if isinstance(value, list):
+        return tuple(frozen(v) for v in value)
+    return value
+
+
+@dataclass(frozen=True)
+class Action:
+    """Base of every record a game accepts; subclasses set TYPE (the record's "type")."""
+
+    TYPE: ClassVar[str] = ""
+    FREE: ClassVar[bool] = False   # costs nothing of the activation's budget
+
+    def to_record(self) -> dict[str, Any]:
+        record: dict[str, Any] = {"type": self.TYPE}
+        for f in dataclasses.fields(self):
+            record[f.name] = plain(getattr(self, f.name))
+        return record
+
+
+class ActionTable:
+    """Record type -> Action class, for reading records back (a ruleset's actions plus the engine's)."""
+
+    def __init__(self, classes: Iterable[type[Action]]) -> None:
+        self.classes: dict[str, type[Action]] = {}
+        for cls in classes:
+            if not cls.TYPE or cls.TYPE in self.classes:
+                raise ValueError(f"action type {cls.TYPE!r} of {cls.__name__} is empty or taken")
+            self.classes[cls.TYPE] = cls
+
+    def parse(self, record: Any) -> Action:
+        """The Action a record stands for; RulesError naming the problem for a malformed record."""
+        if not isinstance(record, dict) or record.get("type") not in self.classes:
+            known = ", ".join(sorted(self.classes))
+            raise RulesError(f"record {record!r}: unknown action type (known: {known})")
+        cls = self.classes[record["type"]]
+        kwargs = {}
+        for f in dataclasses.fields(cls):
+            if f.name not in record:
+                if f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING:
+                    continue
+                raise RulesError(f"record {record!r}: missing field '{f.name}' for a {cls.TYPE} action")
+            kwargs[f.name] = frozen(record[f.name])
+        extra = set(record) - {"type"} - {f.name for f in dataclasses.fields(cls)}
+        if extra:
+            raise RulesError(f"record {record!r}: unknown field(s) {', '.join(sorted(extra))} for a {cls.TYPE} action")
+        try:
+            return cls(**kwargs)
+        except (TypeError, ValueError) as error:
+            raise RulesError(f"record {record!r}: {error}") from None

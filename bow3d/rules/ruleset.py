@@ -1,0 +1,188 @@
+"""The ruleset interface (one game system, plugged into the engine) and the registry of rulesets.
+
+Layer: rules (the engine; pure Python). Modelled after python-chess's variants and OpenSpiel's
+game registry: the engine (`Game`) knows check-then-apply, the record stack, pending answers and
+taking back; a `Ruleset` brings everything that is one game's:
+
+  name, title, edition, languages, book   who it is (`bow3d rulesets` lists them)
+  scene_model, params_model, sheet_model  its scene file schema (pydantic; selected by ruleset.name)
+  context(scene, geometry, **options)     the scene facts and parameters the rules read
+  initial_state(ctx) / begin(game)        the starting state and the first events (setup throws)
+  actions / rules_for(type)               its action classes and their (checker, applier)
+  candidates(game)                        the actions legal_actions() tries
+  resolver(kind)                          finishes an action once its pending answers are in
+  after_record(game)                      what follows every record (end of turn, of round, of game)
+  side_to_play(state), is_over(state)     whose choice it is; whether the game is over
+  winner(state), result(state)            how it ended
+  place_bodies(game), restore(game, before)  keep the geometry in step (at start; after pop())
+  judge_sight(report, params)             its verdict on the world's facts (cover, modifiers)
+  sight_sentence(report, verdict)         that verdict in words
+  narrator(language)                      its words (a bow3d.rules.events.Narrator)
+  event_schema                            its documented event kinds
+  player(side, rng)                       its AI
+  army_costs(scene), cost_lines(scene)    its points (or None when the book has none)
+
+A ruleset's state is its own; the engine reads and writes only `state.pending` and `state.round`,
+and calls `state.copy()` before each record (taking back restores that copy).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
+
+from bow3d.errors import UserInputError
+from bow3d.rules.records import Action, ActionTable
+
+if TYPE_CHECKING:
+    from bow3d.rules.events import Event, EventSchema, Narrator
+    from bow3d.rules.game import Game
+    from bow3d.rules.refusal import Refusal
+
+Checker = Callable[["Game", Any], "Refusal | None"]
+Applier = Callable[["Game", Any], "list[Event]"]
+
+
+class Ruleset:
+    """Base class of a game system; see the module docstring for what each member does."""
+
+    name: str = ""
+    title: str = ""
+    edition: str = ""
+    languages: tuple[str, ...] = ("en",)
+    book: str = ""                       # the rule book it follows (file name in the seeds)
+    scene_model: Any = None              # pydantic model of a whole scene of this ruleset
+    params_model: Any = None             # pydantic model of `ruleset:` in the scene
+    sheet_model: Any = None              # pydantic model (or union) of a description sheet
+    event_schema: EventSchema | None = None
+    action_classes: tuple[type[Action], ...] = ()
+
+    def __init__(self) -> None:
+        from bow3d.rules.chance import Roll
+        from bow3d.rules.pending import Decide
+
+        self.actions = ActionTable((Roll, Decide, *self.action_classes))
+        self._rules: dict[type, tuple[Checker, Applier]] = {}
+        self._resolvers: dict[str, Callable] = {}
+
+    # -- wiring ------------------------------------------------------------------------------
+    def add_rule(self, action: type[Action], checker: Checker, applier: Applier) -> None:
+        self._rules[action] = (checker, applier)
+
+    def add_resolver(self, kind: str, resolver: Callable) -> None:
+        if kind in self._resolvers:
+            raise ValueError(f"{self.name}: a resolver for {kind!r} exists already")
+        self._resolvers[kind] = resolver
+
+    def rules_for(self, action_type: type) -> tuple[Checker, Applier] | None:
+        return self._rules.get(action_type)
+
+    def resolver(self, kind: str) -> Callable:
+        return self._resolvers[kind]
+
+    def parse(self, record: Any) -> Action:
+        """The action or answer a record stands for (RulesError when malformed)."""
+        return self.actions.parse(record)
+
+    # -- play (every ruleset implements these) ------------------------------------------------
+    def context(self, scene: Any, geometry: Any, **options: Any) -> Any:
+        raise NotImplementedError
+
+    def initial_state(self, ctx: Any) -> Any:
+        raise NotImplementedError
+
+    def begin(self, game: Game) -> list[Event]:
+        raise NotImplementedError
+
+    def candidates(self, game: Game) -> Iterable[Action]:
+        raise NotImplementedError
+
+    def after_record(self, game: Game) -> list[Event]:
+        return []
+
+    def side_to_play(self, state: Any) -> str | None:
+        raise NotImplementedError
+
+    def is_over(self, state: Any) -> bool:
+        raise NotImplementedError
+
+    def winner(self, state: Any) -> str | None:
+        return getattr(state, "winner", None)
+
+    def result(self, state: Any) -> str | None:
+        return getattr(state, "result", None)
+
+    def place_bodies(self, game: Game) -> None:
+        """Put the geometry in step with the starting state."""
+
+    def restore(self, game: Game, before: Any) -> None:
+        """Put the geometry back as it was in `before` (the state that pop() restores)."""
+
+    # -- around play (optional) ----------------------------------------------------------------
+    def judge_sight(self, report: Any, params: Any) -> Any:
+        """The ruleset's verdict on a world sight report (an object with `to_dict()`)."""
+        raise NotImplementedError
+
+    def sight_sentence(self, report: Any, verdict: Any, language: str = "en") -> str:
+        """The verdict in words (bow3d los)."""
+        raise NotImplementedError
+
+    def narrator(self, language: str = "en") -> Narrator:
+        raise NotImplementedError
+
+    def player(self, side: str, rng: Any) -> Any:
+        raise NotImplementedError
+
+    def army_costs(self, scene: Any) -> Any:
+        return None
+
+    def cost_lines(self, scene: Any) -> Any:
+        """Each unit's cost with the formula that gave it (or None when the book has no points)."""
+        return None
+
+    def describe(self) -> dict[str, Any]:
+        return {"name": self.name, "title": self.title, "edition": self.edition,
+                "languages": list(self.languages), "book": self.book}
+
+
+class UnknownRuleset(UserInputError):
+    """A ruleset name that no registered ruleset has (the message lists the known ones)."""
+
+
+class Registry:
+    """Ruleset name -> Ruleset; the built-in ones are registered by bow3d.rulesets."""
+
+    def __init__(self) -> None:
+        self._rulesets: dict[str, Ruleset] = {}
+
+    def register(self, ruleset: Ruleset) -> Ruleset:
+        if not ruleset.name:
+            raise ValueError("a ruleset needs a name")
+        existing = self._rulesets.get(ruleset.name)
+        if existing is not None and existing is not ruleset:
+            raise ValueError(f"a ruleset named {ruleset.name!r} is registered already")
+        self._rulesets[ruleset.name] = ruleset
+        return ruleset
+
+    def unregister(self, name: str) -> None:
+        self._rulesets.pop(name, None)
+
+    def get(self, name: str) -> Ruleset:
+        try:
+            return self._rulesets[name]
+        except KeyError:
+            raise UnknownRuleset(f"unknown ruleset {name!r}; known rulesets: {', '.join(self.names()) or 'none'}"
+                                 ) from None
+
+    def names(self) -> list[str]:
+        return sorted(self._rulesets)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._rulesets
+
+    def __iter__(self):
+        return iter(self._rulesets[name] for name in self.names())
+
+
+RULESETS = Registry()
+"""The rulesets this process knows; bow3d.rulesets registers the built-in ones when imported."""
