@@ -1,7 +1,7 @@
 """Cross-field, file and battlefield checks of a scene, each problem a `SceneIssue` (path, what, fix).
 
-Layer: scene. `check_references` runs on every parse (ids, sides, sheets, weapons, cells,
-seats); `check_files` needs the scene's folder (battlefield and model files exist,
+Layer: scene. `check_references` runs on every parse (ids, sides, sheets, occupants, cells;
+the ruleset checks its own sheets, weapons and seats); `check_files` needs the scene's folder (battlefield and model files exist,
 confined: bow3d.scene.paths);
 `check_battlefield` loads the battlefield (bow3d.ldraw, cached per file) and refuses units and
 vehicles outside its extent seen from above, in studs, and unit models without triangles.
@@ -10,6 +10,7 @@ vehicles outside its extent seen from above, in studs, and unit models without t
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -17,8 +18,8 @@ import numpy as np
 from bow3d.errors import Bow3dError, SceneError
 from bow3d.ldraw import Library, load_model
 from bow3d.scene.io import FieldPath, LineMap, SceneIssue, raise_issues
-from bow3d.scene.paths import ScenePathRefused, confined_path
-from bow3d.scene.model import MinifigSheet, Scene, VehicleSheet
+from bow3d.scene.paths import ScenePathRefused, confined_path, resolve_model
+from bow3d.scene.model import Scene
 
 STUD_LDU = 20.0
 
@@ -28,12 +29,16 @@ def _known(names) -> str:
     return ", ".join(names) if names else "none"
 
 
-def check_references(scene: Scene) -> list[SceneIssue]:
-    """Ids, sides, sheets, weapons, cells and seats that do not fit together."""
+def check_references(scene: Scene, ruleset_checks: Callable[[Scene], list[SceneIssue]] | None = None
+                     ) -> list[SceneIssue]:
+    """Ids, sides, sheets, occupants and cells that do not fit together, with the ruleset's own
+    checks (`ruleset_checks`: sheets, weapons, seats) after the sheet references."""
     issues: list[SceneIssue] = []
     issues += _check_sides(scene)
     issues += _check_ids(scene)
-    issues += _check_sheets_and_weapons(scene)
+    issues += _check_sides_and_sheets(scene)
+    if ruleset_checks is not None:
+        issues += ruleset_checks(scene)
     issues += _check_boarding(scene)
     issues += _check_cells(scene)
     return issues
@@ -65,37 +70,19 @@ def _check_ids(scene: Scene) -> list[SceneIssue]:
     return issues
 
 
-def _check_sheets_and_weapons(scene: Scene) -> list[SceneIssue]:
+def _check_sides_and_sheets(scene: Scene) -> list[SceneIssue]:
+    """Every unit and vehicle names a side and a sheet of the scene (the ruleset checks the sheets)."""
     sides = [s.id for s in scene.sides]
     issues = []
-    for group, items, wanted in (("units", scene.units, MinifigSheet), ("vehicles", scene.vehicles, VehicleSheet)):
-        kind_word = "minifig" if wanted is MinifigSheet else "vehicle"
+    for group, items in (("units", scene.units), ("vehicles", scene.vehicles)):
         for i, item in enumerate(items):
             if item.side not in sides:
                 issues.append(SceneIssue((group, i, "side"), f"unknown side '{item.side}' (known: {_known(sides)})",
                                          "use one of them or add the side under sides:"))
-            sheet = scene.sheets.get(item.sheet)
-            if sheet is None:
+            if item.sheet not in scene.sheets:
                 issues.append(SceneIssue((group, i, "sheet"),
                                          f"unknown sheet '{item.sheet}' (known: {_known(scene.sheets)})",
                                          "use one of them or add the sheet under sheets:"))
-                continue
-            if not isinstance(sheet, wanted):
-                other = "units" if group == "vehicles" else "vehicles"
-                issues.append(SceneIssue((group, i, "sheet"),
-                                         f"sheet '{item.sheet}' is a {sheet.kind} sheet; a {group[:-1]} needs a "
-                                         f"{kind_word} sheet",
-                                         f"give it a {kind_word} sheet or move it under {other}:"))
-                continue
-            if group == "units" and item.weapon is not None and sheet.weapon(item.weapon) is None:
-                issues.append(SceneIssue((group, i, "weapon"),
-                                         f"weapon '{item.weapon}' is not on sheet '{item.sheet}' "
-                                         f"(its weapons: {_known(sheet.weapon_names)})",
-                                         "use one of them, leave weapon out, or add it to the sheet"))
-            if group == "vehicles" and item.speed > sheet.speed:
-                issues.append(SceneIssue((group, i, "speed"),
-                                         f"speed {item.speed} is above the sheet's maximum {sheet.speed}",
-                                         f"use a speed from 0 to {sheet.speed}"))
     return issues
 
 
@@ -105,12 +92,6 @@ def _check_boarding(scene: Scene) -> list[SceneIssue]:
     aboard: dict[str, FieldPath] = {}
     issues = []
     for k, vehicle in enumerate(scene.vehicles):
-        sheet = scene.sheets.get(vehicle.sheet)
-        if isinstance(sheet, VehicleSheet) and len(vehicle.occupants) > sheet.seats:
-            issues.append(SceneIssue(("vehicles", k, "occupants"),
-                                     f"{len(vehicle.occupants)} occupants for {sheet.seats} seats "
-                                     f"(sheet '{vehicle.sheet}')", "take some off (give them a position) "
-                                     "or raise seats on the sheet"))
         for n, uid in enumerate(vehicle.occupants):
             path = ("vehicles", k, "occupants", n)
             if uid not in units:
@@ -225,18 +206,7 @@ class _SceneFiles:
 
     def model(self, name: str) -> Path:
         """A unit's model: a file of the scene's own (confined), else a library part or model."""
-        if os.path.lexists(self.base / name):
-            return self.confined(name)
-        lib = self.library()
-        try:
-            found = lib.find(name)
-        except ValueError:
-            found = None
-        if found is None:
-            raise ScenePathRefused(name, f"no such file '{self.base / name}' and no library part or model '{name}' "
-                                   f"(library: {lib.describe()})",
-                                   "check the path (relative to the scene file's folder) or set LDRAWDIR")
-        return found
+        return resolve_model(self.base, name, self.library())
 
     def empty_model(self, path: Path) -> str | None:
         """Why a model cannot stand for a unit (it cannot be loaded, or has no triangles), or None."""

@@ -29,7 +29,7 @@ from bow3d.scene import equipment as eq
 from bow3d.scene.checks import check_references
 from bow3d.scene.figures import COLOUR_SIDES, STUD_LDU, UNASSIGNED, Figure, _world_points, find_figures, side_from_name
 from bow3d.scene.io import format_path, save_scene
-from bow3d.scene.model import ID_PATTERN, Scene, Side, Unit, Vehicle, VehicleSheet
+from bow3d.scene.model import ID_PATTERN, Scene, Side, Unit, Vehicle
 from bow3d.scene.structure import Structure, model_structure
 
 
@@ -151,19 +151,19 @@ def _unique(wanted: str, taken: set[str]) -> str:
     return candidate
 
 
-def _sheet_for(fig: Figure, sheets: dict, notes: list[str]) -> str:
+def _sheet_for(fig: Figure, sheets: dict, notes: list[str], defaults: eq.SheetDefaults) -> str:
     if fig.kind == "vehicle":
-        mounted = eq.armament(fig.titles).weapons  # weapons built on the vehicle, held by no occupant
-        suggested, sheet = eq.default_vehicle_sheet(fig.vehicle_kind, max(fig.seats, len(fig.occupants), 1), mounted)
+        suggested, sheet = defaults.vehicle_sheet(fig.vehicle_kind or "vehicle",
+                                                  max(fig.seats, len(fig.occupants), 1), fig.titles)
     else:
-        suggested, sheet = eq.default_sheet(eq.armament(fig.titles))
+        suggested, sheet = defaults.unit_sheet(fig.titles)
     wanted = fig.meta.get("sheet") or suggested
     if wanted not in sheets:
         sheets[wanted] = sheet
     elif sheets[wanted] != sheet:
-        existing = sheets[wanted]
-        if isinstance(existing, VehicleSheet) and isinstance(sheet, VehicleSheet):
-            sheets[wanted] = existing.model_copy(update={"seats": max(existing.seats, sheet.seats)})
+        merged = defaults.merge(sheets[wanted], sheet)
+        if merged is not None:
+            sheets[wanted] = merged
         elif "sheet" not in fig.meta:
             for n in range(2, 100):
                 if sheets.get(f"{wanted}-{n}", sheet) == sheet:
@@ -176,8 +176,8 @@ def _sheet_for(fig: Figure, sheets: dict, notes: list[str]) -> str:
 
 
 def _build_scene(model_path: Path, model: Model, units: list[Figure], vehicles: list[Figure],
-                 side_default: str | None, decor_name: str, units_dir: str,
-                 notes: list[str]) -> tuple[Scene, dict[str, Figure], list[str]]:
+                 side_default: str | None, decor_name: str, units_dir: str, notes: list[str],
+                 defaults: eq.SheetDefaults) -> tuple[Scene, dict[str, Figure], list[str]]:
     sides = _assign_sides(units, vehicles, side_default)
     taken: set[str] = set()
     ids: dict[int, str] = {}
@@ -199,19 +199,19 @@ def _build_scene(model_path: Path, model: Model, units: list[Figure], vehicles: 
     scene_units, scene_vehicles, by_id = [], [], {}
     for f in units + [o for v in vehicles for o in v.occupants]:
         uid = ids[id(f)]
-        sheet = _sheet_for(f, sheets, notes)
+        sheet = _sheet_for(f, sheets, notes, defaults)
         position = None if f.aboard else (round(f.position[0], 2), round(f.position[1], 2))
         weapon = f.meta.get("weapon")
-        if weapon is not None and sheets[sheet].weapon(weapon) is None:
+        if weapon is not None and weapon not in defaults.weapon_names(sheets[sheet]):
             notes.append(f"{f.origin}: weapon={weapon} is not among the weapons found ("
-                         f"{', '.join(sheets[sheet].weapon_names) or 'none'}); the sheet's first is used")
+                         f"{', '.join(defaults.weapon_names(sheets[sheet])) or 'none'}); the sheet's first is used")
             weapon = None
         scene_units.append(Unit(id=uid, side=sides[id(f)], sheet=sheet, model=f"{units_dir}/{uid}.ldr",
                                 position=position, facing=round(f.facing, 1), weapon=weapon))
         by_id[uid] = f
     for f in vehicles:
         vid = ids[id(f)]
-        scene_vehicles.append(Vehicle(id=vid, side=sides[id(f)], sheet=_sheet_for(f, sheets, notes),
+        scene_vehicles.append(Vehicle(id=vid, side=sides[id(f)], sheet=_sheet_for(f, sheets, notes, defaults),
                                       model=f"{units_dir}/{vid}.ldr",
                                       position=(round(f.position[0], 2), round(f.position[1], 2)),
                                       facing=round(f.facing, 1), occupants=[ids[id(o)] for o in f.occupants]))
@@ -224,8 +224,9 @@ def _build_scene(model_path: Path, model: Model, units: list[Figure], vehicles: 
     scene_sides = [Side(id=s, name=f"{s.capitalize()} army", colour=COLOUR_SIDES.get(s, torso_colour.get(s, 0)))
                    for s in side_ids]
     unassigned = [uid for uid, f in by_id.items() if sides[id(f)] == UNASSIGNED]
-    scene = Scene(name=model_path.stem, battlefield=decor_name, sides=scene_sides, sheets=sheets,
-                  units=scene_units, vehicles=scene_vehicles)
+    model = getattr(defaults, "scene_model", None) or Scene  # the ruleset's scene model reads its sheets
+    scene = model(name=model_path.stem, battlefield=decor_name, ruleset=defaults.ruleset, sides=scene_sides,
+                  sheets=sheets, units=scene_units, vehicles=scene_vehicles)
     return scene, by_id, unassigned
 
 
@@ -248,9 +249,10 @@ def _check_outputs(outputs: list[Path], units_folder: Path, force: bool) -> None
 
 
 def scene_from_ldraw(model_path: str | os.PathLike[str], scene_path: str | os.PathLike[str], *,
-                     library: Library | None = None, side_default: str | None = None,
+                     sheets: eq.SheetDefaults, library: Library | None = None, side_default: str | None = None,
                      force: bool = False) -> FromLDrawResult:
-    """Turn an LDraw battlefield with minifigs and vehicles placed in it into a scene (see the module doc).
+    """Turn an LDraw battlefield with minifigs and vehicles placed in it into a scene (see the module doc),
+    with the default description sheets of a ruleset (`sheets`, e.g. bow3d.rulesets.bow.BOW_SHEETS).
 
     Raises SceneError when nothing is found or an output exists (unless `force`); the model is never written.
     """
@@ -269,7 +271,7 @@ def scene_from_ldraw(model_path: str | os.PathLike[str], scene_path: str | os.Pa
     stem = out.stem
     decor_name, units_dir = f"{stem}-decor.ldr", f"{stem}-units"
     scene, by_id, unassigned = _build_scene(model_file, model, units, vehicles, side_default, decor_name,
-                                            units_dir, notes)
+                                            units_dir, notes, sheets)
     decor_path = out.parent / decor_name
     model_paths = [out.parent / units_dir / f"{fid}.ldr" for fid in by_id]
     outputs = [out, decor_path] + model_paths

@@ -14,7 +14,7 @@ import os
 import re
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import yaml
 from pydantic import ValidationError
@@ -190,11 +190,23 @@ def _issues_from_validation(error: ValidationError, data: dict[str, Any]) -> lis
     return issues
 
 
-def parse_scene(text: str, source: str = "<scene>") -> Scene:
+class SceneSchema(Protocol):
+    """How the ruleset named in a scene validates it (bow3d.rulesets implements it): the scene model
+    for the raw data (or the issue that refuses it, e.g. an unknown ruleset), and the ruleset's own
+    checks across fields."""
+
+    def model_for(self, data: dict[str, Any]) -> type[Scene] | SceneIssue: ...
+
+    def check(self, scene: Scene) -> list[SceneIssue]: ...
+
+
+def parse_scene(text: str, source: str = "<scene>", schema: SceneSchema | None = None) -> Scene:
     """Parse and validate scene text; `source` names it in errors. Raises SceneError.
 
-    Cross-field checks (ids, sides, sheets, weapons, cells, seats) run here too; file checks
-    (battlefield and model files exist) need a folder: they run in `load_scene`.
+    `schema` (the rulesets' one, bow3d.rulesets.SCENE_SCHEMA) validates the ruleset's parameters
+    and sheets; without it they stay as written (the generic `Scene`). Cross-field checks (ids,
+    sides, sheets, cells, the ruleset's own) run here too; file checks (battlefield and model files
+    exist) need a folder: they run in `load_scene`.
     """
     from bow3d.scene.checks import check_references  # checks imports this module
 
@@ -202,17 +214,20 @@ def parse_scene(text: str, source: str = "<scene>") -> Scene:
     lines = LineMap(text, document.root)
     data = document.data
     data = _read_format(data, source, lines)
+    model: type[Scene] | SceneIssue = Scene if schema is None else schema.model_for(data)
+    if isinstance(model, SceneIssue):
+        raise_issues([model], source, lines)
     try:
-        scene = Scene.model_validate(data)
+        scene = model.model_validate(data)
     except ValidationError as error:
         raise_issues(_issues_from_validation(error, data), source, lines)
         raise  # pragma: no cover - raise_issues always raises for a non-empty list
-    raise_issues(check_references(scene), source, lines)
+    raise_issues(check_references(scene, schema.check if schema is not None else None), source, lines)
     return scene
 
 
 def load_scene(path: str | os.PathLike[str], *, check_files: bool = True, battlefield: bool = False,
-               library: Any = None) -> Scene:
+               library: Any = None, schema: SceneSchema | None = None) -> Scene:
     """Read a scene file strictly. Raises SceneError naming the file, line, field path and fix.
 
     `check_files`: the battlefield and every model file must exist (relative to the scene file,
@@ -234,7 +249,7 @@ def load_scene(path: str | os.PathLike[str], *, check_files: bool = True, battle
                          "save the scene file as UTF-8") from None
     except OSError as error:
         raise SceneError(f"{source}: cannot be read ({error.strerror or error})") from None
-    scene = parse_scene(text, source)
+    scene = parse_scene(text, source, schema)
     scene.path = file_path
     lines = LineMap(text)
     if check_files:
@@ -257,18 +272,25 @@ def scene_to_data(scene: Scene) -> dict[str, Any]:
                     del item["position"]
                 if item["weapon"] is None:
                     del item["weapon"]
+                if item.get("base") is None:
+                    item.pop("base", None)
     data["ruleset"] = {k: _number(v) if isinstance(v, float) else v for k, v in data["ruleset"].items()}
     data["sides"] = [_Flow(side) for side in data["sides"]]
     for sheet in data["sheets"].values():
+        if not isinstance(sheet.get("weapons"), list):
+            continue
         sheet["weapons"] = [_Flow(weapon) for weapon in sheet["weapons"]]
         for weapon in sheet["weapons"]:
             if weapon.get("reach") is None:
-                del weapon["reach"]
+                weapon.pop("reach", None)
             else:
                 weapon["reach"] = _number(weapon["reach"])
-            weapon["arc"] = _number(weapon["arc"])
+            if "arc" in weapon:
+                weapon["arc"] = _number(weapon["arc"])
     if not data["vehicles"]:
         del data["vehicles"]
+    if not data.get("materials"):
+        data.pop("materials", None)
     return data
 
 

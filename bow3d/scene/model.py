@@ -4,9 +4,9 @@ Layer: scene (imports only bow3d.ldraw below it). Units: positions in studs ([x,
 of the footprint; world point (20x, 20y) LDU), facings in degrees (0 = world +X, 90 = world +Y,
 counter-clockwise seen from above; a model placed with the identity matrix faces 270).
 
-Description sheets follow BOW 1.3 §1.4.1 (minifig) and §1.4.2 (vehicle); the ruleset holds the
-rule parameters of design.md. Every model forbids unknown fields, so a typo is an error that
-names the field, never a silent default.
+The ruleset named in the scene (`ruleset.name`) brings the schema of its parameters and sheets
+(bow3d.rulesets); this layer keeps them as written. Every model forbids unknown fields, so a typo
+is an error that names the field, never a silent default.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import re
 from pathlib import Path
-from typing import Annotated, Literal, Union
+from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 
@@ -22,41 +22,22 @@ FORMAT_NAME = "bow3d-scene"
 FORMAT_VERSION = 1
 FORMAT = f"{FORMAT_NAME}/{FORMAT_VERSION}"
 
-# design.md "Melee reach": knife/fist 1, sword 2, spear 3, lance 4 studs by default.
-DEFAULT_REACH_STUDS = {"knife": 1.0, "fist": 1.0, "dagger": 1.0, "sword": 2.0, "cutlass": 2.0, "axe": 2.0,
-                       "mace": 2.0, "spear": 3.0, "halberd": 3.0, "pike": 3.0, "lance": 4.0}
-DEFAULT_ARC_DEG = 180.0
-
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$"  # ids of sides, sheets, units and vehicles
 Id = Annotated[str, Field(min_length=1, max_length=64, pattern=ID_PATTERN)]
-Count = Annotated[int, Field(ge=0)]
-BrickColour = Literal["red", "yellow"]
-
-
-def default_reach(weapon_name: str) -> float:
-    """Melee reach in studs for a weapon name (design.md): knife/fist 1, sword 2, spear 3, lance 4, else 1."""
-    words = re.findall(r"[a-z]+", weapon_name.lower())
-    for word in reversed(words):  # "long sword" -> sword; "spear and knife" -> the last named
-        if word in DEFAULT_REACH_STUDS:
-            return DEFAULT_REACH_STUDS[word]
-        if word.endswith("s") and word[:-1] in DEFAULT_REACH_STUDS:
-            return DEFAULT_REACH_STUDS[word[:-1]]
-    return 1.0
+DEFAULT_RULESET = "bow-1.3"  # scene files written before rulesets existed name no ruleset: they are BOW 1.3
 
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_assignment=True)
 
 
-class Ruleset(_Strict):
-    """Rule parameters (BOW 1.3 and design.md); a scene file may omit any of them."""
+class RulesetChoice(BaseModel):
+    """`ruleset:` of a scene file: the ruleset's name and its own parameters, which the ruleset
+    validates (bow3d.rulesets); the scene layer reads only the name."""
 
-    name: str = "bow-1.3"
-    brick_edge_probability: float = Field(0.262, gt=0.0, lt=1.0)  # §2.1: one 2x2 brick lands on its edge
-    cover_threshold: float = Field(0.25, gt=0.0, le=1.0)  # §2.4.2: hidden fraction from which a target is covered
-    range_band_studs: float = Field(15.0, gt=0.0)  # §2.4.2: -1 brick per 15 studs
-    treat_removes_difference: bool = False  # §2.4.4 optional rule
-    visibility_dispute: bool = False  # §2.4.2 optional rule
+    model_config = ConfigDict(extra="allow")
+
+    name: str = DEFAULT_RULESET
 
 
 class Side(_Strict):
@@ -71,81 +52,6 @@ class Side(_Strict):
         if not self.name:
             object.__setattr__(self, "name", self.id)
         return self
-
-
-class Weapon(_Strict):
-    """A weapon of a description sheet: melee (with a reach in studs) or ranged; vehicles give an arc."""
-
-    name: str = Field(min_length=1)
-    kind: Literal["melee", "ranged"]
-    damage: Count  # BOW A.2 damage value (black bricks)
-    reach: float | None = Field(None, gt=0.0)  # studs, melee only; default by name (design.md)
-    arc: float = Field(DEFAULT_ARC_DEG, gt=0.0, le=360.0)  # degrees: 180 front, 360 turret
-
-    @model_validator(mode="after")
-    def _reach_for_melee_only(self) -> "Weapon":
-        if self.kind == "ranged" and self.reach is not None:
-            raise ValueError("reach is for melee weapons only; remove it or make the weapon kind: melee")
-        if self.kind == "melee" and self.reach is None:
-            object.__setattr__(self, "reach", default_reach(self.name))
-        return self
-
-
-class _Armed(_Strict):
-    """A sheet with weapons (minifig or vehicle); the first weapon is the one carried at the start."""
-
-    weapons: list[Weapon] = Field(default_factory=list)
-
-    def weapon(self, name: str | None = None) -> Weapon | None:
-        """The named weapon, or the first (the one carried at the start); None when unarmed."""
-        if name is None:
-            return self.weapons[0] if self.weapons else None
-        return next((w for w in self.weapons if w.name == name), None)
-
-    @property
-    def weapon_names(self) -> list[str]:
-        return [w.name for w in self.weapons]
-
-
-class MinifigSheet(_Armed):
-    """BOW 1.3 §1.4.1 minifig description sheet (defaults: the basic trooper of Annex A.1)."""
-
-    kind: Literal["minifig"] = "minifig"
-    action_budget: Count = 2
-    move: Count = 5
-    attack: Count = 1  # Attack skill (dark grey); Attack/Damage ability = attack + weapon damage
-    dodge: Count = 1  # Dodge skill (dark grey); Dodge/Armor ability = dodge + armor
-    armor: Count = 0  # black bricks: helmet, shield...
-    hp: Annotated[int, Field(ge=1)] = 1
-    hp_colour: BrickColour = "red"  # red = life form, yellow = mechanical
-    treat: Count = 0  # Treat/Repair ability
-    treat_colour: BrickColour = "red"  # §2.4.4: red treats life forms, yellow repairs mechanical
-    weapons: list[Weapon] = Field(default_factory=list)  # the first is carried at the start
-
-
-class VehicleSheet(_Armed):
-    """BOW 1.3 §1.4.2 vehicle description sheet."""
-
-    kind: Literal["vehicle"] = "vehicle"
-    speed: Count  # maximum speed; a compulsory move is speed x 5 studs (§3.2)
-    min_speed: Count = 0  # flying vehicles: minimum speed to stay in the air
-    flying: bool = False
-    dodge: Count = 0
-    armor: Count = 0
-    hp: Annotated[int, Field(ge=1)] = 1
-    seats: Annotated[int, Field(ge=1)] = 1  # the first seat is the pilot's
-    exposed_occupants: bool = True  # occupants can be seen and targeted (jeep, horse) or not (tank)
-    weapons: list[Weapon] = Field(default_factory=list)
-
-    @model_validator(mode="after")
-    def _min_speed_within_speed(self) -> "VehicleSheet":
-        if self.min_speed > self.speed:
-            raise ValueError(f"min_speed {self.min_speed} is above the maximum speed {self.speed}; "
-                             "lower min_speed or raise speed")
-        return self
-
-
-Sheet = Annotated[Union[MinifigSheet, VehicleSheet], Field(discriminator="kind")]
 
 
 def _finite_position(value: tuple[float, float]) -> tuple[float, float]:
@@ -175,6 +81,8 @@ class Unit(_Strict):
     position: Position | None = None  # studs, centre of the footprint
     facing: Facing = 270.0  # degrees; the identity model faces 270
     weapon: str | None = None  # the weapon in hand; default the sheet's first
+    base: tuple[float, float] | None = Field(None, description="the unit's base seen from above, width x depth "
+                                             "in studs, for rulesets that play on bases (None: the model's own)")
 
     @property
     def cell(self) -> tuple[int, int] | None:
@@ -191,7 +99,7 @@ class Vehicle(_Strict):
     model: str = Field(min_length=1)
     position: Position
     facing: Facing = 270.0
-    speed: Count = 0  # current speed
+    speed: Annotated[int, Field(ge=0)] = 0  # current speed
     occupants: list[Id] = Field(default_factory=list)  # unit ids; the first is the pilot
 
     @property
@@ -210,14 +118,20 @@ class Door(_Strict):
 
 
 class Scene(_Strict):
-    """A whole scene: the battlefield (decor only), ruleset, sides, sheets, units and vehicles."""
+    """A whole scene: the battlefield (decor only), ruleset, sides, sheets, units and vehicles.
+
+    Generic: the ruleset's parameters and the description sheets are left as the file has them;
+    each ruleset's scene model (bow3d.rulesets) narrows `ruleset` and `sheets` to its own schema.
+    `materials` overrides what the world takes a decor part to be made of (bow3d.world.materials):
+    part name (optionally `name@colour`) -> material."""
 
     format: Literal["bow3d-scene/1"] = FORMAT
     name: str = ""
     battlefield: str = Field(min_length=1)  # LDraw file relative to the scene file
-    ruleset: Ruleset = Field(default_factory=Ruleset)
+    ruleset: RulesetChoice = Field(default_factory=RulesetChoice)
     sides: list[Side] = Field(min_length=1)
-    sheets: dict[Id, Sheet] = Field(default_factory=dict)
+    sheets: dict[Id, dict[str, Any]] = Field(default_factory=dict)
+    materials: dict[str, str] = Field(default_factory=dict)
     units: list[Unit] = Field(default_factory=list)
     vehicles: list[Vehicle] = Field(default_factory=list)
     doors: list[Door] = Field(default_factory=list)
@@ -258,7 +172,7 @@ class Scene(_Strict):
                 return vehicle
         raise KeyError(f"no vehicle '{id}' (vehicles: {', '.join(v.id for v in self.vehicles) or 'none'})")
 
-    def sheet(self, id: str) -> MinifigSheet | VehicleSheet:
+    def sheet(self, id: str) -> Any:
         try:
             return self.sheets[id]
         except KeyError:

@@ -70,3 +70,23 @@ def confined_path(scene_dir: str | os.PathLike[str], relpath: str | os.PathLike[
         kind = "a folder" if stat.S_ISDIR(mode) else "not a regular file"
         raise ScenePathRefused(str(relpath), f"is {kind} ({resolved})", "name an LDraw file (.ldr, .mpd, .dat)")
     return resolved
+
+
+def resolve_model(scene_dir: str | os.PathLike[str], name: str, library) -> Path:
+    """A unit's or vehicle's model: a file of the scene's own (confined_path), else a part or model of
+    `library` (a bow3d.ldraw.Library: its own lookup never leaves it). Raises ScenePathRefused."""
+    local = Path(scene_dir) / name
+    if os.path.lexists(local):
+        try:
+            return confined_path(scene_dir, name)
+        except ScenePathRefused:
+            return confined_path(scene_dir, name, library.roots)
+    try:
+        found = library.find(name)
+    except ValueError:  # an absolute name or one climbing out of the library
+        found = None
+    if found is None:
+        raise ScenePathRefused(name, f"no such file '{local}' and no library part or model '{name}' "
+                               f"(library: {library.describe()})",
+                               "check the path (relative to the scene file's folder) or set LDRAWDIR")
+    return Path(found)

@@ -1,6 +1,6 @@
 """Cost points of units, vehicles and armies (BOW 1.3 Annex A.4), and the §1.4.3 balance check.
 
-Layer: scene. Formulas (A.4):
+Layer: rulesets (BOW). Formulas (A.4):
   minifig, melee weapon:      CP = (Action Budget + Move + Dodge/Armor + Attack/Damage + Treat/Repair) x HP
   minifig, long-range weapon: CP = (Action Budget + Move + Dodge/Armor + Attack/Damage + Treat/Repair) x HP x Damage
   vehicle:                    CP = [(Speed x 5) + Dodge/Armor + all weapons' Damage] x HP
@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bow3d.scene.model import MinifigSheet, Scene, VehicleSheet, Weapon
+from bow3d.rulesets.bow.sheets import MinifigSheet, VehicleSheet, Weapon
+from bow3d.scene.model import Scene
 
 BALANCE_TOLERANCE_PCT = 10.0  # BOW §1.4.3: armies of about the same cost points
 

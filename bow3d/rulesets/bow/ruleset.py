@@ -1,0 +1,154 @@
+"""BOW 1.3 (Bricks Only Wargame) as a ruleset of the engine: the wiring of its modules.
+
+Layer: rulesets (BOW). Nothing here decides a rule; it hands each module's checkers, appliers,
+candidates and resolvers to the engine (bow3d.rules.Game) and says who BOW is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from bow3d.rules.events import Event, Narrator
+from bow3d.rules.records import Action
+from bow3d.rules.ruleset import Ruleset
+from bow3d.rulesets.bow import combat, handling, treat, turns, vehicles
+from bow3d.rulesets.bow.actions import (
+    ACTION_CLASSES, Attack, ChangeDirection, ChangeSpeed, CompulsoryMove, Door, DriftMove, EndTurn, GetOff, GetOn,
+    Give, Grab, Move, SwitchWeapon, Throw, Treat,
+)
+from bow3d.rulesets.bow.context import Context
+from bow3d.rulesets.bow.events import SCHEMA
+from bow3d.rulesets.bow.resolvers import RESOLVERS
+from bow3d.rulesets.bow.sheets import NAME, BowParams, BowScene, Sheet, check_scene
+from bow3d.rulesets.bow.sight import judge_sight
+from bow3d.rulesets.bow.state import GameState
+
+_CANDIDATES = (turns.candidates, handling.candidates, vehicles.candidates, combat.candidates, treat.candidates)
+
+
+class BowRuleset(Ruleset):
+    """BOW 1.3, the basic rules, with its optional rules as parameters (`BowParams`)."""
+
+    name = NAME
+    title = "BOW: Bricks Only Wargame"
+    edition = "1.3 (English edition)"
+    languages = ("en",)
+    book = "bow-rules-1.3-en.txt"
+    scene_model = BowScene
+    params_model = BowParams
+    sheet_model = Sheet
+    event_schema = SCHEMA
+    action_classes = ACTION_CLASSES
+
+    def __init__(self) -> None:
+        super().__init__()
+        for action, checker, applier in (
+                (EndTurn, turns.check_end_turn, turns.apply_end_turn),
+                (Move, handling.check_move, handling.apply_move),
+                (Grab, handling.check_grab, handling.apply_grab),
+                (Throw, handling.check_throw, handling.apply_throw),
+                (Give, handling.check_give, handling.apply_give),
+                (SwitchWeapon, handling.check_switch, handling.apply_switch),
+                (Door, handling.check_door, handling.apply_door),
+                (GetOn, vehicles.check_get_on, vehicles.apply_get_on),
+                (GetOff, vehicles.check_get_off, vehicles.apply_get_off),
+                (ChangeSpeed, vehicles.check_speed, vehicles.apply_speed),
+                (ChangeDirection, vehicles.check_direction, vehicles.apply_direction),
+                (CompulsoryMove, vehicles.check_compulsory, vehicles.apply_compulsory),
+                (DriftMove, vehicles.check_drift, vehicles.apply_drift),
+                (Attack, combat.check_attack, combat.apply_attack),
+                (Treat, treat.check_treat, treat.apply_treat)):
+            self.add_rule(action, checker, applier)
+        for kind, resolver in RESOLVERS.items():
+            self.add_resolver(kind, resolver)
+
+    # -- play --------------------------------------------------------------------------------
+    def context(self, scene: Any, geometry: Any, *, max_rounds: int | None = None,
+                doors: Iterable[tuple[str, Any, bool]] | None = None) -> Context:
+        """`max_rounds` ends the game after that many rounds (result by points, Annex A.4); `doors`
+        lists (door id, cell, open) of the doors units may open or close (default: the scene's)."""
+        ctx = Context(scene, geometry, max_rounds)
+        if doors is None:
+            doors = [(d.id, tuple(d.cell), bool(d.open)) for d in getattr(scene, "doors", None) or []]
+        ctx.doors = [(door_id, tuple(cell), bool(is_open)) for door_id, cell, is_open in doors]
+        ctx.door_cells = {door_id: cell for door_id, cell, _open in ctx.doors}
+        return ctx
+
+    def initial_state(self, ctx: Context) -> GameState:
+        return turns.initial_state(ctx, ctx.doors)
+
+    def begin(self, game: Any) -> list[Event]:
+        return turns.begin(game)
+
+    def candidates(self, game: Any) -> Iterator[Action]:
+        for candidates in _CANDIDATES:
+            yield from candidates(game)
+
+    def after_record(self, game: Any) -> list[Event]:
+        return turns.after_record(game)
+
+    def side_to_play(self, state: GameState) -> str | None:
+        return state.side_to_play
+
+    def is_over(self, state: GameState) -> bool:
+        return state.phase == "over"
+
+    def place_bodies(self, game: Any) -> None:
+        turns.place_bodies(game)
+
+    def restore(self, game: Any, before: GameState) -> None:
+        """Place or remove what differs between the current state and `before`; doors too."""
+        for table_now, table_then in ((game.state.units, before.units), (game.state.vehicles, before.vehicles)):
+            for id, now in table_now.items():
+                then = table_then[id]
+                on_now = now.in_play and now.position is not None and getattr(now, "aboard", None) is None
+                on_then = then.in_play and then.position is not None and getattr(then, "aboard", None) is None
+                if on_then and (not on_now or (now.position, now.facing) != (then.position, then.facing)):
+                    game.geometry.place(id, then.position, then.facing)
+                elif on_now and not on_then:
+                    game.geometry.remove(id)
+        for door, was_open in before.doors.items():
+            if game.state.doors.get(door) != was_open:
+                game.geometry.set_door(door, game.ctx.door_cells[door], was_open)
+
+    # -- around play -------------------------------------------------------------------------
+    def judge_sight(self, report: Any, params: Any = None) -> Any:
+        return judge_sight(report, params)
+
+    def sight_sentence(self, report: Any, verdict: Any, language: str = "en") -> str:
+        from bow3d.rulesets.bow.narrator import sight_sentence
+
+        return sight_sentence(report, verdict)
+
+    def check_scene(self, scene: Any) -> list:
+        return check_scene(scene)
+
+    def narrator(self, language: str = "en") -> Narrator:
+        from bow3d.rulesets.bow.narrator import EnglishNarrator
+
+        return EnglishNarrator()
+
+    def player(self, side: str, rng: Any) -> Any:
+        from bow3d.rulesets.bow.ai import AIPlayer
+
+        return AIPlayer(side, rng)
+
+    def army_costs(self, scene: Any) -> dict[str, int]:
+        from bow3d.rulesets.bow.cost import army_costs
+
+        return army_costs(scene)
+
+    def cost_lines(self, scene: Any) -> list:
+        from bow3d.rulesets.bow.cost import cost_lines
+
+        return cost_lines(scene)
+
+    def sheet_defaults(self) -> Any:
+        """Default sheets for figures found in an LDraw model (scene from-ldraw)."""
+        from bow3d.rulesets.bow.equipment import BOW_SHEETS
+
+        return BOW_SHEETS
+
+
+RULESET = BowRuleset()

@@ -1,0 +1,178 @@
+"""BOW 1.3's part of a scene file: the ruleset parameters and the description sheets (pydantic).
+
+Layer: rulesets (BOW). A scene whose `ruleset.name` is `bow-1.3` is validated as a `BowScene`:
+the generic scene (bow3d.scene.Scene: battlefield, sides, units, vehicles, doors) with BOW's
+parameters (`BowParams`) and sheets (BOW 1.3 §1.4.1 minifig, §1.4.2 vehicle). Every model forbids
+unknown fields, so a typo is an error that names the field and the ruleset, never a silent default.
+`check_scene` adds the checks across fields that need BOW's sheets (sheet kinds, weapons, seats).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from bow3d.rulesets.bow.chance import DEFAULT_P
+from bow3d.rulesets.bow.context import DEFAULT_COVER_THRESHOLD, DEFAULT_RANGE_BAND
+from bow3d.scene.io import SceneIssue
+from bow3d.scene.model import Id, Scene
+
+NAME = "bow-1.3"
+
+# design.md "Melee reach": knife/fist 1, sword 2, spear 3, lance 4 studs by default.
+DEFAULT_REACH_STUDS = {"knife": 1.0, "fist": 1.0, "dagger": 1.0, "sword": 2.0, "cutlass": 2.0, "axe": 2.0,
+                       "mace": 2.0, "spear": 3.0, "halberd": 3.0, "pike": 3.0, "lance": 4.0}
+DEFAULT_ARC_DEG = 180.0
+
+Count = Annotated[int, Field(ge=0)]
+BrickColour = Literal["red", "yellow"]
+
+
+def default_reach(weapon_name: str) -> float:
+    """Melee reach in studs for a weapon name (design.md): knife/fist 1, sword 2, spear 3, lance 4, else 1."""
+    words = re.findall(r"[a-z]+", weapon_name.lower())
+    for word in reversed(words):  # "long sword" -> sword; "spear and knife" -> the last named
+        if word in DEFAULT_REACH_STUDS:
+            return DEFAULT_REACH_STUDS[word]
+        if word.endswith("s") and word[:-1] in DEFAULT_REACH_STUDS:
+            return DEFAULT_REACH_STUDS[word[:-1]]
+    return 1.0
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+
+class BowParams(_Strict):
+    """BOW 1.3's rule parameters (and design.md's readings); a scene file may omit any of them."""
+
+    name: Literal["bow-1.3"] = NAME
+    brick_edge_probability: float = Field(DEFAULT_P, gt=0.0, lt=1.0)  # §2.1: one 2x2 brick lands on its edge
+    cover_threshold: float = Field(DEFAULT_COVER_THRESHOLD, gt=0.0, le=1.0)  # §2.4.2: hidden share for cover
+    range_band_studs: float = Field(float(DEFAULT_RANGE_BAND), gt=0.0)  # §2.4.2: -1 brick per 15 studs
+    treat_removes_difference: bool = False  # §2.4.4 optional rule
+    visibility_dispute: bool = False  # §2.4.2 optional rule
+
+
+class Weapon(_Strict):
+    """A weapon of a description sheet: melee (with a reach in studs) or ranged; vehicles give an arc."""
+
+    name: str = Field(min_length=1)
+    kind: Literal["melee", "ranged"]
+    damage: Count  # BOW A.2 damage value (black bricks)
+    reach: float | None = Field(None, gt=0.0)  # studs, melee only; default by name (design.md)
+    arc: float = Field(DEFAULT_ARC_DEG, gt=0.0, le=360.0)  # degrees: 180 front, 360 turret
+
+    @model_validator(mode="after")
+    def _reach_for_melee_only(self) -> "Weapon":
+        if self.kind == "ranged" and self.reach is not None:
+            raise ValueError("reach is for melee weapons only; remove it or make the weapon kind: melee")
+        if self.kind == "melee" and self.reach is None:
+            object.__setattr__(self, "reach", default_reach(self.name))
+        return self
+
+
+class _Armed(_Strict):
+    """A sheet with weapons (minifig or vehicle); the first weapon is the one carried at the start."""
+
+    weapons: list[Weapon] = Field(default_factory=list)
+
+    def weapon(self, name: str | None = None) -> Weapon | None:
+        """The named weapon, or the first (the one carried at the start); None when unarmed."""
+        if name is None:
+            return self.weapons[0] if self.weapons else None
+        return next((w for w in self.weapons if w.name == name), None)
+
+    @property
+    def weapon_names(self) -> list[str]:
+        return [w.name for w in self.weapons]
+
+
+class MinifigSheet(_Armed):
+    """BOW 1.3 §1.4.1 minifig description sheet (defaults: the basic trooper of Annex A.1)."""
+
+    kind: Literal["minifig"] = "minifig"
+    action_budget: Count = 2
+    move: Count = 5
+    attack: Count = 1  # Attack skill (dark grey); Attack/Damage ability = attack + weapon damage
+    dodge: Count = 1  # Dodge skill (dark grey); Dodge/Armor ability = dodge + armor
+    armor: Count = 0  # black bricks: helmet, shield...
+    hp: Annotated[int, Field(ge=1)] = 1
+    hp_colour: BrickColour = "red"  # red = life form, yellow = mechanical
+    treat: Count = 0  # Treat/Repair ability
+    treat_colour: BrickColour = "red"  # §2.4.4: red treats life forms, yellow repairs mechanical
+    weapons: list[Weapon] = Field(default_factory=list)  # the first is carried at the start
+
+
+class VehicleSheet(_Armed):
+    """BOW 1.3 §1.4.2 vehicle description sheet."""
+
+    kind: Literal["vehicle"] = "vehicle"
+    speed: Count  # maximum speed; a compulsory move is speed x 5 studs (§3.2)
+    min_speed: Count = 0  # flying vehicles: minimum speed to stay in the air
+    flying: bool = False
+    dodge: Count = 0
+    armor: Count = 0
+    hp: Annotated[int, Field(ge=1)] = 1
+    seats: Annotated[int, Field(ge=1)] = 1  # the first seat is the pilot's
+    exposed_occupants: bool = True  # occupants can be seen and targeted (jeep, horse) or not (tank)
+    weapons: list[Weapon] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _min_speed_within_speed(self) -> "VehicleSheet":
+        if self.min_speed > self.speed:
+            raise ValueError(f"min_speed {self.min_speed} is above the maximum speed {self.speed}; "
+                             "lower min_speed or raise speed")
+        return self
+
+
+Sheet = Annotated[Union[MinifigSheet, VehicleSheet], Field(discriminator="kind")]
+
+
+class BowScene(Scene):
+    """A scene played with BOW 1.3: the generic scene with BOW's parameters and sheets."""
+
+    ruleset: BowParams = Field(default_factory=BowParams)
+    sheets: dict[Id, Sheet] = Field(default_factory=dict)
+
+
+def _known(names) -> str:
+    names = list(names)
+    return ", ".join(names) if names else "none"
+
+
+def check_scene(scene: BowScene) -> list[SceneIssue]:
+    """Checks across fields that need BOW's sheets (after the generic ones): a unit has a minifig
+    sheet and a vehicle a vehicle sheet, a unit's weapon is on its sheet, a vehicle's speed within its sheet's, its
+    occupants within its seats."""
+    issues = []
+    for group, items, wanted in (("units", scene.units, MinifigSheet), ("vehicles", scene.vehicles, VehicleSheet)):
+        kind_word = "minifig" if wanted is MinifigSheet else "vehicle"
+        for i, item in enumerate(items):
+            sheet = scene.sheets.get(item.sheet)
+            if sheet is None:  # an unknown sheet is reported by the generic checks (bow3d.scene.checks)
+                continue
+            if not isinstance(sheet, wanted):
+                other = "units" if group == "vehicles" else "vehicles"
+                issues.append(SceneIssue((group, i, "sheet"),
+                                         f"sheet '{item.sheet}' is a {sheet.kind} sheet; a {group[:-1]} needs a "
+                                         f"{kind_word} sheet",
+                                         f"give it a {kind_word} sheet or move it under {other}:"))
+                continue
+            if group == "units" and item.weapon is not None and sheet.weapon(item.weapon) is None:
+                issues.append(SceneIssue((group, i, "weapon"),
+                                         f"weapon '{item.weapon}' is not on sheet '{item.sheet}' "
+                                         f"(its weapons: {_known(sheet.weapon_names)})",
+                                         "use one of them, leave weapon out, or add it to the sheet"))
+            if group == "vehicles" and item.speed > sheet.speed:
+                issues.append(SceneIssue((group, i, "speed"),
+                                         f"speed {item.speed} is above the sheet's maximum {sheet.speed}",
+                                         f"use a speed from 0 to {sheet.speed}"))
+            if group == "vehicles" and len(item.occupants) > sheet.seats:
+                issues.append(SceneIssue((group, i, "occupants"),
+                                         f"{len(item.occupants)} occupants for {sheet.seats} seats "
+                                         f"(sheet '{item.sheet}')", "take some off (give them a position) "
+                                         "or raise seats on the sheet"))
+    return issues
