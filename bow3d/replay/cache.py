@@ -15,7 +15,7 @@ the question and the poses (position, facing) of every body that can change it:
 A body too far to touch the rays or the cells is left out of the key, so moving it keeps the
 answer. The bounding radii come from the world's body shapes (conservative: the bounding sphere
 seen from above); so the memo answers exactly what the geometry would. Sight reports are kept
-as their five protocol fields (the world's full report holds its sample arrays).
+as their protocol fields (the world's full report holds its sample arrays).
 """
 
 from __future__ import annotations
@@ -35,13 +35,13 @@ Pose = tuple[float, float, float]
 
 @dataclass(frozen=True)
 class CachedSight:
-    """The fields of a sight report the rules read (C2 SightReport)."""
+    """The fields of a sight report the rules read (C2 SightReport): facts, no verdict."""
 
     visible: bool
     visible_fraction: float
-    covered: bool
     distance_studs: float
     in_front_arc: bool
+    blockers: tuple = ()
 
 
 def _segment_gap(px: float, py: float, ax: float, ay: float, bx: float, by: float) -> float:
@@ -169,8 +169,8 @@ class CachedGeometry:
 
         def compute() -> CachedSight:
             r = self.inner.sight(firer, target)
-            return CachedSight(bool(r.visible), float(r.visible_fraction), bool(r.covered), float(r.distance_studs),
-                               bool(r.in_front_arc))
+            return CachedSight(bool(r.visible), float(r.visible_fraction), float(r.distance_studs),
+                               bool(r.in_front_arc), tuple(getattr(r, "blockers", ()) or ()))
         return self._remember(key, compute)
 
     def _pair(self, name: str, a: str, b: str, *args: Any) -> Any:

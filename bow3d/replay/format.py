@@ -4,18 +4,28 @@ Layer: replay (below view, above rules). No geometry, no rules here: this module
 writes the file and knows nothing of what the records mean.
 
 Line 1, the header (pydantic `ReplayHeader`), starts with `format` and `version`:
-    {"format": "bow3d-replay", "version": 1, "scene": "../scenes/village.yaml",
-     "scene_sha256": "...", "ruleset": {...}, "seed": 1, "players": {"blue": "ai", "red": "ai"},
-     "created": "2026-11-23T11:30:00+00:00", "max_rounds": 30, "library": "bundled"}
-Every other line, an entry (pydantic `ReplayEntry`): the record the game applied (an action or a
-brick roll, the rules' `to_record()`) and the events it produced:
-    {"n": 1, "record": {"type": "roll", ...}, "events": [{...}, ...]}
+    {"format": "bow3d-replay", "version": 2, "scene": "../scenes/village.yaml",
+     "scene_sha256": "...", "ruleset": {"name": "bow-1.3", ...}, "seed": 1,
+     "chance": {"mode": "seeded", "generator": "numpy-pcg64", "seed": [1, 0]},
+     "players": {"blue": "ai", "red": "ai"}, "created": "2026-11-23T11:30:00+00:00",
+     "max_rounds": 30, "library": "bundled"}
+`chance` says how every outcome of chance was produced: `seeded` (the generator and its seed:
+verify re-derives each one) or `entered` (physical throws typed in by the players).
+Every other line, an entry (pydantic `ReplayEntry`): the record the game applied (an action or
+an answer to chance or to a decision, the rules' `to_record()`) and the typed events it produced
+(kinds and fields; no words: a ruleset's narrator writes those):
+    {"n": 1, "record": {"type": "roll", "side": "blue", "spec": {...}, "outcome": 2}, "events": [...]}
+A finished game ends with one more line, the end record (`ReplayEnd`):
+    {"end": {"entries": 284, "round": 7, "winner": "red", "result": "win"}}
+A file without it is a game that stopped before its end (or was cut short).
+
 Entries are numbered from 1 without gaps. Each line is flushed as written, so a crash loses at
 most the line in flight: a last line cut short (no newline, not JSON) is reported as truncated
 and everything before it is kept. Any other damage is refused with the line number.
 
 The version is read before the rest is validated: older files are upgraded step by step
-(`UPGRADES`), newer ones refused plainly.
+(`UPGRADES`: version 1, the BOW-only format with words in its events, by
+bow3d.replay.upgrade_v1), newer ones refused plainly.
 """
 
 from __future__ import annotations
@@ -27,20 +37,32 @@ import os
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Literal, TextIO
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bow3d.errors import ReplayError
+from bow3d.replay import upgrade_v1
 
 FORMAT = "bow3d-replay"
-VERSION = 1
+VERSION = 2
 SUFFIX = ".bowreplay"
+MAX_LINE_BYTES = 16 * 1024 * 1024   # one entry; a real one is a few kB
+MAX_DEPTH = 64                      # nesting of a line's JSON; a real entry nests 5 deep
 
-Upgrade = Callable[[dict[str, Any], list[dict[str, Any]]], tuple[dict[str, Any], list[dict[str, Any]]]]
-# UPGRADES[v] turns a version-v header and its raw entries into version v + 1. Version 1 is the
-# first published version, so the chain is empty today; read_replay walks it all the same.
-UPGRADES: dict[int, Upgrade] = {}
+Upgrade = Callable[[dict[str, Any], list[Any]], tuple[dict[str, Any], list[Any]]]
+# UPGRADES[v] turns a version-v header and its raw entries into version v + 1.
+UPGRADES: dict[int, Upgrade] = {1: upgrade_v1.upgrade}
+
+
+class ChanceSource(BaseModel):
+    """How the outcomes of chance were produced: a seeded generator, or entered by the players."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    mode: Literal["seeded", "entered"]
+    generator: str | None = Field(None, description="seeded: the generator (numpy-pcg64)")
+    seed: list[int] | None = Field(None, description="seeded: the generator's seed sequence")
 
 
 class ReplayHeader(BaseModel):
@@ -52,9 +74,11 @@ class ReplayHeader(BaseModel):
     version: int = VERSION
     scene: str = Field(description="the scene file, relative to the replay's folder when it was written")
     scene_sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
-    ruleset: dict[str, Any]
-    seed: int
-    players: dict[str, str] = Field(description="side id -> 'ai' or 'human'")
+    ruleset: dict[str, Any] = Field(description="the ruleset's name and parameters, as the scene gives them")
+    seed: int = Field(ge=0, lt=2 ** 63, description="the game's seed (the AI players' tie-break streams)")
+    chance: ChanceSource
+    players: dict[str, str] = Field(description="side id -> 'ai' (the ruleset's AI on its seeded stream) or "
+                                    "another word (a human, a script...)")
     created: str
     max_rounds: int | None = Field(None, ge=1, description="the game ends after this round (None: no limit)")
     library: str | None = Field(None, description="the LDraw library the world was built with: 'bundled' (the "
@@ -71,19 +95,45 @@ class ReplayEntry(BaseModel):
     events: list[dict[str, Any]]
 
 
+class GameEnd(BaseModel):
+    """How the game ended, as the end record says."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    entries: int = Field(ge=0)
+    round: int = Field(ge=0)
+    winner: str | None
+    result: str
+
+
+class ReplayEnd(BaseModel):
+    """The last line of a finished game."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    end: GameEnd
+
+
 @dataclass(frozen=True)
 class Replay:
-    """A replay as read: the header, the entries kept, and whether the last line was cut short."""
+    """A replay as read: the header, the entries kept, the end record (None: the game did not
+    finish in the file), and whether the last line was cut short."""
 
     path: Path
     header: ReplayHeader
     entries: list[ReplayEntry]
     truncated: bool = False
     truncation: str | None = None  # one line saying where, when truncated
+    end: GameEnd | None = None
 
     def scene_path(self) -> Path:
         """The scene file named in the header: beside the replay first, else from the working folder."""
         return resolve_scene(self.path, self.header.scene)
+
+
+def seeded_chance(seed: int) -> dict[str, Any]:
+    """The chance source of the seeded stream of a game's seed (bow3d.replay.dice.SeededDice)."""
+    return {"mode": "seeded", "generator": upgrade_v1.GENERATOR, "seed": [int(seed), 0]}
 
 
 def library_kind(library: Any) -> str:
@@ -127,12 +177,14 @@ class ReplayWriter:
     `scene` is a bow3d.scene.Scene (its `path` and `ruleset` are read); `scene_path` overrides
     the file named in the header (default `scene.path`). `library` names the LDraw library the
     world was built with (library_kind()): the units' and the battlefield's parts come from it,
-    so it decides every line of sight, and verify rebuilds the world with the same one.
+    so it decides every line of sight, and verify rebuilds the world with the same one. `chance`
+    says how outcomes of chance are produced (bow3d.replay.dice: `dice.source()`; default: the
+    seeded stream of `seed`). `end(game)` writes the end record of a finished game.
     """
 
     def __init__(self, path: str | os.PathLike, scene: Any, seed: int, players: Mapping[str, str],
                  scene_path: str | os.PathLike | None = None, max_rounds: int | None = None,
-                 library: str | None = None) -> None:
+                 library: str | None = None, chance: Mapping[str, Any] | None = None) -> None:
         self.path = Path(path)
         source = Path(scene_path if scene_path is not None else scene.path)
         try:
@@ -140,9 +192,11 @@ class ReplayWriter:
         except ValueError:  # another drive (Windows): keep the absolute path
             relative = str(source.resolve())
         ruleset = scene.ruleset.model_dump(mode="json") if hasattr(scene.ruleset, "model_dump") else dict(scene.ruleset)
+        chance = dict(chance) if chance is not None else seeded_chance(int(seed))
         self.header = ReplayHeader(
             scene=Path(relative).as_posix(), scene_sha256=file_sha256(source), ruleset=ruleset, seed=int(seed),
-            players=dict(players), created=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+            chance=ChanceSource(**chance), players=dict(players),
+            created=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
             max_rounds=max_rounds, library=library)
         try:
             self._file: TextIO | None = open(self.path, "x", encoding="utf-8", newline="\n")
@@ -164,6 +218,11 @@ class ReplayWriter:
         self.entries_written += 1
         self._line({"n": self.entries_written, "record": _as_record(record),
                     "events": [_as_record(event) for event in events]})
+
+    def end(self, *, round: int, winner: str | None, result: str) -> None:
+        """The end record of a finished game (the last line; verify checks it against the rules)."""
+        self._line({"end": {"entries": self.entries_written, "round": int(round), "winner": winner,
+                            "result": str(result)}})
 
     def close(self) -> None:
         if self._file is not None:
@@ -211,17 +270,59 @@ def upgrade(header: dict[str, Any], entries: list[dict[str, Any]], version: int,
     return header, entries
 
 
+def _depth(text: str) -> int:
+    """The deepest nesting of brackets in a JSON line (strings skipped), counted before parsing so
+    that a hostile line cannot exhaust the parser's stack."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def _json_line(chunk: bytes, path: Path, number: int) -> Any:
+    """One line as JSON, bounded: size, nesting depth and integer length are checked first."""
+    if len(chunk) > MAX_LINE_BYTES:
+        raise ReplayError(f"{path}:{number}: line of {len(chunk):,} bytes, more than a replay line can hold "
+                          f"({MAX_LINE_BYTES:,}); the replay is corrupted")
+    text = chunk.decode("utf-8")
+    if _depth(text) > MAX_DEPTH:
+        raise ReplayError(f"{path}:{number}: nested more than {MAX_DEPTH} deep; the replay is corrupted")
+    try:
+        return json.loads(text)
+    except ValueError as error:
+        if isinstance(error, json.JSONDecodeError):
+            raise
+        raise ReplayError(f"{path}:{number}: {error} (a number too long to be real); the replay is corrupted"
+                          ) from None
+
+
 def read_replay(path: str | os.PathLike) -> Replay:
     """Read and validate a replay (strict). A cut-short last line is dropped and reported.
 
     Raises ReplayError naming the file and line: not a replay, newer version, invalid JSON or
-    fields, entry numbers out of order.
+    fields, entry numbers out of order, an end record that is not the last line.
     """
     path = Path(path)
     try:
         data = path.read_bytes()
     except FileNotFoundError:
         raise ReplayError(f"{path}: no such replay file") from None
+    except IsADirectoryError:
+        raise ReplayError(f"{path}: is a folder, not a replay file") from None
     except OSError as error:
         raise ReplayError(f"{path}: cannot read the replay: {error.strerror}") from None
     chunks = data.split(b"\n")
@@ -234,7 +335,7 @@ def read_replay(path: str | os.PathLike) -> Replay:
     truncation = None
     for number, chunk in enumerate(chunks, start=1):
         try:
-            raws.append(json.loads(chunk.decode("utf-8")))
+            raws.append(_json_line(chunk, path, number))
         except (UnicodeDecodeError, json.JSONDecodeError) as error:
             if number == len(chunks) and not ends_with_newline and number > 1:
                 truncation = (f"{path}:{number}: the last line is cut short ({len(chunk)} bytes, "
@@ -246,7 +347,14 @@ def read_replay(path: str | os.PathLike) -> Replay:
             raise ReplayError(f"{path}:{number}: not valid JSON ({error.msg} at column {error.colno}); "
                               "the replay is corrupted") from None
     header_raw, version = parse_header(path, raws[0])
-    header_raw, entry_raws = upgrade(header_raw, raws[1:], version, path)
+    lines = raws[1:]
+    end_raw = None
+    for index, raw in enumerate(lines, start=2):
+        if isinstance(raw, dict) and "end" in raw:
+            if index != len(raws) or truncation is not None:
+                raise ReplayError(f"{path}:{index}: an end record must be the last line; the replay is corrupted")
+            end_raw = lines.pop()
+    header_raw, entry_raws = upgrade(header_raw, lines, version, path)
     try:
         header = ReplayHeader.model_validate(header_raw)
     except ValidationError as error:
@@ -263,4 +371,13 @@ def read_replay(path: str | os.PathLike) -> Replay:
         if "type" not in entry.record:
             raise ReplayError(f"{path}:{index + 1}: record has no \"type\"")
         entries.append(entry)
-    return Replay(path, header, entries, truncated=truncation is not None, truncation=truncation)
+    end = None
+    if end_raw is not None:
+        try:
+            end = ReplayEnd.model_validate(end_raw).end
+        except ValidationError as error:
+            raise _field_error(path, len(entries) + 2, error) from None
+        if end.entries != len(entries):
+            raise ReplayError(f"{path}:{len(entries) + 2}: the end record counts {end.entries} entries, the file "
+                              f"holds {len(entries)}; the replay is corrupted")
+    return Replay(path, header, entries, truncated=truncation is not None, truncation=truncation, end=end)

@@ -1,7 +1,7 @@
-"""The battle log of a replay, round by round, in the rules' own plain words.
+"""The battle log of a replay, round by round, in the words of its ruleset's narrator.
 
-Layer: replay. Needs no geometry: every recorded event carries its round and its text, and the
-rules' Event.describe() turns them into log lines.
+Layer: replay. Needs no geometry and no scene: every recorded event carries its kind, its round
+and its fields, and the ruleset's narrator (named by the replay's header) writes the lines.
 """
 
 from __future__ import annotations
@@ -9,17 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from bow3d.replay.format import Replay
-from bow3d.rules.events import Event
-
-QUIET_KINDS = frozenset({"roll_requested"})  # the roll itself ('rolled') says it all
-
-
-def event_from_record(record: dict[str, Any]) -> Event:
-    """An Event back from its record ({"type", "round", fields..., "text"})."""
-    data = {k: v for k, v in record.items() if k not in ("type", "round", "text")}
-    return Event(kind=str(record.get("type", "?")), round=int(record.get("round", 0) or 0),
-                 text=str(record.get("text", "")), data=data)
+from bow3d.replay.opened import OpenReplay, open_replay
+from bow3d.rules.events import event_from_record
 
 
 @dataclass
@@ -45,22 +36,24 @@ class BattleLog:
         return [{"round": number, "events": texts} for number, texts in self.rounds]
 
 
-def battle_log(replay: Replay) -> BattleLog:
-    """The battle log of a replay as read (a cut-short last line is simply not there)."""
-    header = replay.header
+def battle_log(replay: OpenReplay | Any, language: str = "en") -> BattleLog:
+    """The battle log of a replay (an OpenReplay or a path); a cut-short last line is simply not there."""
+    opened = replay if isinstance(replay, OpenReplay) else open_replay(replay)
+    narrator = opened.narrator(language)
+    header = opened.header
     players = " vs ".join(f"{side} ({who})" for side, who in header.players.items())
-    title = (f"{replay.path.name}: scene {header.scene}, seed {header.seed}, {players}, "
-             f"{len(replay.entries)} entries, written {header.created}")
+    title = (f"{opened.path.name}: scene {header.scene}, {header.ruleset.get('name', '?')}, seed {header.seed}, "
+             f"{players}, {len(opened.entries)} entries, written {header.created}")
     log = BattleLog(title)
-    for entry in replay.entries:
-        for record in entry.events:
-            event = event_from_record(record)
-            if event.kind in QUIET_KINDS:
+    for entry in opened.entries:
+        events = [event_from_record(record) for record in entry.events]
+        for i, event in enumerate(events):
+            text = narrator.log_line(event, events[i + 1:])
+            if text is None:
                 continue
             if not log.rounds or log.rounds[-1][0] != event.round:
                 log.rounds.append((event.round, []))
-            text = event.describe()  # under its round's heading, the "Round N: " prefix is said once
-            log.rounds[-1][1].append(text.removeprefix(f"Round {event.round}: "))
+            log.rounds[-1][1].append(text)
             if event.kind == "game_over":
-                log.result = f"Result: {event.text}"
+                log.result = f"Result: {text}"
     return log

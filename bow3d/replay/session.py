@@ -1,11 +1,14 @@
-"""Play a game: the players choose actions, the brick rolls come from a seeded generator.
+"""One way to play a game: a `Session` (game, dice, players, writer), used by every front end.
 
-Layer: replay. Chance is explicit (house style, after OpenSpiel): the rules ask for a roll
-(`game.pending_roll`), this runner throws the bricks (each 2x2 brick lands on its edge with the
-ruleset's probability, BOW 1.3 §2.1) and applies the result as a BrickRoll like any action.
-Every applied record is written to the replay at once, so a replay re-simulates without an RNG.
+Layer: replay. Chance is explicit (house style, after OpenSpiel): the rules ask for a throw
+(`game.pending_roll`), the session's dice answer it, and the answer is applied like any record;
+other players' decisions in the middle of a turn (`game.pending` is a DecisionRequest) go to that
+side's player. Every applied record is written to the replay at once, and a finished game gets
+its end record, so a replay re-simulates without an RNG. `play_game` (scripts, the demo,
+`simulate`) and the play UI (bow3d.view.play_ui) both go through a Session; nothing else loops
+over a game.
 
-Random streams, all derived from the one header seed: stream 0 throws the bricks, stream 1 + i
+Random streams, all derived from the one game seed: stream 0 throws (SeededDice), stream 1 + i
 breaks the ties of the AI playing the i-th side of the scene.
 """
 
@@ -18,16 +21,21 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from bow3d.replay.cache import CachedGeometry
-from bow3d.rules import BrickRoll, Game
-from bow3d.rules.ai import AIPlayer
+from bow3d.replay.dice import SeededDice
+from bow3d.rules import Game
+from bow3d.rules.chance import ChanceRequest
+from bow3d.rules.events import Event
+from bow3d.rules.records import Action
+from bow3d.rules.ruleset import RULESETS, Ruleset
 
 DEFAULT_MAX_ROUNDS = 30
 DEFAULT_MAX_RECORDS = 20_000  # a guard against a player that never ends its turn
+AI_STREAM = 1                 # the i-th side's AI draws from stream AI_STREAM + i of the seed
 
 
 @runtime_checkable
 class Player(Protocol):
-    """Chooses the next action of its side; called only when no roll is pending."""
+    """Chooses its side's next action or decision; called only when no throw is pending."""
 
     def choose(self, game: Game) -> Any: ...
 
@@ -46,21 +54,21 @@ class GameResult:
     seed: int
 
 
-def roll_bricks(rng: np.random.Generator, bricks: int, edge_probability: float) -> int:
-    """BOW 1.3 §2.1: throw `bricks` 2x2 bricks; the result is how many land on their edge."""
-    if bricks <= 0:
-        return 0
-    return int(np.count_nonzero(rng.random(bricks) < edge_probability))
-
-
 def side_ids(scene: Any) -> list[str]:
     """The scene's side ids, in the order of the file."""
     return [side.id for side in scene.sides]
 
 
-def ai_players(scene: Any, seed: int) -> dict[str, AIPlayer]:
-    """One AI per side, each with its own tie-break stream derived from `seed`."""
-    return {side: AIPlayer(side, np.random.default_rng([seed, 1 + i])) for i, side in enumerate(side_ids(scene))}
+def ruleset_for(scene: Any) -> Ruleset:
+    """The registered ruleset the scene names."""
+    return RULESETS.get(scene.ruleset.name)
+
+
+def ai_players(scene: Any, seed: int, ruleset: Ruleset | None = None) -> dict[str, Any]:
+    """One AI of the scene's ruleset per side, each on its own tie-break stream of `seed`."""
+    ruleset = ruleset or ruleset_for(scene)
+    return {side: ruleset.player(side, np.random.default_rng([seed, AI_STREAM + i]))
+            for i, side in enumerate(side_ids(scene))}
 
 
 def prepare_geometry(scene: Any, geometry: Any) -> CachedGeometry:
@@ -71,9 +79,93 @@ def prepare_geometry(scene: Any, geometry: Any) -> CachedGeometry:
     return CachedGeometry.for_scene(geometry, scene)
 
 
-def _player_for(players: Mapping[str, Player | HumanCallback], side: str) -> Callable[[Game], Any]:
-    player = players[side]
-    return player.choose if isinstance(player, Player) else player
+class Session:
+    """A game being played: its dice answer throws, its players choose, its writer records.
+
+    `players` maps each side to a Player (`.choose(game)`), a callable (game) -> action, or None
+    for a human at a user interface (the session then waits: `needs_human`, and the interface
+    calls `apply`). Every record goes through `apply`: checked by the rules (an illegal one raises
+    the rules' Illegal and changes nothing), written, passed to `on_record`.
+    """
+
+    def __init__(self, game: Game, dice: Any, players: Mapping[str, Any], *, writer: Any = None,
+                 on_record: Callable[[Action, list[Event]], None] | None = None,
+                 max_records: int = DEFAULT_MAX_RECORDS) -> None:
+        self.game, self.dice, self.writer, self.on_record = game, dice, writer, on_record
+        self.players = {side: (p.choose if isinstance(p, Player) else p) for side, p in players.items()}
+        self.max_records = max_records
+        self.applied = 0
+        self._ended = False
+
+    @classmethod
+    def start(cls, scene: Any, geometry: Any, *, seed: int, players: Mapping[str, Any] | None = None,
+              dice: Any = None, writer: Any = None, max_rounds: int | None = DEFAULT_MAX_ROUNDS,
+              **kwargs: Any) -> Session:
+        """A new game of `scene` (its ruleset) on `geometry` (behind a memo): `players` None means the
+        ruleset's AI for every side; `dice` default the seeded stream of `seed`."""
+        players = ai_players(scene, seed) if players is None else players
+        missing = set(side_ids(scene)) - set(players)
+        if missing:
+            raise ValueError(f"no player for side(s) {', '.join(sorted(missing))}")
+        header = getattr(writer, "header", None)
+        if header is not None and header.max_rounds != max_rounds:
+            raise ValueError(f"the replay header says max_rounds={header.max_rounds}, the game is played with "
+                             f"{max_rounds}: give ReplayWriter the same max_rounds")
+        game = Game.start(scene, prepare_geometry(scene, geometry), max_rounds=max_rounds)
+        return cls(game, dice if dice is not None else SeededDice(seed), players, writer=writer, **kwargs)
+
+    # -- state --------------------------------------------------------------------------------
+    @property
+    def is_over(self) -> bool:
+        return self.game.is_over
+
+    @property
+    def needs_human(self) -> bool:
+        """A human at the interface must act or decide now."""
+        if self.game.is_over or isinstance(self.game.pending, ChanceRequest):
+            return False
+        return self.players.get(self.game.side_to_play) is None
+
+    # -- playing ------------------------------------------------------------------------------
+    def apply(self, action: Action) -> list[Event]:
+        """Check and apply one record (an action, a throw's answer, a decision), then write it."""
+        events = self.game.apply(action)
+        self.applied += 1
+        if self.writer is not None:
+            self.writer.write(action, events)
+            if self.game.is_over and not self._ended:
+                self._ended = True
+                self.writer.end(round=self.game.state.round, winner=self.game.winner,
+                                result=str(self.game.result or "win"))
+        if self.on_record is not None:
+            self.on_record(action, events)
+        return events
+
+    def step(self) -> list[Event] | None:
+        """One record from the dice or from the player of the side to play; None when the game is
+        over or a human must act."""
+        if self.game.is_over:
+            return None
+        request = self.game.pending
+        if isinstance(request, ChanceRequest):
+            return self.apply(request.answer(self.dice.throw(request)))
+        chooser = self.players.get(self.game.side_to_play)
+        if chooser is None:
+            return None
+        return self.apply(chooser(self.game))
+
+    def advance(self) -> int:
+        """Throws and non-human players until a human must act, the game is over or the record
+        limit is reached; returns the records applied."""
+        count = 0
+        while self.applied < self.max_records and self.step() is not None:
+            count += 1
+        return count
+
+    def result(self, seed: int) -> GameResult:
+        game = self.game
+        ended = str(game.result or "win") if game.is_over else "record limit"
+        return GameResult(winner=game.winner, rounds=game.state.round, records=self.applied, ended=ended, seed=seed)
 
 
 def play_game(scene: Any, geometry: Any, players: Mapping[str, Player | HumanCallback] | None, seed: int,
@@ -83,43 +175,17 @@ def play_game(scene: Any, geometry: Any, players: Mapping[str, Player | HumanCal
     """Play one game of `scene` on `geometry` from `seed`, writing every record to `writer`.
 
     `players` maps side id -> a Player (`.choose(game)`) or a callable (game) -> action; None
-    means AI against AI. An illegal action from a player raises the rules' Illegal (the game
-    and the replay are left as they were). The geometry may be reused from game to game: it is
-    wrapped in a CachedGeometry (an exact memo, see bow3d.replay.cache) unless it is one
-    already, and every body is put back where the scene starts it. The rules end the game at
-    victory or after round `max_rounds` (BOW has no round limit; the limit is in the replay
-    header so that verify re-simulates the same ending); `max_records` guards against a player
-    that never ends its turn (result 'record limit').
+    means the ruleset's AI for every side. An illegal action from a player raises the rules'
+    Illegal (the game and the replay are left as they were). The geometry may be reused from game
+    to game: it is wrapped in a CachedGeometry (an exact memo, see bow3d.replay.cache) unless it
+    is one already, and every body is put back where the scene starts it. The rules end the game
+    at victory or after round `max_rounds` (the limit is in the replay header so that verify
+    re-simulates the same ending); `max_records` guards against a player that never ends its turn
+    (result 'record limit').
     """
-    players = ai_players(scene, seed) if players is None else players
-    missing = set(side_ids(scene)) - set(players)
-    if missing:
-        raise ValueError(f"no player for side(s) {', '.join(sorted(missing))}")
-    header = getattr(writer, "header", None)
-    if header is not None and header.max_rounds != max_rounds:
-        raise ValueError(f"the replay header says max_rounds={header.max_rounds}, the game is played with "
-                         f"{max_rounds}: give ReplayWriter the same max_rounds")
-    choosers = {side: _player_for(players, side) for side in side_ids(scene)}
-    dice = np.random.default_rng([seed, 0])
-    p = float(scene.ruleset.brick_edge_probability)
-    game = Game.start(scene, prepare_geometry(scene, geometry), max_rounds=max_rounds)
-    records = 0
-    ended = "record limit"
-    while not game.is_over:
-        if records >= max_records:
-            break
-        request = game.pending_roll
-        if request is not None:
-            record = BrickRoll(side=request.side, bricks=request.bricks,
-                               edges=roll_bricks(dice, request.bricks, p))
-        else:
-            record = choosers[game.state.side_to_play](game)
-        events = game.apply(record)
-        records += 1
-        if writer is not None:
-            writer.write(record, events)
-        if on_record is not None:
-            on_record(record, events)
-    if game.is_over:
-        ended = str(game.state.result or "win")
-    return GameResult(winner=game.winner, rounds=game.state.round, records=records, ended=ended, seed=seed)
+    if players is not None and any(p is None for p in players.values()):
+        raise ValueError("play_game needs a player for every side (None is a human at an interface)")
+    session = Session.start(scene, geometry, seed=seed, players=players, writer=writer, max_rounds=max_rounds,
+                            on_record=on_record, max_records=max_records)
+    session.advance()
+    return session.result(seed)

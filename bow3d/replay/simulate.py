@@ -10,7 +10,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,6 +21,8 @@ from bow3d.replay.format import SUFFIX, ReplayWriter, library_kind
 from bow3d.replay.session import DEFAULT_MAX_ROUNDS, GameResult, play_game, prepare_geometry, side_ids
 
 GeometryFactory = Callable[[Any], Any]
+MAX_GAMES = 1_000_000   # about two days of games at 5 games/s; results are kept in memory
+MAX_WORKERS = 256
 
 
 @dataclass(frozen=True)
@@ -75,7 +77,7 @@ class _Table:
     """One process's scene and world, built once."""
 
     def __init__(self, scene_path: str, geometry_factory: GeometryFactory | None) -> None:
-        from bow3d.scene import load_scene
+        from bow3d.rulesets import load_scene
 
         self.scene = load_scene(scene_path)
         # one world and one memo for every game of this process (the games start alike)
@@ -112,7 +114,7 @@ def _play_in_worker(job: tuple[int, str | None, int]) -> tuple[GameResult, str |
     return _WORKER.play(*job)
 
 
-def _results(scene_path: str, jobs: list[tuple[int, str | None, int]], workers: int,
+def _results(scene_path: str, jobs: Iterable[tuple[int, str | None, int]], workers: int,
              geometry_factory: GeometryFactory | None) -> Iterator[tuple[GameResult, str | None] | float]:
     """Yield the setup time first, then each game's result as it finishes."""
     start = time.perf_counter()
@@ -139,9 +141,9 @@ def simulate(scene_path: str | os.PathLike, games: int, seed: int = 1, replays_d
     that many processes, each building its world once. `geometry_factory(scene)` replaces the
     real 3D world (tests use the flat geometry).
     """
-    if games < 1:
-        raise UserInputError(f"--games must be at least 1, got {games}")
-    from bow3d.scene import load_scene
+    if not 1 <= games <= MAX_GAMES:
+        raise UserInputError(f"--games {games}: give 1 to {MAX_GAMES:,} games")
+    from bow3d.rulesets import load_scene
 
     scene = load_scene(scene_path)  # fail early, in this process, with the scene's own message
     if replays_dir is not None:
@@ -149,7 +151,7 @@ def simulate(scene_path: str | os.PathLike, games: int, seed: int = 1, replays_d
         if folder.exists() and not folder.is_dir():
             raise UserInputError(f"{folder} exists and is not a folder; choose another --replays")
         folder.mkdir(parents=True, exist_ok=True)
-    jobs = [(seed + i, None if replays_dir is None else str(replays_dir), max_rounds) for i in range(games)]
+    jobs = ((seed + i, None if replays_dir is None else str(replays_dir), max_rounds) for i in range(games))
     workers = max(1, min(workers, games))
     results: list[GameResult] = []
     replays: list[str] = []

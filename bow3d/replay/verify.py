@@ -1,28 +1,35 @@
-"""Verify a replay by re-simulation: no RNG, the recorded brick rolls are replayed as they are.
+"""Verify a replay: re-simulate it and check everything that could have been forged.
 
-Layer: replay. The scene named in the header is found beside the replay (else from the working
-folder) and its sha256 checked; a fresh Game on a fresh geometry (the real 3D World of the scene,
-or any Geometry a caller passes) applies every recorded record in order and the events it
-produces are compared with the recorded ones. The first difference is reported with its entry
-number (the replay's line is entry + 1); an illegal record is reported with the rules' reason.
+Layer: replay. On the replay opened with bow3d.replay.opened (scene found and its sha256 checked,
+world built with the header's LDraw library):
+- the header's fields that change the game agree with the scene (the ruleset's parameters, the
+  sides);
+- every record is applied by a fresh game; an illegal one is named;
+- every outcome of chance is re-derived from the generator the header names (`chance.mode`
+  seeded): the first throw that differs is named with what the generator gives; entered throws
+  (physical ones typed in) cannot be re-derived and the result says so;
+- every choice of a side the header says the AI played is re-derived from the AI's seeded
+  stream: the first one that differs is named;
+- the events the rules produce are compared with the recorded ones (typed fields; no words);
+- the end: a finished game ends with an end record that says how (winner, result, round); a file
+  without one is reported incomplete, "stopped after round N".
 """
 
 from __future__ import annotations
 
-import json
 import os
-import weakref
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bow3d.errors import Bow3dError, ReplayError, RulesError
-from bow3d.replay.format import Replay, file_sha256, read_replay
-from bow3d.replay.session import prepare_geometry
-from bow3d.rules import Game, action_from_record
+from bow3d.errors import ReplayError
+from bow3d.replay.dice import SeededDice
+from bow3d.replay.opened import OpenReplay, open_replay, short
+from bow3d.replay.session import ai_players
+from bow3d.rules.chance import ChanceRequest, Roll
+from bow3d.rules.records import plain
 
-GeometryFactory = Callable[[Any], Any]  # scene -> a Geometry (fresh, units where the scene puts them)
+GeometryFactory = Any  # scene -> a Geometry (fresh, units where the scene puts them)
 
 
 @dataclass(frozen=True)
@@ -31,147 +38,126 @@ class VerifyResult:
 
     ok: bool
     entries: int                      # entries checked (all of them when ok)
-    first_divergence: str | None      # one line: entry number, expected vs got, or the illegal record's reason
+    first_divergence: str | None      # one line: the entry and what differs, or the reason it is illegal
     entry: int | None = None          # the entry number of the problem
-    kind: str | None = None           # 'divergence' | 'illegal'
+    kind: str | None = None           # 'header' | 'chance' | 'player' | 'divergence' | 'illegal' | 'end'
     truncated: bool = False
     truncation: str | None = None
     winner: str | None = None         # after the last entry, when the game is over
     rounds: int = 0
+    complete: bool = False            # the game is over (and its end record agrees)
+    chance_checked: bool = False      # every throw re-derived from the seeded generator
+    players_checked: tuple[str, ...] = field(default_factory=tuple)  # sides whose AI choices were re-derived
+    result: str | None = None         # the rules' result ('win', 'draw', 'points') when complete
 
-
-def _plain(record: Any) -> Any:
-    """A value as it reads back from JSON (tuples become lists, and so on)."""
-    return json.loads(json.dumps(record, allow_nan=False))
-
-
-def _short(value: Any, limit: int = 160) -> str:
-    text = json.dumps(value, separators=(", ", ": "))
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def load_replay_scene(replay: Replay) -> Any:
-    """The header's scene, located and checked against its sha256 (ReplayError on mismatch).
-
-    The scene remembers the replay's LDraw library: world_geometry(scene) builds that world."""
-    from bow3d.scene import load_scene
-
-    path = replay.scene_path()
-    digest = file_sha256(path)
-    if digest != replay.header.scene_sha256:
-        raise ReplayError(f"{replay.path}: the replay is of another scene: {path} has sha256 {digest[:12]}..., "
-                          f"the replay was written for {replay.header.scene_sha256[:12]}... "
-                          "(the scene file changed since, or this is not its scene)")
-    scene = load_scene(path)
-    if len(_REPLAY_LIBRARIES) > 32:
-        _REPLAY_LIBRARIES.clear()
-    _REPLAY_LIBRARIES[id(scene)] = (weakref.ref(scene), replay)
-    return scene
-
-
-def replay_library(replay: Replay) -> Any:
-    """The LDraw library a replay's world was built with: the bundled starter library when the
-    header says 'bundled' (whatever $LDRAWDIR says), else the usual one ($LDRAWDIR, else bundled)."""
-    from bow3d.ldraw import BUNDLED_LIBRARY, Library
-
-    if replay.header.library == "bundled":
-        return Library([BUNDLED_LIBRARY])
-    library = Library.from_env()
-    if replay.header.library == "external" and library.is_bundled:
-        # the units' parts decide every line of sight: another library would replay another game
-        raise ReplayError(f"{replay.path}: played with an external LDraw library ($LDRAWDIR) and LDRAWDIR is not "
-                          "set here; point LDRAWDIR at that library to verify or film it")
-    return library
-
-
-# Scenes loaded for a replay remember that replay, so that a caller who builds the world from
-# the scene alone (world_geometry(scene)) still gets the replay's world (its LDraw library).
-_REPLAY_LIBRARIES: dict[int, tuple[Any, Any]] = {}
-
-
-def world_geometry(scene: Any, library: Any = None) -> Any:
-    """The real 3D world of a scene (built once; the rules put units back with place()).
-
-    Without `library`: the library of the replay the scene was loaded for (load_replay_scene),
-    else the usual one ($LDRAWDIR, else the bundled starter library)."""
-    from bow3d.world import World
-
-    if library is None:
-        ref, replay = _REPLAY_LIBRARIES.get(id(scene), (None, None))
-        library = replay_library(replay) if ref is not None and ref() is scene else None
-    return World.from_scene(scene, library)
-
-
-def replay_geometry(replay: Replay, scene: Any) -> Any:
-    """The world a replay was played on: its scene, built with the library its header names."""
-    return world_geometry(scene, replay_library(replay))
+    @property
+    def status(self) -> str:
+        """'complete' or 'incomplete (stopped after round N)'."""
+        return "complete" if self.complete else f"incomplete (stopped after round {self.rounds})"
 
 
 def _diff_events(expected: list[dict], got: list[dict]) -> str:
     for index, (want, have) in enumerate(zip(expected, got)):
         if want != have:
             if isinstance(want, dict) and isinstance(have, dict):
-                keys = [k for k in dict.fromkeys([*want, *have]) if want.get(k) != have.get(k) and k != "text"]
-                keys = keys or ["text"]
-                diffs = "; ".join(f"{k}: expected {_short(want.get(k), 60)}, got {_short(have.get(k), 60)}"
+                keys = [k for k in dict.fromkeys([*want, *have]) if want.get(k) != have.get(k)]
+                diffs = "; ".join(f"{k}: expected {short(want.get(k), 60)}, got {short(have.get(k), 60)}"
                                   for k in keys[:3])
                 return f"event {index + 1} ({want.get('type', '?')}): {diffs}"
-            return f"event {index + 1}: expected {_short(want)}, got {_short(have)}"
+            return f"event {index + 1}: expected {short(want)}, got {short(have)}"
     if len(expected) > len(got):
-        return f"expected {len(expected)} events, got {len(got)}: missing {_short(expected[len(got)])}"
-    return f"expected {len(expected)} events, got {len(got)}: extra {_short(got[len(expected)])}"
+        return f"expected {len(expected)} events, got {len(got)}: missing {short(expected[len(got)])}"
+    return f"expected {len(expected)} events, got {len(got)}: extra {short(got[len(expected)])}"
 
 
-def replay_games(replay: Replay, scene: Any, geometry: Any) -> Iterator[tuple[int, Game, list[Any]]]:
-    """Apply the recorded records one by one; yield (entry number, game, events).
+def check_header(opened: OpenReplay) -> str | None:
+    """None when the header's game-changing fields agree with the scene, else one line naming the field."""
+    scene, header = opened.scene(), opened.header
+    params = scene.ruleset.model_dump(mode="json")
+    for key in sorted(set(params) | set(header.ruleset)):
+        if header.ruleset.get(key) != params.get(key):
+            return (f"header field ruleset.{key} is {short(header.ruleset.get(key), 40)}, the scene says "
+                    f"{short(params.get(key), 40)}: the header was edited, or written for another scene")
+    sides = [side.id for side in scene.sides]
+    if sorted(header.players) != sorted(sides):
+        return f"header field players names {sorted(header.players)}, the scene's sides are {sorted(sides)}"
+    return None
 
-    Raises ReplayError (one line, with the entry number) for a record the rules do not know or
-    refuse. Used by verify and by the viewers that step through a replay.
+
+def verify_replay(path: str | os.PathLike, geometry: Any = None, geometry_factory: GeometryFactory | None = None,
+                  *, scene: str | os.PathLike | None = None, check_players: bool = True) -> VerifyResult:
+    """Re-simulate a replay and check it (see the module docstring); return ok or the first problem.
+
+    `geometry` (reused as is) or `geometry_factory(scene)` supplies the battlefield; default the real
+    World of the scene, built with the LDraw library the header names. `check_players=False` skips
+    re-deriving the AI's choices. Raises ReplayError for files that cannot be read or are of another
+    scene; every other problem is a result, not an exception.
     """
-    game = Game.start(scene, prepare_geometry(scene, geometry), max_rounds=replay.header.max_rounds)
-    for entry in replay.entries:
-        where = f"{replay.path}: entry {entry.n} (line {entry.n + 1})"
-        try:
-            action = action_from_record(entry.record)
-        except (Bow3dError, ValueError, KeyError, TypeError) as error:
-            raise ReplayError(f"{where}: record not understood: {_short(entry.record, 120)}: {error}") from None
-        try:
-            events = game.apply(action)
-        except RulesError as error:
-            raise ReplayError(f"{where}: illegal record {_short(entry.record, 120)}: {error}") from None
-        yield entry.n, game, events
-
-
-def verify_replay(path: str | os.PathLike, geometry: Any = None,
-                  geometry_factory: GeometryFactory | None = None) -> VerifyResult:
-    """Re-simulate a replay and compare every event; return ok or the first divergence.
-
-    `geometry` (reused as is) or `geometry_factory(scene)` supplies the battlefield; default the
-    real World of the scene, built with the LDraw library the header names (replay_geometry). Raises ReplayError for files that cannot be read or are of another
-    scene. An illegal record is a result (kind 'illegal'), not an exception.
-    """
-    replay = read_replay(path)
-    scene = load_replay_scene(replay)
+    opened = open_replay(path, scene)
+    scene_obj = opened.scene()
+    replay = opened.replay
     if geometry is None:
-        geometry = geometry_factory(scene) if geometry_factory is not None else replay_geometry(replay, scene)
+        geometry = geometry_factory(scene_obj) if geometry_factory is not None else opened.world()
     base = dict(truncated=replay.truncated, truncation=replay.truncation)
-    checked = 0
-    game = None
+    problem = check_header(opened)
+    if problem is not None:
+        return VerifyResult(False, 0, f"line 1: {problem}", entry=0, kind="header", **base)
+    seeded = opened.header.chance.mode == "seeded"
     try:
-        for (n, game, events), entry in zip(replay_games(replay, scene, geometry), replay.entries):
-            got = [_plain(event.to_record()) for event in events]
+        dice = SeededDice.from_source(opened.header.chance.model_dump()) if seeded else None
+    except ReplayError as error:
+        return VerifyResult(False, 0, f"line 1: {error}", entry=0, kind="header", **base)
+    ai_sides = tuple(side for side, who in opened.header.players.items() if who == "ai") if check_players else ()
+    ais = {side: ai for side, ai in ai_players(scene_obj, opened.header.seed, opened.ruleset).items()
+           if side in ai_sides} if ai_sides else {}
+    base.update(chance_checked=seeded, players_checked=ai_sides)
+    checked = 0
+    try:
+        game = opened.start(geometry)
+        for entry in replay.entries:
+            where = f"entry {entry.n} (line {entry.n + 1}"
+            action = opened.parse(entry, game)
+            request = game.pending
+            if isinstance(request, ChanceRequest) and dice is not None and isinstance(action, Roll):
+                expected = plain(dice.throw(request))
+                if plain(action.outcome) != expected:
+                    return VerifyResult(False, checked, f"{where}, {request.side}'s {request.purpose} throw): outcome "
+                                        f"{short(plain(action.outcome), 40)}, the seeded generator (seed "
+                                        f"{opened.header.chance.seed}) gives {short(expected, 40)}",
+                                        entry=entry.n, kind="chance", **base)
+            refusal = game.refusal(action)
+            if refusal is not None:
+                raise ReplayError(f"{where}): illegal record {short(entry.record, 120)}: {refusal.error()}")
+            if not isinstance(request, ChanceRequest) and game.side_to_play in ais:
+                side = game.side_to_play
+                choice = ais[side].choose(game).to_record()
+                if plain(choice) != plain(entry.record):
+                    return VerifyResult(False, checked, f"{where}): {side} is played by the AI (seed "
+                                        f"{opened.header.seed}), which plays {short(choice, 80)}; the record says "
+                                        f"{short(entry.record, 80)}", entry=entry.n, kind="player", **base)
+            events = game.apply(action)  # checked above: legal
+            got = [plain(event.to_record()) for event in events]
             if got != entry.events:
-                line = f"entry {n} (line {n + 1}, {_short(entry.record, 80)}): {_diff_events(entry.events, got)}"
-                return VerifyResult(False, checked, line, entry=n, kind="divergence", **base)
-            checked = n
+                line = f"{where}, {short(entry.record, 80)}): {_diff_events(entry.events, got)}"
+                return VerifyResult(False, checked, line, entry=entry.n, kind="divergence", **base)
+            checked = entry.n
     except ReplayError as error:
         message = str(error).removeprefix(f"{replay.path}: ")
         return VerifyResult(False, checked, message, entry=checked + 1, kind="illegal", **base)
-    winner = game.winner if game is not None and game.is_over else None
-    rounds = game.state.round if game is not None else 0
-    return VerifyResult(True, checked, None, winner=winner, rounds=rounds, **base)
+    over, end = game.is_over, replay.end
+    state = dict(winner=game.winner if over else None, rounds=game.state.round, result=game.result if over else None)
+    if end is not None:
+        said = (end.winner, end.result, end.round)
+        got_end = (game.winner, str(game.result), game.state.round)
+        if not over or said != got_end:
+            what = "the game is not over" if not over else (f"the rules end it with winner {game.winner}, "
+                                                            f"{game.result}, round {game.state.round}")
+            return VerifyResult(False, checked, f"line {len(replay.entries) + 2} (end record): it says winner "
+                                f"{end.winner}, {end.result}, round {end.round}; {what}", entry=checked + 1,
+                                kind="end", **base, **state)
+    return VerifyResult(True, checked, None, complete=over, **base, **state)
 
 
 def replay_scene_path(path: str | os.PathLike) -> Path:
     """Where the scene of a replay file is (for the viewers)."""
-    return read_replay(path).scene_path()
+    return open_replay(path).scene_path()

@@ -1,0 +1,146 @@
+"""One way to open a replay: its header, its scene (found and checked), its world, its re-simulation.
+
+Layer: replay. `open_replay(path)` is what verify, the battle log, the viewer and the film share:
+the file is read (bow3d.replay.format), the ruleset its header names is found in the registry,
+the scene named in the header is located (beside the replay, else from the working folder, or
+where `scene=` says), checked against the header's sha256 and loaded with its ruleset's schema,
+and the world is built with the LDraw library the header names. Nothing is kept in module
+globals: an `OpenReplay` holds what it has built.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bow3d.errors import Bow3dError, ReplayError, RulesError
+from bow3d.replay.format import Replay, file_sha256, read_replay, resolve_scene
+from bow3d.replay.session import prepare_geometry
+from bow3d.rules import Game
+from bow3d.rules.events import Event
+from bow3d.rules.ruleset import RULESETS, Ruleset, UnknownRuleset
+
+
+def short(value: Any, limit: int = 160) -> str:
+    """A record or value in one short line."""
+    import json
+
+    text = json.dumps(value, separators=(", ", ": "), default=str)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+@dataclass
+class OpenReplay:
+    """A replay file with what it needs to be re-played (see the module docstring)."""
+
+    replay: Replay
+    ruleset: Ruleset
+    scene_override: Path | None = None
+    _scene: Any = field(default=None, repr=False)
+    _world: Any = field(default=None, repr=False)
+
+    @property
+    def path(self) -> Path:
+        return self.replay.path
+
+    @property
+    def header(self) -> Any:
+        return self.replay.header
+
+    @property
+    def entries(self) -> list[Any]:
+        return self.replay.entries
+
+    def scene_path(self) -> Path:
+        """Where the scene is: `scene=` when given, else beside the replay, else from the working folder."""
+        if self.scene_override is not None:
+            if not self.scene_override.is_file():
+                raise ReplayError(f"{self.scene_override}: no such scene file")
+            return self.scene_override
+        return resolve_scene(self.path, self.header.scene)
+
+    def scene(self) -> Any:
+        """The header's scene, checked against its sha256 and loaded with the ruleset's schema."""
+        if self._scene is None:
+            from bow3d.rulesets import load_scene
+
+            path = self.scene_path()
+            digest = file_sha256(path)
+            if digest != self.header.scene_sha256:
+                raise ReplayError(f"{self.path}: the replay is of another scene: {path} has sha256 {digest[:12]}..., "
+                                  f"the replay was written for {self.header.scene_sha256[:12]}... "
+                                  "(the scene file changed since, or this is not its scene)")
+            self._scene = load_scene(path)
+        return self._scene
+
+    def library(self) -> Any:
+        """The LDraw library the replay's world was built with: the bundled starter library when the
+        header says 'bundled' (whatever $LDRAWDIR says), else the usual one ($LDRAWDIR)."""
+        from bow3d.ldraw import BUNDLED_LIBRARY, Library
+
+        if self.header.library == "bundled":
+            return Library([BUNDLED_LIBRARY])
+        library = Library.from_env()
+        if self.header.library == "external" and library.is_bundled:
+            # the units' parts decide every line of sight: another library would replay another game
+            raise ReplayError(f"{self.path}: played with an external LDraw library ($LDRAWDIR) and LDRAWDIR is not "
+                              "set here; point LDRAWDIR at that library to verify or film it")
+        return library
+
+    def world(self) -> Any:
+        """The 3D world the game was played on (built once; the rules put units back with place())."""
+        if self._world is None:
+            from bow3d.world import World
+
+            self._world = World.from_scene(self.scene(), self.library())
+        return self._world
+
+    def start(self, geometry: Any = None) -> Game:
+        """A fresh game of the replay's scene on `geometry` (default its world), as the header set it up."""
+        geometry = self.world() if geometry is None else geometry
+        scene = self.scene()
+        return Game.start(scene, prepare_geometry(scene, geometry), ruleset=self.ruleset,
+                          max_rounds=self.header.max_rounds)
+
+    def resimulate(self, geometry: Any = None) -> Iterator[tuple[int, Game, Any, list[Event]]]:
+        """Apply the recorded records one by one; yield (entry number, the game once the record is
+        applied, the record's action, its events). ReplayError (one line, with the entry number)
+        for a record the rules do not know or refuse."""
+        game = self.start(geometry)
+        for entry in self.entries:
+            action = self.parse(entry, game)
+            where = f"{self.path}: entry {entry.n} (line {entry.n + 1})"
+            try:
+                events = game.apply(action)
+            except RulesError as error:
+                raise ReplayError(f"{where}: illegal record {short(entry.record, 120)}: {error}") from None
+            yield entry.n, game, action, events
+
+    def parse(self, entry: Any, game: Game) -> Any:
+        """The action of an entry's record (ReplayError naming the entry when not understood)."""
+        try:
+            return game.parse(entry.record)
+        except (Bow3dError, ValueError, KeyError, TypeError) as error:
+            raise ReplayError(f"{self.path}: entry {entry.n} (line {entry.n + 1}): record not understood: "
+                              f"{short(entry.record, 120)}: {error}") from None
+
+    def narrator(self, language: str = "en") -> Any:
+        return self.ruleset.narrator(language)
+
+
+def open_replay(path: str | os.PathLike, scene: str | os.PathLike | None = None) -> OpenReplay:
+    """Read a replay and find its ruleset; the scene and the world are built when first asked for.
+
+    ReplayError for an unreadable file or a ruleset this bow3d does not know."""
+    import bow3d.rulesets  # noqa: F401  (registers the built-in rulesets)
+
+    replay = read_replay(path)
+    name = replay.header.ruleset.get("name", "bow-1.3") if isinstance(replay.header.ruleset, dict) else "bow-1.3"
+    try:
+        ruleset = RULESETS.get(str(name))
+    except UnknownRuleset as error:
+        raise ReplayError(f"{replay.path}: {error}") from None
+    return OpenReplay(replay, ruleset, Path(scene) if scene is not None else None)
