@@ -23,8 +23,8 @@ import numpy as np
 from bow3d.ldraw import Model
 from bow3d.ldraw.colours import substitute_main_colour
 from bow3d.ldraw.flatten import FlatPart
+from bow3d.view.choices import QUALITIES
 
-QUALITIES = ("draft", "default", "full")
 CHUNK_LDU = 480.0  # 24 studs: culling granularity vs draw-call count
 LOW_STUD_SIDES = 6
 STUD_RADIUS, STUD_HEIGHT = 6.0, 4.0  # LDU (the LDraw stud primitive)

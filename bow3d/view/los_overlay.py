@@ -77,13 +77,24 @@ def _label(parent, words: str, pos, scale: float, rgba) -> None:
     path.set_bin("fixed", 60)
 
 
+def judged(scene, report) -> tuple:
+    """(verdict, words) of the scene's ruleset on a world sight report."""
+    from bow3d.rulesets import ruleset_of
+
+    ruleset = ruleset_of(scene)
+    verdict = ruleset.judge_sight(report, scene.ruleset)
+    return verdict, ruleset.sight_sentence(report, verdict)
+
+
 class LosOverlay:
     """The drawing of one sight report under `parent`; `remove()` takes it away."""
 
     def __init__(self, parent, nodes, report, range_band_studs: float | None = None):
         self.nodes, self.report = nodes, report
         self.root = parent.attach_new_node(f"los-{report.firer}-{report.target}")
-        self.band = float(range_band_studs or getattr(nodes.scene.ruleset, "range_band_studs", 15.0))
+        self.judgement, self.words = judged(nodes.scene, report)
+        self.band = float(range_band_studs or getattr(self.judgement, "range_band_studs", None)
+                          or getattr(nodes.scene.ruleset, "range_band_studs", 15.0))
         self._blocking_units: list[str] = []
         self._rays()
         self._blockers()
@@ -92,8 +103,8 @@ class LosOverlay:
 
     @property
     def verdict(self) -> str:
-        """The referee's words (the world's own verdict)."""
-        return self.report.verdict() if callable(getattr(self.report, "verdict", None)) else str(self.report)
+        """The referee's words: the ruleset's verdict on the world's facts."""
+        return self.words
 
     def _rays(self) -> None:
         points = np.asarray(self.report.points, np.float64).reshape(-1, 3)

@@ -130,9 +130,16 @@ def blocker_points(world, report, index: int) -> np.ndarray:
     return body.template.samples.astype(float) @ pose[:3, :3].T + pose[:3, 3]
 
 
-def draw_los_picture(scene, world, report, out: str | Path, size: tuple[int, int] = (1280, 720)) -> Path:
-    """Render the firer's view of `report` (a SightReport of `world`) to the PNG `out`."""
+def draw_los_picture(scene, world, report, out: str | Path, size: tuple[int, int] = (1280, 720), *,
+                     verdict=None, text: str | None = None) -> Path:
+    """Render the firer's view of `report` (a SightReport of `world`) to the PNG `out`, with the
+    scene's ruleset's verdict (`verdict`, `text`: computed when not given)."""
+    from bow3d.view.los_overlay import judged
     from bow3d.view.offscreen import CameraPose, OffscreenRenderer
+
+    if verdict is None or text is None:
+        verdict, text = judged(scene, report)
+    band = float(getattr(verdict, "range_band_studs", None) or 15.0)
     from bow3d.view.scene_nodes import attach_scene
     from bow3d.view.titles import overlay_layer
 
@@ -150,7 +157,7 @@ def draw_los_picture(scene, world, report, out: str | Path, size: tuple[int, int
                 node.hide()
         _, aspect2d = overlay_layer(renderer.buffer, size[0] / size[1])
         boxes = _blocker_boxes(world, report, camera)
-        _words(aspect2d, report, boxes, size)
+        _words(aspect2d, report, boxes, size, text)
         renderer.look(CameraPose(tuple(camera.position), tuple(camera.position + camera.forward * 100.0),
                                  camera.fov_deg))
         image = renderer.frame().copy()
@@ -161,7 +168,7 @@ def draw_los_picture(scene, world, report, out: str | Path, size: tuple[int, int
     stamp_discs(image, xy[front & report.seen], 3.0, SEEN)
     for lo, hi in boxes:
         draw_rectangle(image, lo, hi, BLOCKER)
-    draw_inset(image, world, report)
+    draw_inset(image, world, report, band_studs=band)
     return write_png(image, out)
 
 
@@ -178,7 +185,7 @@ def _blocker_boxes(world, report, camera: EyeCamera) -> list[tuple[np.ndarray, n
     return boxes
 
 
-def _words(aspect2d, report, boxes, size) -> None:
+def _words(aspect2d, report, boxes, size, verdict_text: str) -> None:
     """The verdict on top, a number at each blocker, the legend on the left."""
     from panda3d.core import TextNode
 
@@ -198,7 +205,7 @@ def _words(aspect2d, report, boxes, size) -> None:
         path.set_pos(x, 0, z)
         path.set_scale(scale)
 
-    text(report.verdict(), -aspect + 0.04, 0.92, 0.045, wrap=2 * aspect / 0.045 - 2)
+    text(verdict_text, -aspect + 0.04, 0.92, 0.045, wrap=2 * aspect / 0.045 - 2)
     orange = tuple(c / 255 for c in BLOCKER) + (1,)
     for k, (lo, _) in enumerate(boxes):
         x, z = lo[0] / size[0] * 2 * aspect - aspect, 1 - lo[1] / size[1] * 2
@@ -212,7 +219,7 @@ def _words(aspect2d, report, boxes, size) -> None:
         text(line, -aspect + 0.04, -0.55 - 0.055 * k, 0.04, orange if k < len(lines) - 2 else (1, 1, 1, 1))
 
 
-def draw_inset(image: np.ndarray, world, report, half_studs: float | None = None) -> None:
+def draw_inset(image: np.ndarray, world, report, half_studs: float | None = None, band_studs: float = 15.0) -> None:
     """Top-down map (lower right): heights, front arc, range bands, line of fire, units."""
     h, w, _ = image.shape
     side = int(min(h, w) * 0.42)
@@ -238,7 +245,7 @@ def draw_inset(image: np.ndarray, world, report, half_studs: float | None = None
     tile[behind] *= 0.55
     dist = np.hypot(sx - centre[0], sy - centre[1])
     for k, band in enumerate((15, 30, 45)):
-        ring = np.abs(dist - band * world.range_band_studs / 15.0) < half / side * 1.6
+        ring = np.abs(dist - band * band_studs / 15.0) < half / side * 1.6
         tile[ring] = BAND_COLOURS[k]
     image[y0:y0 + side, x0:x0 + side] = tile.astype(np.uint8)
 

@@ -35,16 +35,8 @@ from panda3d.core import (
 
 from bow3d.errors import Bow3dError
 from bow3d.paths import new_file_name
+from bow3d.view.choices import VIEWS
 
-VIEWS = {  # camera direction from the target, world frame (Z up); "front" looks along +Y
-    "iso": (1.0, -1.3, 1.05),
-    "top": (0.0, -0.0001, 1.0),
-    "front": (0.0, -1.0, 0.35),
-    "back": (0.0, 1.0, 0.35),
-    "left": (-1.0, 0.0, 0.35),
-    "right": (1.0, 0.0, 0.35),
-    "low": (1.0, -1.3, 0.35),
-}
 SKY = (0.70, 0.80, 0.90, 1.0)
 
 

@@ -14,10 +14,11 @@ plays a whole game by calling handlers only:
     on_speed(+1/-1), on_turn(+45/-45), on_drive()   piloting (BOW §3.3): speed, direction, then
                           the compulsory move, animated
 
-Brick rolls (BOW §2.1) come from the replay runner's seeded stream (the same derivation as
-`bow3d.replay.play_game`, so a game played here re-simulates like any other) and are shown
-as 2x2 bricks thrown onto a tray with Bullet physics, landing on edge as the recorded result
-says (bow3d.view.brick_physics).
+The game is played through the one game session (bow3d.replay.Session: the rules, the seeded
+dice, the AI players, the replay writer), so a game played here re-simulates and verifies like
+any other. Brick rolls (BOW §2.1) are shown as 2x2 bricks thrown onto a tray with Bullet
+physics, landing on edge as the recorded result says (bow3d.view.brick_physics); the log is the
+ruleset's narrator's words.
 """
 
 from __future__ import annotations
@@ -28,12 +29,15 @@ from pathlib import Path
 import numpy as np
 
 from bow3d.ldraw import Library
-from bow3d.replay import ReplayWriter
+from bow3d.replay import ReplayWriter, Session
 from bow3d.replay.format import library_kind
-from bow3d.replay.session import DEFAULT_MAX_ROUNDS, ai_players, roll_bricks
-from bow3d.rules import (Attack, BrickRoll, ChangeDirection, ChangeSpeed, CompulsoryMove, EndTurn, Game, GetOff,
-                         GetOn, Illegal, Move, Treat)
-from bow3d.rules.odds import odds_of
+from bow3d.replay.session import DEFAULT_MAX_ROUNDS, ai_players
+from bow3d.rules import Illegal, Roll
+from bow3d.rules.events import Event
+from bow3d.rulesets import ruleset_of
+from bow3d.rulesets.bow import (Attack, ChangeDirection, ChangeSpeed, CompulsoryMove, EndTurn, GetOff, GetOn, Move,
+                                Treat)
+from bow3d.rulesets.bow.odds import odds_of
 from bow3d.view import markers
 from bow3d.view.hud import MAX_LISTED, Hud, HudLines, describe_action
 
@@ -66,12 +70,15 @@ class PlayUI:
         self.viewer.click_handler = self.on_mouse_click
         self.viewer.world = geometry if hasattr(geometry, "decor_model") else None
         self.nodes = self.viewer.nodes
-        self.game = Game.start(scene, geometry, max_rounds=max_rounds)
-        self.dice = np.random.default_rng([seed, 0])
-        self.ai = ai_players(scene, seed)
-        self.p = float(scene.ruleset.brick_edge_probability)
         kind = library_kind(library or Library.from_env())  # so the replay verifies wherever LDRAWDIR points
         self.writer = ReplayWriter(replay, scene, seed, self.players, max_rounds=max_rounds, library=kind)
+        ai = ai_players(scene, seed)
+        self.session = Session.start(scene, geometry, seed=seed, writer=self.writer, max_rounds=max_rounds,
+                                     players={side: (ai[side] if who == "ai" else None)
+                                              for side, who in self.players.items()},
+                                     on_record=self._recorded)
+        self.game = self.session.game
+        self.narrator = ruleset_of(scene).narrator()
         self.replay_path = Path(replay)
         self.selected: str | None = None
         self.aimed = None  # an Attack / Treat / GetOn waiting for on_confirm
@@ -201,8 +208,7 @@ class PlayUI:
 
     # --- game flow ---------------------------------------------------------------------------
     def _human_to_play(self) -> bool:
-        return (not self.game.is_over and self.game.pending_roll is None
-                and self.players.get(self.game.state.side_to_play) == "human")
+        return self.session.needs_human
 
     def _legal(self, unit: str | None = None) -> list:
         actions = self.game.legal_actions()
@@ -254,37 +260,36 @@ class PlayUI:
         self._refresh()
 
     def _record(self, record) -> None:
-        before = self._poses()
-        events = self.game.apply(record)
-        self.writer.write(record, events)
-        if isinstance(record, BrickRoll):
+        """A human's record, through the session (checked, written, then shown by _recorded)."""
+        self._last_poses = self._poses()
+        self.session.apply(record)
+
+    def _recorded(self, record, events: list[Event]) -> None:
+        """Every applied record (the human's, the dice's, the AI's): the tray, the log, the scene."""
+        if isinstance(record, Roll) and record.spec.KIND == "bricks":
             from bow3d.view.timeline import BrickRollShown
 
             if self._rolls_done:  # a new exchange of rolls: the tray is cleared and thrown again
                 self.rolls, self._rolls_done = [], False
-            self.rolls.append(BrickRollShown(record.side, record.bricks, record.edges, self._last_purpose))
+            purpose = next((e.get("purpose", "") for e in events if e.kind == "rolled"), "")
+            self.rolls.append(BrickRollShown(record.side, record.spec.n, record.outcome, purpose))
             self._roll_clock = 0.0
         else:
             self._rolls_done = True  # the last rolls stay on the tray until the next ones
-        self.log.extend(event.describe() for event in events)
-        self._sync(before)
+        self.log.extend(f"Round {e.round}: {line}" if e.round else line
+                        for i, e in enumerate(events) for line in [self.narrator.line(e, events[i + 1:])] if line)
+        self._sync(self._last_poses)
+        self._last_poses = self._poses()
 
     def _advance(self) -> None:
         """Throw the pending brick rolls and play the AI's turns until a human is to act or the game ends."""
-        while not self.game.is_over:
-            request = self.game.pending_roll
-            if request is not None:
-                self._last_purpose = request.purpose
-                self._record(BrickRoll(request.side, request.bricks, roll_bricks(self.dice, request.bricks, self.p)))
-            elif self.players.get(self.game.state.side_to_play) == "ai":
-                self._record(self.ai[self.game.state.side_to_play].choose(self.game))
-            else:
-                break
+        self._last_poses = self._poses()
+        self.session.advance()
         if self.game.is_over:
             self.writer.close()
 
-    _last_purpose = ""
     _rolls_done = False
+    _last_poses: dict = {}
 
     # --- the scene in step with the game ------------------------------------------------------
     def _poses(self) -> dict[str, tuple]:

@@ -138,22 +138,14 @@ def _short(text: str, limit: int = 90) -> str:
 
 
 def _result_text(step: Step, beat: Attacked | Treated) -> str:
-    """The rules' own verdict: the line that weighs the rolls ('... 2 attack bricks on edge vs 1 dodge: 1 damage')."""
-    lines = [line for line in step.text.split("; ") if line] if step.text else []
-    verdicts = [line for line in lines if " vs " in line]
-    if verdicts or lines:
-        return _short((verdicts or lines)[-1])
-    if isinstance(beat, Treated):
-        return f"{beat.medic} treats {beat.target}: {beat.healed} healed"
-    return f"{beat.firer} hits {beat.target}: {beat.damage} damage" if beat.damage else f"{beat.target} dodges"
+    """The narrator's line weighing the throws ('... 2 attack bricks on edge vs 1 dodge: 1 damage'), read
+    from the step's typed events when the timeline was built."""
+    return _short(step.result)
 
 
 def _action_text(step: Step, actor: str, target: str) -> str:
-    """The rules' line that announces the action ('blue-3 fires its rifle at red-2 (22.4 studs, -1 brick, covered)...')."""
-    for line in step.text.split("; ") if step.text else []:
-        if line.startswith(actor) and target in line and "'s turn" not in line and " vs " not in line:
-            return _short(line, 110)
-    return ""
+    """The narrator's line announcing the action ('blue-3 fires its rifle at red-2 (22.4 studs, -1 brick, covered)...')."""
+    return _short(step.caption, 110)
 
 
 def _frame_close_up(film: ShotList, index: int, shot: Shot, step: Step, local: float) -> FrameSpec:
@@ -218,9 +210,10 @@ def _frame_rolls(film: ShotList, index: int, shot: Shot, step: Step, local: floa
 
 def _frame_glance(film: ShotList, index: int, shot: Shot, step: Step, local: float) -> FrameSpec:
     beat: Narrated = step.beat  # type: ignore[assignment]
+    words = step.result or step.text
     if beat.unit is None or beat.unit not in step.after:
         return FrameSpec(shot.start_s + local, index, film._establishing(step.round, 0.9), dict(step.after), {},
-                         (Title(step.text[:90], "result", (1.0, 1.0, 1.0), _fade(local, shot.duration_s)),))
+                         (Title(words[:90], "result", (1.0, 1.0, 1.0), _fade(local, shot.duration_s)),))
     pose = film.on_table(beat.unit, step.after)
     if math.isnan(pose.position[0]):
         return FrameSpec(shot.start_s + local, index, film._establishing(step.round, 0.9), dict(step.after), {}, ())
@@ -228,7 +221,7 @@ def _frame_glance(film: ShotList, index: int, shot: Shot, step: Step, local: flo
     yaw = math.radians(pose.facing_deg + 40.0 + 10.0 * local)
     camera = target + np.array([math.cos(yaw) * 0.75, math.sin(yaw) * 0.75, 0.66]) * 200.0
     titles = (_unit_title(film, beat.unit, local, shot),
-              Title((step.text or "")[:90], "result", film.rgb(beat.unit), _fade(local, shot.duration_s)))
+              Title((words or "")[:90], "result", film.rgb(beat.unit), _fade(local, shot.duration_s)))
     return FrameSpec(shot.start_s + local, index, _pose(camera, target, 38.0), dict(step.after), {}, titles,
                      highlight=beat.unit)
 

@@ -3,13 +3,16 @@
 Layer: view, but pure Python (no Panda3D), so the director and its tests run anywhere.
 Positions in studs ([x, y], the centre of the footprint), facings in degrees (design.md).
 
-A timeline is built from a replay by re-applying every record through the rules
-(`Game.start` + `apply`), never by reading the events' words: the beats show exactly what the
-rules decided. Records are taken in groups, an action and the brick rolls that follow it (an
-attack is the action, then the attacker's and the defender's rolls); the state is read before
-and after each group and the beats come from what changed (who moved, who took damage, who
-died) and from the action's record type. `synthetic_timeline` makes a short scripted battle
-straight from a scene (benchmarks, tests, and scenes that have no replay yet).
+A timeline is built from a replay by re-applying every record through the rules (the
+replay's `OpenReplay.start()` + `apply`) and reading the typed events they produce, never
+words: the beats show exactly what the rules decided. Records are taken in groups, an action
+and the throws that follow it (an attack is the action, then the attacker's and the defender's
+rolls); the poses are read before and after each group, and the beats come from the group's
+events: `moved`, `vehicle_moved` and `placed` (who goes where), `attack` + `attack_result`,
+`treat` + `treat_result`, `died` and `destroyed`, `round_started`, and the throws (`rolled`).
+The captions are the ruleset's narrator's lines for those same events. `synthetic_timeline`
+makes a short scripted battle straight from a scene (benchmarks, tests, and scenes that have no
+replay yet).
 """
 
 from __future__ import annotations
@@ -22,9 +25,9 @@ from typing import Any, Union
 from bow3d.errors import Bow3dError, ReplayError
 
 STUD_LDU = 20.0
-ATTACK_WORDS = ("attack", "fire", "shoot", "strike", "melee", "throw")
-TREAT_WORDS = ("treat", "repair", "heal")
-QUIET_RECORDS = ("end_turn",)  # records that need no shot of their own (the next unit's shot follows)
+QUIET_RECORDS = ("end_turn", "roll", "decide")  # records that need no shot of their own
+QUIET_EVENTS = ("roll_requested", "rolled", "turn_started", "turn_ended", "round_started", "round_ended",
+                "decision_requested", "decided")  # events a glance's caption does not repeat
 
 
 @dataclass(frozen=True)
@@ -42,7 +45,7 @@ class Pose:
 
 @dataclass(frozen=True)
 class BrickRollShown:
-    """One brick roll as recorded: `edges` of `bricks` 2x2 bricks landed on their edge (BOW §2.1)."""
+    """One throw of 2x2 bricks as recorded: `edges` of `bricks` landed on their edge (BOW §2.1)."""
 
     side: str
     bricks: int
@@ -117,8 +120,10 @@ class Step:
     side: str | None
     before: Mapping[str, Pose]
     after: Mapping[str, Pose]
-    text: str = ""  # the rules' own words (events' describe()), for the result title
+    text: str = ""  # the narrator's lines of the step's events, for a glance's caption
     doors: Mapping[str, bool] = field(default_factory=dict)  # door id -> open, once the step is done
+    caption: str = ""  # the narrator's line announcing the action ('blue-3 fires its rifle at red-2 ...')
+    result: str = ""   # the narrator's line weighing its throws ('... 2 attack bricks on edge vs 1 dodge: 1 damage')
 
 
 @dataclass(frozen=True)
@@ -170,128 +175,134 @@ def snapshot(state: Any) -> dict[str, Pose]:
     return poses
 
 
-def _record_words(record: Mapping[str, Any]) -> str:
-    return str(record.get("type", "")).lower()
-
-
 def _actor(record: Mapping[str, Any]) -> str | None:
-    for key in ("unit", "actor", "vehicle", "firer", "medic", "pilot"):
+    """Who acts in a record (the unit, else the vehicle)."""
+    for key in ("unit", "vehicle"):
         if isinstance(record.get(key), str):
             return record[key]
     return None
 
 
-def _path(record: Mapping[str, Any], start: Pose, end: Pose) -> tuple[tuple[float, float], ...]:
-    cells = record.get("path")
-    points = [start.position]
-    if isinstance(cells, Sequence) and cells and all(isinstance(c, Sequence) and len(c) == 2 for c in cells):
-        points += [(float(c[0]) + 0.5, float(c[1]) + 0.5) if all(isinstance(v, int) for v in c)
-                   else (float(c[0]), float(c[1])) for c in cells]
-    if points[-1] != end.position:
-        points.append(end.position)
-    return tuple(points)
+def _centre(cell: Sequence[Any]) -> tuple[float, float]:
+    return (float(cell[0]) + 0.5, float(cell[1]) + 0.5)
 
 
-def beats_for_group(record: Mapping[str, Any] | None, before: Mapping[str, Pose], after: Mapping[str, Pose],
-                    rolls: tuple[BrickRollShown, ...], vehicles: frozenset[str]) -> list[Beat]:
-    """The beats of one record group (an action and its brick rolls) from the state it changed."""
+def rolls_shown(events: Sequence[Any]) -> tuple[BrickRollShown, ...]:
+    """The brick throws among a group's events (`rolled` with a bricks spec), in order."""
+    return tuple(BrickRollShown(str(e.get("side")), int(e.get("spec", {}).get("n", 0)), int(e.get("outcome")),
+                                str(e.get("purpose", "")))
+                 for e in events if e.kind == "rolled" and e.get("spec", {}).get("kind") == "bricks")
+
+
+def beats_for_events(record: Mapping[str, Any] | None, events: Sequence[Any], before: Mapping[str, Pose],
+                     after: Mapping[str, Pose], narrator: Any) -> list[tuple[Beat, str, str]]:
+    """The beats of one record group (an action and its throws) from its typed events, each with
+    its caption and result words (the narrator's lines for the events it shows)."""
+    rolls = rolls_shown(events)
     if record is None:
-        return [RollsShown(rolls)] if rolls else []
-    words, actor = _record_words(record), _actor(record)
-    target = record.get("target") if isinstance(record.get("target"), str) else None
-    beats: list[Beat] = []
-    for id_, end in after.items():
-        start = before.get(id_)
-        if start is None or start.position == end.position or not start.alive:
-            continue  # (a vehicle destroyed by its own crash still moved: it is shown moving, then dying)
-        if math.isnan(start.position[0]) or math.isnan(end.position[0]):
-            continue
-        if id_ in vehicles:
-            beats.append(VehicleMoved(id_, _path(record, start, end), (start.facing_deg, end.facing_deg)))
-        elif start.aboard is None and end.aboard is None:
-            beats.append(Moved(id_, _path(record, start, end)))
-    if any(word in words for word in TREAT_WORDS) and target:
-        healed = before[target].damage - after[target].damage if target in before and target in after else 0
-        beats.append(Treated(actor or "", target, rolls, healed))
-    elif any(word in words for word in ATTACK_WORDS) and target:
-        damage = after[target].damage - before[target].damage if target in before and target in after else 0
-        beats.append(Attacked(actor or "", target, rolls, damage, "melee" not in words))
-    elif not beats and words not in QUIET_RECORDS:
-        beats.append(Narrated(actor))
-    for id_, end in after.items():
-        if id_ in before and before[id_].alive and not end.alive:
-            beats.append(Died(id_, actor))
-    return beats
+        return [(RollsShown(rolls), "", "")] if rolls else []
+    actor = _actor(record)
+    beats: list[tuple[Beat, str, str]] = []
+    acts: list[tuple[Beat, str, str]] = []
+    deaths: list[tuple[Beat, str, str]] = []
+    attack = treat = None
+    for i, event in enumerate(events):
+        kind, data = event.kind, event.data
+        if kind == "moved" and data.get("path"):
+            unit = data["unit"]
+            start = before[unit].position if unit in before else _centre(data["from"])
+            points = (start, *(_centre(c) for c in data["path"]))
+            end = after[unit].position if unit in after else points[-1]
+            beats.append((Moved(unit, points if points[-1] == end else (*points, end)), "", ""))
+        elif kind == "vehicle_moved" and float(data.get("distance", 0.0)) > 0:
+            vehicle = data["vehicle"]
+            facings = (before[vehicle].facing_deg if vehicle in before else 0.0,
+                       after[vehicle].facing_deg if vehicle in after else 0.0)
+            beats.append((VehicleMoved(vehicle, (tuple(data["from"]), tuple(data["to"])), facings), "", ""))
+        elif kind == "placed" and data.get("unit") in before and not math.isnan(before[data["unit"]].position[0]):
+            unit = data["unit"]
+            beats.append((Moved(unit, (before[unit].position, tuple(data["position"]))), "", ""))
+        elif kind == "attack":
+            attack = event
+        elif kind == "attack_result" and attack is not None:
+            ranged = not attack.get("melee", False)
+            acts.append((Attacked(data["unit"], data["target"], rolls, int(data["damage"]), ranged),
+                         narrator.line(attack) or "", narrator.line(event, events[i + 1:]) or ""))
+            attack = None
+        elif kind == "treat":
+            treat = event
+        elif kind == "treat_result" and treat is not None:
+            acts.append((Treated(data["unit"], data["target"], rolls, int(data["healed"])),
+                         narrator.line(treat) or "", narrator.line(event, events[i + 1:]) or ""))
+            treat = None
+        elif kind in ("died", "destroyed"):
+            gone = data.get("unit") or data.get("vehicle")
+            if gone in before and before[gone].alive:
+                deaths.append((Died(gone, actor), "", narrator.line(event) or ""))
+    if attack is not None:  # an attack whose throws are still to come (a cut-short replay)
+        acts.append((Attacked(attack.get("unit"), attack.get("target"), rolls, 0, not attack.get("melee", False)),
+                     narrator.line(attack) or "", ""))
+    beats += acts
+    if not beats and record.get("type") not in QUIET_RECORDS:
+        said = [narrator.line(e) for e in events if e.kind not in QUIET_EVENTS]
+        beats.append((Narrated(actor), "", next((line for line in said if line), "")))
+    return beats + deaths
 
 
-def group_records(records: Iterable[Mapping[str, Any]]) -> list[tuple[Mapping[str, Any] | None, list[Mapping[str, Any]]]]:
-    """Split records into (action, [records applied with it]): an action and the rolls after it.
-
-    Rolls before the first action (or right after a round ends) form groups with no action.
-    """
-    groups: list[tuple[Mapping[str, Any] | None, list[Mapping[str, Any]]]] = []
-    for record in records:
-        if _record_words(record) == "roll" and groups:
-            groups[-1][1].append(record)
-        elif _record_words(record) == "roll":
-            groups.append((None, [record]))
+def group_records(entries: Iterable[Any]) -> list[tuple[Mapping[str, Any] | None, list[Any]]]:
+    """Split replay entries into (action record, [entries applied with it]): an action and the
+    throws and decisions after it. Throws before the first action form groups with no action."""
+    groups: list[tuple[Mapping[str, Any] | None, list[Any]]] = []
+    for entry in entries:
+        kind = entry.record.get("type")
+        if kind in ("roll", "decide") and groups:
+            groups[-1][1].append(entry)
+        elif kind in ("roll", "decide"):
+            groups.append((None, [entry]))
         else:
-            groups.append((record, [record]))
+            groups.append((entry.record, [entry]))
     return groups
 
 
-def timeline_from_records(scene: Any, game: Any, records: Sequence[Mapping[str, Any]],
-                          parse: Any, sides: Mapping[str, SideStyle] | None = None) -> Timeline:
-    """Re-apply `records` to `game` (fresh from `Game.start`) and tell what happened as beats.
+def timeline_from_replay(opened: Any, geometry: Any = None, sides: Mapping[str, SideStyle] | None = None,
+                         language: str = "en") -> Timeline:
+    """Re-apply a replay's records (an OpenReplay: bow3d.replay.open_replay) and tell what happened
+    as beats, read from the typed events; captions from its ruleset's narrator in `language`.
 
-    `parse` turns a record into an action or a BrickRoll (the rules' `action_from_record`).
-    A record the rules refuse raises ReplayError naming its number (from 1, in `records`).
-    """
+    A record the rules refuse raises ReplayError naming its entry."""
+    scene = opened.scene()
+    narrator = opened.narrator(language)
+    game = opened.start(geometry)
     vehicles = frozenset(v.id for v in getattr(scene, "vehicles", []) or [])
     start = snapshot(game.state)
     start_doors = dict(getattr(game.state, "doors", None) or {})
     steps: list[Step] = []
     shown_round = None
-    number = 0
-    for action, members in group_records(records):
+    for action, members in group_records(opened.entries):
         before = snapshot(game.state)
         doors_before = dict(getattr(game.state, "doors", None) or {})
-        rolls: list[BrickRollShown] = []
-        words: list[str] = []
         round_before = int(getattr(game.state, "round", 1) or 1)
-        for record in members:
-            number += 1
-            pending = getattr(game, "pending_roll", None)
-            if _record_words(record) == "move" and action is record:
-                action = _with_path(game, record)
+        events: list[Any] = []
+        for entry in members:
             try:
-                events = game.apply(parse(dict(record)))
+                events += game.apply(opened.parse(entry, game))
             except Bow3dError as error:
-                raise ReplayError(f"record {number} ({record.get('type', '?')}): {error}") from None
-            if _record_words(record) == "roll":
-                rolls.append(BrickRollShown(str(record.get("side", getattr(pending, "side", ""))),
-                                            int(record.get("bricks", getattr(pending, "bricks", 0))),
-                                            int(record.get("edges", 0)),
-                                            str(getattr(pending, "purpose", "")).split(":")[0].strip()))
-            words += [str(getattr(e, "text", "") or e.describe()) for e in events or [] if hasattr(e, "describe")]
+                raise ReplayError(f"{opened.path}: entry {entry.n} ({entry.record.get('type', '?')}): {error}; "
+                                  f"the rules refuse it now (run 'bow3d replay verify {opened.path}')") from None
         after = snapshot(game.state)
         doors_after = dict(getattr(game.state, "doors", None) or {})
         round_now = round_before if action is not None else int(getattr(game.state, "round", 1) or 1)
-        side = str(action.get("side")) if action is not None and action.get("side") else None
-        actor = _actor(action) if action is not None else None
-        if side is None and actor is not None:
-            side = _side_of(scene, actor)
+        side = _side_of(scene, _actor(action)) if action is not None and _actor(action) else None
         if round_now != shown_round:
             steps.append(Step(RoundStarted(round_now), round_now, None, before, before, f"Round {round_now}",
                               doors_before))
             shown_round = round_now
-        for beat in beats_for_group(action, before, after, tuple(rolls), vehicles):
-            if isinstance(beat, Attacked) and action is not None:
-                beat = replace(beat, ranged=_weapon_kind(scene, beat.firer, action.get("weapon")) != "melee")
-            steps.append(Step(beat, round_now, side, before, after, "; ".join(words), doors_after))
+        text = "; ".join(line for line in narrator.lines([e for e in events if e.kind not in QUIET_EVENTS]) if line)
+        for beat, caption, result in beats_for_events(action, events, before, after, narrator):
+            steps.append(Step(beat, round_now, side, before, after, text, doors_after, caption, result))
     return Timeline(getattr(scene, "name", "") or "", start, merge_moves(steps), dict(sides or side_styles(scene)),
-                    unit_sides(scene), vehicles, unit_labels(scene),
-                    getattr(game.state, "winner", None), bool(getattr(game, "is_over", False)), start_doors)
+                    unit_sides(scene), vehicles, unit_labels(scene), game.winner if game.is_over else None,
+                    bool(game.is_over), start_doors)
 
 
 def merge_moves(steps: Sequence[Step]) -> tuple[Step, ...]:
@@ -307,25 +318,6 @@ def merge_moves(steps: Sequence[Step]) -> tuple[Step, ...]:
         else:
             merged.append(step)
     return tuple(merged)
-
-
-def _with_path(game: Any, record: Mapping[str, Any]) -> Mapping[str, Any]:
-    """The move record with the path the unit walks (the geometry's shortest path), when it can tell."""
-    try:
-        cells = game.geometry.path(record["unit"], tuple(record["to"]), 10_000)
-    except Exception:  # any geometry that cannot answer: the move is shown as a straight line
-        return record
-    return {**record, "path": [list(c) for c in cells]} if cells else record
-
-
-def _weapon_kind(scene: Any, unit: str, weapon: Any) -> str:
-    """'melee' or 'ranged': the kind of the named weapon on the unit's (or vehicle's) sheet."""
-    for item in [*(getattr(scene, "units", []) or []), *(getattr(scene, "vehicles", []) or [])]:
-        if item.id == unit:
-            for w in getattr(scene.sheet(item.sheet), "weapons", []) or []:
-                if w.name == weapon:
-                    return w.kind
-    return "ranged"
 
 
 def _side_of(scene: Any, id_: str) -> str | None:

@@ -1,7 +1,8 @@
 """Cinematic replay videos: a replay file in, an MP4 (H.264) out, rendered offscreen (contract C5).
 
-Layer: view. The pipeline: read the replay (bow3d.replay), load its scene, re-apply every
-record through the rules (Game.start + apply) into a timeline of beats (bow3d.view.timeline),
+Layer: view. The pipeline: open the replay (bow3d.replay.open_replay: its scene checked, its
+world), re-apply every record through the rules into a timeline of beats read from the typed
+events (bow3d.view.timeline),
 let the director pick the shots (bow3d.view.director), then for each frame pose the film set
 (bow3d.view.stage) and hand the offscreen buffer's bytes to ffmpeg (bow3d.view.encoder),
 which encodes in its own process while the next frame renders.
@@ -26,7 +27,7 @@ import numpy as np
 from bow3d.errors import Bow3dError, ReplayError
 from bow3d.view.director import ShotList, direct
 from bow3d.view.encoder import Mp4Writer, check_size, free_output
-from bow3d.view.timeline import Timeline, side_styles, timeline_from_records
+from bow3d.view.timeline import Timeline, side_styles, timeline_from_replay
 
 MAX_FILM_SECONDS = 90.0
 FILM_NEAR_LDU = 900.0  # studs drawn on decor chunks nearer than this (45 studs): farther they are sub-pixel at 720p
@@ -43,31 +44,15 @@ class VideoStats:
 
 # --- replay -> scene and timeline --------------------------------------------------------------
 
-def geometry_for(scene: Any) -> Any:
-    """The geometry the rules ask: the 3D world of the scene (bow3d.world), as `bow3d replay --verify` uses."""
-    from bow3d.replay.verify import world_geometry
+def load_timeline(replay_path: str | Path, geometry: Any = None, *, scene: str | Path | None = None,
+                  language: str = "en") -> tuple[Any, Timeline, Any]:
+    """(scene, timeline, opened replay): the replay opened (scene sha256 checked, world built with the
+    header's library), every record re-applied through the rules, the beats read from the events."""
+    from bow3d.replay import open_replay
 
-    return world_geometry(scene)
-
-
-def load_timeline(replay_path: str | Path, geometry: Any = None) -> tuple[Any, Timeline]:
-    """(scene, timeline) of a replay: its scene (sha256 checked), every record re-applied through the rules."""
-    from bow3d.replay import read_replay
-    from bow3d.replay.verify import load_replay_scene
-    from bow3d.rules import Game, action_from_record
-
-    replay = read_replay(replay_path)
-    scene = load_replay_scene(replay)
-    game = Game.start(scene, geometry if geometry is not None else geometry_for(scene),
-                      max_rounds=replay.header.max_rounds)
-    records = [entry.record for entry in replay.entries]
-    try:
-        timeline = timeline_from_records(scene, game, records, action_from_record, side_styles(scene, _rgb_of))
-    except ReplayError as error:  # the rules or the geometry changed since it was recorded
-        raise ReplayError(f"{replay_path}: entry {str(error).removeprefix('record ')}; the rules refuse it now "
-                          f"(run 'bow3d replay verify {replay_path}'; regenerate the replay if the rules changed)") \
-            from None
-    return scene, timeline
+    opened = open_replay(replay_path, scene)
+    timeline = timeline_from_replay(opened, geometry, side_styles(opened.scene(), _rgb_of), language)
+    return opened.scene(), timeline, opened
 
 
 def _rgb_of(code: int) -> tuple[int, int, int]:
@@ -214,7 +199,7 @@ def render_timeline_video(scene: Any, timeline: Timeline, out_path: str | Path, 
 
 def render_replay_video(replay_path: str | Path, out_path: str | Path, size: tuple[int, int] = (1280, 720),
                         fps: int = 30, progress: bool = True, *, max_seconds: float = MAX_FILM_SECONDS,
-                        overwrite: bool = False) -> VideoStats:
+                        overwrite: bool = False, scene: str | Path | None = None) -> VideoStats:
     """Render a replay to an MP4 (H.264, yuv420p) at `size` and `fps`, with a progress bar on stderr.
 
     Refuses an existing `out_path` unless `overwrite`. Raises ReplayError for a broken replay,
@@ -223,9 +208,9 @@ def render_replay_video(replay_path: str | Path, out_path: str | Path, size: tup
     check_size(size)
     _check_fps(fps)
     free_output(out_path, overwrite)
-    scene, timeline = load_timeline(replay_path)
-    return render_timeline_video(scene, timeline, out_path, size, fps, progress, max_seconds=max_seconds,
-                                 overwrite=overwrite)
+    scene_obj, timeline, opened = load_timeline(replay_path, scene=scene)
+    return render_timeline_video(scene_obj, timeline, out_path, size, fps, progress, library=opened.library(),
+                                 max_seconds=max_seconds, overwrite=overwrite)
 
 
 def _check_fps(fps: int) -> int:
