@@ -6,8 +6,8 @@ import argparse
 import json
 
 from bow3d.errors import UserInputError
-from bow3d.scene import load_scene
-from bow3d.scene.cost import BALANCE_TOLERANCE_PCT, army_costs, balance_warning, cost_lines, imbalance_pct
+from bow3d.rulesets import load_scene, ruleset_of
+from bow3d.rulesets.bow.cost import BALANCE_TOLERANCE_PCT, balance_warning, imbalance_pct
 
 NAME = "cost"
 ORDER = 41
@@ -40,8 +40,10 @@ def run(args: argparse.Namespace) -> int:
     from bow3d.ldraw import Library
 
     scene = load_scene(args.scene, battlefield=True, library=Library.from_env(args.library))
-    lines = cost_lines(scene)
-    totals = army_costs(scene)
+    ruleset = ruleset_of(scene)
+    lines, totals = ruleset.cost_lines(scene), ruleset.army_costs(scene)
+    if lines is None or totals is None:
+        raise UserInputError(f"{args.scene}: the ruleset {ruleset.name} ({ruleset.title}) counts no cost points")
     warning = balance_warning(totals, args.tolerance)
     if args.json:
         print(json.dumps({"scene": args.scene, "units": [line.__dict__ for line in lines], "sides": totals,

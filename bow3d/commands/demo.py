@@ -80,11 +80,9 @@ def describe(scene, library: Library) -> list[str]:
     lines = [f"{scene.name}: battlefield {scene.battlefield} with {len(model.instances):,} parts "
              f"({len(model.unique_part_names())} distinct), {len(model.missing_parts)} missing, "
              f"library {library.describe()}"]
-    try:
-        from bow3d.scene import army_costs
-        costs = army_costs(scene)
-    except ImportError:  # older builds without the cost module
-        costs = {}
+    from bow3d.rulesets import ruleset_of
+
+    costs = ruleset_of(scene).army_costs(scene) or {}
     for side in scene.sides:
         units = scene.units_of(side.id)
         vehicles = [v for v in scene.vehicles if v.side == side.id]
@@ -154,12 +152,14 @@ def film(replay: Path, out: Path, size: tuple[int, int], seconds: float) -> Path
 
 def run(args: argparse.Namespace) -> int:
     from bow3d.commands.render import parse_size
-    from bow3d.scene import load_scene
+    from bow3d.replay.dice import check_seed
+    from bow3d.rulesets import load_scene
 
     size = parse_size(args.size)
     video_size = parse_size(args.video_size)
     if args.max_rounds < 1:
         raise UserInputError(f"--max-rounds must be at least 1, got {args.max_rounds}")
+    check_seed(args.seed)
     if not args.film_seconds > 0:
         raise UserInputError(f"--film-seconds must be positive, got {args.film_seconds}")
     out = _out_dir(args.out)

@@ -1,4 +1,4 @@
-"""`bow3d los SCENE FIRER [TARGET]`: the line-of-sight referee (BOW 1.3 §2.4.2)."""
+"""`bow3d los SCENE FIRER [TARGET]`: the line-of-sight referee: the world's facts, the ruleset's verdict."""
 
 from __future__ import annotations
 
@@ -17,9 +17,13 @@ facing the firer. The verdict names what hides the target (decor part, colour, f
 or a unit or vehicle id) and how much, says whether the target is covered (hidden share at least
 the ruleset's cover_threshold, default 25 %), the head-to-head distance in studs with its range
 penalty (-1 brick per 15 studs beyond the first 15) and whether the target is in the firer's
-front arc.
+front arc. The geometry is measured by the 3D world; the verdict (covered, range penalty) is the
+scene's ruleset's (BOW 1.3 §2.4.2 for bow-1.3 scenes).
 
 With only FIRER: every enemy unit, best target first.
+--json prints the world's facts (visible fraction, blockers with their share, material and
+distance along the line of fire, heights, distance) and the ruleset's `verdict` object beside
+them, with the sentence as `text`.
 --png draws the view from the firer's eye: the target's sample points green (seen) or red
 (hidden), blockers outlined, and a top-down inset with the line of fire, the 15/30/45-stud
 range bands and the front arc.
@@ -44,9 +48,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def load_world(scene_path: str, library_dir: str | None):
-    """(scene, World) from a scene file, errors as one line."""
+    """(scene, World) from a scene file (validated with its ruleset), errors as one line."""
     from bow3d.ldraw import Library
-    from bow3d.scene import load_scene
+    from bow3d.rulesets import load_scene
     from bow3d.world import World
 
     path = Path(scene_path)
@@ -67,37 +71,56 @@ def check_picture_path(text: str, force: bool) -> Path:
     return out
 
 
-def rank(reports: list) -> list:
+def rank(judged: list) -> list:
     """Best target first: in the front arc, visible, then not covered, then most visible, then nearest."""
-    return sorted(reports, key=lambda r: (not r.in_front_arc, not r.visible, r.covered, -round(r.visible_fraction, 6),
-                                          r.distance_studs, r.target))
+    return sorted(judged, key=lambda rv: (not rv[0].in_front_arc, not rv[0].visible, bool(getattr(rv[1], "covered", 0)),
+                                          -round(rv[0].visible_fraction, 6), rv[0].distance_studs, rv[0].target))
+
+
+def as_json(report, verdict, text: str, samples: bool = True) -> dict:
+    """The world's facts with the ruleset's verdict beside them (and today's verdict fields kept)."""
+    facts = {k: v for k, v in report.to_dict().items() if samples or k not in ("points_ldu", "seen")}
+    judged = verdict.to_dict()
+    facts.update(covered=bool(judged.get("covered", False)), cover_threshold=judged.get("cover_threshold"),
+                 range_penalty_bricks=int(judged.get("range_penalty", 0)))
+    facts["verdict"] = {**judged, "text": text}
+    facts["text"] = text
+    return facts
 
 
 def run(args: argparse.Namespace) -> int:
+    from bow3d.rulesets import ruleset_of
+
     out = check_picture_path(args.png, args.force) if args.png else None
     if out is not None and not args.target:
         raise UserInputError("--png needs a TARGET: the picture shows one line of sight")
     scene, world = load_world(args.scene, args.library)
+    ruleset = ruleset_of(scene)
     world.body(args.firer)
+
+    def judged(target: str) -> tuple:
+        report = world.sight(args.firer, target)
+        verdict = ruleset.judge_sight(report, scene.ruleset)
+        return report, verdict, ruleset.sight_sentence(report, verdict)
+
     if args.target:
-        report = world.sight(args.firer, args.target)
-        print(json.dumps(report.to_dict(), indent=2) if args.json else report.verdict())
+        report, verdict, text = judged(args.target)
+        print(json.dumps(as_json(report, verdict, text), indent=2) if args.json else text)
         if out is not None:
             from bow3d.commands.render import parse_size
             from bow3d.view.los_picture import draw_los_picture
 
-            draw_los_picture(scene, world, report, out, parse_size(args.size))
+            draw_los_picture(scene, world, report, out, parse_size(args.size), verdict=verdict, text=text)
             if not args.json:
                 print(f"wrote {out}")
         return 0
     enemies = world.enemies_of(args.firer)
     if not enemies:
         raise UserInputError(f"{args.firer} has no enemy on the battlefield")
-    reports = rank([world.sight(args.firer, e) for e in enemies])
+    reports = rank([judged(e) for e in enemies])
     if args.json:
-        rows = [{k: v for k, v in r.to_dict().items() if k not in ("points_ldu", "seen")} for r in reports]
-        print(json.dumps(rows, indent=2))
+        print(json.dumps([as_json(r, v, t, samples=False) for r, v, t in reports], indent=2))
     else:
-        for r in reports:
-            print(r.verdict())
+        for _report, _verdict, text in reports:
+            print(text)
     return 0

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 
 from bow3d.errors import UserInputError
-from bow3d.rules.combat import range_penalty
-from bow3d.rules.context import DEFAULT_P, DEFAULT_RANGE_BAND
-from bow3d.rules.odds import Odds, attack_odds, treat_odds
+from bow3d.rulesets.bow.chance import DEFAULT_P
+from bow3d.rulesets.bow.context import DEFAULT_RANGE_BAND
+from bow3d.rulesets.bow.odds import Odds, attack_odds, treat_odds
+from bow3d.rulesets.bow.sight import range_penalty
+
+MAX_BRICKS = 1000   # far beyond any sheet; exact binomials stay within floating point
 
 NAME = "odds"
 ORDER = 60
@@ -24,7 +28,8 @@ examples:
   bow3d odds 3 2                      # Attack/Damage 3 against Dodge/Armor 2
   bow3d odds 3 2 --range 22 --cover   # 22 studs (-1 brick) on a covered target
   bow3d odds 3 2 --p 0.3 --json
-  bow3d odds --treat 2 1              # a medic with Treat 2 on a unit with 1 damage point"""
+  bow3d odds --treat 2 1              # a medic with Treat 2 on a unit with 1 damage point
+  bow3d odds 3 2 --ruleset bow-1.3    # the ruleset (today: bow-1.3, the default)"""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -41,17 +46,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="range band in studs (default 15)")
     parser.add_argument("--p", type=float, default=DEFAULT_P, metavar="P",
                         help="probability that one brick lands on its edge (default 0.262)")
+    parser.add_argument("--ruleset", default="bow-1.3", metavar="NAME",
+                        help="the ruleset whose odds to compute (default bow-1.3; `bow3d rulesets` lists them)")
     parser.add_argument("--json", action="store_true", help="print JSON for scripts")
 
 
 def _validate(args: argparse.Namespace) -> None:
-    if args.bricks < 0 or args.resist < 0:
-        raise UserInputError(f"brick counts must be 0 or more (got {args.bricks} and {args.resist})")
+    from bow3d.rulesets import get
+
+    ruleset = get(args.ruleset)  # an unknown name: one line listing the known ones
+    if ruleset.name != "bow-1.3":
+        raise UserInputError(f"--ruleset {ruleset.name}: odds for this ruleset are not available yet")
+    if not 0 <= args.bricks <= MAX_BRICKS or not 0 <= args.resist <= MAX_BRICKS:
+        raise UserInputError(f"brick counts must be 0 to {MAX_BRICKS} (got {args.bricks} and {args.resist})")
     if not 0.0 < args.p < 1.0:
         raise UserInputError(f"--p {args.p}: a probability strictly between 0 and 1 is needed (BOW: 0.262)")
-    if args.range_studs is not None and not args.range_studs >= 0:
+    if args.range_studs is not None and not (math.isfinite(args.range_studs) and args.range_studs >= 0):
         raise UserInputError(f"--range {args.range_studs}: a distance of 0 or more studs is needed")
-    if not args.band > 0:
+    if not (math.isfinite(args.band) and args.band > 0):
         raise UserInputError(f"--band {args.band}: a positive number of studs is needed")
     if args.treat and (args.cover or args.range_studs is not None):
         raise UserInputError("--cover and --range are for attacks, not with --treat")

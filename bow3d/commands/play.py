@@ -12,7 +12,7 @@ from bow3d.commands.render import is_scene, parse_size
 from bow3d.errors import UserInputError
 from bow3d.paths import free_path
 from bow3d.ldraw import Library
-from bow3d.view.batches import QUALITIES
+from bow3d.view.choices import QUALITIES
 
 NAME = "play"
 ORDER = 35
@@ -124,7 +124,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from bow3d.scene import load_scene
+    from bow3d.rulesets import load_scene
 
     source = Path(args.scene)
     if not is_scene(source):

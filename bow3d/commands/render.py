@@ -8,8 +8,8 @@ from pathlib import Path
 from bow3d.errors import UserInputError
 from bow3d.ldraw import Library, load_model
 from bow3d.paths import check_new
-from bow3d.view.batches import QUALITIES
-from bow3d.view.offscreen import VIEWS
+from bow3d.view.choices import QUALITIES
+from bow3d.view.choices import VIEWS
 
 NAME = "render"
 ORDER = 20
@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     check_new(out, force=args.force)  # up front: no link, no special file, nothing replaced without --force
     library = Library.from_env(args.library)
     if is_scene(source):
-        from bow3d.scene import load_scene
+        from bow3d.rulesets import load_scene
         from bow3d.view.camera_options import parse_camera
         from bow3d.view.still import render_scene_still
 
@@ -122,7 +122,7 @@ def _battlefield_of(path: Path) -> Path:
     """A scene file renders its battlefield; anything else is taken as LDraw."""
     if path.suffix.lower() in (".yaml", ".yml"):
         try:
-            from bow3d.scene import load_scene
+            from bow3d.rulesets import load_scene
         except ImportError:
             raise UserInputError(f"{path}: scene files are not supported by this build") from None
         scene = load_scene(path)

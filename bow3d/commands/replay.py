@@ -13,23 +13,29 @@ NAME = "replay"
 ORDER = 40
 HELP = "show, verify, watch or film a replay file (.bowreplay)"
 DESCRIPTION = """Replay files (.bowreplay, JSON Lines) record a whole game: the scene (path and
-sha256), the ruleset, the seed, then every action and every brick roll with its result.
+sha256), the ruleset, the seed and how chance was produced, then every action and every throw
+with its outcome, and an end record once the game is over.
 
   bow3d replay show FILE      print the battle log round by round in plain words
-  bow3d replay verify FILE    re-simulate from the header and the recorded rolls on the scene's
-                              3D world; print ok, or the first divergence / illegal record
+  bow3d replay verify FILE    re-simulate on the scene's 3D world: every record legal, every event
+                              identical, every seeded throw and every AI choice re-derived from the
+                              seed, the header checked against the scene; says "complete" or
+                              "incomplete (stopped after round N)", else names the first bad record
   bow3d replay FILE           watch it in the interactive viewer
   bow3d replay FILE --video out.mp4 [--size 1280x720] [--fps 30] [--force]
                               film it (H.264); an existing file is kept unless --force
 
 The scene is looked for beside the replay (the header's path is relative to it), else from the
-working folder. A corrupted or cut-short file, a replay of another scene (sha256 mismatch) or an
-illegal record gets one line of explanation and exit code 2; of a cut-short file, the entries
-before the damaged last line are still shown and verified.
+working folder (--scene gives it). A corrupted or cut-short file, a replay of another scene
+(sha256 mismatch), a forged throw or header, or an illegal record gets one line of explanation
+and exit code 2; so does a game without its end (verify --allow-incomplete accepts a game that
+was stopped). Of a cut-short file, the entries before the damaged last line are still shown and
+verified. Replays written by older bow3d versions are read and verified as they are.
 
 examples:
   bow3d replay show replays/village-seed1.bowreplay
   bow3d replay verify replays/los-gallery-seed1.bowreplay
+  bow3d replay verify stopped-game.bowreplay --allow-incomplete
   bow3d replay replays/village-seed1.bowreplay --video village.mp4 --size 1920x1080"""
 
 SUBCOMMANDS = ("show", "verify")
@@ -44,6 +50,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fps", type=int, default=30, help="video frames per second (default 30)")
     parser.add_argument("--force", action="store_true", help="overwrite an existing video file")
     parser.add_argument("--json", action="store_true", help="show/verify: print JSON for scripts")
+    parser.add_argument("--scene", metavar="SCENE.yaml", help="the scene file, when it is not where the header says")
+    parser.add_argument("--allow-incomplete", action="store_true",
+                        help="verify: accept a game that stopped before its end (no end record)")
 
 
 def _split(args: argparse.Namespace) -> tuple[str, Path]:
@@ -62,22 +71,24 @@ def run(args: argparse.Namespace) -> int:
     if command != "watch" and args.video:
         raise UserInputError("--video goes with 'bow3d replay FILE --video OUT.mp4', not with show or verify")
     if command == "show":
-        return show(path, args.json)
+        return show(path, args.json, args.scene)
     if command == "verify":
-        return verify(path, args.json)
+        return verify(path, args.json, args.scene, args.allow_incomplete)
     return watch(path, args)
 
 
-def show(path: Path, as_json: bool = False) -> int:
+def show(path: Path, as_json: bool = False, scene: str | None = None) -> int:
     """Print the battle log round by round; a cut-short last line is reported (exit 2)."""
-    from bow3d.replay.format import read_replay
     from bow3d.replay.log import battle_log
+    from bow3d.replay.opened import open_replay
 
-    replay = read_replay(path)
-    log = battle_log(replay)
+    opened = open_replay(path, scene)
+    log = battle_log(opened)
+    replay = opened.replay
     if as_json:
+        end = replay.end.model_dump(mode="json") if replay.end is not None else None
         print(json.dumps({"header": replay.header.model_dump(mode="json"), "entries": len(replay.entries),
-                          "truncated": replay.truncation, "rounds": log.rounds_as_dict()}, indent=2))
+                          "truncated": replay.truncation, "end": end, "rounds": log.rounds_as_dict()}, indent=2))
     else:
         print(log.format())
     if replay.truncated:
@@ -85,33 +96,49 @@ def show(path: Path, as_json: bool = False) -> int:
     return 0
 
 
-def verify(path: Path, as_json: bool = False) -> int:
-    """Re-simulate; ok -> exit 0, any problem -> one line, exit 2."""
+KIND_WORDS = {"divergence": "diverges at ", "chance": "forged throw at ", "player": "forged choice at ",
+              "header": "forged header: ", "end": "forged end: "}
+
+
+def verify(path: Path, as_json: bool = False, scene: str | None = None, allow_incomplete: bool = False) -> int:
+    """Re-simulate and check; ok -> exit 0, any problem (an incomplete game too, unless allowed) ->
+    one line, exit 2."""
     from bow3d.replay.verify import verify_replay
 
-    result = verify_replay(path)
+    result = verify_replay(path, scene=scene)
+    accepted = result.ok and not result.truncated and (result.complete or allow_incomplete)
     if as_json:
-        print(json.dumps({"ok": result.ok and not result.truncated, "entries": result.entries,
-                          "problem": result.first_divergence, "kind": result.kind, "entry": result.entry,
-                          "truncated": result.truncation, "winner": result.winner, "rounds": result.rounds},
-                         indent=2))
-        return 0 if result.ok and not result.truncated else 2
+        print(json.dumps({"ok": accepted, "verified": result.ok, "status": result.status, "complete": result.complete,
+                          "entries": result.entries, "problem": result.first_divergence, "kind": result.kind,
+                          "entry": result.entry, "truncated": result.truncation, "winner": result.winner,
+                          "result": result.result, "rounds": result.rounds, "chance_checked": result.chance_checked,
+                          "players_checked": list(result.players_checked)}, indent=2))
+        return 0 if accepted else 2
     if not result.ok:
-        prefix = "diverges at " if result.kind == "divergence" else ""
-        raise ReplayError(f"{path}: {prefix}{result.first_divergence}")
+        raise ReplayError(f"{path}: {KIND_WORDS.get(result.kind, '')}{result.first_divergence}")
     if result.truncated:
         raise ReplayError(f"{result.truncation}; those {result.entries} entries re-simulate identically")
-    outcome = f"{result.winner} wins" if result.winner else "no winner yet"
-    print(f"ok: {path}: {result.entries} entries re-simulated, every event identical ({outcome}, "
-          f"round {result.rounds})")
+    checks = ["every event identical"]
+    checks.append("every throw re-derived from the seeded generator" if result.chance_checked
+                  else "throws entered by hand (not checked against a generator)")
+    if result.players_checked:
+        checks.append(f"the AI's choices re-derived for {', '.join(result.players_checked)}")
+    outcome = (f"{result.winner} wins ({result.result})" if result.winner else f"no winner ({result.result})") \
+        if result.complete else "no result"
+    line = f"{path}: {result.entries} entries re-simulated, {', '.join(checks)}; {result.status}: {outcome}"
+    if not result.complete and not allow_incomplete:
+        raise ReplayError(f"{line}. The game has no end: add --allow-incomplete to accept a stopped game")
+    print(f"ok: {line}")
     return 0
 
 
 def watch(path: Path, args: argparse.Namespace) -> int:
     """Open the interactive viewer, or film the replay with --video (view hooks, loaded lazily)."""
-    from bow3d.replay.format import read_replay
+    from bow3d.replay.opened import open_replay
 
-    replay = read_replay(path)  # a broken file is refused here, before any window opens
+    opened = open_replay(path, args.scene)  # a broken file is refused here, before any window opens
+    opened.scene()
+    replay = opened.replay
     if replay.truncated:
         print(f"warning: {replay.truncation}", file=sys.stderr)
     if args.video:
@@ -125,7 +152,8 @@ def watch(path: Path, args: argparse.Namespace) -> int:
             from bow3d.view.video import render_replay_video
         except ImportError as error:
             raise UserInputError(f"video export is not available in this bow3d ({error})") from None
-        stats = render_replay_video(path, out, size=size, fps=args.fps, progress=True, overwrite=args.force)
+        stats = render_replay_video(path, out, size=size, fps=args.fps, progress=True, overwrite=args.force,
+                                    scene=args.scene)
         print(f"wrote {out}: {stats.frames} frames, {stats.seconds:.1f} s of video, encoded at "
               f"{stats.encode_fps:.1f} frames/s")
         return 0

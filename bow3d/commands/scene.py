@@ -77,6 +77,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     build.add_argument("model", help="the LDraw battlefield (.ldr, .mpd) with minifigs and vehicles placed in it")
     build.add_argument("-o", "--output", required=True, metavar="SCENE.yaml", help="the scene file to write")
     build.add_argument("--force", action="store_true", help="replace the scene, decor and unit files if they exist")
+    build.add_argument("--ruleset", default="bow-1.3", metavar="NAME",
+                       help="the ruleset whose default description sheets the figures get (default bow-1.3)")
     build.add_argument("--side-default", metavar="SIDE",
                        help="side of the minifigs that no !BOW meta line or sub-model name gives a side "
                        "(without it they are written as side: unassigned and the scene will not load "
@@ -95,23 +97,27 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _check(path: str, library) -> int:
-    from bow3d.scene import battlefield_extent, load_scene
-    from bow3d.scene.cost import army_costs, balance_warning
+    from bow3d.rulesets import load_scene, ruleset_of
+    from bow3d.rulesets.bow.cost import balance_warning
+    from bow3d.scene import battlefield_extent
 
     scene = load_scene(path, battlefield=True, library=library)
     (x0, y0), (x1, y1) = battlefield_extent(scene.battlefield_path, library)
-    totals = army_costs(scene)
+    ruleset = ruleset_of(scene)
+    totals = ruleset.army_costs(scene) or {}
     print(f"{path}: OK ({scene.format})")
     print(f"  name         {scene.name or '(none)'}")
     print(f"  battlefield  {scene.battlefield} ({x1 - x0:.0f} x {y1 - y0:.0f} studs, "
           f"x {x0:.1f} to {x1:.1f}, y {y0:.1f} to {y1:.1f})")
-    print(f"  ruleset      {scene.ruleset.name}")
-    print(f"  sheets       {', '.join(f'{k} ({v.kind})' for k, v in scene.sheets.items()) or 'none'}")
+    print(f"  ruleset      {scene.ruleset.name} ({ruleset.title}, {ruleset.edition})")
+    sheets = ", ".join(f"{k} ({getattr(v, 'kind', '?')})" for k, v in scene.sheets.items()) or "none"
+    print(f"  sheets       {sheets}")
     for side in scene.sides:
         units, vehicles = scene.units_of(side.id), scene.vehicles_of(side.id)
-        print(f"  side {side.id:<8} {side.name}: {_count(len(units), 'unit')}, {_count(len(vehicles), 'vehicle')}, "
-              f"{totals[side.id]} CP")
-    warning = balance_warning(totals)
+        points = f", {totals[side.id]} CP" if side.id in totals else ""
+        print(f"  side {side.id:<8} {side.name}: {_count(len(units), 'unit')}, {_count(len(vehicles), 'vehicle')}"
+              f"{points}")
+    warning = balance_warning(totals) if totals else None
     if warning:
         print(f"  {warning}")
     return 0
@@ -122,13 +128,14 @@ def _count(n: int, word: str) -> str:
 
 
 def _from_ldraw(args: argparse.Namespace, library) -> int:
-    from bow3d.scene import load_scene
+    from bow3d.rulesets import get, load_scene
     from bow3d.scene.from_ldraw import scene_from_ldraw
 
     if args.side_default is not None and not args.side_default.strip():
         raise UserInputError("--side-default: give a side id, e.g. --side-default blue")
-    result = scene_from_ldraw(args.model, args.output, library=library, side_default=args.side_default,
-                              force=args.force)
+    ruleset = get(args.ruleset)
+    result = scene_from_ldraw(args.model, args.output, sheets=ruleset.sheet_defaults(), library=library,
+                              side_default=args.side_default, force=args.force)
     scene = result.scene
     print(f"found {len(scene.units)} units and {len(scene.vehicles)} vehicles in {args.model}:")
     for unit in scene.units:

@@ -23,12 +23,15 @@ examples:
 
 
 def scene_schema() -> dict:
-    """The JSON Schema (draft 2020-12) of `format: bow3d-scene/1`."""
-    from bow3d.scene import FORMAT, Scene
+    """The JSON Schema (draft 2020-12) of `format: bow3d-scene/1`: one scene model per ruleset,
+    selected by `ruleset.name` (bow3d.rulesets.scene_json_schema)."""
+    from bow3d.rulesets import scene_json_schema
+    from bow3d.scene import FORMAT
 
-    schema = Scene.model_json_schema()
+    schema = scene_json_schema()
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": f"https://bow3d/{FORMAT}.schema.json",
-            **schema}
+            "title": "bow3d scene", "description": "A bow3d scene file: its `ruleset.name` selects which of these "
+            "schemas (one per ruleset) its parameters and description sheets follow.", **schema}
 
 
 SCHEMAS = {"scene": scene_schema}

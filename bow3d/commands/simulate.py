@@ -42,17 +42,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
-    from bow3d.replay.simulate import simulate
+    from bow3d.replay.dice import check_seed
+    from bow3d.replay.simulate import MAX_GAMES, MAX_WORKERS, simulate
 
-    if args.games < 1:
-        raise UserInputError(f"--games must be at least 1, got {args.games}")
-    if args.max_rounds < 1:
-        raise UserInputError(f"--max-rounds must be at least 1, got {args.max_rounds}")
+    if not 1 <= args.games <= MAX_GAMES:
+        raise UserInputError(f"--games {args.games}: give 1 to {MAX_GAMES:,} games (at a few games a second, "
+                             f"{MAX_GAMES:,} already take days)")
+    if not 1 <= args.max_rounds <= 10_000:
+        raise UserInputError(f"--max-rounds must be 1 to 10,000, got {args.max_rounds}")
+    check_seed(args.seed)
+    check_seed(args.seed + args.games - 1, "--seed + --games")
     workers = args.workers
     if workers is None:
         workers = 2 if args.games >= 8 and (os.cpu_count() or 1) >= 2 else 1
-    if workers < 1:
-        raise UserInputError(f"--workers must be at least 1, got {workers}")
+    if not 1 <= workers <= MAX_WORKERS:
+        raise UserInputError(f"--workers must be 1 to {MAX_WORKERS}, got {workers}")
     with tqdm(total=args.games, unit="game", desc="simulating", disable=None, leave=False) as bar:
         summary = simulate(args.scene, args.games, seed=args.seed, replays_dir=args.replays, workers=workers,
                            max_rounds=args.max_rounds, progress=lambda result: bar.update(1))

@@ -8,7 +8,7 @@ from pathlib import Path
 from bow3d.commands.render import is_scene, parse_los, parse_size
 from bow3d.errors import UserInputError
 from bow3d.ldraw import Library, load_model
-from bow3d.view.batches import QUALITIES
+from bow3d.view.choices import QUALITIES
 
 NAME = "view"
 ORDER = 30
@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
         if shot.exists() and not args.force:
             raise UserInputError(f"{shot} already exists; choose another name or add --force to replace it")
     if is_scene(source):
-        from bow3d.scene import load_scene
+        from bow3d.rulesets import load_scene
 
         subject = load_scene(source)
         los = parse_los(args.los, subject) if args.los else None
