@@ -19,7 +19,7 @@ SCENE = ROOT / "scenes" / "village.yaml"
 ONE = """
 import json, time
 from bow3d.replay.session import play_game, prepare_geometry
-from bow3d.scene import load_scene
+from bow3d.rulesets import load_scene
 from bow3d.world import World
 t0 = time.perf_counter()
 scene = load_scene({scene!r})

@@ -31,7 +31,7 @@ if not replay:
     from bow3d.replay import ReplayWriter
     from bow3d.replay.session import play_game
     from bow3d.replay.verify import world_geometry
-    from bow3d.scene import load_scene
+    from bow3d.rulesets import load_scene
     scene_path = Path({root!r}) / "scenes" / "village.yaml"
     scene = load_scene(scene_path)
     replay = os.path.join(tempfile.mkdtemp(), "bench.bowreplay")

@@ -187,7 +187,7 @@ def _village_heatmap() -> str:
     if not path.is_file():
         return "skipped (no scenes/village.yaml)"
     from bow3d.ldraw import Library
-    from bow3d.scene import load_scene
+    from bow3d.rulesets import load_scene
     from bow3d.world import World
     from bow3d.world.heatmap import visibility_map
 

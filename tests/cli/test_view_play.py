@@ -79,7 +79,7 @@ def test_render_and_view_refuse_bad_cameras_and_sights(duel, capsys):
 def test_play_offscreen_script_writes_a_replay_that_verifies(duel, renderer_available):
     from bow3d.ldraw import Library
     from bow3d.replay.verify import verify_replay
-    from bow3d.scene import load_scene
+    from bow3d.rulesets import load_scene
     from bow3d.world import World
 
     script = write(duel.parent / "moves.txt", "# blue or red starts: both try\n"

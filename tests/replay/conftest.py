@@ -55,11 +55,15 @@ units:
 """
 
 
+FIGURE = "0 figure: one triangle (the flat geometry ignores it; a model must have something to see)\n" \
+         "3 16 -10 0 -10 10 0 -10 0 -24 10\n"
+
+
 def write_scene(folder: Path, text: str = SCENE, name: str = "skirmish.yaml") -> Path:
     """The scene file plus the LDraw files it names (empty models: the flat geometry ignores them)."""
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "field.ldr").write_text("0 flat field\n")
-    (folder / "fig.ldr").write_text("0 figure\n")
+    (folder / "fig.ldr").write_text(FIGURE)
     path = folder / name
     path.write_text(text)
     return path

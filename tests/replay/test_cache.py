@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bow3d.replay.cache import CachedGeometry, CachedSight
-from bow3d.scene import load_scene
+from bow3d.rulesets import load_scene
 
 VILLAGE = Path(__file__).resolve().parents[2] / "scenes" / "village.yaml"
 
@@ -26,7 +26,7 @@ def village():
 
 def fresh_sight(world, a, b) -> CachedSight:
     r = world.sight(a, b)
-    return CachedSight(r.visible, r.visible_fraction, r.covered, r.distance_studs, r.in_front_arc)
+    return CachedSight(r.visible, r.visible_fraction, r.distance_studs, r.in_front_arc, tuple(r.blockers))
 
 
 moves = st.lists(st.tuples(st.integers(0, 9), st.integers(2, 61), st.integers(2, 61),

@@ -53,7 +53,7 @@ def test_replay_show_of_a_truncated_file_keeps_the_rest_and_exits_2(replay_file,
 
 
 @pytest.mark.parametrize("damage, message", [
-    (lambda text: text.replace('"version":1', '"version":9'), "written by a newer bow3d (version 9)"),
+    (lambda text: text.replace('"version":2', '"version":9'), "written by a newer bow3d (version 9)"),
     (lambda text: text.replace('\n{"n":3,', '\n#"n":3,'), ":4: not valid JSON"),
     (lambda text: "garbage\n" + text, "not valid JSON"),
 ])

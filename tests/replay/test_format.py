@@ -109,15 +109,15 @@ def test_binary_garbage_and_empty_refused(tmp_path):
 def test_newer_version_refused_plainly(tmp_path):
     out = write_sample(tmp_path, RECORDS)
     lines = out.read_text().splitlines()
-    lines[0] = lines[0].replace('"version":1', '"version":7,"new_field":true')
+    lines[0] = lines[0].replace('"version":2', '"version":7,"new_field":true')
     out.write_text("\n".join(lines) + "\n")
-    with pytest.raises(ReplayError, match=r"written by a newer bow3d \(version 7\); this bow3d reads up to 1"):
+    with pytest.raises(ReplayError, match=r"written by a newer bow3d \(version 7\); this bow3d reads up to 2"):
         read_replay(out)
 
 
 def test_upgrade_chain_walks_older_versions(tmp_path, monkeypatch):
-    """Version 1 is the first version, so no real upgrade exists yet: this tests the chain's
-    mechanics with a pretend version 0 (renamed field) and the refusal without a step."""
+    """The chain's mechanics with a pretend version 0 (renamed field) before the real version-1
+    step, and the refusal where a step is missing."""
     out = write_sample(tmp_path, RECORDS)
     lines = out.read_text().splitlines()
     header = json.loads(lines[0])
@@ -137,25 +137,32 @@ def test_upgrade_chain_walks_older_versions(tmp_path, monkeypatch):
 
     monkeypatch.setitem(fmt.UPGRADES, 0, v0_to_v1)
     replay = read_replay(out)
-    assert replay.header.version == 1 and replay.header.seed == 7
-    assert [e.record for e in replay.entries] == RECORDS
+    assert replay.header.version == 2 and replay.header.seed == 7
+    assert [e.record for e in replay.entries][1:] == RECORDS[1:]  # the version-1 step names the roll's spec
+    assert replay.entries[0].record["spec"] == {"kind": "bricks", "n": 6, "p": 0.262}
 
 
 def test_golden_file_reads():
-    """A small file in the published version-1 format keeps reading (format snapshot)."""
+    """A small file in the published version-1 format keeps reading, upgraded to version 2: the seeded
+    chance of version 1 said in the header, brick-roll records naming their spec (format snapshot)."""
     replay = read_replay(GOLDEN)
-    assert replay.header.version == 1 and replay.header.seed == 42
+    assert replay.header.version == 2 and replay.header.seed == 42
+    assert replay.header.chance.mode == "seeded" and replay.header.chance.seed == [42, 0]
+    assert replay.entries[0].record == {"type": "roll", "side": "blue", "spec": {"kind": "bricks", "n": 6, "p": 0.262},
+                                        "outcome": 2}
     assert replay.header.players == {"blue": "ai", "red": "human"}
     assert [e.n for e in replay.entries] == list(range(1, len(replay.entries) + 1))
     assert replay.entries[0].record["type"] == "roll"
 
 
 def test_header_schema_snapshot():
-    """The header fields of version 1; changing them needs a new version and an upgrade step."""
+    """The header fields of version 2; changing them needs a new version and an upgrade step."""
     assert list(fmt.ReplayHeader.model_fields) == [
-        "format", "version", "scene", "scene_sha256", "ruleset", "seed", "players", "created", "max_rounds",
-        "library"]
+        "format", "version", "scene", "scene_sha256", "ruleset", "seed", "chance", "players", "created",
+        "max_rounds", "library"]
+    assert list(fmt.ChanceSource.model_fields) == ["mode", "generator", "seed"]
     assert list(fmt.ReplayEntry.model_fields) == ["n", "record", "events"]
+    assert list(fmt.GameEnd.model_fields) == ["entries", "round", "winner", "result"]
 
 
 json_values = st.recursive(st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.text(max_size=8)

@@ -12,10 +12,11 @@ from hypothesis import strategies as st
 
 from bow3d.errors import ReplayError
 from bow3d.replay.format import ReplayWriter, read_replay
-from bow3d.replay.session import play_game, roll_bricks
+from bow3d.replay.dice import SeededDice
+from bow3d.replay.session import play_game
 from bow3d.replay.verify import verify_replay
 from bow3d.rules.flat import FlatGeometry
-from bow3d.scene import load_scene
+from bow3d.rulesets import load_scene
 from tests.replay.conftest import write_scene
 
 FIELD = dict(width=32, depth=14)
@@ -83,10 +84,10 @@ def test_verify_reports_first_divergence(recorded, tmp_path):
     scene_path, out, _ = recorded
     copy = tmp_path / "copy.bowreplay"
     copy.write_text(out.read_text().replace("../scenes/", str(scene_path.parent) + "/"))
-    rewrite(copy, lambda lines: lines[5]["events"][0].update(text="something else happened"))
+    rewrite(copy, lambda lines: lines[5]["events"][0].update(round=99))
     verdict = verify_replay(copy, geometry_factory=flat)
     assert not verdict.ok and verdict.kind == "divergence" and verdict.entry == 5
-    assert "entry 5 (line 6" in verdict.first_divergence and "something else happened" in verdict.first_divergence
+    assert "entry 5 (line 6" in verdict.first_divergence and "round: expected 99" in verdict.first_divergence
 
 
 def test_verify_catches_a_hand_edited_brick_roll(recorded, tmp_path):
@@ -94,10 +95,10 @@ def test_verify_catches_a_hand_edited_brick_roll(recorded, tmp_path):
     copy = tmp_path / "copy.bowreplay"
     copy.write_text(out.read_text().replace("../scenes/", str(scene_path.parent) + "/"))
     replay = read_replay(copy)
-    n = next(e.n for e in replay.entries if e.record["type"] == "roll" and e.record["edges"] < e.record["bricks"])
-    rewrite(copy, lambda lines: lines[n]["record"].update(edges=lines[n]["record"]["edges"] + 1))
+    n = next(e.n for e in replay.entries if e.record["type"] == "roll" and e.record["outcome"] < e.record["spec"]["n"])
+    rewrite(copy, lambda lines: lines[n]["record"].update(outcome=lines[n]["record"]["outcome"] + 1))
     verdict = verify_replay(copy, geometry_factory=flat)
-    assert not verdict.ok and verdict.entry == n
+    assert not verdict.ok and verdict.entry == n and verdict.kind == "chance"
 
 
 def test_verify_reports_an_illegal_record_with_the_rules_reason(recorded, tmp_path):
@@ -131,7 +132,7 @@ def test_truncated_replay_verifies_what_is_kept(recorded, tmp_path):
     scene_path, out, result = recorded
     copy = tmp_path / "copy.bowreplay"
     data = out.read_text().replace("../scenes/", str(scene_path.parent) + "/").encode()
-    copy.write_bytes(data[:-20])
+    copy.write_bytes(data[:data.rindex(b'{"end"')][:-20])  # the end record gone, the last entry cut short
     verdict = verify_replay(copy, geometry_factory=flat)
     assert verdict.ok and verdict.truncated and verdict.entries == result.records - 1
     assert "cut short" in verdict.truncation
@@ -146,12 +147,15 @@ def test_writer_and_game_agree_on_the_round_limit(scene_path, tmp_path):
 
 def test_s2_1_brick_roll_counts_bricks_on_edge():
     """BOW 1.3 §2.1: each 2x2 brick lands on its edge with probability p; the result counts them."""
-    rng = np.random.default_rng(0)
-    rolls = np.array([roll_bricks(rng, 6, 0.262) for _ in range(4000)])
+    from bow3d.rulesets.bow import Bricks, RollRequest
+
+    dice = SeededDice(0)
+    rolls = np.array([dice.throw(RollRequest("blue", 6, "attack")) for _ in range(4000)])
     assert rolls.min() >= 0 and rolls.max() <= 6
     assert abs(rolls.mean() - 6 * 0.262) < 0.05
-    assert roll_bricks(rng, 0, 0.262) == 0
-    assert roll_bricks(np.random.default_rng(3), 5, 0.5) == roll_bricks(np.random.default_rng(3), 5, 0.5)
+    assert Bricks(0).fixed() == 0  # nothing to throw: 0 at once, no draw
+    same = RollRequest("blue", 5, "attack", 0.5)
+    assert SeededDice(3).throw(same) == SeededDice(3).throw(same)
 
 
 def test_a_human_callback_plays_one_side_and_the_replay_verifies(scene_path, tmp_path):

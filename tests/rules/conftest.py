@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from bow3d.rules import BrickRoll, Game
+from bow3d.rules import Game
 from bow3d.rules.flat import Box, FlatGeometry
-from bow3d.scene import Scene
+from bow3d.rulesets.bow import BowScene as Scene
 
 TROOPER: dict[str, Any] = {
     "kind": "minifig", "action_budget": 2, "move": 5, "attack": 1, "dodge": 1, "armor": 0, "hp": 1,
@@ -53,7 +53,7 @@ def new_game(units: list[tuple], vehicles: list[tuple] = (), *, starter: str | N
     game = Game.start(scene, geometry, max_rounds=max_rounds)
     if starter is not None:
         for side in ("blue", "red"):
-            game.apply(BrickRoll(side, 6, 3 if side == starter else 1))
+            game.apply(game.pending_roll.answer(3 if side == starter else 1))
     return game
 
 
@@ -63,7 +63,7 @@ def roll(game: Game, *edges: int) -> list:
     for e in edges:
         request = game.pending_roll
         assert request is not None, "no roll pending"
-        events += game.apply(BrickRoll(request.side, request.bricks, e))
+        events += game.apply(request.answer(e))
     return events
 
 

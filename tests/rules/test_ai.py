@@ -6,11 +6,12 @@ import dataclasses
 
 import numpy as np
 
-from bow3d.rules import Attack, BrickRoll, Game, Move, Treat
-from bow3d.rules.ai import AIPlayer
+from bow3d.rules import Game
+from bow3d.rulesets.bow import Attack, BrickRoll, Move, Treat
+from bow3d.rulesets.bow.ai import AIPlayer
 from bow3d.rules.flat import Box, FlatGeometry
 from bow3d.replay.session import play_game
-from bow3d.scene import parse_scene
+from bow3d.rulesets import parse_scene
 
 SHEETS = """\
 format: bow3d-scene/1
@@ -40,7 +41,7 @@ def blue_to_play(game: Game) -> None:
     """Settle the starting-player rolls so that blue starts (BOW §2.2)."""
     while game.pending_roll is not None:
         request = game.pending_roll
-        game.apply(BrickRoll(request.side, request.bricks, 4 if request.side == "blue" else 0))
+        game.apply(request.answer(4 if request.side == "blue" else 0))
     assert game.state.side_to_play == "blue"
 
 
@@ -50,7 +51,7 @@ def play_blue(game: Game, player: AIPlayer, limit: int | None = None) -> tuple[l
     while game.state.side_to_play == "blue" and not game.is_over and (limit is None or len(chosen) < limit):
         if game.pending_roll is not None:
             request = game.pending_roll
-            events += game.apply(BrickRoll(request.side, request.bricks, 0))
+            events += game.apply(request.answer(0))
             continue
         action = player.choose(game)
         chosen.append(action)

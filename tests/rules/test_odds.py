@@ -12,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bow3d.cli import main
-from bow3d.rules import Attack, Treat
-from bow3d.rules.combat import damage_unit
-from bow3d.rules.odds import attack_odds, binomial, odds_of, treat_odds
+from bow3d.rulesets.bow import Attack, Treat
+from bow3d.rulesets.bow.combat import damage_unit
+from bow3d.rulesets.bow.odds import attack_odds, binomial, odds_of, treat_odds
 
 
 def _brute_force(a_bricks: int, d_bricks: int, p: Fraction) -> dict[int, Fraction]:

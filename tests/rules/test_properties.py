@@ -6,8 +6,9 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bow3d.rules import BrickRoll, Game, Illegal, Move, action_from_record
-from bow3d.rules.context import sheet_value
+from bow3d.rules import Game, Illegal
+from bow3d.rulesets.bow import BrickRoll, Move, action_from_record
+from bow3d.rulesets.bow.context import sheet_value
 from bow3d.rules.flat import Box, FlatGeometry
 
 UNITS = [("b1", "blue", "hero", (10.5, 10.5), 0), ("b2", "blue", "medic", (11.5, 12.5), 0),
@@ -31,7 +32,7 @@ def _playout(scene, seed: int, max_steps: int = 400):
     while not game.is_over and len(steps) < max_steps:
         request = game.pending_roll
         if request is not None:
-            action = BrickRoll(request.side, request.bricks, int(rng.binomial(request.bricks, game.ctx.p)))
+            action = BrickRoll(request.side, request.spec.n, int(rng.binomial(request.spec.n, game.ctx.p)))
         else:
             legal = game.legal_actions()
             assert legal, "a game that is not over always has a legal action"

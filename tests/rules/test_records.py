@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from bow3d.errors import RulesError
-from bow3d.rules import (
-    Attack, BrickRoll, ChangeDirection, ChangeSpeed, CompulsoryMove, Door, DriftMove, EndTurn, Geometry,
-    GetOff, GetOn, Give, Grab, Move, SwitchWeapon, Throw, Treat, action_from_record,
+from bow3d.rules import Geometry
+from bow3d.rulesets.bow import (
+    Attack, BrickRoll, ChangeDirection, ChangeSpeed, CompulsoryMove, Door, DriftMove, EndTurn, GetOff, GetOn, Give, Grab, Move, SwitchWeapon, Throw, Treat, action_from_record,
 )
 from bow3d.rules.flat import FlatGeometry
 

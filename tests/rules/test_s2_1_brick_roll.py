@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bow3d.rules import BrickRoll, Game, Illegal, Move, Reason, action_from_record
+from bow3d.rules import Game, Illegal, Reason
+from bow3d.rulesets.bow import BrickRoll, Move, action_from_record
 from bow3d.rules.flat import FlatGeometry
 
 UNITS = [("b1", "blue", "trooper", (10.5, 10.5), 0), ("r1", "red", "trooper", (20.5, 10.5), 180)]
@@ -49,7 +50,8 @@ def test_s2_1_roll_without_request_is_refused(rules):
 def test_s2_1_rolls_are_records(rules):
     """BOW 1.3 §2.1: rolls come from outside and are recorded like actions (type 'roll')."""
     roll = BrickRoll("blue", 6, 2)
-    assert roll.to_record() == {"type": "roll", "side": "blue", "bricks": 6, "edges": 2}
+    assert roll.to_record() == {"type": "roll", "side": "blue", "spec": {"kind": "bricks", "n": 6, "p": 0.262},
+                                "outcome": 2}
     assert action_from_record(roll.to_record()) == roll
     scene = rules.scene(UNITS)
     game = Game.start(scene, FlatGeometry.from_scene(scene))
@@ -63,4 +65,4 @@ def test_s2_1_numpy_roll_results_become_plain_ints():
 
     import numpy as np
     roll = BrickRoll("blue", np.int64(6), np.int64(2))
-    assert type(roll.edges) is int and json.dumps(roll.to_record())
+    assert type(roll.outcome) is int and type(roll.spec.n) is int and json.dumps(roll.to_record())

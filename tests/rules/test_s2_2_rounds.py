@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bow3d.rules import Attack, BrickRoll, EndTurn, Illegal, Move, Reason
+from bow3d.rules import Illegal, Reason
+from bow3d.rulesets.bow import RULESET, Attack, BrickRoll, EndTurn, Move
 
 B1 = ("b1", "blue", "trooper", (10.5, 10.5), 0)
 B2 = ("b2", "blue", "trooper", (10.5, 14.5), 0)
@@ -15,7 +16,7 @@ R2 = ("r2", "red", "trooper", (20.5, 14.5), 180)
 def test_s2_2_starting_player_by_six_brick_rolls(rules):
     """BOW 1.3 §2.2: each player rolls 6 bricks, the higher result starts."""
     game = rules.game([B1, R1], starter=None)
-    assert game.pending_roll.bricks == 6 and game.pending_roll.side == "blue"
+    assert game.pending_roll.spec.n == 6 and game.pending_roll.side == "blue"
     game.apply(BrickRoll("blue", 6, 1))
     game.apply(BrickRoll("red", 6, 2))
     assert game.state.side_to_play == "red" and game.state.round == 1
@@ -123,6 +124,8 @@ def test_events_describe_in_plain_words(rules):
     """The battle log: each event says what happened, with its round."""
     game = rules.game([B1, R1])
     events = game.apply(Move("b1", (12, 10), 0))
-    assert [e.describe() for e in events] == ["Round 1: b1's turn", "Round 1: b1 moves 2 studs to (12, 10), facing 0"]
+    narrator = RULESET.narrator()
+    assert [f"Round {e.round}: {narrator.line(e)}" for e in events] == ["Round 1: b1's turn",
+                                                                        "Round 1: b1 moves 2 studs to (12, 10), facing 0"]
     record = events[-1].to_record()
     assert record["type"] == "moved" and len(record["path"]) == 2 and record["path"][-1] == [12, 10]

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from bow3d.rules import Reason, Treat
-from bow3d.rules.combat import damage_unit, damage_vehicle
+from bow3d.rules import Reason
+from bow3d.rulesets.bow import Treat
+from bow3d.rulesets.bow.combat import damage_unit, damage_vehicle
 
 R_FAR = ("r9", "red", "trooper", (50.5, 50.5), 0)
 
@@ -23,9 +24,9 @@ def test_s2_4_4_opponent_rolls_the_damage_points(rules):
     target's damage points (not its HP)."""
     game = _wounded(rules)
     game.apply(Treat("m", "p"))
-    assert (game.pending_roll.side, game.pending_roll.bricks) == ("blue", 2)
+    assert (game.pending_roll.side, game.pending_roll.spec.n) == ("blue", 2)
     rules.roll(game, 2)
-    assert (game.pending_roll.side, game.pending_roll.bricks) == ("red", 2)
+    assert (game.pending_roll.side, game.pending_roll.spec.n) == ("red", 2)
 
 
 @pytest.mark.parametrize("treat, resist, left, difference", [(2, 1, 1, False), (1, 1, 2, False), (0, 0, 2, False),

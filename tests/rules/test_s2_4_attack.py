@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from bow3d.rules import Attack, EndTurn, Move, Reason
-from bow3d.rules.combat import attack_plan, range_penalty
+from bow3d.rules import Reason
+from bow3d.rulesets.bow import Attack, EndTurn, Move
+from bow3d.rulesets.bow.combat import attack_plan, range_penalty
 from bow3d.rules.flat import Box
 
 B1 = ("b1", "blue", "trooper", (10.5, 10.5), 0)
@@ -23,9 +24,9 @@ def test_s2_4_2_damage_is_the_difference_when_greater(rules, attack, dodge, dama
     """BOW 1.3 §2.4.2: attack BR > dodge BR -> the difference in damage points; else no effect."""
     game = _attack(rules, (14.5, 10.5), sheet="hero")
     game.apply(Attack("b1", "r1", "rifle"))
-    assert (game.pending_roll.side, game.pending_roll.bricks) == ("blue", 3)
+    assert (game.pending_roll.side, game.pending_roll.spec.n) == ("blue", 3)
     events = rules.roll(game, attack)
-    assert (game.pending_roll.side, game.pending_roll.bricks) == ("red", 2)   # hero: dodge 1 + armor 1
+    assert (game.pending_roll.side, game.pending_roll.spec.n) == ("red", 2)   # hero: dodge 1 + armor 1
     events = rules.roll(game, dodge)
     result = next(e for e in events if e.kind == "attack_result")
     assert result.data["damage"] == damage and game.state.units["r1"].damage == damage
@@ -93,7 +94,7 @@ def test_s2_4_2_visibility_dispute_option(rules):
     game = _attack(rules, (20.5, 10.5), walls=wall, visibility_dispute=True)
     assert Attack("b1", "r1", "rifle", dispute=True) in game.legal_actions()
     game.apply(Attack("b1", "r1", "rifle", dispute=True))
-    assert (game.pending_roll.side, game.pending_roll.bricks) == ("blue", 5)
+    assert (game.pending_roll.side, game.pending_roll.spec.n) == ("blue", 5)
     rules.roll(game, 2, 1)                    # the firer wins the dispute: the attack goes on
     assert game.pending_roll.purpose.startswith("attack")
     lost = _attack(rules, (20.5, 10.5), walls=wall, visibility_dispute=True)

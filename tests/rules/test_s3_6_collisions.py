@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bow3d.rules import CompulsoryMove
-from bow3d.rules.collisions import relative_speed
+from bow3d.rulesets.bow import CompulsoryMove
+from bow3d.rulesets.bow.collisions import relative_speed
 from bow3d.rules.flat import Box
 
 R_FAR = ("r9", "red", "trooper", (55.5, 55.5), 0)
@@ -20,9 +20,9 @@ def test_s3_6_1_book_example_horse_hits_peasant(rules):
     game = rules.game([PILOT, peasant, R_FAR], [("h", "blue", "horse", (10, 10.5), 0, 2, ["p"])], sheets=HORSE)
     events = game.apply(CompulsoryMove("p"))
     assert any(e.kind == "collision" and e.data["other"] == "r1" for e in events)
-    assert (game.pending_roll.side, game.pending_roll.bricks) == ("blue", 2)  # the peasant's opponent rolls the speed
+    assert (game.pending_roll.side, game.pending_roll.spec.n) == ("blue", 2)  # the peasant's opponent rolls the speed
     rules.roll(game, 1)
-    assert (game.pending_roll.side, game.pending_roll.bricks) == ("red", 1)   # the peasant's Dodge/Armor
+    assert (game.pending_roll.side, game.pending_roll.spec.n) == ("red", 1)   # the peasant's Dodge/Armor
     rules.roll(game, 1)
     assert game.state.units["r1"].alive and game.state.units["r1"].cell != (16, 10)
     assert game.state.vehicles["h"].position == pytest.approx((20.0, 10.5))  # the full 10 studs
@@ -42,9 +42,9 @@ def test_s3_6_2_book_example_jeep_crashes_into_wall(rules):
     Dodge/Armor, then its speed falls to 0."""
     game = rules.game([PILOT, R_FAR], [("bj", "blue", "jeep", (10, 10.5), 0, 2, ["p"])], walls=[Box(17, 0, 18, 30)])
     game.apply(CompulsoryMove("p"))
-    assert (game.pending_roll.side, game.pending_roll.bricks) == ("red", 2)
+    assert (game.pending_roll.side, game.pending_roll.spec.n) == ("red", 2)
     rules.roll(game, 2)
-    assert (game.pending_roll.side, game.pending_roll.bricks) == ("blue", 5)   # jeep: dodge 0 + armor 5
+    assert (game.pending_roll.side, game.pending_roll.spec.n) == ("blue", 5)   # jeep: dodge 0 + armor 5
     rules.roll(game, 0)
     jeep = game.state.vehicles["bj"]
     assert jeep.damage == 2 and jeep.destroyed          # 2 damage on 2 HP
@@ -55,7 +55,7 @@ def test_s3_6_2_crash_stops_and_lands(rules):
     """BOW 1.3 §3.6.2: a vehicle that survives a crash stops; a flying one lands."""
     game = rules.game([PILOT, R_FAR], [("pl", "blue", "plane", (10, 10.5), 0, 4, ["p"])], walls=[Box(20, 0, 21, 30)])
     game.apply(CompulsoryMove("p"))
-    assert (game.pending_roll.side, game.pending_roll.bricks) == ("red", 4)
+    assert (game.pending_roll.side, game.pending_roll.spec.n) == ("red", 4)
     events = rules.roll(game, 0, 0)
     plane = game.state.vehicles["pl"]
     assert plane.speed == 0 and not plane.destroyed and {"stopped", "landed"} <= {e.kind for e in events}

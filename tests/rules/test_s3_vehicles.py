@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from bow3d.rules import (
-    Attack, ChangeDirection, ChangeSpeed, CompulsoryMove, DriftMove, EndTurn, Reason,
-)
-from bow3d.rules.combat import damage_unit, damage_vehicle, share_excess
+from bow3d.rules import Reason
+from bow3d.rulesets.bow import Attack, BowReason, ChangeDirection, ChangeSpeed, CompulsoryMove, DriftMove, EndTurn
+from bow3d.rulesets.bow.combat import damage_unit, damage_vehicle, share_excess
 
 R_FAR = ("r9", "red", "trooper", (55.5, 55.5), 0)
 PILOT = ("p", "blue", "trooper", None, 0)
@@ -33,7 +32,7 @@ def test_s3_1_occupants_play_their_own_turns(rules):
 def test_s3_1_occupants_are_off_the_field_even_on_a_used_geometry(rules):
     """BOW 1.3 §3.1: occupants are inside the vehicle, not on the field: a geometry where a game
     left the pilot standing has him taken off when the next game starts."""
-    from bow3d.rules.game import Game
+    from bow3d.rules import Game
 
     first = _jeep(rules, speed=0)
     geometry = first.geometry
@@ -53,7 +52,7 @@ def test_s3_2_compulsory_move_is_speed_times_five(rules):
 def test_s3_3_compulsory_move_is_owed_before_the_turn_ends(rules):
     """BOW 1.3 §3.3: a moving vehicle moves necessarily during the pilot's turn, before or after piloting."""
     game = _jeep(rules, speed=2)
-    assert game.refusal(EndTurn("p")).reason is Reason.COMPULSORY_MOVE
+    assert game.refusal(EndTurn("p")).reason is BowReason.COMPULSORY_MOVE
     game.apply(ChangeDirection("p", 45))
     game.apply(CompulsoryMove("p"))
     assert game.refusal(CompulsoryMove("p")).reason is Reason.NOT_ALLOWED    # once
@@ -66,7 +65,7 @@ def test_s3_3_start_move_stop_in_one_turn(rules):
     game = _jeep(rules, speed=0)
     assert game.check(EndTurn("p")) is None
     game.apply(ChangeSpeed("p", 2))
-    assert game.refusal(EndTurn("p")).reason is Reason.COMPULSORY_MOVE
+    assert game.refusal(EndTurn("p")).reason is BowReason.COMPULSORY_MOVE
     game.apply(CompulsoryMove("p"))
     game.apply(ChangeSpeed("p", 0))
     assert game.state.vehicles["bj"].position == pytest.approx((20.0, 10.5))

@@ -12,7 +12,8 @@ import pytest
 from bow3d.cli import main
 from bow3d.errors import SceneError
 from bow3d.ldraw import Library, load_model
-from bow3d.scene import load_scene
+from bow3d.rulesets import load_scene
+from bow3d.rulesets.bow.equipment import BOW_SHEETS
 from bow3d.scene.from_ldraw import placement_matrix, scene_from_ldraw
 
 from tests.scene.editor12 import OUTPUT as EDITOR_12, build
@@ -47,7 +48,7 @@ def test_editor_12_file_is_what_the_generator_writes():
 
 @pytest.fixture
 def built(lib, tmp_path):
-    return scene_from_ldraw(EDITOR_12, tmp_path / "battle.yaml", library=lib), lib
+    return scene_from_ldraw(EDITOR_12, tmp_path / "battle.yaml", sheets=BOW_SHEETS, library=lib), lib
 
 
 def test_finds_all_12_minifigs_at_their_studs_and_facings(built):
@@ -119,7 +120,7 @@ def test_written_scene_loads_and_unit_models_reproduce_the_original(built, tmp_p
 
 def test_decor_keeps_everything_but_the_units_and_the_model_is_untouched(lib, tmp_path):
     digest = hashlib.sha256(EDITOR_12.read_bytes()).hexdigest()
-    result = scene_from_ldraw(EDITOR_12, tmp_path / "battle.yaml", library=lib)
+    result = scene_from_ldraw(EDITOR_12, tmp_path / "battle.yaml", sheets=BOW_SHEETS, library=lib)
     assert hashlib.sha256(EDITOR_12.read_bytes()).hexdigest() == digest
     decor = load_model(result.decor_path, lib)
     names = [i.name for i in decor.instances]
@@ -150,7 +151,7 @@ def _clash(tmp_path: Path):
     """A scene named so that its decor would be the model itself."""
     model = tmp_path / "field-decor.ldr"
     model.write_text(EDITOR_12.read_text())
-    return scene_from_ldraw(model, tmp_path / "field.yaml", library=BUNDLED, force=True)
+    return scene_from_ldraw(model, tmp_path / "field.yaml", sheets=BOW_SHEETS, library=BUNDLED, force=True)
 
 
 LONE = """0 FILE lone.ldr
@@ -194,7 +195,7 @@ def test_horse_and_rider_become_a_vehicle_with_its_occupant(lib, tmp_path):
                                         + [_moved(line, 100, 100) for line in rider]))
     model = tmp_path / "horse.mpd"
     model.write_text(text)
-    result = scene_from_ldraw(model, tmp_path / "horse.yaml", library=lib)
+    result = scene_from_ldraw(model, tmp_path / "horse.yaml", sheets=BOW_SHEETS, library=lib)
     scene = result.scene
     assert [v.occupants for v in scene.vehicles] == [["knight"]]
     horse = scene.vehicles[0]
@@ -236,7 +237,7 @@ def test_car_sub_model_with_its_crew_pilot_first(lib, tmp_path):
                   "1 16 100 0 -60 0 0 -1 0 1 0 1 0 0 jeep.ldr", "0 NOFILE"]
     model = tmp_path / "field.mpd"
     model.write_text("\n".join(main_model + jeep) + "\n")
-    result = scene_from_ldraw(model, tmp_path / "field.yaml", library=lib)
+    result = scene_from_ldraw(model, tmp_path / "field.yaml", sheets=BOW_SHEETS, library=lib)
     scene = result.scene
     assert len(scene.vehicles) == 1 and sorted(u.id for u in scene.units) == ["driver", "gunner"]
     car = scene.vehicles[0]
@@ -258,7 +259,7 @@ def test_external_sub_model_files_next_to_the_model(lib, tmp_path):
                                         "1 16 -90 0 50 1 0 0 0 1 0 0 0 1 red-guard.ldr\n"
                                         "1 16 100 0 100 1 0 0 0 1 0 0 0 1 hut.ldr\n")
     out = tmp_path / "out" / "battle.yaml"
-    result = scene_from_ldraw(tmp_path / "field.ldr", out, library=lib)
+    result = scene_from_ldraw(tmp_path / "field.ldr", out, sheets=BOW_SHEETS, library=lib)
     unit = result.scene.units[0]
     assert unit.side == "red" and unit.position == (-4.5, 2.5) and unit.facing == 270
     decor = load_model(result.decor_path, lib)

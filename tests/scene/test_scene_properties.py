@@ -5,8 +5,11 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bow3d.scene import MinifigSheet, Scene, Side, Unit, Vehicle, VehicleSheet, Weapon, format_scene, load_scene
-from bow3d.scene import parse_scene, save_scene
+from bow3d.scene import Scene, Side, Unit, Vehicle, format_scene
+from bow3d.rulesets import load_scene
+from bow3d.rulesets.bow.sheets import BowScene, MinifigSheet, VehicleSheet, Weapon
+from bow3d.scene import save_scene
+from bow3d.rulesets import parse_scene
 
 ids = st.from_regex(r"[a-z][a-z0-9_-]{0,8}", fullmatch=True)
 names = st.text(st.characters(blacklist_categories=("Cs", "Cc")), max_size=20)
@@ -65,7 +68,7 @@ def scenes(draw) -> Scene:
     else:
         units = [u if u.position is not None else u.model_copy(update={"position": (999.5 + k, 999.5)})
                  for k, u in enumerate(units)]
-    return Scene(name=draw(names), battlefield="field.ldr", sides=sides, sheets=sheets, units=units,
+    return BowScene(name=draw(names), battlefield="field.ldr", sides=sides, sheets=sheets, units=units,
                  vehicles=vehicles)
 
 
@@ -79,7 +82,7 @@ def test_save_then_load_is_identity(scene):
 
 
 def test_save_then_load_from_disk(tmp_path):
-    scene = Scene(battlefield="field.ldr", sides=[Side(id="blue", colour=1)],
+    scene = BowScene(battlefield="field.ldr", sides=[Side(id="blue", colour=1)],
                   sheets={"trooper": MinifigSheet()},
                   units=[Unit(id="b1", side="blue", sheet="trooper", model="3005.dat", position=(0.5, 0.5))])
     (tmp_path / "field.ldr").write_text("0 field\n1 2 0 0 0 1 0 0 0 1 0 0 0 1 3811.dat\n")

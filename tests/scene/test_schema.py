@@ -18,16 +18,19 @@ def test_schema_matches_the_snapshot():
 
 
 def test_schema_describes_the_c1_fields():
+    """One scene schema per ruleset (selected by ruleset.name); BOW 1.3's has its sheets and parameters."""
     schema = json.loads(format_schema("scene"))
-    assert schema["properties"]["format"]["const"] == "bow3d-scene/1"
-    assert schema["additionalProperties"] is False
-    assert set(schema["required"]) == {"battlefield", "sides"}
-    assert {"MinifigSheet", "VehicleSheet", "Unit", "Vehicle", "Weapon", "Ruleset", "Side"} <= set(schema["$defs"])
+    assert {"$ref": "#/$defs/BowScene"} in schema["oneOf"]
+    bow = schema["$defs"]["BowScene"]
+    assert bow["properties"]["format"]["const"] == "bow3d-scene/1"
+    assert bow["additionalProperties"] is False
+    assert set(bow["required"]) == {"battlefield", "sides"}
+    assert {"MinifigSheet", "VehicleSheet", "Unit", "Vehicle", "Weapon", "BowParams", "Side"} <= set(schema["$defs"])
 
 
 def test_schema_command_prints_and_writes_without_overwriting(tmp_path, capsys):
     assert main(["schema", "scene"]) == 0
-    assert json.loads(capsys.readouterr().out)["title"] == "Scene"
+    assert json.loads(capsys.readouterr().out)["title"] == "bow3d scene"
     out = tmp_path / "scene.schema.json"
     assert main(["schema", "scene", "-o", str(out)]) == 0
     assert out.read_text() == GOLDEN.read_text()

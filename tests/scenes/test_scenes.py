@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from bow3d.ldraw import load_model
-from bow3d.scene import army_costs, load_scene
+from bow3d.rulesets import load_scene
+from bow3d.rulesets.bow.cost import army_costs
 
 SCENES = Path(__file__).resolve().parents[2] / "scenes"
 VILLAGE, GALLERY = SCENES / "village.yaml", SCENES / "los-gallery.yaml"

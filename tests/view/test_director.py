@@ -15,7 +15,7 @@ from bow3d.errors import ReplayError
 from bow3d.view.brick_roll_animation import brick_poses, landing
 from bow3d.view.director import HARD_MIN_SHOT_S, direct
 from bow3d.view.timeline import (Attacked, BrickRollShown, Died, Moved, Narrated, Pose, RollsShown, RoundStarted,
-                                 SideStyle, Step, Timeline, Treated, VehicleMoved, timeline_from_records)
+                                 SideStyle, Step, Timeline, Treated, VehicleMoved, timeline_from_replay)
 
 BOUNDS = np.array([[0.0, 0.0, -8.0], [960.0, 640.0, 120.0]])
 START = {"blue-1": Pose((5.5, 5.5), 0.0), "red-1": Pose((30.5, 20.5), 180.0), "jeep": Pose((10.0, 25.0), 0.0)}
@@ -37,16 +37,15 @@ def story() -> Timeline:
         Step(RollsShown((BrickRollShown("blue", 6, 2, "starting player"),)), 1, None, START, START),
         Step(Moved("blue-1", ((5.5, 5.5), (6.5, 6.5), (7.5, 7.5), (8.5, 8.5), (9.5, 8.5))), 1, "blue", START, moved),
         Step(VehicleMoved("jeep", ((10.0, 25.0), (30.0, 25.0)), (0.0, 20.0)), 1, "blue", moved, moved),
-        Step(Attacked("blue-1", "red-1", rolls, 1), 1, "blue", moved, hit,
-             "blue-1's turn; blue-1 fires its rifle at red-1 (25.0 studs, -1 brick): 3 attack against 1 dodge; "
-             "blue rolls 3 bricks: 2 on edge; blue-1 on red-1: 2 attack bricks on edge vs 0 dodge: 1 damage; "
-             "red-1 takes 1 damage (1/2)"),
+        Step(Attacked("blue-1", "red-1", rolls, 1), 1, "blue", moved, hit, "",
+             caption="blue-1 fires its rifle at red-1 (25.0 studs, -1 brick): 3 attack against 1 dodge",
+             result="blue-1 on red-1: 2 attack bricks on edge vs 0 dodge: 1 damage"),
         Step(RoundStarted(2), 2, None, hit, hit, "Round 2"),
-        Step(Attacked("blue-1", "red-1", rolls, 1), 2, "blue", hit, dead, "red-1 dies"),
-        Step(Died("red-1", "blue-1"), 2, "blue", hit, dead, "red-1 dies"),
-        Step(Narrated("blue-1"), 2, "blue", dead, dead, "blue-1 grabs the rope"),
+        Step(Attacked("blue-1", "red-1", rolls, 1), 2, "blue", hit, dead, result="red-1 dies"),
+        Step(Died("red-1", "blue-1"), 2, "blue", hit, dead, result="red-1 dies"),
+        Step(Narrated("blue-1"), 2, "blue", dead, dead, result="blue-1 grabs the rope"),
         Step(Treated("blue-1", "jeep", (BrickRollShown("blue", 2, 1, "treat/repair"),), 1), 2, "blue", dead, dead,
-             "blue-1 repairs jeep: 1 damage repaired"),
+             result="blue-1 repairs jeep: 1 damage repaired"),
     )
     return Timeline("Test field", START, steps, {"blue": SideStyle("Blue army", (0.1, 0.3, 0.7)),
                                                  "red": SideStyle("Red army", (0.7, 0.0, 0.0))},
@@ -193,20 +192,26 @@ units:
 
 def test_timeline_rebuilt_through_the_rules(tmp_path):
     """A game played by the AI, replayed record by record: the beats follow what the rules decided."""
+    import json
+
+    from bow3d.replay import ReplayWriter, open_replay
     from bow3d.replay.session import play_game
-    from bow3d.rules import Game, action_from_record
     from bow3d.rules.flat import FlatGeometry
-    from bow3d.scene import load_scene
+    from bow3d.rulesets import load_scene
+    from tests.replay.conftest import FIGURE
 
     (tmp_path / "field.ldr").write_text("0 field\n")
-    (tmp_path / "fig.ldr").write_text("0 fig\n")
+    (tmp_path / "fig.ldr").write_text(FIGURE)
     (tmp_path / "s.yaml").write_text(SCENE)
     scene = load_scene(tmp_path / "s.yaml")
-    records = []
-    result = play_game(scene, FlatGeometry.from_scene(scene), None, seed=5, max_rounds=6,
-                       on_record=lambda record, events: records.append(record.to_record()))
-    game = Game.start(scene, FlatGeometry.from_scene(scene), max_rounds=6)
-    timeline = timeline_from_records(scene, game, records, action_from_record)
+    with ReplayWriter(tmp_path / "game.bowreplay", scene, 5, {"blue": "ai", "red": "ai"}, max_rounds=6) as writer:
+        result = play_game(scene, FlatGeometry.from_scene(scene), None, seed=5, max_rounds=6, writer=writer)
+    opened = open_replay(tmp_path / "game.bowreplay")
+    records = [entry.record for entry in opened.entries]
+    timeline = timeline_from_replay(opened, FlatGeometry.from_scene(scene))
+    game = opened.start(FlatGeometry.from_scene(scene))
+    for record in records:
+        game.apply(game.parse(record))
     kinds = Counter(type(s.beat).__name__ for s in timeline.steps)
     assert kinds["RoundStarted"] == game.state.round == result.rounds
     assert kinds["Attacked"] == sum(r["type"] == "attack" for r in records)
@@ -223,10 +228,13 @@ def test_timeline_rebuilt_through_the_rules(tmp_path):
     film = direct(timeline, BOUNDS)
     assert 0 < film.duration_s <= 90.0
     assert math.isfinite(film.frame(film.duration_s / 2).camera.position[0])
-    broken = records[:4] + records[5:]  # a brick roll lost: the next record is refused, and named
-    with pytest.raises(ReplayError, match=r"^record 5 \("):
-        timeline_from_records(scene, Game.start(scene, FlatGeometry.from_scene(scene), max_rounds=6), broken,
-                              action_from_record)
+    lines = (tmp_path / "game.bowreplay").read_text().splitlines()
+    entries = [json.loads(line) for line in lines[1:5] + lines[6:-1]]  # a brick roll lost, renumbered
+    for n, entry in enumerate(entries, start=1):
+        entry["n"] = n
+    (tmp_path / "broken.bowreplay").write_text("\n".join([lines[0], *map(json.dumps, entries)]) + "\n")
+    with pytest.raises(ReplayError, match=r"entry 5 \("):  # the next record is refused, and named
+        timeline_from_replay(open_replay(tmp_path / "broken.bowreplay"), FlatGeometry.from_scene(scene))
 
 
 def test_units_aboard_are_filmed_from_their_vehicle():

@@ -46,7 +46,7 @@ sys.path.insert(0, {root!r})
 from tests.conftest import write_library, write
 from bow3d.ldraw import Library
 from bow3d.replay.verify import verify_replay
-from bow3d.scene import load_scene
+from bow3d.rulesets import load_scene
 from bow3d.view.picking import project
 from bow3d.view.play_ui import PlayUI
 from bow3d.view.viewer import open_base
@@ -158,7 +158,7 @@ sys.path.insert(0, {root!r})
 from tests.conftest import write_library, write
 from bow3d.ldraw import Library
 from bow3d.replay.verify import verify_replay
-from bow3d.scene import load_scene
+from bow3d.rulesets import load_scene
 from bow3d.view.play_ui import PlayUI
 from bow3d.view.viewer import open_base
 from bow3d.world import World

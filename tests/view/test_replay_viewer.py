@@ -18,7 +18,7 @@ sys.path.insert(0, {root!r})
 from tests.conftest import write_library, write
 from tests.view.test_video import BATTLEFIELD, FIGURE, SCENE
 from bow3d.ldraw import Library
-from bow3d.scene import load_scene
+from bow3d.rulesets import load_scene
 from bow3d.view.timeline import synthetic_timeline
 from bow3d.view.replay_viewer import ReplayViewer
 from bow3d.view.viewer import open_base

@@ -39,7 +39,7 @@ units:
 
 @pytest.fixture
 def scene(tmp_path, library):
-    from bow3d.scene import load_scene
+    from bow3d.rulesets import load_scene
 
     write(tmp_path / "field.ldr", BATTLEFIELD)
     write(tmp_path / "figure.ldr", FIGURE)
@@ -129,7 +129,7 @@ def test_highlight_one_unit_per_slot(nodes):
 
 def test_unknown_model_is_a_scene_error(tmp_path, library, renderer_available):
     from bow3d.errors import SceneError
-    from bow3d.scene import parse_scene
+    from bow3d.rulesets import parse_scene
     from bow3d.view.offscreen import OffscreenRenderer
     from bow3d.view.scene_nodes import attach_scene
 
@@ -149,7 +149,7 @@ def test_unknown_model_is_a_scene_error(tmp_path, library, renderer_available):
 @pytest.mark.parametrize("exposed", [True, False])
 def test_occupants_sit_in_the_seats_the_vehicle_model_names(tmp_path, library, renderer_available, exposed):
     """A unit aboard an exposed vehicle is drawn in its seat (`0 // bow3d seat 1: X Y Z`); a closed one hides it."""
-    from bow3d.scene import load_scene
+    from bow3d.rulesets import load_scene
     from bow3d.view.offscreen import OffscreenRenderer
     from bow3d.view.scene_nodes import attach_scene
 
@@ -194,7 +194,7 @@ def test_a_unit_stands_on_what_is_under_its_feet_not_its_arms():
 
 def test_doors_are_drawn_closed_and_taken_away_open(tmp_path, library, renderer_available):
     """BOW §2.3.3: a closed door fills its cell (as in the world); an open one is not drawn."""
-    from bow3d.scene import load_scene
+    from bow3d.rulesets import load_scene
     from bow3d.view.offscreen import OffscreenRenderer
     from bow3d.view.scene_nodes import attach_scene
 

@@ -38,7 +38,7 @@ units:
 
 @pytest.fixture
 def scene(tmp_path, library):
-    from bow3d.scene import load_scene
+    from bow3d.rulesets import load_scene
 
     write(tmp_path / "field.ldr", BATTLEFIELD)
     write(tmp_path / "figure.ldr", FIGURE)
@@ -135,7 +135,7 @@ sys.path.insert(0, {root!r})
 from tests.conftest import write_library, write
 from tests.view.test_video import BATTLEFIELD, FIGURE, SCENE
 from bow3d.ldraw import Library
-from bow3d.scene import load_scene
+from bow3d.rulesets import load_scene
 from bow3d.view.timeline import synthetic_timeline
 from bow3d.view.video import FilmRenderer
 root = Path({tmp!r})

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bow3d.scene import MinifigSheet, VehicleSheet, Weapon
+from bow3d.rulesets.bow.sheets import MinifigSheet, VehicleSheet, Weapon
 from bow3d.view.markers import BLACK, DARK_GREY, GREEN, RED, WHITE, YELLOW
 from bow3d.view.sheet_overlay import layout, sheet_rows
 
@@ -22,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, {root!r})
 from tests.conftest import write_library, write
 from bow3d.ldraw import Library
-from bow3d.scene import load_scene
+from bow3d.rulesets import load_scene
 from bow3d.view.picking import pick_cell, project, cell_pixel
 from bow3d.view.viewer import Viewer, open_base
 
