@@ -206,6 +206,8 @@ class _SceneFiles:
 
     def model(self, name: str) -> Path:
         """A unit's model: a file of the scene's own (confined), else a library part or model."""
+        if os.path.lexists(self.base / name):
+            return self.confined(name)  # the library only when the file leads outside the scene's folder
         return resolve_model(self.base, name, self.library())
 
     def empty_model(self, path: Path) -> str | None:
