@@ -27,14 +27,41 @@ DECOR = -1  # hit kind of a decor triangle; body hits carry the body index (>= 0
 MISS = -2
 
 
+CONTINUE_LDU = 0.01  # a ray that hit something to ignore (a hidden part, an ignored body) goes on from this far past it
+MAX_CONTINUATIONS = 8
+MAX_HIDDEN_ROUNDS = 512  # a ray goes on past at most this many triangles of hidden decor (then: the hit stands)
+HIDDEN_WINDOW_LDU = 0.01  # a ray goes on from this far past a hidden hit; shown faces this close to it still count
+
+
 @dataclass(frozen=True)
 class SightMesh:
     """A collision mesh for sight: positions (V, 3) float32, triangles (T, 3) int32,
-    tri_instance (T,) int32 (index into the model's instances, -1 inside a lone part)."""
+    tri_instance (T,) int32 (index into the model's instances, -1 inside a lone part);
+    instance_boxes (I, 2, 3) float32 min and max corner of each instance's triangles (inf and -inf
+    for an instance with none), when the builder knew them (else `boxes()` works them out)."""
 
     positions: np.ndarray
     triangles: np.ndarray
     tri_instance: np.ndarray
+    instance_boxes: np.ndarray | None = None
+
+    def boxes(self, count: int | None = None) -> np.ndarray:
+        """(I, 2, 3) float32 box of each instance's triangles, I = `count` (default: the highest
+        instance index + 1); inf / -inf rows for instances without triangles."""
+        n = int(self.tri_instance.max()) + 1 if count is None and self.triangle_count else (count or 0)
+        if self.instance_boxes is not None and self.instance_boxes.shape[0] >= n:
+            return self.instance_boxes
+        out = np.stack([np.full((n, 3), np.inf, np.float32), np.full((n, 3), -np.inf, np.float32)], axis=1)
+        owner = self.tri_instance
+        keep = owner >= 0
+        if not keep.any():
+            return out
+        corners = self.positions[self.triangles[keep]]                      # (T, 3, 3)
+        starts = np.flatnonzero(np.r_[True, owner[keep][1:] != owner[keep][:-1]])  # runs of one instance
+        runs = owner[keep][starts]
+        np.minimum.at(out[:, 0], runs, np.minimum.reduceat(corners.min(axis=1), starts))
+        np.maximum.at(out[:, 1], runs, np.maximum.reduceat(corners.max(axis=1), starts))
+        return out
 
     @property
     def triangle_count(self) -> int:
@@ -52,6 +79,8 @@ def sight_mesh(model: Model, keep_studs: bool = False) -> SightMesh:
     """The model's triangles for sight, built per distinct part (studs and tubes dropped unless
     `keep_studs`), each part's kept triangles placed for all its instances in one matrix product."""
     positions, triangles, owners = [], [], []
+    boxes = np.stack([np.full((len(model.instances), 3), np.inf, np.float32),
+                      np.full((len(model.instances), 3), -np.inf, np.float32)], axis=1)
     offset = 0
     for key, idx in model.groups().items():
         part = model.parts[key]
@@ -65,42 +94,120 @@ def sight_mesh(model: Model, keep_studs: bool = False) -> SightMesh:
         mats = model.world_transforms(idx).astype(np.float32)
         placed = np.matmul(verts[None], mats[:, :3, :3].transpose(0, 2, 1)) + mats[:, None, :3, 3]
         n, v = len(idx), verts.shape[0]
+        for k in range(3):  # per coordinate: a reduction over (n, v) is ~20x faster than over (n, v, 3)
+            boxes[idx, 0, k], boxes[idx, 1, k] = placed[:, :, k].min(axis=1), placed[:, :, k].max(axis=1)
         positions.append(placed.reshape(-1, 3))
         triangles.append((local[None] + (offset + np.arange(n, dtype=np.int32) * v)[:, None, None]).reshape(-1, 3))
         owners.append(np.repeat(idx.astype(np.int32), local.shape[0]))
         offset += n * v
     if not positions:
-        return SightMesh(np.zeros((0, 3), np.float32), np.zeros((0, 3), np.int32), np.zeros(0, np.int32))
+        return SightMesh(np.zeros((0, 3), np.float32), np.zeros((0, 3), np.int32), np.zeros(0, np.int32), boxes)
     return SightMesh(np.ascontiguousarray(np.concatenate(positions), np.float32),
-                     np.ascontiguousarray(np.concatenate(triangles), np.int32), np.concatenate(owners))
+                     np.ascontiguousarray(np.concatenate(triangles), np.int32), np.concatenate(owners), boxes)
 
 
 class TriangleScene:
-    """One committed Embree scene over a SightMesh (robust mode), queried in batches."""
+    """One committed Embree scene over a SightMesh (robust mode), queried in batches.
+
+    Instances can be hidden (`hide`): no rebuild; a ray whose nearest hit belongs to a hidden
+    instance goes on past it (rounds over the rays concerned only), so every query of the scene
+    (first hit, occlusion) sees the geometry without them. Nothing hidden: no cost. A shown face
+    that lies in the plane of a hidden one (the brick beside or under a destroyed one) is not
+    skipped: at each hidden hit, a small scene of the shown instances touching the hidden ones
+    (rebuilt by `hide`) is asked for a hit within HIDDEN_WINDOW_LDU of it.
+    """
 
     def __init__(self, mesh: SightMesh):
         self.mesh = mesh
         self.empty = mesh.triangle_count == 0
+        self.hidden: np.ndarray | None = None  # (I,) bool per instance index, None while nothing is hidden
+        self._beside: tuple[TriangleScene, np.ndarray] | None = None  # shown instances touching hidden ones
         if not self.empty:
             self._scene = rtcore_scene.EmbreeScene(robust=True)
             mesh_construction.TriangleMesh(self._scene, mesh.positions, mesh.triangles)
             self._scene.run(np.zeros((1, 3), np.float32), np.array([[0, 0, 1]], np.float32), dists=0.0)  # commit
+
+    def hide(self, instances, hidden: bool = True) -> None:
+        """Hide (or show again) the triangles of these instance indices (array-like of int)."""
+        instances = np.asarray(instances, np.int64).reshape(-1)
+        count = int(self.mesh.tri_instance.max()) + 1 if self.mesh.triangle_count else 0
+        if self.hidden is None:
+            self.hidden = np.zeros(count, bool)
+        instances = instances[(instances >= 0) & (instances < count)]
+        self.hidden[instances] = hidden
+        if not self.hidden.any():
+            self.hidden, self._beside = None, None
+        else:
+            self._beside = self._beside_hidden()
+
+    def _beside_hidden(self) -> tuple[TriangleScene, np.ndarray]:
+        """The shown instances whose box touches a hidden one's, as a scene of their own, and the
+        (T',) int64 triangle index in this scene of each of its triangles."""
+        boxes = self.mesh.boxes(len(self.hidden)).astype(np.float64)
+        near = boxes[self.hidden]
+        lo, hi = near[:, 0] - HIDDEN_WINDOW_LDU, near[:, 1] + HIDDEN_WINDOW_LDU
+        touch = ((boxes[:, None, 0] <= hi[None]) & (boxes[:, None, 1] >= lo[None])).all(axis=2).any(axis=1)
+        owner = self.mesh.tri_instance
+        chosen = np.flatnonzero((owner >= 0) & (touch & ~self.hidden)[np.maximum(owner, 0)])
+        used, local = np.unique(self.mesh.triangles[chosen].reshape(-1), return_inverse=True)
+        sub = SightMesh(np.ascontiguousarray(self.mesh.positions[used]), local.reshape(-1, 3).astype(np.int32),
+                        owner[chosen])
+        return TriangleScene(sub), chosen
 
     def first_hit(self, origins: np.ndarray, dirs: np.ndarray, tfar: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Nearest hit along each segment: (t (N,) float32, inf where none; primID (N,) int32, -1 where none)."""
         n = origins.shape[0]
         if self.empty or n == 0:
             return np.full(n, np.inf, np.float32), np.full(n, -1, np.int32)
+        t, prim = self._first_hit(origins, dirs, tfar)
+        if self.hidden is not None:
+            t, prim = self._past_hidden(origins, dirs, np.asarray(tfar, np.float32), t, prim)
+        return t, prim
+
+    def _first_hit(self, origins, dirs, tfar) -> tuple[np.ndarray, np.ndarray]:
         out = self._scene.run(origins, dirs, dists=np.array(tfar, np.float32, copy=True), output=1)
         prim = out["primID"]
-        t = np.where(prim >= 0, out["tfar"], np.float32(np.inf)).astype(np.float32)
+        return np.where(prim >= 0, out["tfar"], np.float32(np.inf)).astype(np.float32), prim
+
+    def _is_hidden(self, prim: np.ndarray) -> np.ndarray:
+        owner = self.mesh.tri_instance[np.maximum(prim, 0)]
+        return (prim >= 0) & (owner >= 0) & self.hidden[np.maximum(owner, 0)]
+
+    def _past_hidden(self, origins, dirs, tfar, t, prim) -> tuple[np.ndarray, np.ndarray]:
+        """Rays whose hit is hidden go on past it, round after round, until a shown hit or the end."""
+        t, prim = t.copy(), prim.copy()
+        rows = np.flatnonzero(self._is_hidden(prim))
+        beside, beside_prim = self._beside
+        for _ in range(MAX_HIDDEN_ROUNDS):
+            if rows.size == 0:
+                break
+            # A shown face at the hidden hit (coplanar, or just behind it) is the hit.
+            back = np.maximum(t[rows] - HIDDEN_WINDOW_LDU, 0.0)
+            o = np.ascontiguousarray(origins[rows] + back[:, None] * dirs[rows], np.float32)
+            d = np.ascontiguousarray(dirs[rows], np.float32)
+            window = np.minimum(t[rows] + HIDDEN_WINDOW_LDU, tfar[rows]) - back
+            t_b, p_b = beside.first_hit(o, d, np.maximum(window, 0.0).astype(np.float32))
+            found = np.isfinite(t_b)
+            t[rows[found]], prim[rows[found]] = back[found] + t_b[found], beside_prim[p_b[found]]
+            rows = rows[~found]
+            start = t[rows] + HIDDEN_WINDOW_LDU
+            alive = start < tfar[rows]
+            t[rows[~alive]], prim[rows[~alive]] = np.inf, -1
+            rows, start = rows[alive], start[alive]
+            o = np.ascontiguousarray(origins[rows] + start[:, None] * dirs[rows], np.float32)
+            t2, p2 = self._first_hit(o, np.ascontiguousarray(dirs[rows], np.float32),
+                                     (tfar[rows] - start).astype(np.float32))
+            t[rows], prim[rows] = start + t2, p2
+            rows = rows[self._is_hidden(p2)]
         return t, prim
 
     def occluded(self, origins: np.ndarray, dirs: np.ndarray, tfar: np.ndarray) -> np.ndarray:
-        """(N,) bool: something lies on the segment."""
+        """(N,) bool: something (not hidden) lies on the segment."""
         n = origins.shape[0]
         if self.empty or n == 0:
             return np.zeros(n, bool)
+        if self.hidden is not None:
+            return np.isfinite(self.first_hit(origins, dirs, tfar)[0])
         return self._scene.run(origins, dirs, dists=np.array(tfar, np.float32, copy=True), query="OCCLUDED") >= 0
 
 
@@ -220,10 +327,6 @@ def merged_bodies(shapes: list[BodyShape], poses: np.ndarray, active: np.ndarray
     return TriangleScene(mesh), owner
 
 
-CONTINUE_LDU = 0.01  # a ray that hit an ignored body goes on from this far past the hit
-MAX_CONTINUATIONS = 8
-
-
 def cast_merged(scene: TriangleScene, owner: np.ndarray, origins: np.ndarray, dirs: np.ndarray, tfar: np.ndarray,
                 skip: np.ndarray, start: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Nearest hit in the merged bodies scene, ignoring bodies where skip (B,) bool is set: rays that
@@ -262,6 +365,14 @@ def box_exit(origins: np.ndarray, dirs: np.ndarray, box: np.ndarray) -> np.ndarr
         inv = 1.0 / np.where(dirs == 0, np.float32(1e-30), dirs)
         t0, t1 = (box[0] - 0.01 - origins) * inv, (box[1] + 0.01 - origins) * inv
     return np.maximum(np.maximum(t0, t1).min(axis=1), 0.0)
+
+
+def merge_meshes(*meshes: SightMesh) -> SightMesh:
+    """Several meshes as one; tri_instance = the index of the mesh each triangle came from."""
+    offsets = np.cumsum([0] + [m.positions.shape[0] for m in meshes])
+    return SightMesh(np.concatenate([m.positions for m in meshes]),
+                     np.concatenate([m.triangles + o for m, o in zip(meshes, offsets)]).astype(np.int32),
+                     np.concatenate([np.full(m.triangle_count, k, np.int32) for k, m in enumerate(meshes)]))
 
 
 def box_mesh(lo, hi) -> SightMesh:
