@@ -9,6 +9,15 @@ studs at the API; world frame Z up (design.md).
     print(report.verdict())
     world.reachable_cells("blue-3", 5); world.sweep("blue-jeep", 20)
 
+The world answers facts; rulesets judge (design.md). A SightReport carries the visible fraction,
+the blockers along the line of fire (nearest first: share, material, distance, top and height over
+the target's feet), the heights of target and firer, the distance in any unit (`distance("cm")`) and
+whether every LDraw part was found (`complete`, `missing_parts`). Materials: bow3d.world.materials
+(a documented table, per-scene overrides). Queries for the rulesets: `measure` (heads, bases,
+front_edge, bodies, centres), `base`, `bodies_within`, `bodies_in_cone`, `bodies_in_template`,
+`bodies_along`, `sweep_all`; rules-driven decor changes: `add_obstacle`/`remove_obstacle`,
+`remove_decor`/`restore_decor` (bow3d.world.changes). Lengths: bow3d.units.
+
 Conventions (measured on battlefield-5k, 5.2 M triangles; see benchmarks/RESULTS.md):
 - Engine: Embree through embreex, one static scene for the decor, robust mode. Bodies (units,
   vehicles) are software instances: one small Embree scene per distinct model in its own frame;
@@ -35,15 +44,21 @@ Conventions (measured on battlefield-5k, 5.2 M triangles; see benchmarks/RESULTS
   are the ones the firer would see with nothing else in the way (a ray test against the target's
   own mesh: no trust in windings). Visible fraction = unblocked / facing.
 - Walkability: see bow3d.world.grid. Vehicles: see bow3d.world.vehicles.
+- Blockers: one per decor part instance or body; `distance_studs` is the eye to its nearest hit on a
+  sight line; `top_ldu` the top of its box (decor: its sight triangles, studs dropped).
+- Removed decor (destroyed cover) is hidden, not rebuilt: rays go on past it (bow3d.world.raycast).
 """
 
 from bow3d.world.bodies import SAMPLES_PER_BODY, Template, body_pose, template_from_mesh, template_from_model
+from bow3d.world.materials import DEFAULT_MATERIAL, DEFAULT_RULES, MATERIALS, MaterialRule, MaterialTable
 from bow3d.world.raycast import SightMesh, TriangleScene, sight_mesh
-from bow3d.world.report import COVER_THRESHOLD, RANGE_BAND_STUDS, Blocker, Contact, SightReport, range_penalty
+from bow3d.world.report import (COVER_THRESHOLD, RANGE_BAND_STUDS, Blocker, Contact, Crossing, SightReport,
+                                range_penalty)
 from bow3d.world.world import Body, BodySpec, World
 
 __all__ = [
-    "Blocker", "Body", "BodySpec", "COVER_THRESHOLD", "Contact", "RANGE_BAND_STUDS", "SAMPLES_PER_BODY",
-    "SightMesh", "SightReport", "Template", "TriangleScene", "World", "body_pose", "range_penalty", "sight_mesh",
-    "template_from_mesh", "template_from_model",
+    "Blocker", "Body", "BodySpec", "COVER_THRESHOLD", "Contact", "Crossing", "DEFAULT_MATERIAL", "DEFAULT_RULES",
+    "MATERIALS", "MaterialRule", "MaterialTable", "RANGE_BAND_STUDS", "SAMPLES_PER_BODY", "SightMesh", "SightReport",
+    "Template", "TriangleScene", "World", "body_pose", "range_penalty", "sight_mesh", "template_from_mesh",
+    "template_from_model",
 ]

@@ -10,17 +10,61 @@ from __future__ import annotations
 
 import math
 import zlib
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
 
+from bow3d.errors import UserInputError
 from bow3d.ldraw import Model
+from bow3d.units import LDU_PER_STUD as STUD
+from bow3d.units import convert
 from bow3d.world.raycast import BodyShape, SightMesh, TriangleScene, sight_mesh
 
 SAMPLES_PER_BODY = 1024    # points spread over a body's surface; a minifig shows about a fifth to any eye (>= 64)
 SAMPLE_STANDOFF_LDU = 0.05  # a sight line stops this short of its sample (a segment ending on a surface hits it)
 HEAD_PARTS = ("3626",)     # minifig heads: the head point is the centre of their box
 HEAD_FALLBACK_BELOW_TOP_LDU = 12.0  # no head part: half a brick below the top of the body, centred
+
+
+@dataclass(frozen=True)
+class BodySpec:
+    """A body to put in a world (from a scene, or from raw meshes in tests and benchmarks).
+
+    material: None = its kind's default ('unit', 'vehicle', 'wood' for doors, 'stone' for obstacles).
+    base_studs: the base it stands on, (width across its facing, depth along it) in studs, centred
+    on its position (War of Bros: 3 x 3 cm = 3.75 x 3.75 studs); None = the model's own footprint.
+    """
+
+    id: str
+    template: str             # key into the templates given to World
+    position: tuple[float, float] | None
+    facing: float = 270.0
+    kind: str = "unit"
+    side: str | None = None
+    flying: bool = False
+    material: str | None = None
+    base_studs: tuple[float, float] | None = None
+
+
+def parse_base(value, where: str) -> tuple[float, float] | None:
+    """A scene entry's base, (width, depth) in studs: None; [w, d] (studs); or a mapping or object
+    with width, depth and unit ('studs', 'cm', 'mm', 'in'; default studs): {width: 3, depth: 3, unit: cm}."""
+    if value is None:
+        return None
+    get = value.get if isinstance(value, Mapping) else (lambda k, d=None: getattr(value, k, d))
+    try:
+        if isinstance(value, (list, tuple)):
+            width, depth, unit = value[0], value[1], "studs"
+        else:
+            width, depth, unit = get("width"), get("depth"), get("unit", "studs") or "studs"
+        size = (float(convert(float(width), unit, "studs")), float(convert(float(depth), unit, "studs")))
+    except (TypeError, ValueError, IndexError, KeyError):
+        raise UserInputError(f"{where}: a base is [width, depth] in studs or {{width, depth, unit}}, "
+                             f"got {value!r}") from None
+    if not all(v > 0 for v in size):
+        raise UserInputError(f"{where}: a base needs a positive width and depth, got {value!r}")
+    return size
 
 
 @dataclass
@@ -120,7 +164,7 @@ def body_pose(x_studs: float, y_studs: float, facing_deg: float, ground_ldu: flo
     c, s = math.cos(angle), math.sin(angle)
     pose = np.eye(4)
     pose[:2, :2] = [[c, -s], [s, c]]
-    pose[:3, 3] = (20.0 * x_studs, 20.0 * y_studs, ground_ldu)
+    pose[:3, 3] = (STUD * x_studs, STUD * y_studs, ground_ldu)
     return pose
 
 

@@ -19,9 +19,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-PLATE_LDU = 8.0
+from bow3d.units import LDU_PER_PLATE as PLATE_LDU
+from bow3d.units import LDU_PER_STUD as STUD
+
 STEP_TOLERANCE_LDU = 0.5
-STUD = 20.0
 PROBE_OFFSET_LDU = 6.0
 DIRECTIONS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
 
@@ -81,11 +82,14 @@ class StudGrid:
         return float(self.heights[k]) if k else -math.inf
 
     def occupied(self, world, except_ids: tuple[str, ...] = ()) -> np.ndarray:
-        """(nx, ny) bool: cells where a unit stands or under a vehicle's footprint (others than except_ids)."""
+        """(nx, ny) bool: cells where a unit stands or under the footprint of a vehicle, a closed door or
+        an obstacle higher than a plate (others than except_ids)."""
         taken = np.zeros(self.shape, bool)
         for body in world.bodies.values():
             if body.id in except_ids or not world.active[body.index]:
                 continue
+            if body.kind == "obstacle" and body.template.height <= PLATE_LDU + STEP_TOLERANCE_LDU:
+                continue  # as low as a plate: walked over, like plates and tiles of the decor
             if body.kind == "unit":
                 k = self.index((math.floor(body.position[0]), math.floor(body.position[1])))
                 if k:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from bow3d.units import LDU_PER_STUD as STUD
 from bow3d.world.bodies import facing_samples_many
 
 CELLS_PER_CHUNK = 64
@@ -48,10 +49,10 @@ def visibility_map(world, viewer: str, progress: Callable[[int], None] | None = 
         ci, cj = ii[start:start + CELLS_PER_CHUNK], jj[start:start + CELLS_PER_CHUNK]
         x, y = ci + grid.i0 + 0.5, cj + grid.j0 + 0.5
         poses = np.tile(np.eye(4), (len(ci), 1, 1))
-        angle = np.arctan2(eye[1] - y * 20.0, eye[0] - x * 20.0) - math.radians(270.0)  # each faces the eye
+        angle = np.arctan2(eye[1] - y * STUD, eye[0] - x * STUD) - math.radians(270.0)  # each faces the eye
         poses[:, 0, 0], poses[:, 0, 1], poses[:, 1, 0], poses[:, 1, 1] = \
             np.cos(angle), -np.sin(angle), np.sin(angle), np.cos(angle)
-        poses[:, :3, 3] = np.column_stack([x * 20.0, y * 20.0, grid.heights[ci, cj]])
+        poses[:, :3, 3] = np.column_stack([x * STUD, y * STUD, grid.heights[ci, cj]])
         world_pts, faces = facing_samples_many(template, poses, eye)
         pts = world_pts[faces]
         own = np.nonzero(faces)[0]

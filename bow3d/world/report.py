@@ -1,6 +1,7 @@
-"""What the world answers: sight reports with their blockers, and vehicle contacts.
+"""What the world answers: sight reports with their blockers, vehicle contacts, segment crossings.
 
-Layer: world. Values are frozen dataclasses; distances in studs, fractions in [0, 1].
+Layer: world. Values are frozen dataclasses; distances in studs (any unit through `distance(unit)`,
+see bow3d.units), heights as world z in LDU, fractions in [0, 1].
 """
 
 from __future__ import annotations
@@ -9,6 +10,8 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
+
+from bow3d.units import convert
 
 RANGE_BAND_STUDS = 15.0   # BOW 1.3 §2.4.2: -1 brick per full 15 studs beyond the first 15
 COVER_THRESHOLD = 0.25    # BOW 1.3 §2.4.2 via design.md: hidden share from which a visible target is covered
@@ -32,15 +35,27 @@ def range_penalty(distance_studs: float, band_studs: float = RANGE_BAND_STUDS) -
 
 @dataclass(frozen=True)
 class Blocker:
-    """Something that hides part of a target: decor (one placed part) or a unit or a vehicle."""
+    """Something that hides part of a target: decor (one placed part), a unit, a vehicle, a closed
+    door or an obstacle added by the rules.
 
-    kind: str                 # 'decor' | 'unit' | 'vehicle'
+    distance_studs: from the firer's eye to the nearest point where it hides the target (along the
+    sight lines, 3D). top_ldu: world z of the top of its box (decor: the placed part's triangles
+    for sight, studs dropped; a body: its box as it stands). height_ldu: top_ldu above the
+    target's feet (the ground under the target), i.e. how high it rises over the target's ground.
+    """
+
+    kind: str                 # 'decor' | 'unit' | 'vehicle' | 'door' | 'obstacle'
     share: float              # fraction of the target's facing samples it is the first to hide
-    id: str | None = None     # unit or vehicle id
+    id: str | None = None     # unit, vehicle, door or obstacle id
     part: str | None = None   # decor: '3004.dat'
     colour: str | None = None
     file: str | None = None
     line: int | None = None
+    material: str | None = None        # bow3d.world.materials: 'stone', 'wood', 'glass', 'plant', ...
+    distance_studs: float | None = None
+    top_ldu: float | None = None
+    height_ldu: float | None = None
+    instance: int | None = None        # decor: index into World.instances (for remove_decor)
 
     def describe(self) -> str:
         """'3004.dat, Light_Bluish_Grey, village.ldr line 212' or 'unit red-1'."""
@@ -57,8 +72,12 @@ class Blocker:
 class SightReport:
     """The referee's answer to 'can FIRER see TARGET' (implements C2 SightReport).
 
-    points (K, 3) float64: the target's samples facing the eye (world, LDU); seen (K,) bool;
-    blocked_by (K,) int32: index into `blockers` of what hides each sample (-1 = seen).
+    blockers: along the line of fire, nearest to the firer first (`blockers_by_share`: largest
+    share first). points (K, 3) float64: the target's samples facing the eye (world, LDU); seen
+    (K,) bool; blocked_by (K,) int32: index into `blockers` of what hides each sample (-1 = seen).
+    Heights are world z in LDU: the target's feet (its lowest point, on the ground under it) and
+    the top of its box, the firer's feet and eye (`eye_z_ldu`). complete: no LDraw part was missing
+    from the decor or any body model (`missing_parts` names them: magenta boxes stood in for them).
     """
 
     firer: str
@@ -75,6 +94,27 @@ class SightReport:
     points: np.ndarray = field(repr=False)
     seen: np.ndarray = field(repr=False)
     blocked_by: np.ndarray = field(repr=False)
+    target_feet_ldu: float = math.nan
+    target_top_ldu: float = math.nan
+    firer_feet_ldu: float = math.nan
+    complete: bool = True
+    missing_parts: tuple[str, ...] = ()
+    by_share: tuple[int, ...] | None = field(default=None, repr=False)  # indices into blockers, largest share first
+
+    @property
+    def blockers_by_share(self) -> tuple[Blocker, ...]:
+        """The blockers, largest share first (ties in the order the world found them)."""
+        if self.by_share is None:
+            return tuple(sorted(self.blockers, key=lambda b: -b.share))
+        return tuple(self.blockers[k] for k in self.by_share)
+
+    @property
+    def eye_z_ldu(self) -> float:
+        return float(self.eye[2])
+
+    def distance(self, unit: str = "studs") -> float:
+        """Head to head, 3D, in any unit of bow3d.units ('studs', 'cm', 'in', 'mm', 'ldu', ...)."""
+        return float(convert(self.distance_studs, "studs", unit))
 
     @property
     def hidden_fraction(self) -> float:
@@ -86,8 +126,9 @@ class SightReport:
 
     def verdict(self) -> str:
         """One paragraph in plain words, as a referee would say it."""
-        named = [f"{b.describe()} ({percent(b.share)})" for b in self.blockers[:VERDICT_BLOCKERS]]
-        rest = self.blockers[VERDICT_BLOCKERS:]
+        blockers = self.blockers_by_share
+        named = [f"{b.describe()} ({percent(b.share)})" for b in blockers[:VERDICT_BLOCKERS]]
+        rest = blockers[VERDICT_BLOCKERS:]
         if rest:
             named.append(f"{len(rest)} more ({percent(sum(b.share for b in rest))})")
         hiders = ", ".join(named)
@@ -108,28 +149,61 @@ class SightReport:
         return f"{self.firer} can see {self.target}: {seen}, {cover}, {rng}, {arc}."
 
     def to_dict(self) -> dict:
-        """JSON-ready: everything but the arrays of samples, which come as lists."""
+        """JSON-ready: everything but the arrays of samples, which come as lists. Blockers come largest
+        share first (each with its distance_studs along the line of fire)."""
         return {"firer": self.firer, "target": self.target, "visible": bool(self.visible),
                 "visible_fraction": round(float(self.visible_fraction), 4),
                 "hidden_fraction": round(float(self.hidden_fraction), 4), "covered": bool(self.covered), "cover_threshold": self.cover_threshold,
                 "distance_studs": round(self.distance_studs, 3), "range_penalty_bricks": int(self.range_penalty),
-                "in_front_arc": bool(self.in_front_arc), "blockers": [b.to_dict() for b in self.blockers],
+                "in_front_arc": bool(self.in_front_arc), "blockers": [b.to_dict() for b in self.blockers_by_share],
                 "samples": self.sample_count, "verdict": self.verdict(), "eye_ldu": [round(float(v), 2) for v in self.eye],
-                "points_ldu": np.round(self.points, 2).tolist(), "seen": [bool(v) for v in self.seen]}
+                "points_ldu": np.round(self.points, 2).tolist(), "seen": [bool(v) for v in self.seen],
+                "distance_cm": round(self.distance("cm"), 3), "distance_in": round(self.distance("in"), 3),
+                "target_feet_ldu": _round(self.target_feet_ldu), "target_top_ldu": _round(self.target_top_ldu),
+                "firer_feet_ldu": _round(self.firer_feet_ldu), "eye_z_ldu": _round(self.eye_z_ldu),
+                "complete": bool(self.complete), "missing_parts": list(self.missing_parts)}
+
+
+def _round(value: float) -> float | None:
+    return round(float(value), 2) if math.isfinite(value) else None
 
 
 @dataclass(frozen=True)
 class Contact:
-    """The first thing a moving vehicle meets (implements C2 Contact)."""
+    """What a moving vehicle meets (implements C2 Contact): the first contact of `sweep`, or one of
+    the contacts of `sweep_all` (one per thing met)."""
 
     kind: str                    # 'decor' | 'unit' | 'vehicle' | 'ground' | 'edge'
-    other: str | None            # id of the unit or vehicle hit
+    other: str | None            # id of the unit or vehicle hit (of the obstacle, for decor added by the rules)
     distance_studs: float        # travelled before the contact (turns: along the arc of the contact point)
     sector: str | None           # 'front' | 'side' | 'back' of the hit vehicle
     point: tuple[float, float, float] | None = None  # world, LDU
     decor: str | None = None     # decor part hit, described
+    material: str | None = None  # what was hit is made of (bow3d.world.materials)
+    instance: int | None = None  # decor: index into World.instances
 
     def describe(self) -> str:
         what = {"decor": f"decor ({self.decor})", "unit": f"unit {self.other}", "ground": "the ground",
                 "vehicle": f"vehicle {self.other} ({self.sector} sector)", "edge": "the battlefield's edge"}
         return f"{what.get(self.kind, self.kind)} after {self.distance_studs:.2f} studs"
+
+
+@dataclass(frozen=True)
+class Crossing:
+    """Something a segment passes through (`World.bodies_along`): a body or a decor part.
+
+    distance_studs: from the segment's start to where it first enters it (3D). point: that
+    entry point, world LDU.
+    """
+
+    kind: str                    # 'unit' | 'vehicle' | 'door' | 'obstacle' | 'decor'
+    distance_studs: float
+    id: str | None = None        # body id
+    instance: int | None = None  # decor: index into World.instances
+    part: str | None = None      # decor: '3004.dat'
+    material: str | None = None
+    point: tuple[float, float, float] | None = None
+
+    def describe(self) -> str:
+        what = f"{self.part or 'decor'}" if self.kind == "decor" else f"{self.kind} {self.id}"
+        return f"{what} at {self.distance_studs:.2f} studs"

@@ -21,16 +21,17 @@ import math
 
 import numpy as np
 
+from bow3d.units import LDU_PER_PLATE as PLATE_LDU
+from bow3d.units import LDU_PER_STUD as STUD
 from bow3d.world.bodies import footprint_corners
-from bow3d.world.raycast import cast_bodies
+from bow3d.world.raycast import CONTINUE_LDU, cast_bodies
 from bow3d.world.report import Contact
 
-STUD = 20.0
-PLATE_LDU = 8.0
 RAY_SPACING_LDU = 4.0
 RAY_LAYER_LDU = 6.0
 START_INSIDE_LDU = 0.5
 TURN_STEP_DEG = 2.0
+MAX_SWEEP_ROUNDS = 256  # sweep_all: surfaces a ray of the fan goes on past (then it stops)
 
 
 def _spread(lo: float, hi: float, spacing: float) -> np.ndarray:
@@ -58,15 +59,18 @@ def _first_contacts(world, body, origins: np.ndarray, dirs: np.ndarray, tfar: np
 def _contact(world, body, who: int, prim: int, point: np.ndarray, distance: float) -> Contact:
     point_t = tuple(round(float(v), 3) for v in point)
     if who == -1:
-        inst = world.decor.tri_instance[prim] if prim >= 0 else -1
+        inst = int(world.decor.tri_instance[prim]) if prim >= 0 else -1
         described = world.instances[inst].describe() if 0 <= inst < len(world.instances) else "decor"
         kind = "ground" if body.flying and point[2] <= world.poses[body.index, 2, 3] + PLATE_LDU else "decor"
-        return Contact(kind, None, distance, None, point_t, described)
-    other = next(b for b in world.bodies.values() if b.index == who)
+        material = str(world.decor_materials[inst]) if inst >= 0 else world.material_table.default
+        return Contact(kind, None, distance, None, point_t, described, material, inst if inst >= 0 else None)
+    other = world._rows[who]
     if other.kind == "door":  # a closed door is part of the decor for a vehicle (BOW §3.6.2: a crash)
-        return Contact("decor", None, distance, None, point_t, f"door {other.id}")
+        return Contact("decor", None, distance, None, point_t, f"door {other.id}", other.material)
+    if other.kind == "obstacle":  # decor added by the rules: a crash too
+        return Contact("decor", other.id, distance, None, point_t, f"obstacle {other.id}", other.material)
     sector = collision_sector(world, other.id, point[:2]) if other.kind == "vehicle" else None
-    return Contact(other.kind, other.id, distance, sector, point_t)
+    return Contact(other.kind, other.id, distance, sector, point_t, material=other.material)
 
 
 def collision_sector(world, vehicle: str, point_xy: np.ndarray) -> str:
@@ -85,12 +89,9 @@ def collision_sector(world, vehicle: str, point_xy: np.ndarray) -> str:
     return "side"
 
 
-def sweep(world, vehicle: str, distance_studs: float) -> Contact | None:
-    """Move the footprint straight ahead `distance_studs`; the first contact, or None if the way is free."""
-    body = world.body(vehicle)
-    if body.kind != "vehicle":
-        from bow3d.errors import UserInputError
-        raise UserInputError(f"{vehicle} is a unit, not a vehicle: only vehicles sweep")
+def _fan(world, body) -> tuple[np.ndarray, np.ndarray]:
+    """The sweep's rays: origins (N, 3) float32 across the footprint's leading face, and the
+    forward direction (3,) float64 (the model faces its -Y)."""
     pose = world.poses[body.index]
     x0, x1, y0, y1 = body.template.footprint
     xs = _spread(x0 + 0.5, x1 - 0.5, RAY_SPACING_LDU)
@@ -98,7 +99,22 @@ def sweep(world, vehicle: str, distance_studs: float) -> Contact | None:
     gx, gz = np.meshgrid(xs, zs, indexing="ij")
     local = np.column_stack([gx.ravel(), np.full(gx.size, y0 + START_INSIDE_LDU), gz.ravel()])
     origins = (local @ pose[:3, :3].T + pose[:3, 3]).astype(np.float32)
-    forward = pose[:3, :3] @ np.array([0.0, -1.0, 0.0])
+    return origins, pose[:3, :3] @ np.array([0.0, -1.0, 0.0])
+
+
+def _vehicle(world, vehicle: str):
+    body = world.body(vehicle)
+    if body.kind != "vehicle":
+        from bow3d.errors import UserInputError
+        raise UserInputError(f"{vehicle} is a {body.kind}, not a vehicle: only vehicles sweep")
+    return body
+
+
+def sweep(world, vehicle: str, distance_studs: float) -> Contact | None:
+    """Move the footprint straight ahead `distance_studs`; the first contact, or None if the way is free."""
+    body = _vehicle(world, vehicle)
+    pose = world.poses[body.index]
+    origins, forward = _fan(world, body)
     dirs = np.broadcast_to(forward.astype(np.float32), origins.shape).copy()
     reach = distance_studs * STUD + START_INSIDE_LDU
     t, who, prim = _first_contacts(world, body, origins, dirs, np.full(len(origins), reach, np.float32))
@@ -111,6 +127,47 @@ def sweep(world, vehicle: str, distance_studs: float) -> Contact | None:
         return None
     point = origins[k].astype(np.float64) + t[k] * forward
     return _contact(world, body, int(who[k]), int(prim[k]), point, travelled / STUD)
+
+
+def sweep_all(world, vehicle: str, distance_studs: float) -> tuple[Contact, ...]:
+    """Every contact of a straight move of `distance_studs`, nearest first, one per thing met (a decor
+    part, a unit, a vehicle, a door, an obstacle), as if the vehicle went through them all; the move
+    ends at the battlefield's edge (an 'edge' contact, last; nothing beyond it counts). The first
+    contact is `sweep`'s. The rays of the fan go on past each surface they meet, in rounds
+    (vectorised over the rays still going)."""
+    body = _vehicle(world, vehicle)
+    pose = world.poses[body.index]
+    origins, forward = _fan(world, body)
+    dirs = np.broadcast_to(forward.astype(np.float32), origins.shape).copy()
+    edge = _edge_distance(world, footprint_corners(body.template, pose), forward[:2])
+    reach = min(distance_studs * STUD, edge) + START_INSIDE_LDU
+    first: dict[tuple[int, int], tuple[float, int, int]] = {}  # (who, decor instance) -> (t, ray, prim)
+    start = np.zeros(len(origins), np.float32)
+    rows = np.arange(len(origins))
+    for _ in range(MAX_SWEEP_ROUNDS):
+        o = np.ascontiguousarray(origins[rows] + start[rows, None] * dirs[rows], np.float32)
+        t, who, prim = _first_contacts(world, body, o, dirs[rows], (reach - start[rows]).astype(np.float32))
+        hit = np.isfinite(t)
+        rows, t, who, prim = rows[hit], t[hit] + start[rows[hit]], who[hit], prim[hit]
+        if rows.size == 0:
+            break
+        inst = np.where(who == -1, world.decor.tri_instance[np.maximum(prim, 0)], -1)
+        order = np.lexsort((t, inst, who))             # per distinct thing, its nearest hit first
+        things = np.column_stack([who, inst])[order]
+        for k in order[np.concatenate([[True], (things[1:] != things[:-1]).any(axis=1)])]:  # one per thing met
+            key = (int(who[k]), int(inst[k]))
+            if key not in first or t[k] < first[key][0]:
+                first[key] = (float(t[k]), int(rows[k]), int(prim[k]))
+        start[rows] = t + CONTINUE_LDU
+        rows = rows[start[rows] < reach]
+        if rows.size == 0:
+            break
+    contacts = [_contact(world, body, who, prim, origins[ray].astype(np.float64) + t * forward,
+                         max(t - START_INSIDE_LDU, 0.0) / STUD) for (who, _), (t, ray, prim) in first.items()]
+    contacts.sort(key=lambda c: (c.distance_studs, c.other or "", c.instance if c.instance is not None else -1))
+    if edge < distance_studs * STUD:
+        contacts.append(Contact("edge", None, edge / STUD, None))
+    return tuple(contacts)
 
 
 def _edge_distance(world, corners: np.ndarray, forward: np.ndarray) -> float:

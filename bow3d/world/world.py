@@ -1,12 +1,15 @@
 """The World: decor, bodies and the geometric questions the rules ask (contract C2).
 
 Layer: world (imports ldraw and scene, never rules). Units: LDU inside, studs at the surface of
-the API (positions, distances, reach), degrees for facings and arcs.
+the API (positions, distances, reach; other units where a query takes `unit`, see bow3d.units),
+degrees for facings and arcs. Queries beyond C2 (measures, bases, radius, cone, template,
+segment) live in bow3d.world.queries; rules-driven decor changes in bow3d.world.changes.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -14,13 +17,16 @@ import numpy as np
 
 from bow3d.errors import UserInputError
 from bow3d.ldraw import Library, Model, PartInstance, load_model
-from bow3d.world.bodies import (SAMPLE_STANDOFF_LDU, Template, body_pose, facing_samples, footprint_corners,
-                                template_from_mesh, template_from_model)
+from bow3d.units import LDU_PER_BRICK
+from bow3d.units import LDU_PER_STUD as STUD
+from bow3d.world import changes, plan, queries
+from bow3d.world.bodies import (SAMPLE_STANDOFF_LDU, BodySpec, Template, body_pose, facing_samples, footprint_corners,
+                                parse_base, template_from_mesh, template_from_model)
+from bow3d.world.materials import STONE, UNIT, MaterialTable, classify_instances
 from bow3d.world.raycast import (SightMesh, TriangleScene, box_exit, box_mesh, cast_bodies, cast_merged,
                                  merged_bodies, near_bodies, sight_mesh)
-from bow3d.world.report import COVER_THRESHOLD, RANGE_BAND_STUDS, Blocker, SightReport, range_penalty
+from bow3d.world.report import COVER_THRESHOLD, RANGE_BAND_STUDS, Blocker, Crossing, SightReport, range_penalty
 
-STUD = 20.0
 CLOSE_STUDS = 1.0   # design.md: "close" = the hands can touch, within 1 stud, body to body
 ABOVE_LDU = 1000.0  # vertical rays for ground heights start this far above the decor's top
 MERGED_BATCH_RAYS = 4096  # batches this big, whose segments pass near bodies
@@ -33,26 +39,15 @@ class Body:
     """A unit or a vehicle in the world: its template, where it stands, and whether it is there."""
 
     id: str
-    kind: str                 # 'unit' | 'vehicle' | 'door' (a closed door filling its cell)
+    kind: str                 # 'unit' | 'vehicle' | 'door' (a closed door filling its cell) | 'obstacle'
     side: str | None
     template: Template
     index: int                # row in World.poses
     position: tuple[float, float] | None = None  # studs
     facing: float = 270.0
     flying: bool = False
-
-
-@dataclass(frozen=True)
-class BodySpec:
-    """A body to put in a world built from raw meshes (tests, benchmarks)."""
-
-    id: str
-    template: str             # key into the templates given to World
-    position: tuple[float, float] | None
-    facing: float = 270.0
-    kind: str = "unit"
-    side: str | None = None
-    flying: bool = False
+    material: str = UNIT      # bow3d.world.materials
+    base_studs: tuple[float, float] | None = None  # (width across the facing, depth along it); None: the model's
 
 
 class World:
@@ -60,7 +55,8 @@ class World:
 
     def __init__(self, decor: SightMesh, templates: dict[str, Template], bodies: list[BodySpec],
                  instances: list[PartInstance] | None = None, cover_threshold: float = COVER_THRESHOLD,
-                 range_band_studs: float = RANGE_BAND_STUDS, scene=None, decor_model: Model | None = None):
+                 range_band_studs: float = RANGE_BAND_STUDS, scene=None, decor_model: Model | None = None,
+                 materials: Mapping[str, str] | MaterialTable | None = None):
         self.decor = decor
         self.decor_scene = TriangleScene(decor)
         self.instances = instances or []
@@ -71,22 +67,49 @@ class World:
         self.library: Library | None = None
         self.templates = templates
         self.bounds = decor.bounds()
+        self.material_table = materials if isinstance(materials, MaterialTable) else \
+            MaterialTable.from_overrides(materials)
+        # Per decor instance, once: (I, 2, 3) box of its sight triangles (LDU) and (I,) material name.
+        self.decor_boxes = decor.boxes(max(len(self.instances), int(decor.tri_instance.max(initial=-1)) + 1))
+        named = classify_instances(self.material_table, self.instances, decor_model)
+        self.decor_materials = np.concatenate([named, np.full(self.decor_boxes.shape[0] - len(named),
+                                                               self.material_table.default)])
+        self.removed_decor = np.zeros(self.decor_boxes.shape[0], bool)  # hidden by remove_decor
         self.bodies: dict[str, Body] = {}
-        self.poses = np.tile(np.eye(4), (len(bodies), 1, 1))
-        self.active = np.zeros(len(bodies), bool)
+        self._rows: list[Body] = []  # bodies by row of poses
+        self.poses = np.zeros((0, 4, 4))
+        self.active = np.zeros(0, bool)
+        self._base_local = np.zeros((0, 4))  # per row: the base rectangle x0, x1, y0, y1 in the body frame, LDU
         self._shapes = []
         self._grid = None
-        self._version = 0        # bumped by place() and remove()
+        self._version = 0        # bumped by place(), remove() and decor changes
         self._merged = (-1, None, None)
         self._file_names: dict[str, str] = {}
-        for row, spec in enumerate(bodies):
-            if spec.id in self.bodies:
-                raise UserInputError(f"two bodies share the id {spec.id!r}")
-            tpl = templates[spec.template]
-            self.bodies[spec.id] = Body(spec.id, spec.kind, spec.side, tpl, row, None, spec.facing, spec.flying)
-            self._shapes.append(tpl.shape)
+        self._add_bodies([(spec, templates[spec.template]) for spec in bodies])
+        self.material_table.check_bodies({b.id: b.kind for b in self._rows})
+        self.missing_parts = _missing_parts(self.instances, decor_model, templates.values())
+        for spec in bodies:
             if spec.position is not None and self.is_on_battlefield(spec.position):
                 self.place(spec.id, spec.position, spec.facing)
+
+    def _add_bodies(self, entries: list[tuple[BodySpec, Template]]) -> None:
+        """New rows for bodies (not placed yet): grows poses, active, shapes and bases together."""
+        start = len(self._rows)
+        self.poses = np.concatenate([self.poses, np.tile(np.eye(4), (len(entries), 1, 1))])
+        self.active = np.concatenate([self.active, np.zeros(len(entries), bool)])
+        bases = np.zeros((len(entries), 4))
+        for k, (spec, tpl) in enumerate(entries):
+            if spec.id in self.bodies:
+                raise UserInputError(f"two bodies share the id {spec.id!r}")
+            material = self.material_table.body_material(spec.kind, spec.id, spec.material)
+            base = tuple(float(v) for v in spec.base_studs) if spec.base_studs is not None else None
+            body = Body(spec.id, spec.kind, spec.side, tpl, start + k, None, spec.facing, spec.flying, material, base)
+            self.bodies[spec.id] = body
+            self._rows.append(body)
+            self._shapes.append(tpl.shape)
+            bases[k] = tpl.footprint if base is None else \
+                np.array([-base[0], base[0], -base[1], base[1]]) * (STUD / 2.0)
+        self._base_local = np.concatenate([self._base_local, bases])
 
     # ----- construction -------------------------------------------------------------------------
     @classmethod
@@ -103,15 +126,22 @@ class World:
                     templates[key] = template_from_model(key, _load_body_model(scene, key, library))
                 sheet = scene.sheet(entry.sheet)
                 specs.append(BodySpec(entry.id, key, tuple(entry.position) if entry.position is not None else None,
-                                      float(entry.facing), kind, entry.side, bool(getattr(sheet, "flying", False))))
+                                      float(entry.facing), kind, entry.side, bool(getattr(sheet, "flying", False)),
+                                      base_studs=parse_base(getattr(entry, "base", None), f"{entry.id}: base")))
         for door in getattr(scene, "doors", None) or []:
             key = f"door:{door.height_ldu:g}"
             if key not in templates:
                 templates[key] = door_template(door.height_ldu)
-            specs.append(BodySpec(door.id, key, _cell_centre(door.cell), 270.0, "door"))
+            specs.append(BodySpec(door.id, key, _cell_centre(door.cell), 270.0, "door",
+                                  material=getattr(door, "material", None)))
         ruleset = scene.ruleset
+        materials = getattr(scene, "materials", None) or {}  # the scene's per-part overrides, when it has them
+        # BOW's judgement parameters, while the world still judges (the ruleset validates them)
+        cover, band = (getattr(ruleset, name, None) for name in ("cover_threshold", "range_band_studs"))
+        cover = COVER_THRESHOLD if cover is None else float(cover)
+        band = RANGE_BAND_STUDS if band is None else float(band)
         world = cls(sight_mesh(decor_model, keep_studs), templates, specs, decor_model.instances,
-                    ruleset.cover_threshold, ruleset.range_band_studs, scene, decor_model)
+                    cover, band, scene, decor_model, dict(materials))
         world.library = library
         for door in getattr(scene, "doors", None) or []:
             if door.open:
@@ -200,27 +230,38 @@ class World:
 
     # ----- sight --------------------------------------------------------------------------------
     def sight(self, firer: str, target: str) -> SightReport:
-        """Rays from the firer's eye to the target's samples facing it (design.md, BOW §2.4.2)."""
+        """Rays from the firer's eye to the target's samples facing it (design.md, BOW §2.4.2): the
+        facts (visible fraction, blockers along the line of fire with share, material and height,
+        heights, distance) and, until the rulesets take them, BOW's judgements (covered, penalty)."""
         f, t = self.body(firer), self.body(target)
         if f.id == t.id:
             raise UserInputError(f"{firer} cannot be its own target")
         eye = self.head(firer)
         points, facing = facing_samples(t.template, self.poses[t.index], eye)
         points = points[facing]
-        seen, hider, blockers = self.cast_sight(eye, points, skip=(f.index, t.index))
+        feet = float(self.poses[t.index, 2, 3])
+        seen, hider, blockers, by_share = self._cast(eye, points, (f.index, t.index), True, feet)
         fraction = float(seen.mean()) if len(seen) else 0.0
         visible = bool(seen.any())
         covered = visible and (1.0 - fraction) >= self.cover_threshold - 1e-12
         dist = self.distance_studs(firer, target)
         return SightReport(firer, target, visible, fraction, covered, dist, range_penalty(dist, self.range_band_studs),
                            self.in_front_arc(firer, target), tuple(blockers), self.cover_threshold, eye, points,
-                           seen, hider)
+                           seen, hider, feet, feet + t.template.height, float(self.poses[f.index, 2, 3]),
+                           not self.missing_parts, self.missing_parts, by_share)
 
     def cast_sight(self, eye: np.ndarray, points: np.ndarray, skip: tuple[int, ...] = (), describe: bool = True
                    ) -> tuple[np.ndarray, np.ndarray, list[Blocker]]:
         """Segments from one eye (3,) to many points (K, 3), the bodies in `skip` (indices) ignored:
-        (seen (K,) bool, blocker index (K,) int32, blockers); `describe=False` skips naming the
-        blockers (index -1 and an empty list: the batch mode of heatmaps)."""
+        (seen (K,) bool, blocker index (K,) int32, blockers nearest to the eye first); `describe=False`
+        skips naming the blockers (index -1 and an empty list: the batch mode of heatmaps)."""
+        seen, hider, blockers, _ = self._cast(eye, points, skip, describe)
+        return seen, hider, blockers
+
+    def _cast(self, eye: np.ndarray, points: np.ndarray, skip: tuple[int, ...], describe: bool,
+              feet: float = math.nan) -> tuple[np.ndarray, np.ndarray, list[Blocker], tuple[int, ...]]:
+        """cast_sight, plus the blockers' order by share (largest first; ties by decor instance, bodies
+        first); `feet`: the z heights of blockers are measured from."""
         delta = points - eye
         dist = np.linalg.norm(delta, axis=1)
         dirs = (delta / np.maximum(dist, 1e-9)[:, None]).astype(np.float32)
@@ -238,21 +279,33 @@ class World:
             t_body, body, _ = cast_bodies(origins, dirs, limit, self._shapes, self.poses, active, eye, near)
         by_body = np.isfinite(t_body) & (t_body < t_decor)
         by_decor = np.isfinite(t_decor) & ~by_body
-        # One key per blocker: decor instance index, or -(body index) - 2.
-        key = np.full(len(points), np.iinfo(np.int64).min, np.int64)
-        key[by_decor] = self.decor.tri_instance[prim[by_decor]]
-        key[by_body] = -body[by_body].astype(np.int64) - 2
         seen = ~(by_decor | by_body)
         hider = np.full(len(points), -1, np.int32)
-        blockers = []
-        if describe and (~seen).any():
-            keys, inverse, counts = np.unique(key[~seen], return_inverse=True, return_counts=True)
-            order = np.argsort(-counts, kind="stable")
-            rank = np.empty_like(order)
-            rank[order] = np.arange(len(order))
-            hider[~seen] = rank[inverse]
-            blockers = [self._blocker(int(keys[i]), counts[i] / len(points)) for i in order]
-        return seen, hider, blockers
+        if not describe or seen.all():
+            return seen, hider, [], ()
+        # One key per blocker: decor instance index, or -(body index) - 2; grouped (one sort), nearest hit first.
+        hidden = np.nonzero(~seen)[0]
+        on_body = by_body[hidden]
+        decor_key = self.decor.tri_instance[prim[hidden]] if self.decor.triangle_count else 0
+        key = np.where(on_body, -body[hidden].astype(np.int64) - 2, decor_key)
+        t_hit = np.where(on_body, t_body[hidden], t_decor[hidden])
+        order = np.lexsort((t_hit, key))
+        sorted_keys = key[order]
+        first = np.empty(len(order), bool)
+        first[0] = True
+        np.not_equal(sorted_keys[1:], sorted_keys[:-1], out=first[1:])
+        starts = np.nonzero(first)[0]
+        keys, nearest = sorted_keys[starts].tolist(), t_hit[order[starts]].tolist()
+        bounds = starts.tolist() + [len(order)]
+        counts = [b - a for a, b in zip(bounds[:-1], bounds[1:])]
+        # The few blockers, in Python: along the line (ties by key), and by share (ties by key, as always).
+        along = sorted(range(len(keys)), key=lambda i: (nearest[i], keys[i]))
+        rank = np.empty(len(keys), np.int32)
+        rank[along] = np.arange(len(keys), dtype=np.int32)
+        hider[hidden[order]] = rank[np.cumsum(first) - 1]
+        by_share = tuple(int(rank[i]) for i in sorted(range(len(keys)), key=lambda i: -counts[i]))
+        blockers = [self._blocker(keys[i], counts[i] / len(points), nearest[i], feet) for i in along]
+        return seen, hider, blockers, by_share
 
     def _cast_merged(self, eye, origins, dirs, limit, active, skip) -> tuple[np.ndarray, np.ndarray]:
         """Bodies through the merged scene. An eye inside an ignored body (the firer's own head) would
@@ -289,14 +342,21 @@ class World:
             self._merged = (self._version, *merged_bodies(self._shapes, self.poses, self.active))
         return self._merged[1], self._merged[2]
 
-    def _blocker(self, key: int, share: float) -> Blocker:
-        if key >= 0 or key == -1:
-            if 0 <= key < len(self.instances):
-                part, colour, file, line = self._decor_names(key)
-                return Blocker("decor", float(share), part=part, colour=colour, file=file, line=line)
-            return Blocker("decor", float(share), part="decor")
-        body = next(b for b in self.bodies.values() if b.index == -key - 2)
-        return Blocker(body.kind, float(share), id=body.id)
+    def _blocker(self, key: int, share: float, t_ldu: float, feet: float) -> Blocker:
+        """A blocker from its key (decor instance >= 0 or -1, else -(body row) - 2), its share, and the
+        distance (LDU) from the eye to its nearest hit."""
+        if key < -1:
+            body = self._rows[-key - 2]
+            top = float(self.poses[body.index, 2, 3]) + body.template.height
+            return Blocker(body.kind, float(share), body.id, None, None, None, None, body.material, t_ldu / STUD,
+                           top, top - feet)
+        if key == -1:
+            return Blocker("decor", float(share), None, "decor", None, None, None, self.material_table.default,
+                           t_ldu / STUD, math.nan, math.nan)
+        top = float(self.decor_boxes[key, 1, 2])
+        part, colour, file, line = self._decor_names(key) if key < len(self.instances) else ("decor", None, None, None)
+        return Blocker("decor", float(share), None, part, colour, file, line, str(self.decor_materials[key]),
+                       t_ldu / STUD, top, top - feet, key)
 
     # ----- distances and arcs -------------------------------------------------------------------
     def distance_studs(self, a: str, b: str) -> float:
@@ -328,6 +388,68 @@ class World:
         """Grab, give, treat, doors: the two bodies within 1 stud of each other."""
         return self.body_gap_studs(a, b) <= CLOSE_STUDS + 1e-9
 
+    # ----- measures, bases and area queries (bow3d.world.queries) -----------------------------
+    def measure(self, a: str, b: str, between: str = "heads", unit: str = "studs") -> float:
+        """The distance between two placed bodies by a ruleset's convention, in `unit` (bow3d.units):
+        'heads' eye to eye in 3D (BOW); 'bases' the gap between their bases seen from above (0 when
+        touching); 'front_edge' from a's base front edge to b's base (War of Bros); 'bodies' the
+        closest 3D distance between their boxes; 'centres' between their positions seen from above."""
+        return queries.measure(self, a, b, between, unit)
+
+    def base(self, id: str) -> np.ndarray:
+        """(4, 2) float64 world XY corners of a placed body's base, in studs: front-left first,
+        counter-clockwise (front edge = corners 0 -> 1). BodySpec.base_studs, else the model's footprint."""
+        return queries.bases(self, [self.body(id).index])[0] / STUD
+
+    def bodies_within(self, origin, radius: float, unit: str = "studs", kinds=None, between: str = "centres",
+                      exclude=()) -> dict[str, float]:
+        """Placed bodies within `radius` of a body (id) or a point ((x, y) studs), nearest first: id ->
+        distance in `unit`. between: 'centres' (positions) or 'bases' (any part of the base, plan view)."""
+        return queries.bodies_within(self, origin, radius, unit, kinds, between, exclude)
+
+    def bodies_in_cone(self, apex, heading_deg: float | None, half_angle_deg: float, length: float,
+                       unit: str = "studs", kinds=None, exclude=()) -> dict[str, float]:
+        """Placed bodies whose base touches a circular sector (plan view): apex a body (its position;
+        itself excluded; heading None = its facing) or a point (x, y) studs. id -> distance, nearest first."""
+        return queries.bodies_in_cone(self, apex, heading_deg, half_angle_deg, length, unit, kinds, exclude)
+
+    def bodies_in_template(self, origin, heading_deg: float | None, length: float, width: float,
+                           near_width: float | None = None, unit: str = "studs", kinds=None,
+                           exclude=()) -> dict[str, float]:
+        """Placed bodies whose base touches a template laid from `origin` along the heading: `length`
+        long, `width` wide at the far end and `near_width` (default `width`: a rectangle; 0: a triangle)
+        at the origin (Blaze of Glory's 8" x 2.5" shotgun template). id -> distance along, nearest first."""
+        return queries.bodies_in_template(self, origin, heading_deg, length, width, near_width, unit, kinds,
+                                          exclude)
+
+    def bodies_along(self, a, b, kinds=None, decor: bool = False) -> tuple[Crossing, ...]:
+        """Everything the 3D segment from a to b passes through, nearest to a first: bodies (their real
+        meshes), and decor parts too with `decor=True`. a, b: body ids (their eyes) or (3,) world LDU points;
+        the bodies named as ends are left out."""
+        return queries.bodies_along(self, a, b, kinds, decor)
+
+    # ----- rules-driven decor changes (bow3d.world.changes) -----------------------------------
+    def add_obstacle(self, id: str, footprint=None, height_ldu: float = LDU_PER_BRICK, material: str = STONE, *,
+                     cells=None) -> None:
+        """Put an obstacle on the field (or back, the same): a block `height_ldu` high standing on the decor,
+        over `footprint` ((4, 2) rectangle corners, studs) or `cells` ([(i, j), ...]). Blocks sight (a
+        blocker of kind 'obstacle' with its material), moves and sweeps, like a closed door."""
+        changes.add_obstacle(self, id, footprint, height_ldu, material, cells)
+
+    def remove_obstacle(self, id: str) -> None:
+        """Take an obstacle away (it can be added back with add_obstacle); nothing if already away."""
+        changes.remove_obstacle(self, id)
+
+    def remove_decor(self, instances=None, region=None, materials=None) -> np.ndarray:
+        """Take decor parts away (destroyed cover): by instance indices, or all whose box centre lies in
+        `region` ((P, 2) convex polygon, studs), optionally only of some materials. Returns the (R,)
+        int64 indices newly removed (give them to restore_decor to undo)."""
+        return changes.remove_decor(self, instances, region, materials)
+
+    def restore_decor(self, instances) -> None:
+        """Put removed decor parts back (the undo of remove_decor)."""
+        changes.restore_decor(self, instances)
+
     # ----- grid and vehicles (bow3d.world.grid, bow3d.world.vehicles) -------------------------
     @property
     def grid(self):
@@ -352,6 +474,11 @@ class World:
         from bow3d.world.vehicles import sweep
         return sweep(self, vehicle, distance_studs)
 
+    def sweep_all(self, vehicle: str, distance_studs: float):
+        """Every contact of a straight move (one per thing met, nearest first), not only the first."""
+        from bow3d.world.vehicles import sweep_all
+        return sweep_all(self, vehicle, distance_studs)
+
     def turn_contacts(self, vehicle: str, delta_deg: float):
         from bow3d.world.vehicles import turn_contacts
         return turn_contacts(self, vehicle, delta_deg)
@@ -363,34 +490,23 @@ def _cell_centre(cell) -> tuple[float, float]:
 
 def door_template(height_ldu: float) -> Template:
     """A closed door as a body: a block filling one stud cell (20 x 20 LDU) up to `height_ldu`."""
-    return template_from_mesh("door", box_mesh((-10.0, -10.0, 0.0), (10.0, 10.0, height_ldu)))
+    half = STUD / 2.0
+    return template_from_mesh("door", box_mesh((-half, -half, 0.0), (half, half, height_ldu)))
 
 
 def rectangle_gap(a: np.ndarray, b: np.ndarray) -> float:
     """Distance between two convex quadrilaterals (4, 2); 0 when they overlap."""
-    if _overlap(a, b):
-        return 0.0
-    return float(min(_points_to_edges(a, b).min(), _points_to_edges(b, a).min()))
+    return float(plan.gaps(a, np.asarray(b, np.float64)[None])[0])
 
 
-def _overlap(a: np.ndarray, b: np.ndarray) -> bool:
-    """Separating-axis test for two convex quadrilaterals."""
-    for poly in (a, b):
-        edges = np.roll(poly, -1, axis=0) - poly
-        axes = np.column_stack([-edges[:, 1], edges[:, 0]])
-        pa, pb = a @ axes.T, b @ axes.T
-        if ((pa.max(axis=0) < pb.min(axis=0) - 1e-9) | (pb.max(axis=0) < pa.min(axis=0) - 1e-9)).any():
-            return False
-    return True
-
-
-def _points_to_edges(points: np.ndarray, poly: np.ndarray) -> np.ndarray:
-    """(P, E) distances from points to the polygon's edges."""
-    start, end = poly, np.roll(poly, -1, axis=0)
-    seg = end - start
-    rel = points[:, None, :] - start[None]
-    u = np.clip(np.einsum("pek,ek->pe", rel, seg) / np.maximum((seg ** 2).sum(1), 1e-12), 0, 1)
-    return np.linalg.norm(rel - u[..., None] * seg[None], axis=2)
+def _missing_parts(instances: list[PartInstance], decor_model: Model | None, templates) -> tuple[str, ...]:
+    """Names of the LDraw parts missing from the decor or any body model (magenta boxes stood in)."""
+    found = decor_model.missing_parts if decor_model is not None else [i for i in instances if i.missing]
+    names = {getattr(p, "name", p) for p in found}
+    for template in templates:
+        model = getattr(template.shape, "model", None)
+        names.update(getattr(p, "name", p) for p in (getattr(model, "missing_parts", None) or []))
+    return tuple(sorted(str(n) for n in names))
 
 
 def _load_body_model(scene, name: str, library: Library) -> Model:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from bow3d.errors import UserInputError
+
 from bow3d.world import BodySpec
 from bow3d.world.boxes import box_mesh, box_world
 from bow3d.world.vehicles import collision_sector
@@ -93,3 +95,40 @@ def test_turning_on_the_spot():
     assert box_world([], [car("a", 30, 32, 0)]).turn_contacts("a", 45) is None
     with_unit = box_world([], [car("a", 30, 32, 0), BodySpec("u", "fig", (33.0, 35.2), 0)])  # 4 LDU off its side
     assert with_unit.turn_contacts("a", 45).other == "u"
+
+
+def test_sweep_all_meets_everything_in_the_way_nearest_first():
+    """Every contact of a straight move (War of Bros: a mechanized unit destroys the cover it runs over);
+    the first is sweep's."""
+    low_wall = box_mesh((340, 600, 0), (360, 680, 30))               # decor instance 1
+    tall_wall = box_mesh((700, 560, 0), (720, 720, 60))              # decor instance 2
+    world = box_world([low_wall, tall_wall], [car("a", 10, 32, 0), BodySpec("u", "fig", (22.5, 32.5), 180),
+                                              car("b", 45, 32, 180), BodySpec("off", "fig", (22.5, 40.5), 180)])
+    world.add_obstacle("crate", [[30, 31], [31, 31], [31, 33], [30, 33]], 24, "wood")
+    contacts = world.sweep_all("a", 40)
+    assert [(c.kind, c.other, c.instance) for c in contacts] == [
+        ("decor", None, 1), ("unit", "u", None), ("decor", "crate", None), ("decor", None, 2),
+        ("vehicle", "b", None)]
+    assert contacts[0] == world.sweep("a", 40)
+    distances = [c.distance_studs for c in contacts]
+    assert distances == sorted(distances)
+    assert distances[0] == pytest.approx(4.0, abs=0.05) and distances[3] == pytest.approx(22.0, abs=0.05)
+    assert contacts[4].sector == "front" and distances[4] == pytest.approx(29.0, abs=0.05)   # b spans x 42..48
+    assert [c.material for c in contacts] == ["stone", "unit", "wood", "stone", "vehicle"]
+    assert [c.instance for c in world.sweep_all("a", 8)] == [1]        # only what the move reaches
+    world.remove_decor([1])
+    world.remove_obstacle("crate")
+    assert [(c.kind, c.other) for c in world.sweep_all("a", 40)][:2] == [("unit", "u"), ("decor", None)]
+
+
+def test_sweep_all_ends_at_the_edge():
+    world = box_world([box_mesh((1200, 600, 0), (1220, 680, 30))], [car("a", 50, 32, 0)])
+    contacts = world.sweep_all("a", 20)
+    assert [c.kind for c in contacts] == ["decor", "edge"] and contacts[1].distance_studs == pytest.approx(11.0)
+    assert box_world([], [car("a", 30, 32, 0)]).sweep_all("a", 5) == ()
+
+
+def test_only_vehicles_sweep():
+    world = box_world([], [BodySpec("u", "fig", (5.5, 5.5), 0)])
+    with pytest.raises(UserInputError, match="u is a unit, not a vehicle"):
+        world.sweep_all("u", 5)
