@@ -32,6 +32,8 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from bow3d.errors import UserInputError
+from bow3d.rules.chance import Roll
+from bow3d.rules.pending import Decide
 from bow3d.rules.records import Action, ActionTable
 
 if TYPE_CHECKING:
@@ -58,9 +60,6 @@ class Ruleset:
     action_classes: tuple[type[Action], ...] = ()
 
     def __init__(self) -> None:
-        from bow3d.rules.chance import Roll
-        from bow3d.rules.pending import Decide
-
         self.actions = ActionTable((Roll, Decide, *self.action_classes))
         self._rules: dict[type, tuple[Checker, Applier]] = {}
         self._resolvers: dict[str, Callable] = {}
