@@ -13,7 +13,9 @@ and the temporary file is removed.
 
     write_new(path, data, force=False)            bytes or text, in one go
     with open_new(path, "w", force=False) as f:   a streaming writer (text or "wb")
-    with new_file_name(path, force=False) as tmp: for writers that need a file name (Panda3D)
+    with new_file_name(path, force=False) as tmp: for writers that need a file name (Panda3D, ffmpeg)
+    open_exclusive(path, "w", force=False)        a new file written in place as it goes (a replay: flushed
+                                                  line by line, a crash keeps what was written)
     check_new(path, force=False)                  the same refusals up front, before long work
     free_path(folder, stem, suffix)               a name nobody uses: stem.png, stem-2.png, ...
 """
@@ -112,6 +114,28 @@ def new_file_name(path: str | os.PathLike[str], *, force: bool = False) -> Itera
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+def open_exclusive(path: str | os.PathLike[str], mode: str = "w", *, force: bool = False,
+                   encoding: str = "utf-8") -> IO:
+    """A brand-new file at `path`, opened for writing in place (O_EXCL, O_NOFOLLOW: never an existing
+    file, never through a link), for writers whose partial output must survive a crash. With `force`
+    an existing regular file is removed first. `mode` "w" (text, `encoding`, line-buffered) or "wb"."""
+    if mode not in ("w", "wb"):
+        raise ValueError(f"open_exclusive: mode must be 'w' or 'wb', not {mode!r}")
+    out = check_new(path, force=force)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        if force and os.path.lexists(out):
+            os.unlink(out)  # a regular file (check_new refused anything else)
+        fd = os.open(out, flags, 0o666)
+    except FileExistsError:
+        raise UserInputError(f"{out}: already exists; choose another name or pass --force to replace it") from None
+    except OSError as error:
+        raise UserInputError(f"{out}: cannot be written ({_reason(error)})") from None
+    if mode == "wb":
+        return os.fdopen(fd, "wb")
+    return os.fdopen(fd, "w", encoding=encoding, buffering=1)
 
 
 def _sync(tmp: Path, out: Path) -> None:

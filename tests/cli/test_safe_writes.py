@@ -11,7 +11,7 @@ import pytest
 
 from bow3d.cli import main
 from bow3d.errors import UserInputError
-from bow3d.paths import check_new, free_path, new_file_name, open_new, write_new
+from bow3d.paths import check_new, free_path, new_file_name, open_exclusive, open_new, write_new
 
 LIBRARY = Path(__file__).resolve().parents[2] / "ldraw_library"
 FIGURE = (Path(__file__).resolve().parents[2] / "scenes" / "figures" / "blue-rifleman.ldr").read_text()
@@ -176,3 +176,24 @@ def test_a_file_appearing_meanwhile_is_not_replaced_without_force(tmp_path):
 def test_free_path_counts_a_dangling_link_as_taken(tmp_path):
     (tmp_path / "village.png").symlink_to(tmp_path / "nowhere.png")
     assert free_path(tmp_path, "village", ".png") == tmp_path / "village-2.png"
+
+
+def test_open_exclusive_streams_into_a_new_file_only(tmp_path):
+    with open_exclusive(tmp_path / "game.bowreplay") as handle:
+        handle.write('{"format": "bow3d-replay"}\n')
+        assert (tmp_path / "game.bowreplay").read_text() == '{"format": "bow3d-replay"}\n'  # line by line
+    with pytest.raises(UserInputError, match="already exists"):
+        open_exclusive(tmp_path / "game.bowreplay")
+    open_exclusive(tmp_path / "game.bowreplay", "wb", force=True).close()
+    assert (tmp_path / "game.bowreplay").read_bytes() == b""
+    (tmp_path / "link.bowreplay").symlink_to(tmp_path / "nowhere")
+    with pytest.raises(UserInputError, match="symbolic link"):
+        open_exclusive(tmp_path / "link.bowreplay", force=True)
+    assert not (tmp_path / "nowhere").exists()
+
+
+def test_heatmap_refuses_a_dangling_link_before_the_long_work(tmp_path, capsys):
+    (tmp_path / "map.png").symlink_to(tmp_path / "created.png")
+    scene = Path(__file__).resolve().parents[2] / "scenes" / "village.yaml"
+    assert main(["heatmap", str(scene), "--from", "blue-sword", "-o", str(tmp_path / "map.png"), "--force"]) == 2
+    assert "symbolic link" in capsys.readouterr().err and not (tmp_path / "created.png").exists()
