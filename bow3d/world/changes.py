@@ -11,7 +11,7 @@ as they do with `set_door`; every call is idempotent.
 - Removed decor parts (destroyed cover) are hidden from every ray of the decor scene (sight, ground
   heights, throws, sweeps): no Embree rebuild (0.6 s on battlefield-5k); rays that meet a removed
   part go on past it (bow3d.world.raycast.TriangleScene.hide), which costs only the rays concerned.
-  The stud grid is rebuilt on next use and bodies settle on what is left under them.
+  The stud grid's heights are measured again under the parts changed; bodies settle on what is left.
 """
 
 from __future__ import annotations
@@ -123,7 +123,7 @@ def remove_decor(world, instances=None, region=None, materials=None) -> np.ndarr
     if newly.size:
         world.removed_decor[newly] = True
         world.decor_scene.hide(newly)
-        _decor_changed(world)
+        _decor_changed(world, newly)
     return newly
 
 
@@ -134,12 +134,16 @@ def restore_decor(world, instances) -> None:
     if back.size:
         world.removed_decor[back] = False
         world.decor_scene.hide(back, hidden=False)
-        _decor_changed(world)
+        _decor_changed(world, back)
 
 
-def _decor_changed(world) -> None:
-    """The ground changed: the grid is rebuilt on next use, bodies settle on what is under them."""
-    world._grid = None
+def _decor_changed(world, instances: np.ndarray) -> None:
+    """The ground changed under these parts: the grid's heights there again, bodies settle on what is
+    under them."""
+    boxes = world.decor_boxes[instances]
+    boxes = boxes[np.isfinite(boxes).all(axis=(1, 2))]  # parts with triangles only
+    if world._grid is not None and len(boxes):
+        world._grid.refresh(world, boxes[:, 0, :2].min(axis=0), boxes[:, 1, :2].max(axis=0))
     for body in world._rows:  # a loop over bodies (a handful of rays each), not over rays
         if world.active[body.index]:
             pose = body_pose(body.position[0], body.position[1], body.facing, 0.0)

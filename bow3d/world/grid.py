@@ -36,6 +36,28 @@ def _shift(src: np.ndarray, di: int, dj: int, fill=False) -> np.ndarray:
     return out
 
 
+def _cell_heights(world, cells_i: np.ndarray, cells_j: np.ndarray) -> np.ndarray:
+    """(len(cells_i), len(cells_j)) float64: each cell's height, the highest of its five probes."""
+    ci, cj = np.meshgrid(cells_i + 0.5, cells_j + 0.5, indexing="ij")
+    offsets = np.array([[0, 0], [1, 1], [1, -1], [-1, 1], [-1, -1]]) * PROBE_OFFSET_LDU
+    probes = np.stack([ci * STUD, cj * STUD], axis=-1)[:, :, None, :] + offsets
+    return world.ground_heights(probes.reshape(-1, 2)).reshape(*ci.shape, 5).max(axis=2)
+
+
+def _steps(heights: np.ndarray) -> dict[tuple[int, int], np.ndarray]:
+    """Direction -> (nx, ny) bool: the step from each cell that way is open (module docstring)."""
+    ground = np.isfinite(heights)
+    steps = {}
+    for di, dj in DIRECTIONS:
+        there = _shift(heights, -di, -dj, -np.inf)  # there[i, j] = heights[i + di, j + dj]
+        steps[(di, dj)] = ground & np.isfinite(there) & (np.abs(np.where(ground, heights, 0) -
+                                                               np.where(np.isfinite(there), there, 0))
+                                                        <= PLATE_LDU + STEP_TOLERANCE_LDU)
+    for di, dj in DIRECTIONS[4:]:  # a diagonal also needs both orthogonal steps beside it
+        steps[(di, dj)] &= steps[(di, 0)] & steps[(0, dj)]
+    return steps
+
+
 @dataclass
 class StudGrid:
     """Heights (nx, ny) float64 (-inf = no ground) of cells i0.. and j0.., and open steps."""
@@ -50,24 +72,21 @@ class StudGrid:
         lo, hi = world.bounds
         i0, j0 = math.floor(lo[0] / STUD), math.floor(lo[1] / STUD)
         nx, ny = max(math.ceil(hi[0] / STUD) - i0, 1), max(math.ceil(hi[1] / STUD) - j0, 1)
-        ci, cj = np.meshgrid(np.arange(nx) + i0 + 0.5, np.arange(ny) + j0 + 0.5, indexing="ij")
-        offsets = np.array([[0, 0], [1, 1], [1, -1], [-1, 1], [-1, -1]]) * PROBE_OFFSET_LDU
-        probes = np.stack([ci * STUD, cj * STUD], axis=-1)[:, :, None, :] + offsets
-        heights = world.ground_heights(probes.reshape(-1, 2)).reshape(nx, ny, 5).max(axis=2)
-        ground = np.isfinite(heights)
-        steps = {}
-        for di, dj in DIRECTIONS[:4]:
-            there = _shift(heights, -di, -dj, -np.inf)  # there[i, j] = heights[i + di, j + dj]
-            steps[(di, dj)] = ground & np.isfinite(there) & (np.abs(np.where(ground, heights, 0) -
-                                                                   np.where(np.isfinite(there), there, 0))
-                                                            <= PLATE_LDU + STEP_TOLERANCE_LDU)
-        for di, dj in DIRECTIONS[4:]:
-            there = _shift(heights, -di, -dj, -np.inf)
-            direct = ground & np.isfinite(there) & (np.abs(np.where(ground, heights, 0) -
-                                                           np.where(np.isfinite(there), there, 0))
-                                                    <= PLATE_LDU + STEP_TOLERANCE_LDU)
-            steps[(di, dj)] = direct & steps[(di, 0)] & steps[(0, dj)]
-        return cls(i0, j0, heights, steps)
+        heights = _cell_heights(world, np.arange(nx) + i0, np.arange(ny) + j0)
+        return cls(i0, j0, heights, _steps(heights))
+
+    def refresh(self, world, lo_xy: np.ndarray, hi_xy: np.ndarray) -> None:
+        """Heights again under a changed region (world XY corners, LDU; one cell of margin), and the
+        steps (decor taken away or put back: bow3d.world.changes)."""
+        i = np.clip([math.floor(lo_xy[0] / STUD) - 1 - self.i0, math.ceil(hi_xy[0] / STUD) + 1 - self.i0],
+                    0, self.shape[0])
+        j = np.clip([math.floor(lo_xy[1] / STUD) - 1 - self.j0, math.ceil(hi_xy[1] / STUD) + 1 - self.j0],
+                    0, self.shape[1])
+        if i[1] <= i[0] or j[1] <= j[0]:
+            return
+        self.heights[i[0]:i[1], j[0]:j[1]] = _cell_heights(world, np.arange(i[0], i[1]) + self.i0,
+                                                           np.arange(j[0], j[1]) + self.j0)
+        self.steps = _steps(self.heights)
 
     @property
     def shape(self) -> tuple[int, int]:

@@ -146,7 +146,13 @@ class TriangleScene:
         boxes = self.mesh.boxes(len(self.hidden)).astype(np.float64)
         near = boxes[self.hidden]
         lo, hi = near[:, 0] - HIDDEN_WINDOW_LDU, near[:, 1] + HIDDEN_WINDOW_LDU
-        touch = ((boxes[:, None, 0] <= hi[None]) & (boxes[:, None, 1] >= lo[None])).all(axis=2).any(axis=1)
+        # Boxes against the hidden ones' union first, then pair by pair, one axis at a time (2D arrays).
+        rows = np.flatnonzero(((boxes[:, 0] <= hi.max(axis=0)) & (boxes[:, 1] >= lo.min(axis=0))).all(axis=1))
+        pairs = np.ones((rows.size, lo.shape[0]), bool)
+        for k in range(3):
+            pairs &= (boxes[rows, 0, k][:, None] <= hi[None, :, k]) & (boxes[rows, 1, k][:, None] >= lo[None, :, k])
+        touch = np.zeros(len(boxes), bool)
+        touch[rows] = pairs.any(axis=1)
         owner = self.mesh.tri_instance
         chosen = np.flatnonzero((owner >= 0) & (touch & ~self.hidden)[np.maximum(owner, 0)])
         used, local = np.unique(self.mesh.triangles[chosen].reshape(-1), return_inverse=True)

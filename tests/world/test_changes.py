@@ -189,3 +189,19 @@ def test_faces_shared_with_a_destroyed_part_still_count():
     assert hit.instance == 3 and hit.distance_studs == pytest.approx((480 - 360) / 20, abs=0.05)
     world.restore_decor([1, 2])
     assert world.ground_height(22.0, 21.0) == 48.0 and world.sweep("car", 20).instance in (1, 2)
+
+
+def test_the_grid_is_measured_again_where_decor_changed(world_library):
+    """After a change, the grid equals one built from scratch (heights and every step)."""
+    from bow3d.world import World
+    from bow3d.world.grid import StudGrid
+    from tests.world.conftest import load_test_scene
+
+    world = World.from_scene(load_test_scene("gallery.yaml"), world_library)
+    before = world.grid.heights.copy()
+    removed = world.remove_decor(region=[[9, 13], [11, 13], [11, 21], [9, 21]])
+    fresh = StudGrid.build(world)
+    assert (world.grid.heights == fresh.heights).all() and (world.grid.heights != before).any()
+    assert all((world.grid.steps[d] == fresh.steps[d]).all() for d in fresh.steps)
+    world.restore_decor(removed)
+    assert (world.grid.heights == before).all()
