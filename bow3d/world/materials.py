@@ -180,10 +180,10 @@ class MaterialTable:
         return self.bodies.get(f"{kind}:{id}") or given or BODY_MATERIALS.get(kind, self.default)
 
     def check_bodies(self, known: Mapping[str, str]) -> None:
-        """Body overrides must name bodies of the world (`known`: id -> kind)."""
+        """Body overrides must name bodies of the world (`known`: id -> kind); obstacles come later."""
         for key in self.bodies:
             kind, _, ident = key.partition(":")
-            if known.get(ident) != kind:
+            if kind != "obstacle" and known.get(ident) != kind:
                 valid = ", ".join(f"{k}:{i}" for i, k in known.items()) or "none"
                 raise UserInputError(f"materials: {key!r} names no {kind} of this scene (bodies: {valid})")
 

@@ -82,8 +82,10 @@ def test_body_overrides_must_name_bodies():
     with pytest.raises(UserInputError, match="'unit:ghost' names no unit of this scene.*unit:a"):
         box_world([], [BodySpec("a", "fig", (5.5, 5.5))], materials={"unit:ghost": "body"})
     world = box_world([], [BodySpec("a", "fig", (5.5, 5.5)), BodySpec("b", "car", (20, 20), kind="vehicle")],
-                      materials={"unit:a": "body"})
+                      materials={"unit:a": "body", "obstacle:wreck": "metal"})   # obstacles come later
     assert world.bodies["a"].material == "body" and world.bodies["b"].material == "vehicle"
+    world.add_obstacle("wreck", [[30, 30], [32, 30], [32, 31], [30, 31]], 24, "vehicle")
+    assert world.bodies["wreck"].material == "metal"                             # the scene's word wins
 
 
 FIELD = """0 Materials
@@ -197,3 +199,13 @@ def test_world_materials_argument(world_library):
 def test_box_worlds_default_everything():
     world = box_world([box_mesh((0, 0, 0), (20, 20, 20))], [])
     assert list(world.decor_materials) == [DEFAULT_MATERIAL, DEFAULT_MATERIAL]
+
+
+def test_closed_doors_are_wood_unless_the_scene_says_otherwise():
+    wall = [box_mesh((440, 0, 0), (460, 400, 120)), box_mesh((440, 420, 0), (460, 800, 120))]
+    bodies = [BodySpec("a", "fig", (18.5, 20.5), 0), BodySpec("b", "fig", (26.5, 20.5), 180),
+              BodySpec("gate", "door", (22.5, 20.5), 270.0, kind="door")]
+    shapes = {"door": box_mesh((-10, -10, 0), (10, 10, 120))}
+    assert [b.material for b in box_world(wall, bodies, shapes).sight("a", "b").blockers] == ["wood"]
+    iron = box_world(wall, bodies, shapes, materials={"door:gate": "metal"})
+    assert [b.material for b in iron.sight("a", "b").blockers] == ["metal"]
