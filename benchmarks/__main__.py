@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-ORDER = ["bench_ldraw", "bench_render", "bench_world", "bench_rules", "bench_video"]
+ORDER = ["bench_ldraw", "bench_render", "bench_world", "bench_rules", "bench_engine", "bench_video"]
 
 
 def main(argv: list[str]) -> int:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from bow3d.errors import UserInputError
 from bow3d.paths import free_path
-from bow3d.ldraw import BUNDLED_LIBRARY, Library, load_model
+from bow3d.ldraw import Library, load_model
 
 NAME = "demo"
 ORDER = 1
@@ -34,8 +34,6 @@ examples:
   bow3d demo --no-video              # picture and game only (the film takes about a minute)
   bow3d demo --no-game --size 1920x1080"""
 
-SCENES_DIR = BUNDLED_LIBRARY.parent / "scenes"
-DEMO_SCENE = SCENES_DIR / "village.yaml"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -54,11 +52,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def demo_scene() -> Path:
-    """scenes/village.yaml of this checkout (the package is installed editable)."""
-    if not DEMO_SCENE.is_file():
-        raise UserInputError(f"no demo scene at {DEMO_SCENE}; bow3d demo needs the repository checkout "
-                             "(pip install -e . in it)")
-    return DEMO_SCENE
+    """The bundled village (the checkout's scenes/, or the copy an installed wheel carries)."""
+    from bow3d import bundled
+
+    scene = bundled.demo_scene()
+    if not scene.is_file():
+        raise UserInputError(f"no demo scene at {scene}: this bow3d was installed without its bundled scenes; "
+                             "reinstall it (pip install bow3d, or pip install . in the checkout)")
+    return scene
 
 
 def _out_dir(text: str) -> Path:

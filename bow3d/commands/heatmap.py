@@ -52,7 +52,11 @@ def run(args: argparse.Namespace) -> int:
     if out.suffix.lower() != ".png":
         raise UserInputError(f"{out}: the picture must be a .png file")
     check_new(out, force=args.force)  # up front, before the long work: no link, nothing replaced without --force
+    from bow3d.rulesets import ruleset_of
+
     scene, world = load_world(args.scene, args.library)
+    ruleset = ruleset_of(scene)
+    threshold = ruleset.cover_share(scene.ruleset)  # the ruleset judges; the world measured
     cells = int(np.isfinite(world.grid.heights).sum())
     if args.viewer:
         world.body(args.viewer)
@@ -60,10 +64,11 @@ def run(args: argparse.Namespace) -> int:
             heat = visibility_map(world, args.viewer, bar.update)
         from bow3d.view.heatmap_picture import draw_heatmap_picture, visibility_colours
 
-        colours = visibility_colours(heat.visible_fraction, world.cover_threshold)
+        colours = visibility_colours(heat.visible_fraction, threshold)
         colours[~np.isfinite(heat.visible_fraction)] = np.nan
         f = heat.visible_fraction[np.isfinite(heat.visible_fraction)]
-        seen, open_ = float((f > 0).mean()) if f.size else 0.0, float((f > 1 - world.cover_threshold).mean()) if f.size else 0.0
+        seen = float((f > 0).mean()) if f.size else 0.0
+        open_ = float(((f > 0) & ~ruleset.in_cover(f, scene.ruleset)).mean()) if f.size else 0.0
         title = (f"Seen from {args.viewer}: a minifig on {seen:.0%} of the cells can be seen, on {open_:.0%} in the open."
                  f"  blue = hidden, yellow = covered, red = open")
         draw_heatmap_picture(scene, world, colours, out, title, [(args.viewer, (40, 90, 230))],
@@ -78,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
         if not enemies:
             raise UserInputError(f"--cover {args.cover}: no enemy unit on the battlefield")
         with tqdm(total=cells * len(enemies), unit="cell", disable=args.no_progress, desc="cover") as bar:
-            heat, counts = cover_map(world, args.cover, bar.update)
+            heat, counts = cover_map(world, args.cover, lambda f: ruleset.in_cover(f, scene.ruleset), bar.update)
         from bow3d.view.heatmap_picture import cover_colours, draw_heatmap_picture
 
         colours = cover_colours(counts.astype(float), len(enemies))

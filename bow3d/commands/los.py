@@ -61,14 +61,14 @@ def load_world(scene_path: str, library_dir: str | None):
 
 
 def check_picture_path(text: str, force: bool) -> Path:
+    """The picture's path, checked before the long work (bow3d.paths.check_new: no link, no special
+    file, an existing one only with --force)."""
+    from bow3d.paths import check_new
+
     out = Path(text)
     if out.suffix.lower() != ".png":
         raise UserInputError(f"{out}: the picture must be a .png file")
-    if not out.parent.exists():
-        raise UserInputError(f"{out}: the folder {out.parent} does not exist")
-    if out.exists() and not force:
-        raise UserInputError(f"{out} already exists; choose another name or add --force to replace it")
-    return out
+    return check_new(out, force=force)
 
 
 def rank(judged: list) -> list:
@@ -110,7 +110,8 @@ def run(args: argparse.Namespace) -> int:
             from bow3d.commands.render import parse_size
             from bow3d.view.los_picture import draw_los_picture
 
-            draw_los_picture(scene, world, report, out, parse_size(args.size), verdict=verdict, text=text)
+            draw_los_picture(scene, world, report, out, parse_size(args.size), verdict=verdict, text=text,
+                             force=args.force)
             if not args.json:
                 print(f"wrote {out}")
         return 0

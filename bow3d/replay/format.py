@@ -41,14 +41,15 @@ from typing import Any, Literal, TextIO
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from bow3d.errors import ReplayError
+from bow3d.errors import ReplayError, UserInputError
+from bow3d.paths import open_exclusive
 from bow3d.replay import upgrade_v1
+from bow3d.textformats import load_json_line
 
 FORMAT = "bow3d-replay"
 VERSION = 2
 SUFFIX = ".bowreplay"
 MAX_LINE_BYTES = 16 * 1024 * 1024   # one entry; a real one is a few kB
-MAX_DEPTH = 64                      # nesting of a line's JSON; a real entry nests 5 deep
 
 Upgrade = Callable[[dict[str, Any], list[Any]], tuple[dict[str, Any], list[Any]]]
 # UPGRADES[v] turns a version-v header and its raw entries into version v + 1.
@@ -198,13 +199,10 @@ class ReplayWriter:
             chance=ChanceSource(**chance), players=dict(players),
             created=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
             max_rounds=max_rounds, library=library)
-        try:
-            self._file: TextIO | None = open(self.path, "x", encoding="utf-8", newline="\n")
-        except FileExistsError:
-            raise ReplayError(f"{self.path} exists already; bow3d never overwrites a replay: "
-                              "choose another name or remove it first") from None
-        except OSError as error:
-            raise ReplayError(f"cannot write the replay {self.path}: {error.strerror}") from None
+        try:  # created exclusively, never through a link; flushed line by line (a crash keeps the lines)
+            self._file: TextIO | None = open_exclusive(self.path, "w")
+        except UserInputError as error:
+            raise ReplayError(f"{error}; bow3d never overwrites a replay") from None
         self.entries_written = 0
         self._line(self.header.model_dump(mode="json"))
 
@@ -270,44 +268,13 @@ def upgrade(header: dict[str, Any], entries: list[dict[str, Any]], version: int,
     return header, entries
 
 
-def _depth(text: str) -> int:
-    """The deepest nesting of brackets in a JSON line (strings skipped), counted before parsing so
-    that a hostile line cannot exhaust the parser's stack."""
-    depth = deepest = 0
-    in_string = escaped = False
-    for ch in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif ch in "]}":
-            depth -= 1
-    return deepest
-
-
 def _json_line(chunk: bytes, path: Path, number: int) -> Any:
-    """One line as JSON, bounded: size, nesting depth and integer length are checked first."""
+    """One line as JSON, strict and bounded (bow3d.textformats: size, nesting, integer length and
+    duplicate keys checked), errors naming the file and the line."""
     if len(chunk) > MAX_LINE_BYTES:
         raise ReplayError(f"{path}:{number}: line of {len(chunk):,} bytes, more than a replay line can hold "
                           f"({MAX_LINE_BYTES:,}); the replay is corrupted")
-    text = chunk.decode("utf-8")
-    if _depth(text) > MAX_DEPTH:
-        raise ReplayError(f"{path}:{number}: nested more than {MAX_DEPTH} deep; the replay is corrupted")
-    try:
-        return json.loads(text)
-    except ValueError as error:
-        if isinstance(error, json.JSONDecodeError):
-            raise
-        raise ReplayError(f"{path}:{number}: {error} (a number too long to be real); the replay is corrupted"
-                          ) from None
+    return load_json_line(chunk, str(path), number, error=ReplayError)
 
 
 def read_replay(path: str | os.PathLike) -> Replay:
@@ -336,16 +303,13 @@ def read_replay(path: str | os.PathLike) -> Replay:
     for number, chunk in enumerate(chunks, start=1):
         try:
             raws.append(_json_line(chunk, path, number))
-        except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        except ReplayError:
+            # the writer ends every line with a newline: a last line without one is a write cut short
             if number == len(chunks) and not ends_with_newline and number > 1:
                 truncation = (f"{path}:{number}: the last line is cut short ({len(chunk)} bytes, "
                               f"not complete JSON); kept the {number - 2} entries before it")
                 break
-            if isinstance(error, UnicodeDecodeError):
-                raise ReplayError(f"{path}:{number}: not UTF-8 text (byte {error.start} of the line); "
-                                  "the replay is corrupted") from None
-            raise ReplayError(f"{path}:{number}: not valid JSON ({error.msg} at column {error.colno}); "
-                              "the replay is corrupted") from None
+            raise
     header_raw, version = parse_header(path, raws[0])
     lines = raws[1:]
     end_raw = None

@@ -17,6 +17,7 @@ taking back; a `Ruleset` brings everything that is one game's:
   place_bodies(game), restore(game, before)  keep the geometry in step (at start; after pop())
   judge_sight(report, params)             its verdict on the world's facts (cover, modifiers)
   sight_sentence(report, verdict)         that verdict in words
+  in_cover(fractions, params), cover_share(params)   the same judgement for heatmaps
   narrator(language)                      its words (a bow3d.rules.events.Narrator)
   event_schema                            its documented event kinds
   player(side, rng)                       its AI
@@ -124,6 +125,14 @@ class Ruleset:
 
     def sight_sentence(self, report: Any, verdict: Any, language: str = "en") -> str:
         """The verdict in words (bow3d los)."""
+        raise NotImplementedError
+
+    def in_cover(self, visible_fraction: Any, params: Any) -> Any:
+        """Vectorised judgement for heatmaps: an array of visible fractions -> bool array, in cover."""
+        raise NotImplementedError
+
+    def cover_share(self, params: Any) -> float:
+        """The hidden share from which a target is in cover (heatmaps shade by it)."""
         raise NotImplementedError
 
     def narrator(self, language: str = "en") -> Narrator:

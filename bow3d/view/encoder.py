@@ -32,14 +32,12 @@ def check_size(size: tuple[int, int]) -> tuple[int, int]:
 
 def free_output(path: str | Path, overwrite: bool = False) -> Path:
     """The output path, refused when a file is already there (a user's file is never overwritten)."""
+    from bow3d.paths import check_new
+
     path = Path(path)
     if path.suffix.lower() != ".mp4":
         raise UserInputError(f"{path}: the video is written as MP4; give a file name ending in .mp4")
-    if path.exists() and not overwrite:
-        raise UserInputError(f"{path}: a file is already there; choose another name or delete it first")
-    if not path.parent.is_dir():
-        raise UserInputError(f"{path}: the folder {path.parent} does not exist; create it first")
-    return path
+    return check_new(path, force=overwrite)  # no link, no special file, an existing one only when asked
 
 
 class Mp4Writer:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bow3d.errors import Bow3dError
+from bow3d.paths import write_new
 
 SEEN = (40, 220, 70)
 HIDDEN = (230, 40, 40)
@@ -27,8 +27,9 @@ STUD = 20.0
 
 
 # ----- small raster helpers (numpy, in place on an (H, W, 3) uint8 image) -------------------------
-def write_png(image: np.ndarray, path: str | Path) -> Path:
-    """Write an (H, W, 3) uint8 RGB array as a PNG."""
+def write_png(image: np.ndarray, path: str | Path, *, force: bool = True) -> Path:
+    """Write an (H, W, 3) uint8 RGB array as a PNG (bow3d.paths.write_new: never through a link; an
+    existing file only with `force`)."""
     h, w, _ = image.shape
     raw = np.concatenate([np.zeros((h, 1), np.uint8), np.ascontiguousarray(image).reshape(h, w * 3)], axis=1)
 
@@ -37,12 +38,7 @@ def write_png(image: np.ndarray, path: str | Path) -> Path:
 
     body = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)) + \
         chunk(b"IDAT", zlib.compress(raw.tobytes(), 6)) + chunk(b"IEND", b"")
-    path = Path(path)
-    try:
-        path.write_bytes(body)
-    except OSError as error:
-        raise Bow3dError(f"{path}: cannot write the picture ({error.strerror or error})") from None
-    return path
+    return write_new(Path(path), body, force=force)
 
 
 def stamp_discs(image: np.ndarray, xy: np.ndarray, radius: float, colour, outline=(20, 20, 20)) -> None:
@@ -131,7 +127,7 @@ def blocker_points(world, report, index: int) -> np.ndarray:
 
 
 def draw_los_picture(scene, world, report, out: str | Path, size: tuple[int, int] = (1280, 720), *,
-                     verdict=None, text: str | None = None) -> Path:
+                     verdict=None, text: str | None = None, force: bool = False) -> Path:
     """Render the firer's view of `report` (a SightReport of `world`) to the PNG `out`, with the
     scene's ruleset's verdict (`verdict`, `text`: computed when not given)."""
     from bow3d.view.los_overlay import judged
@@ -169,7 +165,7 @@ def draw_los_picture(scene, world, report, out: str | Path, size: tuple[int, int
     for lo, hi in boxes:
         draw_rectangle(image, lo, hi, BLOCKER)
     draw_inset(image, world, report, band_studs=band)
-    return write_png(image, out)
+    return write_png(image, out, force=force)
 
 
 def _blocker_boxes(world, report, camera: EyeCamera) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -210,9 +206,11 @@ def _words(aspect2d, report, boxes, size, verdict_text: str) -> None:
     for k, (lo, _) in enumerate(boxes):
         x, z = lo[0] / size[0] * 2 * aspect - aspect, 1 - lo[1] / size[1] * 2
         text(str(k + 1), x + 0.01, z - 0.06, 0.05, orange)
-    from bow3d.world.report import percent
+    from bow3d.rulesets.bow.narrator import percent
 
-    lines = [f"{k + 1}: {b.describe()}  {percent(b.share)}" for k, b in enumerate(report.blockers[:8])]
+    # numbered along the line of fire, nearest to the firer first, with what each is made of
+    lines = [f"{k + 1}: {b.describe()} ({getattr(b, 'material', '?')})  {percent(b.share)}"
+             for k, b in enumerate(report.blockers[:8])]
     lines.append(f"samples: {int(report.seen.sum())} seen (green), {int((~report.seen).sum())} hidden (red)")
     lines.append("map: range bands 15 (green), 30 (yellow), 45 studs (orange); dark = outside the front arc")
     for k, line in enumerate(lines):

@@ -186,13 +186,13 @@ def render_timeline_video(scene: Any, timeline: Timeline, out_path: str | Path, 
                           max_seconds: float = MAX_FILM_SECONDS, overwrite: bool = False) -> VideoStats:
     """An MP4 of a timeline on its scene (see `render_replay_video`)."""
     fps = _check_fps(fps)
+    from bow3d.paths import new_file_name
+
     out = free_output(out_path, overwrite)
     renderer = FilmRenderer(scene, timeline, size, library, max_seconds)
     try:
-        return write_film(renderer, out, fps, progress)
-    except BaseException:
-        out.unlink(missing_ok=True)  # a half-written video of ours, never a user's file
-        raise
+        with new_file_name(out, force=overwrite) as tmp:  # encoded beside it, renamed into place when whole
+            return write_film(renderer, tmp, fps, progress)
     finally:
         renderer.close()
 

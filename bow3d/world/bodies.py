@@ -94,7 +94,8 @@ def template_from_mesh(name: str, mesh: SightMesh, head_mask: np.ndarray | None 
                        model: Model | None = None, part_names: list[str] | None = None) -> Template:
     """A template from a mesh in the model's frame (Z up); `head_mask` (T,) bool marks head triangles."""
     if mesh.triangle_count == 0:
-        raise ValueError(f"{name}: the model has no triangles to see or hit")
+        raise UserInputError(f"{name}: the model has no triangles to see, hit or stand on; draw the unit in it "
+                             "or give the unit another model")
     lo, hi = mesh.bounds()
     positions = (mesh.positions - np.array([0, 0, lo[2]], np.float32)).astype(np.float32)
     local = SightMesh(positions, mesh.triangles, mesh.tri_instance)

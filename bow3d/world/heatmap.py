@@ -65,11 +65,13 @@ def visibility_map(world, viewer: str, progress: Callable[[int], None] | None = 
     return Heatmap(grid.i0, grid.j0, out, (viewer,))
 
 
-def cover_map(world, side: str, progress: Callable[[int], None] | None = None) -> tuple[Heatmap, np.ndarray]:
+def cover_map(world, side: str, in_cover: Callable[[np.ndarray], np.ndarray],
+              progress: Callable[[int], None] | None = None) -> tuple[Heatmap, np.ndarray]:
     """From how many enemy positions a minifig of `side` on each cell would be in cover.
 
-    'In cover' from one enemy = hidden share at least the ruleset's cover_threshold (covered, or
-    not visible at all). Returns (the mean visible fraction over the enemies, (nx, ny) int32 counts).
+    `in_cover(visible_fraction)` is the ruleset's judgement, vectorised: (nx, ny) float32 visible
+    fractions (NaN off the battlefield) -> (nx, ny) bool (the world measures, the ruleset judges).
+    Returns (the mean visible fraction over the enemies, (nx, ny) int32 counts).
     """
     enemies = [b.id for b in world.bodies.values()
                if b.kind == "unit" and b.side != side and world.active[b.index]]
@@ -80,7 +82,8 @@ def cover_map(world, side: str, progress: Callable[[int], None] | None = None) -
     total = np.zeros(grid.shape, np.float64)
     for enemy in enemies:
         one = visibility_map(world, enemy, progress, template or stand_in(world, enemy))
-        counts += np.nan_to_num(1.0 - one.visible_fraction, nan=0.0) >= world.cover_threshold - 1e-12
+        fraction = one.visible_fraction
+        counts += np.isfinite(fraction) & np.asarray(in_cover(np.nan_to_num(fraction, nan=1.0)), bool)
         total += np.nan_to_num(one.visible_fraction, nan=0.0)
     mean = np.where(np.isfinite(grid.heights), total / max(len(enemies), 1), np.nan).astype(np.float32)
     return Heatmap(grid.i0, grid.j0, mean, tuple(enemies)), counts

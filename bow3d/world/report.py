@@ -13,26 +13,6 @@ import numpy as np
 
 from bow3d.units import convert
 
-RANGE_BAND_STUDS = 15.0   # BOW 1.3 §2.4.2: -1 brick per full 15 studs beyond the first 15
-COVER_THRESHOLD = 0.25    # BOW 1.3 §2.4.2 via design.md: hidden share from which a visible target is covered
-RANGE_TOLERANCE_STUDS = 1e-6
-VERDICT_BLOCKERS = 3      # blockers named in a verdict; the rest are summed up  # 15.0000001 studs of float noise is still 15 studs
-
-
-def percent(fraction: float) -> str:
-    """'62 %'-style words that never round a little to nothing: '<1%' and '>99%' at the ends."""
-    if 0.0 < fraction < 0.005:
-        return "<1%"
-    if 0.995 <= fraction < 1.0:
-        return ">99%"
-    return f"{fraction:.0%}"
-
-
-def range_penalty(distance_studs: float, band_studs: float = RANGE_BAND_STUDS) -> int:
-    """Bricks taken off for range: 0 up to one band, 1 up to two, ... (ceil(d / band) - 1)."""
-    return max(0, math.ceil(distance_studs / band_studs - RANGE_TOLERANCE_STUDS) - 1)
-
-
 @dataclass(frozen=True)
 class Blocker:
     """Something that hides part of a target: decor (one placed part), a unit, a vehicle, a closed
@@ -84,12 +64,9 @@ class SightReport:
     target: str
     visible: bool
     visible_fraction: float
-    covered: bool
     distance_studs: float
-    range_penalty: int
     in_front_arc: bool
     blockers: tuple[Blocker, ...]
-    cover_threshold: float
     eye: np.ndarray = field(repr=False)
     points: np.ndarray = field(repr=False)
     seen: np.ndarray = field(repr=False)
@@ -124,39 +101,16 @@ class SightReport:
     def sample_count(self) -> int:
         return int(self.points.shape[0])
 
-    def verdict(self) -> str:
-        """One paragraph in plain words, as a referee would say it."""
-        blockers = self.blockers_by_share
-        named = [f"{b.describe()} ({percent(b.share)})" for b in blockers[:VERDICT_BLOCKERS]]
-        rest = blockers[VERDICT_BLOCKERS:]
-        if rest:
-            named.append(f"{len(rest)} more ({percent(sum(b.share for b in rest))})")
-        hiders = ", ".join(named)
-        rng = f"{self.distance_studs:.1f} studs: " + (f"-{self.range_penalty} brick" +
-                                                      ("s" if self.range_penalty > 1 else "")
-                                                      if self.range_penalty else "no range penalty")
-        arc = "in front arc" if self.in_front_arc else "NOT in front arc (behind the firer)"
-        if not self.visible:
-            why = f"hidden by {hiders}" if hiders else "no part of it faces the firer"
-            return f"{self.firer} cannot see {self.target}: {why}; {rng}, {arc}."
-        seen = f"{percent(self.visible_fraction)} visible"
-        if self.covered:
-            cover = f"covered ({percent(self.hidden_fraction)} hidden by {hiders}; cover from {self.cover_threshold:.0%})"
-        elif hiders:
-            cover = f"not covered ({percent(self.hidden_fraction)} hidden by {hiders}, under {self.cover_threshold:.0%})"
-        else:
-            cover = "not covered (nothing in the way)"
-        return f"{self.firer} can see {self.target}: {seen}, {cover}, {rng}, {arc}."
-
     def to_dict(self) -> dict:
-        """JSON-ready: everything but the arrays of samples, which come as lists. Blockers come largest
-        share first (each with its distance_studs along the line of fire)."""
+        """JSON-ready facts: everything but the arrays of samples, which come as lists. Blockers come
+        largest share first (each with its distance_studs along the line of fire). No verdict: the
+        ruleset judges (bow3d los puts its verdict beside these facts)."""
         return {"firer": self.firer, "target": self.target, "visible": bool(self.visible),
                 "visible_fraction": round(float(self.visible_fraction), 4),
-                "hidden_fraction": round(float(self.hidden_fraction), 4), "covered": bool(self.covered), "cover_threshold": self.cover_threshold,
-                "distance_studs": round(self.distance_studs, 3), "range_penalty_bricks": int(self.range_penalty),
+                "hidden_fraction": round(float(self.hidden_fraction), 4),
+                "distance_studs": round(self.distance_studs, 3),
                 "in_front_arc": bool(self.in_front_arc), "blockers": [b.to_dict() for b in self.blockers_by_share],
-                "samples": self.sample_count, "verdict": self.verdict(), "eye_ldu": [round(float(v), 2) for v in self.eye],
+                "samples": self.sample_count, "eye_ldu": [round(float(v), 2) for v in self.eye],
                 "points_ldu": np.round(self.points, 2).tolist(), "seen": [bool(v) for v in self.seen],
                 "distance_cm": round(self.distance("cm"), 3), "distance_in": round(self.distance("in"), 3),
                 "target_feet_ldu": _round(self.target_feet_ldu), "target_top_ldu": _round(self.target_top_ldu),

@@ -25,7 +25,7 @@ from bow3d.world.bodies import (SAMPLE_STANDOFF_LDU, BodySpec, Template, body_po
 from bow3d.world.materials import STONE, UNIT, MaterialTable, classify_instances
 from bow3d.world.raycast import (SightMesh, TriangleScene, box_exit, box_mesh, cast_bodies, cast_merged,
                                  merged_bodies, near_bodies, sight_mesh)
-from bow3d.world.report import COVER_THRESHOLD, RANGE_BAND_STUDS, Blocker, Crossing, SightReport, range_penalty
+from bow3d.world.report import Blocker, Crossing, SightReport
 
 CLOSE_STUDS = 1.0   # design.md: "close" = the hands can touch, within 1 stud, body to body
 ABOVE_LDU = 1000.0  # vertical rays for ground heights start this far above the decor's top
@@ -54,15 +54,12 @@ class World:
     """Decor (static), bodies (movable) and the queries of contract C2 on them."""
 
     def __init__(self, decor: SightMesh, templates: dict[str, Template], bodies: list[BodySpec],
-                 instances: list[PartInstance] | None = None, cover_threshold: float = COVER_THRESHOLD,
-                 range_band_studs: float = RANGE_BAND_STUDS, scene=None, decor_model: Model | None = None,
+                 instances: list[PartInstance] | None = None, scene=None, decor_model: Model | None = None,
                  materials: Mapping[str, str] | MaterialTable | None = None):
         self.decor = decor
         self.decor_scene = TriangleScene(decor)
         self.instances = instances or []
         self.decor_model = decor_model
-        self.cover_threshold = float(cover_threshold)
-        self.range_band_studs = float(range_band_studs)
         self.scene = scene
         self.library: Library | None = None
         self.templates = templates
@@ -134,14 +131,9 @@ class World:
                 templates[key] = door_template(door.height_ldu)
             specs.append(BodySpec(door.id, key, _cell_centre(door.cell), 270.0, "door",
                                   material=getattr(door, "material", None)))
-        ruleset = scene.ruleset
         materials = getattr(scene, "materials", None) or {}  # the scene's per-part overrides, when it has them
-        # BOW's judgement parameters, while the world still judges (the ruleset validates them)
-        cover, band = (getattr(ruleset, name, None) for name in ("cover_threshold", "range_band_studs"))
-        cover = COVER_THRESHOLD if cover is None else float(cover)
-        band = RANGE_BAND_STUDS if band is None else float(band)
         world = cls(sight_mesh(decor_model, keep_studs), templates, specs, decor_model.instances,
-                    cover, band, scene, decor_model, dict(materials))
+                    scene, decor_model, dict(materials))
         world.library = library
         for door in getattr(scene, "doors", None) or []:
             if door.open:
@@ -230,9 +222,9 @@ class World:
 
     # ----- sight --------------------------------------------------------------------------------
     def sight(self, firer: str, target: str) -> SightReport:
-        """Rays from the firer's eye to the target's samples facing it (design.md, BOW §2.4.2): the
-        facts (visible fraction, blockers along the line of fire with share, material and height,
-        heights, distance) and, until the rulesets take them, BOW's judgements (covered, penalty)."""
+        """Rays from the firer's eye to the target's samples facing it (design.md): the facts (visible
+        fraction, blockers along the line of fire with share, material and height, heights, distance);
+        the ruleset judges them (cover, range penalty...)."""
         f, t = self.body(firer), self.body(target)
         if f.id == t.id:
             raise UserInputError(f"{firer} cannot be its own target")
@@ -243,10 +235,9 @@ class World:
         seen, hider, blockers, by_share = self._cast(eye, points, (f.index, t.index), True, feet)
         fraction = float(seen.mean()) if len(seen) else 0.0
         visible = bool(seen.any())
-        covered = visible and (1.0 - fraction) >= self.cover_threshold - 1e-12
         dist = self.distance_studs(firer, target)
-        return SightReport(firer, target, visible, fraction, covered, dist, range_penalty(dist, self.range_band_studs),
-                           self.in_front_arc(firer, target), tuple(blockers), self.cover_threshold, eye, points,
+        return SightReport(firer, target, visible, fraction, dist, self.in_front_arc(firer, target), tuple(blockers),
+                           eye, points,
                            seen, hider, feet, feet + t.template.height, float(self.poses[f.index, 2, 3]),
                            not self.missing_parts, self.missing_parts, by_share)
 

@@ -71,7 +71,7 @@ def gallery_copy(tmp_path):
 
 def test_hand_edited_illegal_record_one_line_exit_2(gallery_copy):
     lines = [json.loads(line) for line in gallery_copy.read_text().splitlines()]
-    n = next(i for i, line in enumerate(lines[1:], start=1) if line["record"]["type"] == "attack")
+    n = next(i for i, line in enumerate(lines[1:], start=1) if "record" in line and line["record"]["type"] == "attack")
     lines[n]["record"]["target"] = lines[n]["record"]["unit"]  # fire at oneself
     gallery_copy.write_text("".join(json.dumps(line) + "\n" for line in lines))
     result = run_cli("replay", "verify", str(gallery_copy))
@@ -82,11 +82,13 @@ def test_hand_edited_illegal_record_one_line_exit_2(gallery_copy):
 def test_hand_edited_roll_diverges_exit_2(gallery_copy):
     lines = [json.loads(line) for line in gallery_copy.read_text().splitlines()]
     n = next(i for i, line in enumerate(lines[1:], start=1)
-             if line["record"]["type"] == "roll" and i > 2 and line["record"]["edges"] < line["record"]["bricks"])
-    lines[n]["record"]["edges"] += 1
+             if "record" in line and line["record"]["type"] == "roll" and i > 2
+             and line["record"]["outcome"] < line["record"]["spec"]["n"])
+    lines[n]["record"]["outcome"] += 1
     gallery_copy.write_text("".join(json.dumps(line) + "\n" for line in lines))
     result = run_cli("replay", "verify", str(gallery_copy))
     assert result.returncode == 2 and result.stderr.count("\n") == 1 and f"entry {n}" in result.stderr
+    assert "forged throw" in result.stderr  # the seeded generator gives another outcome
 
 
 def test_truncated_replay_reported_exit_2_rest_verified(gallery_copy):

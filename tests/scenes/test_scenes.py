@@ -11,6 +11,7 @@ import pytest
 from bow3d.ldraw import load_model
 from bow3d.rulesets import load_scene
 from bow3d.rulesets.bow.cost import army_costs
+from bow3d.rulesets.bow import judge_sight
 
 SCENES = Path(__file__).resolve().parents[2] / "scenes"
 VILLAGE, GALLERY = SCENES / "village.yaml", SCENES / "los-gallery.yaml"
@@ -176,11 +177,12 @@ EXPECTED = {  # lane -> (visible, covered, in front arc, distance studs)
 
 def test_gallery_verdicts_with_the_world(any_library):
     """BOW 1.3 §2.4.2 on the gallery: each lane's sight report is the one its comment promises."""
-    from bow3d.world import World, range_penalty
+    from bow3d.rulesets.bow import range_penalty
+    from bow3d.world import World
 
     world = World.from_scene(load_scene(GALLERY), any_library)
     for key, (visible, covered, arc, distance) in EXPECTED.items():
         report = world.sight(f"{key}-firer", f"{key}-target")
-        got = (report.visible, report.covered, report.in_front_arc, round(report.distance_studs, 3))
+        got = (report.visible, judge_sight(report).covered, report.in_front_arc, round(report.distance_studs, 3))
         assert got == (visible, covered, arc, distance), key
     assert [range_penalty(d) for d in (15, 16, 30, 31, 46)] == [0, 1, 1, 2, 3]

@@ -71,7 +71,7 @@ def test_short_video_is_a_valid_mp4_with_one_frame_per_tick(tmp_path, scene, tim
     assert 3.0 <= stats.seconds <= 4.0 + 1e-6 and stats.encode_fps > 0
     meta = next(imageio_ffmpeg.read_frames(str(out)))
     assert tuple(meta["size"]) == (320, 180) and "h264" in meta["codec"]
-    with pytest.raises(Exception, match="already there"):
+    with pytest.raises(Exception, match="already exists"):
         render_timeline_video(scene, timeline, out, size=(320, 180), fps=10, progress=False, library=library)
 
 

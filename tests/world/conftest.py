@@ -25,7 +25,7 @@ def world_library() -> Library:
 
 
 def load_test_scene(name: str):
-    from bow3d.scene import load_scene
+    from bow3d.rulesets import load_scene
 
     return load_scene(DATA / name)
 

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from bow3d.world import World
+from bow3d.rulesets.bow import judge_sight
 
 SCENES = Path(__file__).resolve().parents[2] / "scenes"
 
@@ -27,7 +28,7 @@ LANES = {
 
 @pytest.fixture(scope="module")
 def los_gallery(world_library) -> World:
-    from bow3d.scene import load_scene
+    from bow3d.rulesets import load_scene
 
     path = SCENES / "los-gallery.yaml"
     if not path.is_file():
@@ -42,9 +43,9 @@ def test_s2_4_2_los_gallery_lanes(los_gallery, lane):
     brick, 31 two, 46 three."""
     visible, covered, arc, studs, penalty = LANES[lane]
     report = los_gallery.sight(f"{lane}-firer", f"{lane}-target")
-    assert (report.visible, report.covered, report.in_front_arc) == (visible, covered, arc)
+    assert (report.visible, judge_sight(report).covered, report.in_front_arc) == (visible, covered, arc)
     assert report.distance_studs == pytest.approx(studs, abs=1e-3)
-    assert report.range_penalty == penalty
+    assert judge_sight(report).range_penalty == penalty
     assert report.sample_count >= 64
 
 

@@ -71,8 +71,9 @@ def test_los_unit_off_the_battlefield_exit_2(world_library, tmp_path, capsys, ch
     else:
         text = text.replace("position: [14.5, 4.5]", "position: [140.5, 4.5]")
     scene = tmp_path / "off.yaml"
-    scene.write_text(text.replace("battlefield: gallery.ldr", f"battlefield: {DATA / 'gallery.ldr'}")
-                     .replace("model: minifig.ldr", f"model: {DATA / 'minifig.ldr'}"))
+    for name in ("gallery.ldr", "minifig.ldr"):  # beside the scene: its files are read inside its folder
+        (tmp_path / name).write_bytes((DATA / name).read_bytes())
+    scene.write_text(text)
     assert main(["los", str(scene), "blue-1", "red-1", *library_args(world_library)]) == 2
     err = capsys.readouterr().err
     assert "red-1 is not on the battlefield" in err and "on it: blue-1, blue-2" in err and len(err.splitlines()) == 1

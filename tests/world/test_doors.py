@@ -70,7 +70,7 @@ doors:
 def test_scene_doors_reach_the_world_and_the_rules(tmp_path, monkeypatch):
     """The scene's doors are bodies of the world (closed ones in place) and doors of the game."""
     from bow3d.rules import Game
-    from bow3d.scene import load_scene
+    from bow3d.rulesets import load_scene
     from bow3d.world import World
 
     monkeypatch.delenv("LDRAWDIR", raising=False)   # the bundled starter library has 3811 and 3005

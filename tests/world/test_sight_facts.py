@@ -11,6 +11,8 @@ from bow3d.ldraw import BUNDLED_LIBRARY, Library, load_model
 from bow3d.world import BodySpec, World, sight_mesh
 from bow3d.world.boxes import GROUND, box_mesh, box_world
 from bow3d.world.raycast import merge_meshes
+from bow3d.rulesets.bow import judge_sight
+from bow3d.rulesets.bow.narrator import sight_sentence
 
 # Firer a at x 10.5 (eye x 210, z 84), target b at x 20.5 studs, facing each other along y = 10.5;
 # the target spans y 190..230 LDU, z 0..96.
@@ -52,8 +54,8 @@ def test_verdict_and_json_keep_the_largest_share_first():
     assert [d["share"] for d in report.to_dict()["blockers"]] == [b.share for b in by_share]
     first = report.to_dict()["blockers"][0]
     assert {"material", "distance_studs", "top_ldu", "height_ldu", "instance"} <= set(first)
-    assert report.verdict().index(f"({round(by_share[0].share * 100)}%)") < \
-        report.verdict().index(f"({round(by_share[1].share * 100)}%)")
+    assert sight_sentence(report, judge_sight(report)).index(f"({round(by_share[0].share * 100)}%)") < \
+        sight_sentence(report, judge_sight(report)).index(f"({round(by_share[1].share * 100)}%)")
 
 
 def test_heights_of_target_firer_and_blockers():

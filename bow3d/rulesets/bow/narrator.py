@@ -202,7 +202,8 @@ def _blocker_words(blocker: Any) -> str:
 
 def sight_sentence(report: Any, verdict: Any) -> str:
     """BOW's verdict on a line of sight in one paragraph, as a referee would say it (§2.4.2)."""
-    blockers = sorted(report.blockers, key=lambda b: -b.share)  # the biggest share first
+    by_share = getattr(report, "blockers_by_share", None)  # the biggest share first
+    blockers = tuple(by_share) if by_share is not None else sorted(report.blockers, key=lambda b: -b.share)
     named = [f"{_blocker_words(b)} ({percent(b.share)})" for b in blockers[:VERDICT_BLOCKERS]]
     rest = blockers[VERDICT_BLOCKERS:]
     if rest:

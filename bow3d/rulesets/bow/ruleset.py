@@ -121,6 +121,17 @@ class BowRuleset(Ruleset):
 
         return sight_sentence(report, verdict)
 
+    def in_cover(self, visible_fraction: Any, params: Any = None) -> Any:
+        """BOW §2.4.2 for heatmaps: hidden at least the cover threshold (covered, or not seen at all)."""
+        import numpy as np
+
+        return (1.0 - np.asarray(visible_fraction, float)) >= self.cover_share(params) - 1e-12
+
+    def cover_share(self, params: Any = None) -> float:
+        from bow3d.rulesets.bow.context import DEFAULT_COVER_THRESHOLD
+
+        return float(getattr(params, "cover_threshold", None) or DEFAULT_COVER_THRESHOLD)
+
     def check_scene(self, scene: Any) -> list:
         return check_scene(scene)
 
