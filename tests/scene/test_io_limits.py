@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bow3d.errors import SceneError
-from bow3d.scene import parse_scene
+from bow3d.rulesets import parse_scene
 from bow3d.textformats import MAX_DEPTH, MAX_LISTED
 
 HEAD = "format: bow3d-scene/1\nbattlefield: field.ldr\nsides: [{id: blue}]\n"
