@@ -38,6 +38,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-o", "--output", required=True, metavar="PNG", help="the picture to write")
     parser.add_argument("--force", action="store_true", help="overwrite the picture if it exists")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.add_argument("--allow-missing", action="store_true", help="map even when LDraw parts of the scene are "
+                        "missing from the library")
     parser.add_argument("--library", metavar="DIR", help="LDraw library folder (default: $LDRAWDIR, else the "
                         "bundled starter library)")
 
@@ -54,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     check_new(out, force=args.force)  # up front, before the long work: no link, nothing replaced without --force
     from bow3d.rulesets import ruleset_of
 
-    scene, world = load_world(args.scene, args.library)
+    scene, world = load_world(args.scene, args.library, args.allow_missing)
     ruleset = ruleset_of(scene)
     threshold = ruleset.cover_share(scene.ruleset)  # the ruleset judges; the world measured
     cells = int(np.isfinite(world.grid.heights).sum())

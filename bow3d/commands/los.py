@@ -45,10 +45,36 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--force", action="store_true", help="overwrite the picture if it exists")
     parser.add_argument("--library", metavar="DIR", help="LDraw library folder (default: $LDRAWDIR, else the "
                         "bundled starter library)")
+    parser.add_argument("--allow-missing", action="store_true", help="judge even when LDraw parts of the scene are "
+                        "missing from the library (the verdict says it is incomplete)")
 
 
-def load_world(scene_path: str, library_dir: str | None):
-    """(scene, World) from a scene file (validated with its ruleset), errors as one line."""
+MISSING_NAMED = 5   # missing parts named in a message; the rest are counted
+
+
+def missing_words(parts) -> str:
+    """'3 LDraw parts missing (a.dat, b.dat, c.dat)'."""
+    parts = list(parts)
+    named = ", ".join(parts[:MISSING_NAMED]) + (f" and {len(parts) - MISSING_NAMED} more" if len(parts) > MISSING_NAMED
+                                                else "")
+    return f"{len(parts)} LDraw part{'s' if len(parts) != 1 else ''} missing ({named})"
+
+
+def check_complete(world, scene_path: str, allow_missing: bool) -> None:
+    """A verdict on a world built without some of its parts (magenta boxes stand in for them) is not
+    given unless asked for: one line naming the parts and what to do."""
+    missing = getattr(world, "missing_parts", ())
+    if missing and not allow_missing:
+        library = getattr(world, "library", None)
+        where = f" in {library.describe()}" if library is not None else ""
+        raise UserInputError(f"{scene_path}: {missing_words(missing)}{where}; a verdict would be computed without "
+                             "them: point LDRAWDIR (or --library) at a library that has them, or add --allow-missing "
+                             "to judge anyway (the verdict then says it is incomplete)")
+
+
+def load_world(scene_path: str, library_dir: str | None, allow_missing: bool = False):
+    """(scene, World) from a scene file (validated with its ruleset), errors as one line; refused when
+    LDraw parts are missing, unless `allow_missing`."""
     from bow3d.ldraw import Library
     from bow3d.rulesets import load_scene
     from bow3d.world import World
@@ -57,7 +83,9 @@ def load_world(scene_path: str, library_dir: str | None):
     if not path.is_file():
         raise UserInputError(f"{scene_path}: no such scene file")
     scene = load_scene(path)
-    return scene, World.from_scene(scene, Library.from_env(library_dir))
+    world = World.from_scene(scene, Library.from_env(library_dir))
+    check_complete(world, scene_path, allow_missing)
+    return scene, world
 
 
 def check_picture_path(text: str, force: bool) -> Path:
@@ -94,14 +122,17 @@ def run(args: argparse.Namespace) -> int:
     out = check_picture_path(args.png, args.force) if args.png else None
     if out is not None and not args.target:
         raise UserInputError("--png needs a TARGET: the picture shows one line of sight")
-    scene, world = load_world(args.scene, args.library)
+    scene, world = load_world(args.scene, args.library, args.allow_missing)
     ruleset = ruleset_of(scene)
     world.body(args.firer)
 
     def judged(target: str) -> tuple:
         report = world.sight(args.firer, target)
         verdict = ruleset.judge_sight(report, scene.ruleset)
-        return report, verdict, ruleset.sight_sentence(report, verdict)
+        text = ruleset.sight_sentence(report, verdict)
+        if not getattr(report, "complete", True):
+            text += f" (Incomplete: {missing_words(report.missing_parts)}.)"
+        return report, verdict, text
 
     if args.target:
         report, verdict, text = judged(args.target)

@@ -57,7 +57,10 @@ def parse_play_script(text: str, source: str = "<script>") -> list[ScriptLine]:
     """The commands of a play script; UserInputError naming the file and line for a bad one."""
     lines = []
     for number, raw in enumerate(text.splitlines(), start=1):
-        words = shlex.split(raw, comments=True)
+        try:
+            words = shlex.split(raw, comments=True)
+        except ValueError as error:  # an unclosed quote
+            raise UserInputError(f"{source}:{number}: {error} in {raw.strip()!r}; close the quote") from None
         if not words:
             continue
         command, args = words[0].lower(), tuple(words[1:])

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from bow3d.errors import ReplayError
 from bow3d.replay.opened import OpenReplay, open_replay
 from bow3d.rules.events import event_from_record
 
@@ -45,7 +46,13 @@ def battle_log(replay: OpenReplay | Any, language: str = "en") -> BattleLog:
     title = (f"{opened.path.name}: scene {header.scene}, {header.ruleset.get('name', '?')}, seed {header.seed}, "
              f"{players}, {len(opened.entries)} entries, written {header.created}")
     log = BattleLog(title)
+    schema = opened.ruleset.event_schema
     for entry in opened.entries:
+        for k, record in enumerate(entry.events, start=1):  # the file's events, as the ruleset documents them
+            problem = schema.check(record) if schema is not None else None
+            if problem is not None:
+                raise ReplayError(f"{opened.path}:{entry.n + 1}: event {k}: {problem}; the replay is corrupted "
+                                  f"(bow3d replay verify says where it departs from the rules)")
         events = [event_from_record(record) for record in entry.events]
         for i, event in enumerate(events):
             text = narrator.log_line(event, events[i + 1:])

@@ -8,7 +8,9 @@ other tuples are written as lists and read back as tuples; numpy scalars become 
 from __future__ import annotations
 
 import dataclasses
+import math
 import numbers
+import typing
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -54,6 +56,42 @@ class Action:
         return record
 
 
+def _type_problem(value: Any, kind: Any) -> str | None:
+    """None when `value` (read back from JSON, lists made tuples) fits the annotation `kind`, else what
+    it should have been."""
+    import types
+    import typing
+
+    if kind is Any or kind is typing.Any:
+        return None
+    origin, args = typing.get_origin(kind), typing.get_args(kind)
+    if origin in (typing.Union, types.UnionType):
+        problems = [_type_problem(value, arg) for arg in args]
+        return None if any(p is None for p in problems) else " or ".join(p for p in problems if p)
+    if kind is type(None):
+        return None if value is None else "null"
+    if kind is bool:
+        return None if isinstance(value, bool) else "true or false"
+    if kind is int:
+        return None if isinstance(value, int) and not isinstance(value, bool) else "a whole number"
+    if kind is float:
+        ok = isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+        return None if ok else "a finite number"
+    if kind is str:
+        return None if isinstance(value, str) else "text"
+    if origin is tuple:
+        if not isinstance(value, tuple):
+            return "a list"
+        if len(args) == 2 and args[1] is Ellipsis:
+            problems = [_type_problem(v, args[0]) for v in value]
+        elif len(value) != len(args):
+            return f"a list of {len(args)}"
+        else:
+            problems = [_type_problem(v, a) for v, a in zip(value, args)]
+        return next((f"a list of {p}" for p in problems if p), None)
+    return None  # other annotations (a chance spec...) are checked by their class
+
+
 class ActionTable:
     """Record type -> Action class, for reading records back (a ruleset's actions plus the engine's)."""
 
@@ -70,13 +108,18 @@ class ActionTable:
             known = ", ".join(sorted(self.classes))
             raise RulesError(f"record {record!r}: unknown action type (known: {known})")
         cls = self.classes[record["type"]]
+        hints = typing.get_type_hints(cls)
         kwargs = {}
         for f in dataclasses.fields(cls):
             if f.name not in record:
                 if f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING:
                     continue
                 raise RulesError(f"record {record!r}: missing field '{f.name}' for a {cls.TYPE} action")
-            kwargs[f.name] = frozen(record[f.name])
+            value = frozen(record[f.name])
+            problem = _type_problem(value, hints.get(f.name, Any))
+            if problem is not None:
+                raise RulesError(f"record {record!r}: field '{f.name}' of a {cls.TYPE} action must be {problem}")
+            kwargs[f.name] = value
         extra = set(record) - {"type"} - {f.name for f in dataclasses.fields(cls)}
         if extra:
             raise RulesError(f"record {record!r}: unknown field(s) {', '.join(sorted(extra))} for a {cls.TYPE} action")

@@ -143,3 +143,27 @@ def test_hostile_json_lines_are_refused_with_their_line(tmp_path, line):
     result = verify(bad)
     assert result.returncode == 2 and result.stderr.count("\n") == 1 and ":2: " in result.stderr, result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_an_event_missing_a_field_is_named_by_replay_show(tmp_path):
+    """Found by the replay fuzzer: the battle log wrote words for a hand-edited event and crashed on
+    a missing field; the recorded events are now checked against the ruleset's schema first."""
+    def drop_a_field(lines):
+        entry = next(line for line in lines[1:] if "record" in line and line["record"]["type"] == "attack")
+        del next(e for e in entry["events"] if e["type"] == "attack")["distance"]
+    bad = edited(tmp_path, drop_a_field)
+    result = subprocess.run([sys.executable, "-m", "bow3d", "replay", "show", str(bad), "--scene", str(SCENE)],
+                            capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert result.returncode == 2 and "attack: fields missing ['distance']" in result.stderr, result.stderr
+
+
+def test_a_record_field_of_the_wrong_type_is_named(tmp_path):
+    """Found by the replay fuzzer: a unit given as a mapping reached the rules and failed inside them."""
+    lines = [json.loads(x) for x in VILLAGE.read_text().splitlines()]
+    n = next(i for i, line in enumerate(lines) if "record" in line and line["record"]["type"] == "move")
+
+    def unit_as_mapping(lines):
+        lines[n]["record"]["unit"] = {"id": lines[n]["record"]["unit"]}
+    result = verify(edited(tmp_path, unit_as_mapping))
+    assert result.returncode == 2 and f"entry {n} (line {n + 1})" in result.stderr
+    assert "field 'unit' of a move action must be text" in result.stderr
