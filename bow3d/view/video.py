@@ -162,14 +162,15 @@ def film_frames(renderer: FilmRenderer, fps: int) -> Iterator[memoryview]:
         yield renderer.frame_bytes(index / fps)
 
 
-def write_film(renderer: FilmRenderer, out_path: str | Path, fps: int = 30, progress: bool = True) -> VideoStats:
+def write_film(renderer: FilmRenderer, out_path: str | Path, fps: int = 30, progress: bool = True,
+               label: str | None = None) -> VideoStats:
     """Render and encode the whole film to `out_path` (which must be free)."""
     from tqdm import tqdm
 
     count = renderer.film.frame_count(fps)
     started = time.perf_counter()
     with Mp4Writer(out_path, renderer.size, fps) as writer:
-        bar = tqdm(total=count, unit="frame", desc=f"rendering {Path(out_path).name}", disable=not progress,
+        bar = tqdm(total=count, unit="frame", desc=f"rendering {label or Path(out_path).name}", disable=not progress,
                    leave=False, dynamic_ncols=True)
         try:
             for frame in film_frames(renderer, fps):
@@ -192,7 +193,7 @@ def render_timeline_video(scene: Any, timeline: Timeline, out_path: str | Path, 
     renderer = FilmRenderer(scene, timeline, size, library, max_seconds)
     try:
         with new_file_name(out, force=overwrite) as tmp:  # encoded beside it, renamed into place when whole
-            return write_film(renderer, tmp, fps, progress)
+            return write_film(renderer, tmp, fps, progress, label=out.name)
     finally:
         renderer.close()
 
