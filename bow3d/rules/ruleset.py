@@ -22,6 +22,7 @@ taking back; a `Ruleset` brings everything that is one game's:
   event_schema                            its documented event kinds
   player(side, rng)                       its AI
   army_costs(scene), cost_lines(scene)    its points (or None when the book has none)
+  add_odds_arguments(group), odds(args)   its part of `bow3d odds`
 
 A ruleset's state is its own; the engine reads and writes only `state.pending` and `state.round`,
 and calls `state.copy()` before each record (taking back restores that copy).
@@ -143,6 +144,14 @@ class Ruleset:
 
     def army_costs(self, scene: Any) -> Any:
         return None
+
+    def add_odds_arguments(self, group: Any) -> None:
+        """Add this ruleset's options of `bow3d odds` to an argparse group (the command shares --ruleset,
+        --cover [LEVEL] and --json); names prefixed by nothing, so keep them distinct from others'."""
+
+    def odds(self, args: Any) -> tuple[list[str], dict[str, Any]]:
+        """The exact odds `bow3d odds` asks for: (lines to print, JSON-ready mapping)."""
+        raise UserInputError(f"the ruleset {self.name} computes no odds yet")
 
     def cost_lines(self, scene: Any) -> Any:
         """Each unit's cost with the formula that gave it (or None when the book has no points)."""

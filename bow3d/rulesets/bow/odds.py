@@ -88,3 +88,75 @@ def odds_of(game: Game, action: Action) -> Odds | None:
         return treat_odds(int(sheet_value(game.ctx.sheet(unit.sheet), "treat", 0)), target.damage, game.ctx.p,
                           removes_difference=game.ctx.treat_removes_difference)
     return None
+
+
+# -- `bow3d odds` for BOW 1.3 (the command asks each ruleset for its options and its answer) -----------
+MAX_BRICKS = 1000   # far beyond any sheet; exact binomials stay within floating point
+
+
+def add_odds_arguments(group: Any) -> None:
+    """BOW's options of `bow3d odds` (the shared --cover, --json and --ruleset are the command's)."""
+    group.add_argument("bricks", type=int, nargs="?", metavar="ATTACK",
+                       help="bow-1.3: Attack/Damage bricks (with --treat: Treat/Repair)")
+    group.add_argument("resist", type=int, nargs="?", metavar="DODGE",
+                       help="bow-1.3: Dodge/Armor bricks (with --treat: the target's damage points)")
+    group.add_argument("--treat", action="store_true", help="bow-1.3: a treat/repair roll: TREAT DAMAGE_POINTS")
+    group.add_argument("--difference", action="store_true", help="bow-1.3: with --treat, the optional rule "
+                       "removing the difference (BOW §2.4.4)")
+    group.add_argument("--range", type=float, metavar="STUDS", dest="range_studs",
+                       help="bow-1.3: head-to-head distance in studs: -1 attack brick per 15 studs beyond the first 15")
+    group.add_argument("--band", type=float, default=None, metavar="STUDS", help="bow-1.3: range band (default 15)")
+    group.add_argument("--p", type=float, default=None, metavar="P",
+                       help="bow-1.3: probability that one brick lands on its edge (default 0.262)")
+
+
+def odds_report(args: Any) -> tuple[list[str], dict[str, Any]]:
+    """The odds `bow3d odds` prints for BOW (lines) and its JSON; UserInputError for bad options."""
+    from bow3d.errors import UserInputError
+    from bow3d.rulesets.bow.context import DEFAULT_RANGE_BAND
+    from bow3d.rulesets.bow.sight import range_penalty
+
+    p = DEFAULT_P if args.p is None else args.p
+    band = DEFAULT_RANGE_BAND if args.band is None else args.band
+    if args.bricks is None or args.resist is None:
+        raise UserInputError("bow-1.3 odds need two numbers: ATTACK DODGE (or with --treat: TREAT DAMAGE_POINTS)")
+    if not 0 <= args.bricks <= MAX_BRICKS or not 0 <= args.resist <= MAX_BRICKS:
+        raise UserInputError(f"brick counts must be 0 to {MAX_BRICKS} (got {args.bricks} and {args.resist})")
+    if not 0.0 < p < 1.0:
+        raise UserInputError(f"--p {p}: a probability strictly between 0 and 1 is needed (BOW: 0.262)")
+    if args.range_studs is not None and not (math.isfinite(args.range_studs) and args.range_studs >= 0):
+        raise UserInputError(f"--range {args.range_studs}: a distance of 0 or more studs is needed")
+    if not (math.isfinite(band) and band > 0):
+        raise UserInputError(f"--band {band}: a positive number of studs is needed")
+    if args.cover not in (None, "yes"):
+        raise UserInputError(f"--cover {args.cover}: in BOW a target is covered or not: give --cover alone")
+    if args.treat and (args.cover or args.range_studs is not None):
+        raise UserInputError("--cover and --range are for attacks, not with --treat")
+    if args.difference and not args.treat:
+        raise UserInputError("--difference is the treat/repair optional rule: use it with --treat")
+    notes: list[str] = []
+    if args.treat:
+        odds, kind = treat_odds(args.bricks, args.resist, p, removes_difference=args.difference), "treat"
+    else:
+        attack, dodge = args.bricks, args.resist
+        if args.range_studs is not None:
+            penalty = range_penalty(args.range_studs, band)
+            if attack - penalty <= 0:
+                raise UserInputError(f"at {args.range_studs:g} studs the attack loses {penalty} bricks and falls to "
+                                     f"{attack - penalty}: the firer cannot attack (BOW §2.4.2)")
+            attack -= penalty
+            notes.append(f"{args.range_studs:g} studs: -{penalty}")
+        if args.cover:
+            dodge += 1
+            notes.append("covered: +1 dodge")
+        odds, kind = attack_odds(attack, dodge, p), "attack"
+    if kind == "attack":
+        head, effect = f"attack {odds.bricks} bricks against dodge {odds.resist_bricks} bricks", "damage"
+    else:
+        head, effect = f"treat {odds.bricks} bricks against {odds.resist_bricks} damage points", "removed"
+    lines = [f"{head} (p = {odds.p:g}{'; ' + ', '.join(notes) if notes else ''})",
+             f"success          {100 * odds.success:6.2f} %"]
+    lines += [f"{effect} {value:<{15 - len(effect)}} {100 * prob:6.2f} %"
+              for value, prob in sorted(odds.damage_distribution.items())]
+    lines.append(f"expected {effect:<7}  {odds.expected_damage:.4f}")
+    return lines, {"kind": kind, **odds.to_dict(), "notes": notes}

@@ -150,6 +150,16 @@ class BowRuleset(Ruleset):
 
         return army_costs(scene)
 
+    def add_odds_arguments(self, group: Any) -> None:
+        from bow3d.rulesets.bow.odds import add_odds_arguments
+
+        add_odds_arguments(group)
+
+    def odds(self, args: Any) -> tuple[list[str], dict[str, Any]]:
+        from bow3d.rulesets.bow.odds import odds_report
+
+        return odds_report(args)
+
     def cost_lines(self, scene: Any) -> list:
         from bow3d.rulesets.bow.cost import cost_lines
 
