@@ -34,7 +34,7 @@ class BowRuleset(Ruleset):
     title = "BOW: Bricks Only Wargame"
     edition = "1.3 (English edition)"
     languages = ("en",)
-    book = "bow-rules-1.3-en.txt"
+    book = "bow-rules-1.3-en.md"
     scene_model = BowScene
     params_model = BowParams
     sheet_model = Sheet
