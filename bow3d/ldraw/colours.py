@@ -11,11 +11,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bow3d.ldraw.parse import ColourDefinition
+from bow3d.ldraw.parse import COLOUR_CODE_LIMIT, ColourDefinition
 
 MAIN_COLOUR = 16
 EDGE_COLOUR = 24
-EDGE_OF = 0x40000000  # flag: "the edge colour of the code in the low bits"
+EDGE_OF = COLOUR_CODE_LIMIT  # flag: "the edge colour of the code in the low bits" (0x40000000)
 DIRECT_FLAG = 0x2000000  # 0x2RRGGBB: a direct opaque colour
 UNKNOWN_RGBA = (255, 0, 255, 255)  # magenta: a colour nobody defined, drawn so it is seen
 
@@ -73,6 +73,8 @@ class ColourTable:
 
     def get(self, code: int) -> Colour | None:
         """The colour of a code, a direct colour or an edge-of code; None when undefined."""
+        if code < 0:
+            return None
         if code in self._colours:
             return self._colours[code]
         if code & EDGE_OF:

@@ -5,6 +5,11 @@ transforming its arrays for all references to it at once: no Python loop per tri
 per reference. Colour 16 stays symbolic so a part is built once for every colour. BFC:
 winding is normalised to CCW at parse time; a reference whose matrix mirrors (negative
 determinant) or that follows INVERTNEXT swaps its triangles' corners (both cancel).
+
+Bounded: before a reference is placed, the rows it would add (triangles, lines, studs) are
+counted against `LoadBudget.max_part_primitives`, and its coordinates against
+MAX_COORDINATE_LDU (from the child's extent and the matrix, without building anything), so
+ten files each using the next ten times are refused, not multiplied out.
 """
 
 from __future__ import annotations
@@ -17,8 +22,10 @@ from typing import Callable
 import numpy as np
 
 from bow3d.errors import LDrawError
+from bow3d.ldraw.budget import LoadBudget
+from bow3d.ldraw.files import UnsafeReference
 from bow3d.ldraw.colours import substitute_main_colour
-from bow3d.ldraw.parse import Diagnostic, LDrawFile, SubfileRef
+from bow3d.ldraw.parse import MAX_COORDINATE_LDU, MAX_DIAGNOSTICS_PER_FILE, Diagnostic, LDrawFile, SubfileRef
 
 MAX_DEPTH = 64
 MISSING_COLOUR = 0x2FF00FF  # direct magenta: placeholders for missing files stand out
@@ -65,6 +72,12 @@ class FlatPart:
     def triangle_count(self) -> int:
         return int(self.triangles.shape[0])
 
+    @property
+    def primitive_count(self) -> int:
+        """Triangles, lines and studs: what the part budgets count."""
+        return int(self.triangles.shape[0] + self.edges.shape[0] + self.optional_edges.shape[0]
+                   + self.studs.shape[0])
+
     def shape_points(self) -> np.ndarray:
         """(P, 3) the vertices of triangles, edges and optional-line ends.
 
@@ -98,6 +111,12 @@ class _Soup:
     opt_colour: np.ndarray
     deps: frozenset[str]
     studs: np.ndarray = field(default_factory=lambda: np.zeros((0, 4, 4)))  # (S, 4, 4)
+    reach: float = 0.0  # LDU: no coordinate lies farther than this from the origin along any axis
+
+    @property
+    def rows(self) -> int:
+        """Triangles, lines and studs: what the part budget counts."""
+        return self.tris.shape[0] + self.edges.shape[0] + self.opts.shape[0] + self.studs.shape[0]
 
 
 # resolve(ref_name, referencing file) -> (LDrawFile or None, identity key, disk dependencies)
@@ -107,22 +126,32 @@ Resolver = Callable[[str, LDrawFile], "tuple[LDrawFile | None, str, frozenset[st
 class Flattener:
     """Flattens files through a resolver; memoises per file identity within one load."""
 
-    def __init__(self, resolve: Resolver, strict: bool = False):
+    def __init__(self, resolve: Resolver, strict: bool = False, budget: LoadBudget | None = None):
         self.resolve = resolve
         self.strict = strict
+        self.budget = budget or LoadBudget()
         self.memo: dict[str, _Soup] = {}
         self.diagnostics: list[Diagnostic] = []
         # Files whose flat mesh stands in for something that could not be read (a missing or
         # unsafe reference, a cycle): not for the disk cache, whose key cannot see the gap.
         self.incomplete: set[str] = set()
+        self.missing: set[str] = set()  # names of files that could not be found, as written
+        self.model_file = ""  # named in budget messages
         self._stack: list[str] = []
+        self._names: list[str] = []  # file names along the stack, for budget messages
+        self._said: dict[str, int] = {}  # diagnostics per file
 
     def diagnose(self, file: str, line: int, message: str, severity: str = "warning") -> None:
+        """Report a problem (at most MAX_DIAGNOSTICS_PER_FILE per file); strict: raise LDrawError."""
         if self.strict:
             raise LDrawError(f"{file}:{line}: {message}")
-        self.diagnostics.append(Diagnostic(file, line, message, severity))
         if severity == "error":
             self.incomplete.update(self._stack)
+        said = self._said[file] = self._said.get(file, 0) + 1
+        if said <= MAX_DIAGNOSTICS_PER_FILE:
+            self.diagnostics.append(Diagnostic(file, line, message, severity))
+        elif said == MAX_DIAGNOSTICS_PER_FILE + 1:
+            self.diagnostics.append(Diagnostic(file, line, "too many problems; the rest are not listed", severity))
 
     def flatten(self, f: LDrawFile, key: str, deps: frozenset[str] = frozenset()) -> FlatPart:
         """The welded flat mesh of `f` (a part, in its own frame)."""
@@ -132,56 +161,109 @@ class Flattener:
         if key in self.memo:
             return self.memo[key]
         self._stack.append(key)
+        self._names.append(PurePosixPath(f.source).name if "#" not in key else f.name)
         pieces = [_own_geometry(f, deps)]
-        groups: dict[str, list[SubfileRef]] = {}
-        for ref in f.refs:
-            groups.setdefault(ref.name.lower(), []).append(ref)
-        for refs in groups.values():
-            piece = self._place_group(f, refs)
+        rows = pieces[0].rows
+        for refs in _groups(f):
+            piece = self._place_group(f, refs, rows)
             if piece is not None:
                 pieces.append(piece)
+                rows += piece.rows
         self._stack.pop()
+        self._names.pop()
         soup = _concat(pieces)
         self.memo[key] = soup
         return soup
 
-    def _place_group(self, parent: LDrawFile, refs: list[SubfileRef]) -> _Soup | None:
-        first = refs[0]
+    def _place_group(self, parent: LDrawFile, refs: np.ndarray, rows: int) -> _Soup | None:
+        """Every reference of `parent` to one file (rows `refs` of its type 1 arrays), placed."""
+        first = int(refs[0])
+        name, line = parent.ref_names[parent.ref_name[first]], int(parent.ref_line[first])
         try:
-            child, child_key, child_deps = self.resolve(first.name, parent)
-        except ValueError as error:  # UnsafeReference and friends
-            self.diagnose(parent.source, first.line, f"{error}; reference skipped", "error")
+            child, child_key, child_deps = self.resolve(name, parent)
+        except UnsafeReference as error:  # out of bounds, not a plain file, unreadable
+            self.diagnose(parent.source, line, f"{error}; reference skipped", "error")
             return None
         if child is None:
-            for ref in refs:
-                self.diagnose(parent.source, ref.line, f"missing file '{ref.name}': drawn as a magenta box",
-                              "error")
-            return _place(_missing_box(), refs)
-        if child_key in self._stack:
+            self.missing.add(name)
+            for ref_line in parent.ref_line[refs].tolist():
+                self.diagnose(parent.source, ref_line, f"missing file '{name}': drawn as a magenta box", "error")
+            soup = _missing_box()
+        elif child_key in self._stack:
             cycle = " -> ".join(self._stack[self._stack.index(child_key):] + [child_key])
-            self.diagnose(parent.source, first.line, f"reference cycle {cycle}; reference skipped", "error")
+            self.diagnose(parent.source, line, f"reference cycle {cycle}; reference skipped", "error")
             return None
-        if len(self._stack) >= MAX_DEPTH:
-            self.diagnose(parent.source, first.line, f"references nested deeper than {MAX_DEPTH}; skipped", "error")
+        elif len(self._stack) >= MAX_DEPTH:
+            self.diagnose(parent.source, line, f"references nested deeper than {MAX_DEPTH}; skipped", "error")
             return None
-        soup = self._soup(child, child_key, child_deps)
-        if child_key in self.incomplete:
-            self.incomplete.update(self._stack)
-        if is_detail_primitive(first.name):
-            studs = np.eye(4)[None] if is_top_stud(first.name) else soup.studs
-            soup = _Soup(soup.tris, soup.colour, soup.certified, np.ones_like(soup.detail), soup.edges,
-                         soup.edge_colour, soup.opts, soup.opt_colour, soup.deps, studs)
-        return _place(soup, refs)
+        else:
+            soup = self._soup(child, child_key, child_deps)
+            if child_key in self.incomplete:
+                self.incomplete.update(self._stack)
+            if is_detail_primitive(name):
+                studs = np.eye(4)[None] if is_top_stud(name) else soup.studs
+                soup = _Soup(soup.tris, soup.colour, soup.certified, np.ones_like(soup.detail), soup.edges,
+                             soup.edge_colour, soup.opts, soup.opt_colour, soup.deps, studs, soup.reach)
+        refs = self._within_reach(parent, refs, soup.reach)
+        self.budget.check("max_part_primitives", rows + len(refs) * soup.rows, self.model_file or self._names[0],
+                          tuple(self._names) + (f"{name} (x{len(refs):,})",))
+        return _place(soup, parent, refs) if len(refs) else None
+
+    def _within_reach(self, parent: LDrawFile, refs: np.ndarray, reach: float) -> np.ndarray:
+        """The references whose placed geometry stays inside MAX_COORDINATE_LDU; the others skipped."""
+        far = placed_reach(parent.ref_numbers[refs], reach) > MAX_COORDINATE_LDU
+        if far.any():
+            row, more = int(refs[np.argmax(far)]), int(far.sum()) - 1
+            self.diagnose(parent.source, int(parent.ref_line[row]),
+                          f"placing '{parent.ref_names[parent.ref_name[row]]}' here puts it beyond "
+                          f"±{MAX_COORDINATE_LDU:,.0f} LDU; reference skipped"
+                          + (f" (and {more} more such references)" if more else ""), "error")
+        return refs[~far]
+
+
+def placed_reach(numbers: np.ndarray, reach: float | np.ndarray) -> np.ndarray:
+    """(k,) how far from the origin geometry within `reach` lands when placed by (k, 12) type 1 numbers.
+
+    An upper bound per axis (|R| row sums times the reach, plus the shift); inf/NaN become inf.
+    """
+    with np.errstate(over="ignore", invalid="ignore"):
+        rot = np.abs(numbers[:, 3:]).reshape(-1, 3, 3).sum(axis=2)
+        far = (rot * np.asarray(reach)[..., None] + np.abs(numbers[:, :3])).max(axis=1)
+    return np.where(np.isnan(far), np.inf, far)
+
+
+def _groups(f: LDrawFile) -> list[np.ndarray]:
+    """Rows of `f`'s type 1 lines grouped by the file they name (case-insensitive), first use first.
+
+    `ref_names` are in order of first use, so group numbers given in that order are too.
+    """
+    if f.ref_count == 0:
+        return []
+    lower: dict[str, int] = {}
+    group_of = np.asarray([lower.setdefault(n.lower(), len(lower)) for n in f.ref_names], np.int64)[f.ref_name]
+    return group_rows(group_of)
+
+
+def group_rows(keys: np.ndarray) -> list[np.ndarray]:
+    """Row indices grouped by equal `keys`, groups in increasing key order (one stable sort, no quadratic step)."""
+    if keys.shape[0] == 0:
+        return []
+    order = np.argsort(keys, kind="stable")
+    return np.split(order, np.flatnonzero(np.diff(keys[order])) + 1)
 
 
 def _own_geometry(f: LDrawFile, deps: frozenset[str]) -> _Soup:
+    reach = max((float(np.abs(a).max()) for a in (f.triangles, f.edges, f.optional_edges) if a.size), default=0.0)
     return _Soup(f.triangles, f.tri_colour, f.tri_certified, np.zeros(f.triangles.shape[0], bool),
-                 f.edges, f.edge_colour, f.optional_edges, f.optional_colour, deps)
+                 f.edges, f.edge_colour, f.optional_edges, f.optional_colour, deps, reach=reach)
 
 
-def ref_matrices(refs: list[SubfileRef]) -> np.ndarray:
-    """(k, 4, 4) float64 LDraw matrices of type 1 lines."""
-    m = np.asarray([r.matrix for r in refs], dtype=np.float64).reshape(-1, 12)
+def ref_matrices(refs: list[SubfileRef] | np.ndarray) -> np.ndarray:
+    """(k, 4, 4) float64 LDraw matrices of type 1 lines (SubfileRefs, or (k, 12) numbers)."""
+    if isinstance(refs, np.ndarray):
+        m = refs.reshape(-1, 12)
+    else:
+        m = np.asarray([r.matrix for r in refs], dtype=np.float64).reshape(-1, 12)
     out = np.zeros((m.shape[0], 4, 4))
     out[:, :3, :3] = m[:, 3:].reshape(-1, 3, 3)
     out[:, :3, 3] = m[:, :3]
@@ -189,14 +271,15 @@ def ref_matrices(refs: list[SubfileRef]) -> np.ndarray:
     return out
 
 
-def _place(child: _Soup, refs: list[SubfileRef]) -> _Soup:
-    """`child` placed by every ref at once: (k refs) x (child primitives), vectorised."""
-    mats = ref_matrices(refs)
+def _place(child: _Soup, parent: LDrawFile, refs: np.ndarray) -> _Soup:
+    """`child` placed by every reference (rows of `parent`'s type 1 arrays) at once, vectorised."""
+    numbers = parent.ref_numbers[refs]
+    mats = ref_matrices(numbers)
     rot, shift = mats[:, :3, :3], mats[:, :3, 3]
     k = len(refs)
-    colours = np.asarray([r.colour for r in refs], dtype=np.int32)
-    certified = np.asarray([r.certified for r in refs], dtype=bool)
-    flip = (np.linalg.det(rot) < 0) ^ np.asarray([r.invert for r in refs], dtype=bool)
+    colours = parent.ref_colour[refs]
+    certified = parent.ref_certified[refs]
+    flip = (np.linalg.det(rot) < 0) ^ parent.ref_invert[refs]
 
     def move(points: np.ndarray) -> np.ndarray:  # (n, c, 3) -> (k, n, c, 3), one batched product
         n, c = points.shape[:2]
@@ -218,6 +301,7 @@ def _place(child: _Soup, refs: list[SubfileRef]) -> _Soup:
         opt_colour=substitute_main_colour(child.opt_colour[None, :], colours[:, None]).reshape(-1),
         deps=child.deps,
         studs=np.matmul(mats[:, None], child.studs[None]).reshape(-1, 4, 4),
+        reach=float(placed_reach(numbers, child.reach).max()),
     )
 
 
@@ -235,6 +319,7 @@ def _concat(pieces: list[_Soup]) -> _Soup:
         opt_colour=np.concatenate([p.opt_colour for p in pieces]).astype(np.int32),
         deps=frozenset().union(*(p.deps for p in pieces)),
         studs=np.concatenate([p.studs for p in pieces]),
+        reach=max(p.reach for p in pieces),
     )
 
 
@@ -245,14 +330,18 @@ def _weld(soup: _Soup) -> FlatPart:
         positions = np.zeros((0, 3), np.float32)
         inverse = np.zeros(0, np.int64)
     else:
-        q = np.round(corners / WELD_QUANTUM).astype(np.int64)
+        scaled = corners / WELD_QUANTUM
+        np.rint(scaled, out=scaled)  # in place: a big part's corners are copied as few times as possible
+        q = scaled.astype(np.int64)
+        del scaled
         q -= q.min(axis=0)
-        span = int(q.max()) + 1
-        keys = (q[:, 0] * span + q[:, 1]) * span + q[:, 2] if span < 2**20 else None
-        if keys is not None:
+        spans = [int(s) + 1 for s in q.max(axis=0)]
+        if spans[0] * spans[1] * spans[2] < 2**62:  # one int64 key per corner, in x, y, z order
+            keys = (q[:, 0] * spans[1] + q[:, 1]) * spans[2] + q[:, 2]
+            del q
             _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
         else:
-            _, first, inverse = np.unique(q, axis=0, return_index=True, return_inverse=True)
+            first, inverse = _unique_rows(q)
         inverse = inverse.reshape(-1)
         positions = corners[first].astype(np.float32)
     t, e = soup.tris.shape[0], soup.edges.shape[0]
@@ -271,6 +360,18 @@ def _weld(soup: _Soup) -> FlatPart:
     )
 
 
+def _unique_rows(q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(first index of each distinct row, row -> distinct row) for (n, 3) int64, rows in x, y, z order
+    (as np.unique(q, axis=0, return_index=True, return_inverse=True), with one stable lexsort)."""
+    order = np.lexsort((q[:, 2], q[:, 1], q[:, 0]))
+    ordered = q[order]
+    new = np.ones(len(q), bool)
+    new[1:] = (ordered[1:] != ordered[:-1]).any(axis=1)
+    inverse = np.empty(len(q), np.int64)
+    inverse[order] = np.cumsum(new) - 1
+    return order[new], inverse
+
+
 def _missing_box() -> _Soup:
     """A 1x1 brick-sized box (LDraw frame, -Y up), magenta, certified CCW."""
     x0, x1, y0, y1, z0, z1 = -10.0, 10.0, -24.0, 0.0, -10.0, 10.0
@@ -285,7 +386,7 @@ def _missing_box() -> _Soup:
     n = tris.shape[0]
     return _Soup(tris, np.full(n, MISSING_COLOUR, np.int32), np.ones(n, bool), np.zeros(n, bool),
                  np.zeros((0, 2, 3)), np.zeros(0, np.int32), np.zeros((0, 4, 3)), np.zeros(0, np.int32),
-                 frozenset())
+                 frozenset(), reach=24.0)
 
 
 def missing_part() -> FlatPart:

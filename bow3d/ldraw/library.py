@@ -5,7 +5,13 @@ file's folder (models only), then each library root's parts/, p/, models/, then 
 under unofficial/. `s/...` names live in parts/s, `48/...` and `8/...` in p/48 and p/8.
 The `resolution` option swaps a primitive for its p/48 (high) or p/8 (low) version when
 one exists. No reference can resolve outside these folders: absolute names and `..` that
-would climb out are refused (the caller turns that into a diagnostic).
+would climb out are refused (the caller turns that into a diagnostic), and so is a file that
+leads, through links, out of the library roots and the referencing model's folder, or that is
+not a plain file (a named pipe, a device): see `bow3d.ldraw.files`.
+
+A library is checked where it is chosen (`Library.from_env`): the folder must exist and hold
+`LDConfig.ldr` and `parts/`, else `LibraryError` says what was found there. A `Library` also
+carries the `LoadBudget` its loads run under.
 """
 
 from __future__ import annotations
@@ -14,6 +20,9 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bow3d.errors import LDrawError
+from bow3d.ldraw.budget import LoadBudget
+from bow3d.ldraw.files import UnsafeReference, contained
 from bow3d.ldraw.parse import normalise_name
 
 from bow3d.bundled import STARTER_LIBRARY as BUNDLED_LIBRARY  # the checkout's, or the installed wheel's
@@ -22,8 +31,8 @@ _UNOFFICIAL = "unofficial"
 RESOLUTIONS = ("normal", "high", "low")
 
 
-class UnsafeReference(ValueError):
-    """A reference that would leave the library and model folders."""
+class LibraryError(LDrawError):
+    """The chosen LDraw library folder is missing, not a folder, or lacks LDConfig.ldr or parts/."""
 
 
 def _index_folder(folder: Path, depth: int = 2) -> dict[str, Path]:
@@ -38,7 +47,7 @@ def _index_folder(folder: Path, depth: int = 2) -> dict[str, Path]:
             continue
         for entry in entries:
             key = prefix + entry.name.lower()
-            if entry.is_dir():
+            if entry.is_dir(follow_symlinks=False):
                 if prefix.count("/") + 1 < depth:
                     stack.append((Path(entry.path), key + "/"))
             else:
@@ -72,25 +81,34 @@ class Library:
 
     roots: list[Path]
     resolution: str = "normal"
+    budget: LoadBudget = field(default_factory=LoadBudget)
     _dirs: list[dict[str, Path]] = field(default_factory=list, repr=False)
     _local: dict[Path, dict[str, Path]] = field(default_factory=dict, repr=False)
+    _allowed: tuple[str, ...] = field(default=(), repr=False)  # resolved folders files may come from
 
     def __post_init__(self) -> None:
         if self.resolution not in RESOLUTIONS:
             raise ValueError(f"resolution must be one of {RESOLUTIONS}, not {self.resolution!r}")
         self.roots = [Path(r).expanduser().resolve() for r in self.roots]
+        allowed = [str(root) for root in self.roots]
         for root in self.roots:
             for base in (root, root / _UNOFFICIAL):
                 for sub in _SEARCH_DIRS:
                     folder = _find_child(base, sub)
                     if folder is not None:
                         self._dirs.append(_index_folder(folder))
+                        allowed.append(os.path.realpath(folder))  # parts/ may be a link to elsewhere
+        self._allowed = tuple(dict.fromkeys(allowed))
 
     @classmethod
-    def from_env(cls, override: str | os.PathLike[str] | None = None, resolution: str = "normal") -> "Library":
-        """`override`, else $LDRAWDIR, else the bundled starter library."""
+    def from_env(cls, override: str | os.PathLike[str] | None = None, resolution: str = "normal",
+                 budget: LoadBudget | None = None) -> "Library":
+        """`override`, else $LDRAWDIR, else the bundled starter library; checked (LibraryError)."""
         chosen = override or os.environ.get("LDRAWDIR")
-        return cls([Path(chosen) if chosen else BUNDLED_LIBRARY], resolution=resolution)
+        where = "--library" if override else "LDRAWDIR" if chosen else "the bundled starter library"
+        root = Path(chosen).expanduser() if chosen else BUNDLED_LIBRARY
+        check_library_folder(root, where)
+        return cls([root], resolution=resolution, budget=budget or LoadBudget())
 
     @property
     def is_bundled(self) -> bool:
@@ -107,27 +125,60 @@ class Library:
                 return found
         return None
 
-    def find(self, name: str, referencing_dir: Path | None = None) -> Path | None:
-        """The file a reference names, or None. Raises UnsafeReference for escaping names."""
+    def find(self, name: str, referencing_dir: Path | None = None,
+             folders: dict[Path, dict[str, Path]] | None = None) -> Path | None:
+        """The file a reference names, or None. Raises UnsafeReference for escaping names, links
+        that lead out of the library and the referencing folder, and anything but a plain file.
+
+        `folders` caches the listings of referencing folders (a loader passes its own, so that
+        a file added next to a model is seen by the next load); by default the library keeps them.
+        """
         key = safe_name(name)
         if referencing_dir is not None:
-            local = self._local.get(referencing_dir)
+            folders = self._local if folders is None else folders
+            local = folders.get(referencing_dir)
             if local is None:
-                local = self._local[referencing_dir] = _index_folder(referencing_dir, depth=3)
+                local = folders[referencing_dir] = _index_folder(referencing_dir, depth=3)
             if key in local:
-                return local[key]
+                return contained(local[key], (os.path.realpath(referencing_dir),) + self._allowed, name)
         if self.resolution != "normal" and "/" not in key:
             prefix = "48/" if self.resolution == "high" else "8/"
             for index in self._dirs:
                 if prefix + key in index:
-                    return index[prefix + key]
+                    return contained(index[prefix + key], self._allowed, name)
         for index in self._dirs:
             if key in index:
-                return index[key]
+                return contained(index[key], self._allowed, name)
         return None
+
+    def allows(self, path: str | os.PathLike[str]) -> Path:
+        """`path` resolved, when it lies in the library and is a plain file; else UnsafeReference."""
+        return contained(path, self._allowed, os.path.basename(path))
 
     def describe(self) -> str:
         return ", ".join(str(r) for r in self.roots) + (" (bundled starter library)" if self.is_bundled else "")
+
+
+def check_library_folder(root: Path, where: str) -> None:
+    """Raise LibraryError unless `root` is a folder with LDConfig.ldr and parts/ (any case)."""
+    fix = ("point LDRAWDIR (or --library) at the folder that holds LDConfig.ldr and parts/, "
+           "or leave LDRAWDIR unset to use the bundled starter library")
+    if not root.exists():
+        raise LibraryError(f"{root}: the LDraw library ({where}) does not exist; {fix}")
+    if not root.is_dir():
+        raise LibraryError(f"{root}: the LDraw library ({where}) is a file, not a folder; {fix}")
+    ldconfig, parts = _find_child(root, "ldconfig.ldr"), _find_child(root, "parts")
+    if ldconfig is not None and ldconfig.is_file() and parts is not None and parts.is_dir():
+        return
+    try:
+        entries = sorted(entry.name for entry in os.scandir(root))
+    except OSError as error:
+        raise LibraryError(f"{root}: the LDraw library ({where}) cannot be read ({error.strerror}); {fix}") from None
+    found = ", ".join(entries[:8]) + (f", ... ({len(entries)} entries)" if len(entries) > 8 else "")
+    lacks = " and ".join(n for n, ok in (("LDConfig.ldr", ldconfig is not None and ldconfig.is_file()),
+                                         ("parts/", parts is not None and parts.is_dir())) if not ok)
+    raise LibraryError(f"{root}: the LDraw library ({where}) has no {lacks} (found: {found or 'nothing, it is empty'}); "
+                       f"{fix}")
 
 
 def _find_child(folder: Path, name: str) -> Path | None:

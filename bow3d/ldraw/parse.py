@@ -6,11 +6,20 @@ frame (-Y up, LDU) here; the world frame is applied once, in `bow3d.ldraw.model`
 Lenient by design: a malformed line becomes a `Diagnostic` and is skipped; `strict=True`
 raises `LDrawError` at the first one instead. Quads are split into two triangles here and
 every triangle is normalised to counter-clockwise winding of its file's BFC state.
+
+Numbers are checked once, here: a colour code must be a whole number from 0 to
+COLOUR_CODE_LIMIT - 1 (else the line is kept, drawn magenta as INVALID_COLOUR, with a
+diagnostic); a coordinate or matrix entry must be finite and within MAX_COORDINATE_LDU
+(else the line is skipped with a diagnostic). Type 1 lines are kept as arrays (one row per
+line, names interned), not as one object per line: a file of a million placements costs
+about 130 bytes per line.
 """
 
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import PurePosixPath
 from typing import Iterable, Iterator
 
@@ -24,6 +33,9 @@ MAX_DIAGNOSTICS_PER_FILE = 50  # a garbage file must not flood memory or the ter
 _QUIET_META = {"NAME:", "AUTHOR:", "!LICENSE", "!HISTORY", "!HELP", "!KEYWORDS", "!CATEGORY", "!CMDLINE",
                "//", "!TEXMAP", "!:", "STEP", "CLEAR", "PAUSE", "SAVE", "PRINT", "WRITE", "!THEME"}
 _NUMBERS = {1: 13, 2: 7, 3: 10, 4: 13, 5: 13}  # colour + coordinates per line type
+COLOUR_CODE_LIMIT = 1 << 30  # codes in files run 0 .. 2^30 - 1; the bits above are bow3d's own flags
+INVALID_COLOUR = -1  # stands for a code no file may use (negative, too big, fractional): drawn magenta
+MAX_COORDINATE_LDU = 1e7  # 4 km: no real model comes near; float32 positions still hold 1 LDU here
 
 
 @dataclass(frozen=True)
@@ -69,6 +81,13 @@ class ColourDefinition:
 class LDrawFile:
     """One LDraw file (or one `0 FILE` block of an MPD) after parsing.
 
+    Type 1 lines (R of them), in file order:
+    ref_numbers     (R, 12) float64  x y z a b c d e f g h i
+    ref_colour      (R,) int32       colour code (INVALID_COLOUR when the file's was not one)
+    ref_line        (R,) int32       1-based line number
+    ref_invert      (R,) bool        preceded by 0 BFC INVERTNEXT
+    ref_certified   (R,) bool        the file's BFC state at that line (certified and CLIP)
+    ref_name        (R,) int32       index into `ref_names` (distinct names as written, '/' slashes)
     triangles       (T, 3, 3) float64  corners, counter-clockwise when certified
     tri_colour      (T,) int32
     tri_certified   (T,) bool
@@ -83,7 +102,13 @@ class LDrawFile:
     title: str = ""
     ldraw_org: str = ""  # e.g. "Part", "Unofficial_Part", "Subpart", "Primitive", "Model"
     certified: bool | None = None  # None: no BFC statement at all
-    refs: list[SubfileRef] = field(default_factory=list)
+    ref_numbers: np.ndarray = field(default_factory=lambda: np.zeros((0, 12)))
+    ref_colour: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
+    ref_line: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
+    ref_invert: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
+    ref_certified: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
+    ref_name: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
+    ref_names: list[str] = field(default_factory=list)
     triangles: np.ndarray = field(default_factory=lambda: np.zeros((0, 3, 3)))
     tri_colour: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
     tri_certified: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
@@ -95,6 +120,18 @@ class LDrawFile:
     colours: list[ColourDefinition] = field(default_factory=list)
     meta: list[tuple[int, str]] = field(default_factory=list)  # (line, text) of other 0 lines
     diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def ref_count(self) -> int:
+        return int(self.ref_line.shape[0])
+
+    @cached_property
+    def refs(self) -> list[SubfileRef]:
+        """The type 1 lines as objects (built on first use; loaders use the arrays)."""
+        names = [self.ref_names[i] for i in self.ref_name.tolist()]
+        return [SubfileRef(c, tuple(m), n, line, bool(inv), bool(cert)) for c, m, n, line, inv, cert in zip(
+            self.ref_colour.tolist(), self.ref_numbers.tolist(), names, self.ref_line.tolist(),
+            self.ref_invert.tolist(), self.ref_certified.tolist())]
 
     @property
     def is_part(self) -> bool:
@@ -145,11 +182,14 @@ class _FileBuilder:
         self.ccw = True
         self.clip = True
         self.invert_next = False
+        self.certified_here = False  # certified and CLIP, kept up to date by _bfc
         self.rows: dict[int, list[list[str]]] = {1: [], 2: [], 3: [], 4: [], 5: []}
-        self.row_meta: dict[int, list[tuple[int, bool, bool]]] = {1: [], 2: [], 3: [], 4: [], 5: []}
-        self.names: list[str] = []  # file names of type 1 rows
+        self.row_meta: dict[int, list] = {1: [], 2: [], 3: [], 4: [], 5: []}  # (line, ccw, certified); 1: line
+        self.flags: list[int] = []  # type 1 rows: invert + 2 * certified
+        self.names: list[int] = []  # type 1 rows: index into file.ref_names
+        self.name_index: dict[str, int] = {}
         # Rows are converted to numpy in batches so a huge file never holds all its tokens at once.
-        self.done: dict[int, list[tuple[np.ndarray, np.ndarray, list[str]]]] = {k: [] for k in range(1, 6)}
+        self.done: dict[int, list[tuple[np.ndarray, np.ndarray, np.ndarray]]] = {k: [] for k in range(1, 6)}
         self.seen_any = False
 
     def diagnose(self, line: int, message: str, severity: str = "warning") -> None:
@@ -160,10 +200,6 @@ class _FileBuilder:
             diags.append(Diagnostic(self.file.source, line, message, severity))
         elif len(diags) == MAX_DIAGNOSTICS_PER_FILE:
             diags.append(Diagnostic(self.file.source, line, "too many problems; the rest are not listed"))
-
-    @property
-    def certified_here(self) -> bool:
-        return bool(self.file.certified) and self.clip
 
     def meta(self, number: int, text: str) -> None:
         words = text.split()
@@ -185,21 +221,22 @@ class _FileBuilder:
     def _bfc(self, number: int, words: list[str]) -> None:
         if "NOCERTIFY" in words:
             self.file.certified = False
-            return
-        if "CERTIFY" in words:
-            if self.file.certified is None and any(self.rows.values()):
-                self.diagnose(number, "BFC CERTIFY after geometry; honoured for the whole file")
-            self.file.certified = True
-        if "CW" in words:
-            self.ccw = False
-        if "CCW" in words:
-            self.ccw = True
-        if "INVERTNEXT" in words:
-            self.invert_next = True
-        if "NOCLIP" in words:
-            self.clip = False
-        elif "CLIP" in words:
-            self.clip = True
+        else:
+            if "CERTIFY" in words:
+                if self.file.certified is None and (any(self.rows.values()) or any(self.done.values())):
+                    self.diagnose(number, "BFC CERTIFY after geometry; honoured for the whole file")
+                self.file.certified = True
+            if "CW" in words:
+                self.ccw = False
+            if "CCW" in words:
+                self.ccw = True
+            if "INVERTNEXT" in words:
+                self.invert_next = True
+            if "NOCLIP" in words:
+                self.clip = False
+            elif "CLIP" in words:
+                self.clip = True
+        self.certified_here = bool(self.file.certified) and self.clip
 
     def _colour(self, number: int, words: list[str]) -> None:
         try:
@@ -217,59 +254,84 @@ class _FileBuilder:
             value = _hex_rgb(fields["VALUE"])
             edge_token = fields.get("EDGE", "#000000")
             edge = _hex_rgb(edge_token) if edge_token.startswith(("#", "0x")) else int(edge_token)
+            code, alpha = int(fields["CODE"]), int(fields.get("ALPHA", 255))
+            if not (0 <= code < COLOUR_CODE_LIMIT and 0 <= alpha <= 255 and
+                    (not isinstance(edge, int) or 0 <= edge < COLOUR_CODE_LIMIT)):
+                raise ValueError("out of range")
             self.file.colours.append(ColourDefinition(
-                name=words[1], code=int(fields["CODE"]), value=value, edge=edge,
-                alpha=int(fields.get("ALPHA", 255)), finish=fields.get("FINISH", "solid"), line=number))
+                name=words[1], code=code, value=value, edge=edge, alpha=alpha,
+                finish=fields.get("FINISH", "solid"), line=number))
         except (KeyError, ValueError, IndexError):
-            self.diagnose(number, "!COLOUR needs a name, CODE n, VALUE #RRGGBB and EDGE; line skipped")
+            self.diagnose(number, "!COLOUR needs a name, CODE n (0 to 1073741823), VALUE #RRGGBB, EDGE and "
+                                  "ALPHA 0 to 255 if any; line skipped")
+
+    def reference(self, number: int, tokens: list[str]) -> None:
+        """A type 1 line (`tokens` starts with '1'): kept as strings until the batch is converted."""
+        self.seen_any = True
+        if len(tokens) < 15:
+            self.diagnose(number, f"line type 1 needs 13 numbers and a file name, got {len(tokens) - 1} fields")
+            return
+        self.rows[1].append(tokens[1:14])
+        self.row_meta[1].append(number)
+        name = tokens[14] if len(tokens) == 15 else " ".join(tokens[14:])
+        index = self.name_index.get(name)
+        if index is None:
+            index = self.name_index[name] = len(self.file.ref_names)
+            self.file.ref_names.append(name.replace("\\", "/"))
+        self.names.append(index)
+        self.flags.append(self.invert_next + 2 * self.certified_here)
+        self.invert_next = False
+        if len(self.rows[1]) >= FLUSH_ROWS:
+            self._flush(1)
 
     def geometry(self, number: int, kind: int, tokens: list[str]) -> None:
+        """A line of type 2 to 5 (`tokens` starts with the type)."""
         self.seen_any = True
         need = _NUMBERS[kind]
-        if kind == 1:
-            if len(tokens) < need + 1:
-                self.diagnose(number, f"line type 1 needs 13 numbers and a file name, got {len(tokens)} fields")
-                return
-            self.rows[1].append(tokens[:need])
-            self.row_meta[1].append((number, self.invert_next, self.certified_here))
-            self.names.append(" ".join(tokens[need:]).replace("\\", "/"))
-            self.invert_next = False
-            if len(self.rows[1]) >= FLUSH_ROWS:
-                self._flush(1)
-            return
-        if len(tokens) < need:
-            self.diagnose(number, f"line type {kind} needs {need} numbers, got {len(tokens)}")
+        if len(tokens) <= need:
+            self.diagnose(number, f"line type {kind} needs {need} numbers, got {len(tokens) - 1}")
             return
         if self.invert_next:
             self.diagnose(number, "BFC INVERTNEXT must be followed by a type 1 line; ignored")
             self.invert_next = False
-        # Numbers are converted per file in one numpy call (finish), not per line.
-        self.rows[kind].append(tokens[:need])
+        # Numbers are converted per batch in one numpy call (finish), not per line.
+        rows = self.rows[kind]
+        rows.append(tokens[1:need + 1])
         self.row_meta[kind].append((number, self.ccw, self.certified_here))
-        if len(self.rows[kind]) >= FLUSH_ROWS:
+        if len(rows) >= FLUSH_ROWS:
             self._flush(kind)
 
     def _flush(self, kind: int) -> None:
-        values, meta, kept = self._numbers(kind)
-        names = [self.names[i] for i in kept.tolist()] if kind == 1 else []
-        self.done[kind].append((values, meta, names))
-        self.rows[kind], self.row_meta[kind] = [], []
         if kind == 1:
-            self.names = []
+            meta = np.stack([np.asarray(self.row_meta[1], np.int64), np.asarray(self.flags, np.int64),
+                             np.asarray(self.names, np.int64)], axis=1).reshape(-1, 3)
+            self.flags, self.names = [], []
+        else:
+            meta = np.asarray(self.row_meta[kind], dtype=np.int64).reshape(-1, 3)
+        self.done[kind].append(self._numbers(kind, meta))
+        self.rows[kind], self.row_meta[kind] = [], []
 
-    def _converted(self, kind: int) -> tuple[np.ndarray, np.ndarray, list[str]]:
-        """Every row of a line type as arrays (values, meta) and type 1 names."""
+    def _converted(self, kind: int) -> tuple[np.ndarray, np.ndarray]:
+        """Every row of a line type as arrays (values, meta)."""
         if self.rows[kind] or not self.done[kind]:
             self._flush(kind)
-        batches = self.done[kind]
-        return (np.concatenate([b[0] for b in batches]), np.concatenate([b[1] for b in batches]),
-                [name for b in batches for name in b[2]])
+        batches, self.done[kind] = self.done[kind], []
+        if len(batches) == 1:
+            return batches[0]
+        total = sum(b[0].shape[0] for b in batches)  # filled batch by batch: never two copies of a big file
+        values, meta = np.empty((total, batches[0][0].shape[1])), np.empty((total, 3), np.int64)
+        start = 0
+        while batches:
+            batch_values, batch_meta = batches.pop(0)
+            values[start:start + batch_values.shape[0]], meta[start:start + batch_values.shape[0]] = batch_values, batch_meta
+            start += batch_values.shape[0]
+        return values, meta
 
-    def _numbers(self, kind: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(n, need) float64 rows of one line type, their (n, 3) meta and row indices; bad rows dropped."""
-        rows, meta = self.rows[kind], np.asarray(self.row_meta[kind], dtype=np.int64).reshape(-1, 3)
+    def _numbers(self, kind: int, meta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(n, need) float64 rows of one line type and their (n, 3) meta; bad rows dropped, bad colours marked."""
+        rows = self.rows[kind]
         if not rows:
-            return np.zeros((0, _NUMBERS[kind])), meta, np.zeros(0, np.int64)
+            return np.zeros((0, _NUMBERS[kind])), meta
         reported = np.zeros(len(rows), bool)
         try:
             values = np.asarray(rows, dtype=np.float64)
@@ -277,27 +339,53 @@ class _FileBuilder:
             values = np.full((len(rows), _NUMBERS[kind]), np.nan)
             for i, row in enumerate(rows):
                 try:
-                    values[i] = [parse_colour_code(row[0])] + [float(t) for t in row[1:]]
+                    values[i] = [min(parse_colour_code(row[0]), COLOUR_CODE_LIMIT)] + [float(t) for t in row[1:]]
                 except ValueError:
                     self.diagnose(int(meta[i, 0]), f"line type {kind} has a field that is not a number")
                     reported[i] = True
-        good = np.isfinite(values).all(axis=1)
+        with np.errstate(invalid="ignore"):
+            good = (np.abs(values[:, 1:]) <= MAX_COORDINATE_LDU).all(axis=1) & np.isfinite(values[:, 0])
         for i in np.flatnonzero(~good & ~reported):
-            self.diagnose(int(meta[i, 0]), f"line type {kind} has a number that is not finite")
-        return values[good], meta[good], np.flatnonzero(good)
+            self.diagnose(int(meta[i, 0]), f"line type {kind} has a number that is not finite or beyond "
+                                           f"±{MAX_COORDINATE_LDU:,.0f} LDU; line skipped")
+        values, meta = values[good], meta[good]
+        colour = values[:, 0]
+        bad = (colour < 0) | (colour >= COLOUR_CODE_LIMIT) | (colour != np.floor(colour))
+        if bad.any():
+            for i in np.flatnonzero(bad):
+                shown = f"{colour[i]:.0f}" if colour[i] == np.floor(colour[i]) else f"{colour[i]:g}"
+                self.diagnose(int(meta[i, 0]), f"colour {shown} is not an LDraw colour code (a whole number "
+                                               f"from 0 to {COLOUR_CODE_LIMIT - 1}); drawn magenta")
+            values[bad, 0] = INVALID_COLOUR
+        return values, meta
 
     def finish(self) -> LDrawFile:
         f = self.file
         if self.rows[1] or self.done[1]:
-            values, meta, names = self._converted(1)
-            colours = values[:, 0].astype(np.int64).tolist()
-            f.refs = [SubfileRef(c, tuple(v), name, n, bool(inv), bool(cert))
-                      for c, v, name, (n, inv, cert) in zip(colours, values[:, 1:].tolist(), names, meta.tolist())]
+            values, meta = self._converted(1)
+            f.ref_numbers = values[:, 1:]  # a view: the colour column is not copied away
+            f.ref_colour = values[:, 0].astype(np.int32)
+            f.ref_line = meta[:, 0].astype(np.int32)
+            f.ref_invert = (meta[:, 1] & 1).astype(bool)
+            f.ref_certified = (meta[:, 1] & 2).astype(bool)
+            f.ref_name = meta[:, 2].astype(np.int32)
+        self._finish_triangles()
+        if self.rows[2] or self.done[2]:
+            values, _ = self._converted(2)
+            f.edges = values[:, 1:].reshape(-1, 2, 3)
+            f.edge_colour = values[:, 0].astype(np.int32)
+        if self.rows[5] or self.done[5]:
+            values, _ = self._converted(5)
+            f.optional_edges = values[:, 1:].reshape(-1, 4, 3)
+            f.optional_colour = values[:, 0].astype(np.int32)
+        return f
+
+    def _finish_triangles(self) -> None:
         tris, tri_meta = [], []
         for kind in (3, 4):
             if not (self.rows[kind] or self.done[kind]):
                 continue
-            values, meta, _ = self._converted(kind)
+            values, meta = self._converted(kind)
             p = values[:, 1:].reshape(-1, kind, 3)
             ccw = meta[:, 1].astype(bool)
             if kind == 3:
@@ -312,20 +400,12 @@ class _FileBuilder:
                 tris.append(pair.reshape(-1, 3, 3))
                 tri_meta.append(np.repeat(np.concatenate([values[:, :1], meta], axis=1), 2, axis=0))
         if tris:
+            f = self.file
             f.triangles = np.concatenate(tris)
             m = np.concatenate(tri_meta)
             f.tri_colour = m[:, 0].astype(np.int32)
             f.tri_line = m[:, 1].astype(np.int32)
             f.tri_certified = m[:, 3].astype(bool)
-        if self.rows[2] or self.done[2]:
-            values, _, _ = self._converted(2)
-            f.edges = values[:, 1:].reshape(-1, 2, 3)
-            f.edge_colour = values[:, 0].astype(np.int32)
-        if self.rows[5] or self.done[5]:
-            values, _, _ = self._converted(5)
-            f.optional_edges = values[:, 1:].reshape(-1, 4, 3)
-            f.optional_colour = values[:, 0].astype(np.int32)
-        return f
 
 
 def _hex_rgb(token: str) -> tuple[int, int, int]:
@@ -358,39 +438,39 @@ def parse_document(data: bytes | str | Iterable[str], source: str, *, strict: bo
     if isinstance(data, bytes) and b"\x00" in data[:4096]:
         raise LDrawError(f"{source}: this is not an LDraw text file (it holds binary bytes)")
     lines = iter_lines(data) if isinstance(data, (bytes, str)) else data
+    builder = builders[0]
     for number, raw in enumerate(lines, start=1):
-        line = raw.strip()
-        if not line:
+        tokens = raw.split()
+        if not tokens:
             continue
-        tokens = line.split()
         kind_token = tokens[0]
+        if kind_token == "1":  # the most common line by far: no detour
+            if not in_data:
+                builder.reference(number, tokens)
+            continue
         if kind_token == "0":
-            words = tokens[1:]
-            head = words[0].upper() if words else ""
-            if head == "FILE":
+            head = tokens[1].upper() if len(tokens) > 1 else ""
+            if head in ("FILE", "NOFILE"):
                 in_data = False
-                block = line.split(None, 2)[2] if len(words) > 1 else f"unnamed-{number}"
-                builders.append(_FileBuilder(block, source, number, strict))
-                continue
-            if head == "NOFILE":
-                in_data = False
-                builders.append(_FileBuilder(f"(after NOFILE line {number})", source, number, strict))
-                builders[-1].file.ldraw_org = "ignored"
-                continue
-            if head == "!DATA":
+                block = raw.strip().split(None, 2)[2] if len(tokens) > 2 else f"unnamed-{number}"
+                if head == "NOFILE":
+                    block = f"(after NOFILE line {number})"
+                builder = _FileBuilder(block, source, number, strict)
+                builders.append(builder)
+                if head == "NOFILE":
+                    builder.file.ldraw_org = "ignored"
+            elif head == "!DATA":
                 in_data = True
-                builders[-1].diagnose(number, "embedded !DATA block (texture) skipped: textures are not drawn")
-                continue
-            if in_data:
-                continue
-            builders[-1].meta(number, line.split(None, 1)[1] if len(words) else "")
+                builder.diagnose(number, "embedded !DATA block (texture) skipped: textures are not drawn")
+            elif not in_data:
+                builder.meta(number, raw.strip().split(None, 1)[1] if len(tokens) > 1 else "")
             continue
         if in_data:
             continue
-        if kind_token in ("1", "2", "3", "4", "5"):
-            builders[-1].geometry(number, int(kind_token), tokens[1:])
+        if kind_token in ("2", "3", "4", "5"):
+            builder.geometry(number, int(kind_token), tokens)
         else:
-            builders[-1].diagnose(number, f"unknown line type {kind_token[:20]!r}; line skipped")
+            builder.diagnose(number, f"unknown line type {kind_token[:20]!r}; line skipped")
     files = [b.finish() for b in builders]
     preamble, blocks = files[0], [f for f in files[1:] if f.ldraw_org != "ignored"]
     if blocks and not _has_content(preamble):
@@ -400,16 +480,15 @@ def parse_document(data: bytes | str | Iterable[str], source: str, *, strict: bo
 
 
 def _has_content(f: LDrawFile) -> bool:
-    return bool(f.refs) or f.triangles.shape[0] > 0 or f.edges.shape[0] > 0
+    return f.ref_count > 0 or f.triangles.shape[0] > 0 or f.edges.shape[0] > 0
 
 
-def parse_file(path: str, *, strict: bool = False) -> LDrawDocument:
-    """Parse a file from disk, streaming its lines (memory follows the geometry, not the text)."""
-    with open(path, "rb") as handle:
-        if b"\x00" in handle.read(4096):
-            raise LDrawError(f"{path}: this is not an LDraw text file (it holds binary bytes)")
-    with open(path, encoding="utf-8-sig", errors="replace", newline=None) as handle:
-        return parse_document((line.rstrip("\n") for line in handle), path, strict=strict)
+def parse_stream(stream: io.BufferedReader, source: str, *, strict: bool = False) -> LDrawDocument:
+    """Parse a buffered binary stream line by line (memory follows the geometry, not the text)."""
+    if b"\x00" in stream.peek(4096)[:4096]:
+        raise LDrawError(f"{source}: this is not an LDraw text file (it holds binary bytes)")
+    text = io.TextIOWrapper(stream, encoding="utf-8-sig", errors="replace", newline=None)
+    return parse_document((line.rstrip("\n") for line in text), source, strict=strict)
 
 
 def parse_matrix(numbers: Iterable[float]) -> np.ndarray:

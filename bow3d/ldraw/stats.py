@@ -1,9 +1,14 @@
-"""Counts and facts about a loaded model, for `bow3d inspect` and the benchmarks."""
+"""Counts and facts about a loaded model, for `bow3d inspect` and the benchmarks.
+
+Layer: ldraw. Sums over distinct parts and counts over instance columns (vectorised): a
+model of a million instances is summed in milliseconds, without building one PartInstance.
+"""
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import asdict, dataclass
+
+import numpy as np
 
 from bow3d.ldraw.model import Model
 
@@ -25,6 +30,7 @@ class ModelStats:
     colours: dict[str, int]
     part_counts: dict[str, int]
     missing_parts: list[str]
+    complete: bool  # every reference found and drawn (Model.is_complete)
     diagnostics: list[str]
     load_seconds: float
     cache_hits: int
@@ -35,26 +41,43 @@ class ModelStats:
 
 def model_stats(model: Model) -> ModelStats:
     """Gather the stats without building the merged mesh (sums over distinct parts)."""
-    sizes = {key: part for key, part in model.parts.items()}
-    per_instance = [sizes[key] for key in model.instance_part]
+    table = model.table
+    per_key = model.instance_counts()
+
+    def total(attr: str) -> int:
+        return int(per_key @ model._per_key(lambda part: getattr(part, attr).shape[0])) if len(table) else 0
+
     lo, hi = model.bounds()
-    colours = Counter(i.colour_name for i in model.instances)
+    codes, counts = np.unique(table.colour, return_counts=True)
+    colours: dict[str, int] = {}
+    for code, n in zip(codes.tolist(), counts.tolist()):  # distinct codes; two codes may share a name
+        name = model.colours.name(code)
+        colours[name] = colours.get(name, 0) + n
+    ids, names = table.name_ids()
+    name_counts = np.bincount(ids, minlength=len(names))
+    part_counts = {names[i]: int(name_counts[i]) for i in np.flatnonzero(name_counts).tolist()}
     missing = sorted({f"{i.name} ({i.file} line {i.line})" for i in model.missing_parts})
     return ModelStats(
         file=model.path,
         library=model.library.describe(),
-        parts=len(model.instances),
-        unique_parts=len({i.name for i in model.instances}),
-        triangles=sum(p.triangles.shape[0] for p in per_instance),
-        vertices=sum(p.positions.shape[0] for p in per_instance),
-        edge_lines=sum(p.edges.shape[0] for p in per_instance),
-        optional_lines=sum(p.optional_edges.shape[0] for p in per_instance),
+        parts=len(table),
+        unique_parts=len(part_counts),
+        triangles=total("triangles"),
+        vertices=total("positions"),
+        edge_lines=total("edges"),
+        optional_lines=total("optional_edges"),
         bounds_min=tuple(round(float(v), 3) for v in lo),
         bounds_max=tuple(round(float(v), 3) for v in hi),
-        colours=dict(colours.most_common()),
-        part_counts=dict(Counter(i.name for i in model.instances).most_common()),
+        colours=_most_common(colours),
+        part_counts=_most_common(part_counts),
         missing_parts=missing,
+        complete=model.is_complete,
         diagnostics=[str(d) for d in model.diagnostics],
         load_seconds=round(model.load_seconds, 4),
         cache_hits=model.cache_hits,
     )
+
+
+def _most_common(counts: dict[str, int]) -> dict[str, int]:
+    """Largest count first; ties in first-seen order (as Counter.most_common)."""
+    return dict(sorted(counts.items(), key=lambda item: -item[1]))

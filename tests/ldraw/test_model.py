@@ -228,13 +228,13 @@ def test_oversized_file_is_refused_before_reading(tmp_path, library):
 
 
 def test_big_files_are_streamed_with_the_same_result(tmp_path, library, monkeypatch):
-    import bow3d.ldraw.model as model_module
+    import bow3d.ldraw.loader as loader_module
     import bow3d.ldraw.parse as parse_module
 
     lines = "".join(f"3 4 {i} 0 0 {i + 1} 0 0 {i} 1 0\n" for i in range(3000)) + "1 4 0 0 0 1 0 0 0 1 0 0 0 1 box.dat\n"
     path = write(tmp_path / "big.ldr", lines + "junk\n")
     whole = load_model(path, library, cache=False)
-    monkeypatch.setattr(model_module, "STREAM_ABOVE_BYTES", 10)
+    monkeypatch.setattr(loader_module, "STREAM_ABOVE_BYTES", 10)
     monkeypatch.setattr(parse_module, "FLUSH_ROWS", 256)  # many batches
     streamed = load_model(path, library, cache=False)
     assert streamed.triangle_count() == whole.triangle_count() == 3012
