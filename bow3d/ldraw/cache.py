@@ -6,23 +6,48 @@ with size, mtime and content hash: an entry whose dependencies changed is a miss
 Entries are written to a temporary file and renamed into place, so a reader never sees
 half an entry and two writers of the same part cannot corrupt each other.
 Location: $BOW3D_CACHE_DIR, else the platform's user cache folder (XDG_CACHE_HOME honoured).
+
+The cache heals: an entry is untrusted data. It is read (a plain file, at most
+MAX_ENTRY_BYTES, never through a link) and checked whole (zip members stored, CRCs, every
+array's dtype, shape and index range, the manifest's form) before it is used; any entry
+that fails is a miss, is removed (a debug note on the `bow3d.ldraw.cache` logger) and is
+written again by the load that missed it. Nothing in the cache can make a load fail.
 """
 
 from __future__ import annotations
 
 import hashlib
+import io
 import json
+import logging
 import os
+import shutil
+import stat
 import tempfile
+import zipfile
 from pathlib import Path
 
 import numpy as np
 
+from bow3d.ldraw.budget import MAX_FILE_BYTES
+from bow3d.ldraw.files import read_capped
 from bow3d.ldraw.flatten import FlatPart
 
-CACHE_FORMAT = "bow3d-part-cache/3"
-_ARRAYS = ("positions", "triangles", "tri_colour", "tri_certified", "tri_detail", "edges",
-           "edge_colour", "optional_edges", "optional_colour", "studs")
+CACHE_FORMAT = "bow3d-part-cache/4"  # 4: the manifest names its key
+MAX_ENTRY_BYTES = 512 * 1024 * 1024  # far above any flattened part (5 M primitives is ~150 MB)
+MAX_DEPENDENCIES = 10_000  # files one part is built from (real parts: a few dozen)
+_LOG = logging.getLogger(__name__)
+# name -> (dtype, shape: a number is fixed, a letter a length that arrays with the same letter share)
+_ARRAYS = {
+    "positions": ("<f4", ("V", 3)), "triangles": ("<i4", ("T", 3)), "tri_colour": ("<i4", ("T",)),
+    "tri_certified": ("|b1", ("T",)), "tri_detail": ("|b1", ("T",)), "edges": ("<i4", ("E", 2)),
+    "edge_colour": ("<i4", ("E",)), "optional_edges": ("<i4", ("O", 4)), "optional_colour": ("<i4", ("O",)),
+    "studs": ("<f4", ("S", 4, 4)),
+}
+
+
+class _BadEntry(ValueError):
+    """A cache entry that cannot be used; the message says why (for the debug note)."""
 
 
 def default_cache_dir() -> Path:
@@ -55,18 +80,34 @@ class PartCache:
         return self.directory / key[:2] / f"{key}.npz"
 
     def get(self, key: str) -> FlatPart | None:
+        """The cached part, or None (a miss) when absent, stale or unreadable (then it is removed)."""
+        target = self._file(key)
         try:
-            with np.load(self._file(key), allow_pickle=False) as data:
-                manifest = json.loads(str(data["manifest"]))
-                if manifest.get("format") != CACHE_FORMAT or not _dependencies_unchanged(manifest["deps"]):
-                    self.misses += 1
-                    return None
-                arrays = {name: data[name] for name in _ARRAYS}
-        except (OSError, KeyError, ValueError, json.JSONDecodeError, EOFError):
+            data = _read_entry(target)
+            if data is None:
+                self.misses += 1
+                return None
+            part, deps = _decode(data, key)
+        except Exception as error:  # noqa: BLE001 - untrusted bytes: any failure to decode is a miss
+            self.discard(target, f"{type(error).__name__}: {error}")
+            self.misses += 1
+            return None
+        if not _dependencies_unchanged(deps):
             self.misses += 1
             return None
         self.hits += 1
-        return FlatPart(**arrays, dependencies=frozenset(d[0] for d in manifest["deps"]))
+        return part
+
+    def discard(self, target: Path, why: str) -> None:
+        """Remove an unusable entry (file, link or folder) so that the next put writes it afresh."""
+        _LOG.debug("part cache: %s is unusable (%s); removed, it will be rebuilt", target, why)
+        try:
+            if os.path.isdir(target) and not os.path.islink(target):
+                shutil.rmtree(target, ignore_errors=True)
+            else:
+                os.unlink(target)
+        except OSError:
+            pass
 
     def put(self, key: str, part: FlatPart, known: dict[str, tuple[int, int, str]] | None = None) -> None:
         """Store a part; `known` maps paths to (size, mtime_ns, hash) taken when they were read."""
@@ -76,16 +117,17 @@ class PartCache:
                 deps.append([path, *known[path]])
                 continue
             try:
-                stat = os.stat(path)
-                deps.append([path, stat.st_size, stat.st_mtime_ns, content_hash(Path(path).read_bytes())])
-            except OSError:
-                return  # a dependency vanished while loading: do not cache a stale part
+                info = os.stat(path)
+                deps.append([path, info.st_size, info.st_mtime_ns, content_hash(read_capped(path, MAX_FILE_BYTES))])
+            except (OSError, ValueError):
+                return  # a dependency vanished or changed kind while loading: do not cache a stale part
         target = self._file(key)
         try:
+            _clear_way(target)
             target.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
             with os.fdopen(fd, "wb") as handle:
-                np.savez(handle, manifest=np.array(json.dumps({"format": CACHE_FORMAT, "deps": deps})),
+                np.savez(handle, manifest=np.array(json.dumps({"format": CACHE_FORMAT, "key": key, "deps": deps})),
                          **{name: getattr(part, name) for name in _ARRAYS})
             os.replace(tmp, target)
         except OSError:
@@ -95,17 +137,117 @@ class PartCache:
                 pass
 
 
+def _clear_way(target: Path) -> None:
+    """Remove what would stop an entry being written: a shard that is a file or a link, a folder
+    or link where the entry goes (left by something else, or by damage)."""
+    for path in (target.parent, target):
+        try:
+            info = os.lstat(path)
+        except OSError:
+            continue
+        if path == target.parent and stat.S_ISDIR(info.st_mode):
+            continue
+        if stat.S_ISDIR(info.st_mode):
+            shutil.rmtree(path, ignore_errors=True)
+        elif path == target.parent or not stat.S_ISREG(info.st_mode):
+            os.unlink(path)
+
+
+def _read_entry(target: Path) -> bytes | None:
+    """The bytes of an entry file, None when there is none; _BadEntry when it is not a plain file."""
+    try:
+        info = os.lstat(target)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    if not stat.S_ISREG(info.st_mode):
+        raise _BadEntry("not a plain file")
+    if info.st_size > MAX_ENTRY_BYTES:
+        raise _BadEntry(f"{info.st_size} bytes, more than an entry can hold")
+    fd = os.open(target, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise _BadEntry("not a plain file")
+        data = handle.read(MAX_ENTRY_BYTES + 1)
+    if len(data) > MAX_ENTRY_BYTES:
+        raise _BadEntry("grew past the size an entry can hold")
+    return data
+
+
+def _decode(data: bytes, key: str) -> tuple[FlatPart, list]:
+    """A FlatPart and its dependency list from an entry's bytes, every field checked (and that
+    it is the entry of `key`: another entry's bytes under this name are not this part)."""
+    members: dict[str, np.ndarray] = {}
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        for info in archive.infolist():
+            name = info.filename.removesuffix(".npy")
+            if name not in _ARRAYS and name != "manifest" or name in members:
+                raise _BadEntry(f"unexpected member {info.filename!r}")
+            if info.compress_type != zipfile.ZIP_STORED or info.file_size > len(data):
+                raise _BadEntry(f"member {info.filename!r} is compressed or larger than the entry")
+            members[name] = _npy(archive.read(info), name)  # read() checks the CRC
+    manifest = json.loads(str(members.pop("manifest")[()]))
+    if not isinstance(manifest, dict) or manifest.get("format") != CACHE_FORMAT:
+        raise _BadEntry("manifest of another format")
+    if manifest.get("key") != key:
+        raise _BadEntry("the entry of another part")
+    deps = manifest.get("deps")
+    if not (isinstance(deps, list) and 0 < len(deps) <= MAX_DEPENDENCIES and all(
+            isinstance(d, list) and len(d) == 4 and isinstance(d[0], str) and isinstance(d[3], str)
+            and all(isinstance(n, int) and not isinstance(n, bool) for n in d[1:3]) for d in deps)):
+        raise _BadEntry("manifest dependencies are not [path, size, mtime, hash] lists")
+    _check_shapes(members)
+    return FlatPart(**members, dependencies=frozenset(d[0] for d in deps)), deps
+
+
+def _npy(raw: bytes, name: str) -> np.ndarray:
+    """One .npy member, its header checked against what the entry may hold before any allocation."""
+    stream = io.BytesIO(raw)
+    version = np.lib.format.read_magic(stream)
+    read_header = np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
+    shape, fortran, dtype = read_header(stream)  # a checked literal; nothing is allocated yet
+    if name == "manifest":
+        if dtype.kind != "U" or shape != () or fortran:
+            raise _BadEntry("manifest is not one string")
+    elif dtype.str != _ARRAYS[name][0] or fortran or len(shape) != len(_ARRAYS[name][1]):
+        raise _BadEntry(f"{name} has dtype {dtype.str} and shape {shape}")
+    count = int(np.prod(shape, dtype=object)) * dtype.itemsize
+    if count != len(raw) - stream.tell():
+        raise _BadEntry(f"{name} holds {len(raw) - stream.tell()} bytes for a {shape} array")
+    return np.frombuffer(raw, dtype=dtype, offset=stream.tell()).reshape(shape).copy()
+
+
+def _check_shapes(arrays: dict[str, np.ndarray]) -> None:
+    """Every array present, lengths that agree, vertex indices in range, finite coordinates."""
+    if set(arrays) != set(_ARRAYS):
+        raise _BadEntry(f"arrays missing: {sorted(set(_ARRAYS) - set(arrays))}")
+    lengths: dict[str, int] = {}
+    for name, (_, shape) in _ARRAYS.items():
+        for want, got in zip(shape, arrays[name].shape):
+            if (lengths.setdefault(want, got) != got) if isinstance(want, str) else (want != got):
+                raise _BadEntry(f"{name} has shape {arrays[name].shape}")
+    vertices = lengths["V"]
+    for name in ("triangles", "edges", "optional_edges"):
+        index = arrays[name]
+        if index.size and (index.min() < 0 or index.max() >= vertices):
+            raise _BadEntry(f"{name} points past the {vertices} vertices")
+    if not (np.isfinite(arrays["positions"]).all() and np.isfinite(arrays["studs"]).all()):
+        raise _BadEntry("coordinates that are not finite")
+
+
 def _dependencies_unchanged(deps: list[list]) -> bool:
+    """True when every file is as it was: same size, and same mtime or same content (plain files only)."""
     for path, size, mtime_ns, digest in deps:
         try:
-            stat = os.stat(path)
-        except OSError:
+            info = os.stat(path)
+        except (OSError, ValueError):
             return False
-        if stat.st_size == size and stat.st_mtime_ns == mtime_ns:
+        if not stat.S_ISREG(info.st_mode) or info.st_size != size:
+            return False
+        if info.st_mtime_ns == mtime_ns:
             continue
         try:
-            if content_hash(Path(path).read_bytes()) != digest:
+            if content_hash(read_capped(path, min(size, MAX_FILE_BYTES))) != digest:
                 return False
-        except OSError:
+        except (OSError, ValueError):
             return False
     return True

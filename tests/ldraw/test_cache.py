@@ -1,16 +1,20 @@
-"""The persistent part cache: content keyed, invalidated on change, shared between processes."""
+"""The persistent part cache: content keyed, invalidated on change, shared between processes, healing."""
 
 from __future__ import annotations
 
+import json
+import logging
 import os
 import subprocess
 import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from bow3d.ldraw import PartCache, default_cache_dir, load_model
 from bow3d.ldraw import Library
+from bow3d.ldraw.cache import CACHE_FORMAT
 from tests.conftest import write, write_library
 
 
@@ -75,3 +79,121 @@ def test_two_processes_share_the_cache(tmp_path, library):
              for _ in range(3)]
     assert [p.communicate(timeout=60)[0].strip() for p in procs] == ["13"] * 3
     assert not list(Path(tmp_path / "shared").rglob("*.tmp"))
+
+
+# -- a cache that heals (the Trust issue): any unusable entry is a miss, removed and written again --
+
+def _entry(cache: PartCache) -> Path:
+    entries = sorted(cache.directory.rglob("*.npz"))
+    assert len(entries) == 1
+    return entries[0]
+
+
+def _rewrite(entry: Path, **changes) -> None:
+    """Write the entry again with some members replaced (a well-formed zip with wrong content)."""
+    with np.load(entry, allow_pickle=False) as data:
+        members = {name: data[name] for name in data.files}
+    members.update(changes)
+    entry.unlink()
+    with open(entry, "wb") as handle:
+        np.savez(handle, **members)
+
+
+def _flip_array_byte(entry: Path) -> None:
+    """Change one byte of the positions' data; the zip's CRC no longer matches."""
+    import zipfile
+
+    with zipfile.ZipFile(entry) as archive:
+        info = archive.getinfo("positions.npy")
+    raw = bytearray(entry.read_bytes())
+    name_len, extra_len = int.from_bytes(raw[info.header_offset + 26:info.header_offset + 28], "little"), \
+        int.from_bytes(raw[info.header_offset + 28:info.header_offset + 30], "little")
+    raw[info.header_offset + 30 + name_len + extra_len + info.file_size - 1] ^= 0x55
+    entry.write_bytes(bytes(raw))
+
+
+def _fifo(entry: Path) -> None:
+    entry.unlink()
+    os.mkfifo(entry)
+
+
+def _folder(entry: Path) -> None:
+    entry.unlink()
+    (entry / "inside").mkdir(parents=True)
+
+
+def _link_out(entry: Path) -> None:
+    outside = entry.parents[3] / "elsewhere.npz"
+    outside.write_bytes(entry.read_bytes())
+    entry.unlink()
+    entry.symlink_to(outside)
+
+
+def _shard_is_a_file(entry: Path) -> None:
+    import shutil
+
+    shutil.rmtree(entry.parent)
+    entry.parent.write_bytes(b"not a folder")
+
+
+DAMAGE = {
+    "truncated": lambda e: e.write_bytes(e.read_bytes()[: e.stat().st_size // 2]),
+    "bad crc": _flip_array_byte,
+    "manifest is a list": lambda e: _rewrite(e, manifest=np.array(json.dumps([1, 2, 3]))),
+    "manifest deps not lists": lambda e: _rewrite(
+        e, manifest=np.array(json.dumps({"format": CACHE_FORMAT, "deps": [["/x", "big", None]]}))),
+    "indices out of range": lambda e: _rewrite(e, triangles=np.full((12, 3), 10**6, np.int32)),
+    "negative indices": lambda e: _rewrite(e, edges=np.full((1, 2), -7, np.int32)),
+    "coordinates not finite": lambda e: _rewrite(e, positions=np.full((8, 3), np.nan, np.float32)),
+    "wrong dtype": lambda e: _rewrite(e, positions=np.zeros((8, 3), np.float64)),
+    "lengths disagree": lambda e: _rewrite(e, tri_colour=np.zeros(3, np.int32)),
+    "array missing": lambda e: _rewrite(e, extra=np.zeros(1)),
+    "empty file": lambda e: e.write_bytes(b""),
+    "a named pipe": _fifo,
+    "a folder": _folder,
+    "a link out of the cache": _link_out,
+    "shard is a file": _shard_is_a_file,
+}
+
+
+@pytest.mark.parametrize("damage", DAMAGE)
+def test_an_unusable_entry_is_a_miss_and_is_written_again(tmp_path, library, cache, caplog, damage):
+    from tests.ldraw.test_safety import deadline
+
+    path = write(tmp_path / "m.ldr", "1 4 0 0 0 1 0 0 0 1 0 0 0 1 box.dat\n")
+    load_model(path, library, cache=cache)
+    entry = _entry(cache)
+    DAMAGE[damage](entry)
+    caplog.set_level(logging.DEBUG, logger="bow3d.ldraw.cache")
+    with deadline(5):
+        again = load_model(path, library, cache=PartCache(cache.directory.parent))
+    assert again.cache_hits == 0 and again.triangle_count() == 12 and not again.diagnostics
+    mesh = again.mesh
+    assert np.isfinite(mesh.positions).all() and mesh.triangles.max() < len(mesh.positions)
+    healed = load_model(path, library, cache=PartCache(cache.directory.parent))
+    assert healed.cache_hits == 1 and np.array_equal(healed.mesh.positions, mesh.positions)
+    assert entry.is_file() and not entry.is_symlink()
+    if damage not in ("shard is a file",):
+        assert any("unusable" in r.getMessage() and "removed" in r.getMessage() for r in caplog.records)
+
+
+def test_a_dependency_that_became_a_device_is_a_miss(tmp_path, library, cache):
+    path = write(tmp_path / "m.ldr", "1 4 0 0 0 1 0 0 0 1 0 0 0 1 box.dat\n")
+    load_model(path, library, cache=cache)
+    entry = _entry(cache)
+    with np.load(entry, allow_pickle=False) as data:
+        manifest = json.loads(str(data["manifest"]))
+    manifest["deps"][0][0] = "/dev/zero"  # same size recorded as 0: an old reader hashed /dev/zero forever
+    manifest["deps"][0][1] = 0
+    _rewrite(entry, manifest=np.array(json.dumps(manifest)))
+    again = load_model(path, library, cache=PartCache(cache.directory.parent))
+    assert again.cache_hits == 0 and again.triangle_count() == 12
+
+
+def test_another_parts_entry_under_this_name_is_a_miss(tmp_path, library, cache):
+    path = write(tmp_path / "m.ldr", "1 4 0 0 0 1 0 0 0 1 0 0 0 1 box.dat\n1 4 0 0 0 1 0 0 0 1 0 0 0 1 wrapper.dat\n")
+    load_model(path, library, cache=cache)
+    box, wrapper = sorted(cache.directory.rglob("*.npz"), key=lambda p: p.stat().st_size, reverse=True)
+    box.write_bytes(wrapper.read_bytes())  # a valid entry, of the other part (its files are unchanged)
+    again = load_model(path, library, cache=PartCache(cache.directory.parent))
+    assert again.cache_hits == 1 and again.triangle_count() == 13
