@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 
-from bow3d.ldraw import Library, load_model
+from bow3d.ldraw import Library, LoadBudget, load_model
+from bow3d.ldraw.budget import DEFAULT_MAX_INSTANCES
 from bow3d.ldraw.stats import model_stats
 
 NAME = "inspect"
@@ -13,11 +14,18 @@ ORDER = 10
 HELP = "count the parts, triangles and colours of an LDraw file and list its problems"
 DESCRIPTION = """Load an LDraw file (.ldr, .mpd or .dat) and report its top-level part instances
 (counted through sub-models), distinct parts, triangles at full detail, vertices, edge lines,
-bounding box (LDU, world frame Z up), colours, missing parts, diagnostics and load time.
+bounding box (LDU, world frame Z up), colours, missing parts, whether the model is complete
+(every reference found and drawn), diagnostics and load time.
+
+A load is bounded: a model that would place more than --max-instances part instances
+(default 2,000,000, through every sub-model) or more than 50 triangles per allowed instance
+(100 million by default), or read more than 192 MiB of LDraw text, is refused with exit
+code 2 and a message naming the chain of sub-models the bulk comes through.
 
 examples:
   bow3d inspect scenes/village.ldr
-  bow3d inspect mymodel.mpd --library ~/ldraw --json"""
+  bow3d inspect mymodel.mpd --library ~/ldraw --json
+  bow3d inspect datsville.mpd --max-instances 5000000"""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -28,10 +36,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--strict", action="store_true", help="stop at the first problem instead of reading around it")
     parser.add_argument("--no-cache", action="store_true", help="do not use the flattened-part disk cache")
     parser.add_argument("--parts", action="store_true", help="list every distinct part with its count")
+    parser.add_argument("--max-instances", type=int, default=DEFAULT_MAX_INSTANCES, metavar="N",
+                        help=f"refuse a model that places more than N part instances, or more than 50 triangles "
+                        f"per allowed instance (default {DEFAULT_MAX_INSTANCES:,})")
 
 
 def run(args: argparse.Namespace) -> int:
-    library = Library.from_env(args.library)
+    library = Library.from_env(args.library, budget=LoadBudget(max_instances=args.max_instances))
     model = load_model(args.file, library, strict=args.strict, cache=not args.no_cache)
     stats = model_stats(model)
     if args.json:
@@ -50,6 +61,7 @@ def run(args: argparse.Namespace) -> int:
         ("colours", ", ".join(f"{name} {n}" for name, n in list(stats.colours.items())[:8])
          + (f", ... ({len(stats.colours)} in all)" if len(stats.colours) > 8 else "")),
         ("missing parts", ", ".join(stats.missing_parts) or "none"),
+        ("complete", "yes" if stats.complete else "no: something was missing or skipped (see the diagnostics)"),
         ("load", f"{stats.load_seconds:.3f} s ({stats.cache_hits} parts from the cache)"),
     ]
     width = max(len(k) for k, _ in rows)

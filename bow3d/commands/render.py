@@ -6,7 +6,8 @@ import argparse
 from pathlib import Path
 
 from bow3d.errors import UserInputError
-from bow3d.ldraw import Library, load_model
+from bow3d.ldraw import Library, LoadBudget, load_model
+from bow3d.ldraw.budget import DEFAULT_MAX_INSTANCES
 from bow3d.paths import check_new
 from bow3d.view.choices import QUALITIES
 from bow3d.view.choices import VIEWS
@@ -45,6 +46,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--camera", metavar="SPEC", help="scenes: unit:ID (over the shoulder) or X,Y,Z:TX,TY,TZ "
                         "in studs; default: the --view direction framing everything")
     parser.add_argument("--los", metavar="FIRER:TARGET", help="scenes: draw the line of sight between two units")
+    parser.add_argument("--max-instances", type=int, default=DEFAULT_MAX_INSTANCES, metavar="N",
+                        help=f"refuse a model that places more than N part instances, or more than 50 triangles "
+                        f"per allowed instance (default {DEFAULT_MAX_INSTANCES:,})")
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -69,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     if source.resolve() == out.resolve():
         raise UserInputError(f"{out}: refusing to overwrite the input file")
     check_new(out, force=args.force)  # up front: no link, no special file, nothing replaced without --force
-    library = Library.from_env(args.library)
+    library = Library.from_env(args.library, budget=LoadBudget(max_instances=args.max_instances))
     if is_scene(source):
         from bow3d.rulesets import load_scene
         from bow3d.view.camera_options import parse_camera
