@@ -164,3 +164,23 @@ def test_products_of_big_matrices_are_left_out(tmp_path, library):
     model = load_model(write(tmp_path / "part.mpd", text), library, cache=False)
     assert any("puts it beyond" in d.message for d in model.diagnostics)
     assert np.isfinite(model.mesh.positions).all() and model.mesh.triangle_count == 12
+
+
+@pytest.mark.render
+@pytest.mark.parametrize("text", [
+    "1 4 1e308 0 0 1e308 0 0 0 1 0 0 0 1 box.dat\n1 4 0 0 0 1 0 0 0 1 0 0 0 1 box.dat\n",  # NaN camera before
+    "1 99999999999 0 0 0 1 0 0 0 1 0 0 0 1 box.dat\n",  # OverflowError (int32) before
+    "1 -5 0 0 0 1 0 0 0 1 0 0 0 1 box.dat\n3 0x7FFFFFFFFFFF 0 0 0 10 0 0 0 0 10\n",
+    "0 FILE a.ldr\n1 16 0 0 0 1000 0 0 0 1000 0 0 0 1000 b.ldr\n0 FILE b.ldr\n"
+    "1 16 0 0 0 1000 0 0 0 1000 0 0 0 1000 c.ldr\n0 FILE c.ldr\n1 16 0 0 0 1000 0 0 0 1000 0 0 0 1000 box.dat\n"
+    "1 4 0 0 0 1 0 0 0 1 0 0 0 1 box.dat\n",
+])
+def test_render_draws_hostile_numbers_or_says_why(tmp_path, library, renderer_available, text):
+    import subprocess
+    import sys
+
+    path = write(tmp_path / "m.mpd", text)
+    result = subprocess.run([sys.executable, "-m", "bow3d", "render", str(path), "-o", str(tmp_path / "m.png"),
+                             "--size", "64x48", "--library", str(library.roots[0])],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0 and "wrote" in result.stdout, result.stderr[-1000:]
