@@ -126,7 +126,8 @@ def play_short_game(scene, library: Library, out: Path, seed: int, max_rounds: i
     players = {side.id: "ai" for side in scene.sides}
     started = _step(f"playing a short AI game (seed {seed}, at most {max_rounds} rounds)")
     # the header names the library, so the replay verifies wherever LDRAWDIR points
-    with ReplayWriter(target, scene, seed, players, max_rounds=max_rounds, library=library_kind(library)) as writer:
+    with ReplayWriter(target, scene, seed, players, max_rounds=max_rounds, library=library_kind(library),
+                      sight=world.SIGHT_METHOD) as writer:
         result = play_game(scene, world, None, seed, writer=writer, max_rounds=max_rounds)
     winner = f"{result.winner} wins" if result.winner else "no winner"
     print(f"  {winner} after {result.rounds} rounds ({result.ended}), {result.records} records, "

@@ -123,6 +123,8 @@ def verify(path: Path, as_json: bool = False, scene: str | None = None, allow_in
                   else "throws entered by hand (not checked against a generator)")
     if result.players_checked:
         checks.append(f"the AI's choices re-derived for {', '.join(result.players_checked)}")
+    elif result.ai_note:
+        checks.append(result.ai_note)
     outcome = (f"{result.winner} wins ({result.result})" if result.winner else f"no winner ({result.result})") \
         if result.complete else "no result"
     line = f"{path}: {result.entries} entries re-simulated, {', '.join(checks)}; {result.status}: {outcome}"

@@ -80,6 +80,8 @@ class ReplayHeader(BaseModel):
     chance: ChanceSource
     players: dict[str, str] = Field(description="side id -> 'ai' (the ruleset's AI on its seeded stream) or "
                                     "another word (a human, a script...)")
+    ai: str | None = Field(None, description="which AI played the 'ai' sides (the ruleset's ai_version)")
+    sight: str | None = Field(None, description="how the world measured sight (World.SIGHT_METHOD); None: no world")
     created: str
     max_rounds: int | None = Field(None, ge=1, description="the game ends after this round (None: no limit)")
     library: str | None = Field(None, description="the LDraw library the world was built with: 'bundled' (the "
@@ -137,6 +139,19 @@ def seeded_chance(seed: int) -> dict[str, Any]:
     return {"mode": "seeded", "generator": upgrade_v1.GENERATOR, "seed": [int(seed), 0]}
 
 
+def _ai_version(scene: Any) -> str | None:
+    """The ai_version of the scene's ruleset (None when none is registered under its name)."""
+    from bow3d.rules.ruleset import RULESETS
+
+    name = getattr(getattr(scene, "ruleset", None), "name", None)
+    return RULESETS.get(name).ai_version if name in RULESETS else None
+
+
+def sight_method(geometry: Any) -> str | None:
+    """What a replay's header says about the geometry's sight method (World.SIGHT_METHOD; None: not a world)."""
+    return getattr(getattr(geometry, "inner", geometry), "SIGHT_METHOD", None)
+
+
 def library_kind(library: Any) -> str:
     """'bundled' for the starter library in ldraw_library/, else 'external' (a bow3d.ldraw.Library)."""
     return "bundled" if getattr(library, "is_bundled", False) else "external"
@@ -180,12 +195,15 @@ class ReplayWriter:
     world was built with (library_kind()): the units' and the battlefield's parts come from it,
     so it decides every line of sight, and verify rebuilds the world with the same one. `chance`
     says how outcomes of chance are produced (bow3d.replay.dice: `dice.source()`; default: the
-    seeded stream of `seed`). `end(game)` writes the end record of a finished game.
+    seeded stream of `seed`). `ai` names the AI that plays the 'ai' sides (the ruleset's ai_version)
+    and `sight` the world's sight method (World.SIGHT_METHOD; None for a flat test geometry): verify
+    re-derives the AI's choices only for the same AI. `end(game)` writes the end record of a finished game.
     """
 
     def __init__(self, path: str | os.PathLike, scene: Any, seed: int, players: Mapping[str, str],
                  scene_path: str | os.PathLike | None = None, max_rounds: int | None = None,
-                 library: str | None = None, chance: Mapping[str, Any] | None = None) -> None:
+                 library: str | None = None, chance: Mapping[str, Any] | None = None, ai: str | None = None,
+                 sight: str | None = None) -> None:
         self.path = Path(path)
         source = Path(scene_path if scene_path is not None else scene.path)
         try:
@@ -194,9 +212,11 @@ class ReplayWriter:
             relative = str(source.resolve())
         ruleset = scene.ruleset.model_dump(mode="json") if hasattr(scene.ruleset, "model_dump") else dict(scene.ruleset)
         chance = dict(chance) if chance is not None else seeded_chance(int(seed))
+        if ai is None and "ai" in players.values():
+            ai = _ai_version(scene)
         self.header = ReplayHeader(
             scene=Path(relative).as_posix(), scene_sha256=file_sha256(source), ruleset=ruleset, seed=int(seed),
-            chance=ChanceSource(**chance), players=dict(players),
+            chance=ChanceSource(**chance), players=dict(players), ai=ai, sight=sight,
             created=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
             max_rounds=max_rounds, library=library)
         try:  # created exclusively, never through a link; flushed line by line (a crash keeps the lines)

@@ -17,7 +17,7 @@ from typing import Any
 
 from bow3d.errors import UserInputError
 from bow3d.paths import free_path
-from bow3d.replay.format import SUFFIX, ReplayWriter, library_kind
+from bow3d.replay.format import SUFFIX, ReplayWriter, library_kind, sight_method
 from bow3d.replay.session import DEFAULT_MAX_ROUNDS, GameResult, play_game, prepare_geometry, side_ids
 
 GeometryFactory = Callable[[Any], Any]
@@ -88,7 +88,7 @@ class _Table:
         if replays_dir is None:
             return play_game(self.scene, self.geometry, None, seed, max_rounds=max_rounds), None
         out = free_replay_path(Path(replays_dir), f"{Path(self.scene.path).stem}-seed{seed}")
-        with ReplayWriter(out, self.scene, seed, players, max_rounds=max_rounds,
+        with ReplayWriter(out, self.scene, seed, players, max_rounds=max_rounds, sight=sight_method(self.geometry),
                           library=_library_of(self.geometry)) as writer:
             result = play_game(self.scene, self.geometry, None, seed, writer=writer, max_rounds=max_rounds)
         return result, str(out)

@@ -20,6 +20,8 @@ from typing import Any
 from bow3d.errors import ReplayError
 
 GENERATOR = "numpy-pcg64"   # numpy.random.default_rng: the version-1 runner's generator
+AI = "bow-ai-1"             # the AI that played every version-1 game
+SIGHT = "surface-samples-1" # the sight method that refereed them
 DEFAULT_P = 0.262           # version 1 wrote BOW 1.3's default when the scene named none
 
 _ID = r"([A-Za-z0-9][A-Za-z0-9_.\-]*)"
@@ -105,7 +107,8 @@ def upgrade(header: dict[str, Any], entries: list[Any]) -> tuple[dict[str, Any],
     ruleset = header.get("ruleset") if isinstance(header.get("ruleset"), dict) else {}
     p = ruleset.get("brick_edge_probability", DEFAULT_P)
     seed = header.get("seed")
-    header = {**header, "chance": {"mode": "seeded", "generator": GENERATOR, "seed": [seed, 0]}}
+    header = {**header, "chance": {"mode": "seeded", "generator": GENERATOR, "seed": [seed, 0]}, "ai": AI,
+              "sight": SIGHT}
     upgraded = []
     for number, entry in enumerate(entries, start=1):
         if not isinstance(entry, dict):

@@ -49,6 +49,7 @@ class VerifyResult:
     chance_checked: bool = False      # every throw re-derived from the seeded generator
     players_checked: tuple[str, ...] = field(default_factory=tuple)  # sides whose AI choices were re-derived
     result: str | None = None         # the rules' result ('win', 'draw', 'points') when complete
+    ai_note: str | None = None        # why the AI's choices were not re-derived, when they were not
 
     @property
     def status(self) -> str:
@@ -74,7 +75,10 @@ def check_header(opened: OpenReplay) -> str | None:
     """None when the header's game-changing fields agree with the scene, else one line naming the field."""
     scene, header = opened.scene(), opened.header
     params = scene.ruleset.model_dump(mode="json")
+    defaults = type(scene.ruleset)().model_dump(mode="json") if hasattr(type(scene.ruleset), "model_fields") else {}
     for key in sorted(set(params) | set(header.ruleset)):
+        if key not in header.ruleset and key in defaults and params.get(key) == defaults[key]:
+            continue  # a parameter added since the replay was written, at its default: the same game
         if header.ruleset.get(key) != params.get(key):
             return (f"header field ruleset.{key} is {short(header.ruleset.get(key), 40)}, the scene says "
                     f"{short(params.get(key), 40)}: the header was edited, or written for another scene")
@@ -107,10 +111,20 @@ def verify_replay(path: str | os.PathLike, geometry: Any = None, geometry_factor
         dice = SeededDice.from_source(opened.header.chance.model_dump()) if seeded else None
     except ReplayError as error:
         return VerifyResult(False, 0, f"line 1: {error}", entry=0, kind="header", **base)
+    sight = getattr(getattr(geometry, "inner", geometry), "SIGHT_METHOD", None)
+    if opened.header.sight is not None and sight is not None and sight != opened.header.sight:
+        return VerifyResult(False, 0, f"line 1: refereed with the sight method {opened.header.sight!r}; this bow3d "
+                            f"measures sight with {sight!r}, so it cannot re-play the game as it was played",
+                            entry=0, kind="header", **base)
     ai_sides = tuple(side for side, who in opened.header.players.items() if who == "ai") if check_players else ()
+    ai_note = None
+    if ai_sides and opened.header.ai != opened.ruleset.ai_version:
+        ai_note = (f"the 'ai' sides were played by {opened.header.ai or 'an unnamed AI'}; this bow3d's AI is "
+                   f"{opened.ruleset.ai_version}: their choices were checked for legality, not re-derived")
+        ai_sides = ()
     ais = {side: ai for side, ai in ai_players(scene_obj, opened.header.seed, opened.ruleset).items()
            if side in ai_sides} if ai_sides else {}
-    base.update(chance_checked=seeded, players_checked=ai_sides)
+    base.update(chance_checked=seeded, players_checked=ai_sides, ai_note=ai_note)
     checked = 0
     try:
         game = opened.start(geometry)

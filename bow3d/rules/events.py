@@ -21,7 +21,6 @@ their narrator's line):
   vehicle_moved(vehicle, from, to, distance)        a vehicle drives straight
   placed(unit, position)                            a figure is put somewhere by the rules
   attack(unit, target, melee) -> attack_result(unit, target, damage)   an attack and its outcome
-  treat(unit, target) -> treat_result(unit, target, healed)            a treatment and its outcome
   died(unit), destroyed(vehicle)                    out of the game
   game_over(winner, result)
 """

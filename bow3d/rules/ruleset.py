@@ -59,6 +59,7 @@ class Ruleset:
     params_model: Any = None             # pydantic model of `ruleset:` in the scene
     sheet_model: Any = None              # pydantic model (or union) of a description sheet
     event_schema: EventSchema | None = None
+    ai_version: str | None = None        # which AI `player()` gives (replays record it; see replay verify)
     action_classes: tuple[type[Action], ...] = ()
 
     def __init__(self) -> None:

@@ -30,7 +30,7 @@ import numpy as np
 
 from bow3d.ldraw import Library
 from bow3d.replay import ReplayWriter, Session
-from bow3d.replay.format import library_kind
+from bow3d.replay.format import library_kind, sight_method
 from bow3d.replay.session import DEFAULT_MAX_ROUNDS, ai_players
 from bow3d.rules import Illegal, Roll
 from bow3d.rules.events import Event
@@ -71,7 +71,8 @@ class PlayUI:
         self.viewer.world = geometry if hasattr(geometry, "decor_model") else None
         self.nodes = self.viewer.nodes
         kind = library_kind(library or Library.from_env())  # so the replay verifies wherever LDRAWDIR points
-        self.writer = ReplayWriter(replay, scene, seed, self.players, max_rounds=max_rounds, library=kind)
+        self.writer = ReplayWriter(replay, scene, seed, self.players, max_rounds=max_rounds, library=kind,
+                                   sight=sight_method(geometry))
         ai = ai_players(scene, seed)
         self.session = Session.start(scene, geometry, seed=seed, writer=self.writer, max_rounds=max_rounds,
                                      players={side: (ai[side] if who == "ai" else None)

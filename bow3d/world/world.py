@@ -53,6 +53,10 @@ class Body:
 class World:
     """Decor (static), bodies (movable) and the queries of contract C2 on them."""
 
+    # How sight is measured (the sample set, the sight mesh, the grazing rules). A replay records it,
+    # so that a replay refereed by another method is known as such instead of diverging somewhere.
+    SIGHT_METHOD = "surface-samples-1"
+
     def __init__(self, decor: SightMesh, templates: dict[str, Template], bodies: list[BodySpec],
                  instances: list[PartInstance] | None = None, scene=None, decor_model: Model | None = None,
                  materials: Mapping[str, str] | MaterialTable | None = None):

@@ -158,8 +158,8 @@ def test_golden_file_reads():
 def test_header_schema_snapshot():
     """The header fields of version 2; changing them needs a new version and an upgrade step."""
     assert list(fmt.ReplayHeader.model_fields) == [
-        "format", "version", "scene", "scene_sha256", "ruleset", "seed", "chance", "players", "created",
-        "max_rounds", "library"]
+        "format", "version", "scene", "scene_sha256", "ruleset", "seed", "chance", "players", "ai", "sight",
+        "created", "max_rounds", "library"]
     assert list(fmt.ChanceSource.model_fields) == ["mode", "generator", "seed"]
     assert list(fmt.ReplayEntry.model_fields) == ["n", "record", "events"]
     assert list(fmt.GameEnd.model_fields) == ["entries", "round", "winner", "result"]

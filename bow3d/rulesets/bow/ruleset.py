@@ -39,6 +39,7 @@ class BowRuleset(Ruleset):
     params_model = BowParams
     sheet_model = Sheet
     event_schema = SCHEMA
+    ai_version = "bow-ai-1"   # bump when the AI's choices change: replays of an older AI are not re-derived
     action_classes = ACTION_CLASSES
 
     def __init__(self) -> None:
