@@ -167,3 +167,20 @@ def test_a_record_field_of_the_wrong_type_is_named(tmp_path):
     result = verify(edited(tmp_path, unit_as_mapping))
     assert result.returncode == 2 and f"entry {n} (line {n + 1})" in result.stderr
     assert "field 'unit' of a move action must be text" in result.stderr
+
+
+def test_a_replay_of_another_ai_is_verified_without_re_deriving_its_choices(tmp_path):
+    """When the AI improves, the replays its predecessor played still verify: their moves are checked
+    by the rules, not against the new AI's choices (the header names the AI)."""
+    def older_ai(lines):
+        lines[0]["ai"] = "bow-ai-0"
+    result = verify(edited(tmp_path, older_ai))
+    assert result.returncode == 0, result.stderr
+    assert "played by bow-ai-0" in result.stdout and "re-derived for" not in result.stdout
+
+
+def test_a_replay_refereed_by_another_sight_method_is_refused_plainly(tmp_path):
+    def other_sight(lines):
+        lines[0]["sight"] = "silhouette-9"
+    result = verify(edited(tmp_path, other_sight))
+    assert result.returncode == 2 and "refereed with the sight method 'silhouette-9'" in result.stderr
