@@ -11,7 +11,7 @@ globals: an `OpenReplay` holds what it has built.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -105,27 +105,38 @@ class OpenReplay:
         return Game.start(scene, prepare_geometry(scene, geometry), ruleset=self.ruleset,
                           max_rounds=self.header.max_rounds)
 
-    def resimulate(self, geometry: Any = None) -> Iterator[tuple[int, Game, Any, list[Event]]]:
-        """Apply the recorded records one by one; yield (entry number, the game once the record is
-        applied, the record's action, its events). ReplayError (one line, with the entry number)
-        for a record the rules do not know or refuse."""
-        game = self.start(geometry)
-        for entry in self.entries:
-            action = self.parse(entry, game)
-            where = f"{self.path}: entry {entry.n} (line {entry.n + 1})"
+    def replay_entries(self, game: Game, before: Callable[[Any, Game, Any], None] | None = None
+                       ) -> Iterator[tuple[Any, Any, list[Event]]]:
+        """Apply the recorded entries to `game` (fresh from `start`) through the engine's one loop
+        (Game.replay); `before(entry, game, action)` looks first and may raise to stop. Yields
+        (entry, action, events). ReplayError (one line, with the entry and its line) for a record
+        the rules do not understand or refuse."""
+        entries = self.entries
+        look = (lambda index, record, action: before(entries[index], game, action)) if before is not None else None
+        steps = game.replay((entry.record for entry in entries), look)
+        done = 0
+        while True:
             try:
-                events = game.apply(action)
-            except RulesError as error:
-                raise ReplayError(f"{where}: illegal record {short(entry.record, 120)}: {error}") from None
-            yield entry.n, game, action, events
+                index, action, events = next(steps)
+            except StopIteration:
+                return
+            except (Bow3dError, ValueError, KeyError, TypeError) as error:
+                entry = entries[done]
+                where = f"{self.path}: entry {entry.n} (line {entry.n + 1})"
+                if isinstance(error, RulesError) and hasattr(error, "reason"):
+                    raise ReplayError(f"{where}: illegal record {short(entry.record, 120)}: {error}") from None
+                if isinstance(error, ReplayError):
+                    raise
+                raise ReplayError(f"{where}: record not understood: {short(entry.record, 120)}: {error}") from None
+            done = index + 1
+            yield entries[index], action, events
 
-    def parse(self, entry: Any, game: Game) -> Any:
-        """The action of an entry's record (ReplayError naming the entry when not understood)."""
-        try:
-            return game.parse(entry.record)
-        except (Bow3dError, ValueError, KeyError, TypeError) as error:
-            raise ReplayError(f"{self.path}: entry {entry.n} (line {entry.n + 1}): record not understood: "
-                              f"{short(entry.record, 120)}: {error}") from None
+    def resimulate(self, geometry: Any = None) -> Iterator[tuple[int, Game, Any, list[Event]]]:
+        """A fresh game re-played entry by entry: yields (entry number, the game once the record is
+        applied, the record's action, its events)."""
+        game = self.start(geometry)
+        for entry, action, events in self.replay_entries(game):
+            yield entry.n, game, action, events
 
     def narrator(self, language: str = "en") -> Any:
         return self.ruleset.narrator(language)

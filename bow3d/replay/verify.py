@@ -57,6 +57,14 @@ class VerifyResult:
         return "complete" if self.complete else f"incomplete (stopped after round {self.rounds})"
 
 
+class _Found(Exception):
+    """The first thing verify found wrong before applying a record (it stops the re-play)."""
+
+    def __init__(self, kind: str, entry: int, words: str) -> None:
+        super().__init__(words)
+        self.kind, self.entry, self.words = kind, entry, words
+
+
 def _diff_events(expected: list[dict], got: list[dict]) -> str:
     for index, (want, have) in enumerate(zip(expected, got)):
         if want != have:
@@ -126,35 +134,38 @@ def verify_replay(path: str | os.PathLike, geometry: Any = None, geometry_factor
            if side in ai_sides} if ai_sides else {}
     base.update(chance_checked=seeded, players_checked=ai_sides, ai_note=ai_note)
     checked = 0
+    game = opened.start(geometry)
+
+    def look(entry: Any, game: Any, action: Any) -> None:
+        """Before each record: its throw re-derived, its legality, the AI's own choice."""
+        where = f"entry {entry.n} (line {entry.n + 1}"
+        request = game.pending
+        if isinstance(request, ChanceRequest) and dice is not None and isinstance(action, Roll):
+            expected = plain(dice.throw(request))
+            if plain(action.outcome) != expected:
+                raise _Found("chance", entry.n, f"{where}, {request.side}'s {request.purpose} throw): outcome "
+                             f"{short(plain(action.outcome), 40)}, the seeded generator (seed "
+                             f"{opened.header.chance.seed}) gives {short(expected, 40)}")
+        refusal = game.refusal(action)
+        if refusal is not None:
+            raise _Found("illegal", entry.n, f"{where}): illegal record {short(entry.record, 120)}: {refusal.error()}")
+        if not isinstance(request, ChanceRequest) and game.side_to_play in ais:
+            side = game.side_to_play
+            choice = ais[side].choose(game).to_record()
+            if plain(choice) != plain(entry.record):
+                raise _Found("player", entry.n, f"{where}): {side} is played by the AI (seed {opened.header.seed}), "
+                             f"which plays {short(choice, 80)}; the record says {short(entry.record, 80)}")
+
     try:
-        game = opened.start(geometry)
-        for entry in replay.entries:
-            where = f"entry {entry.n} (line {entry.n + 1}"
-            action = opened.parse(entry, game)
-            request = game.pending
-            if isinstance(request, ChanceRequest) and dice is not None and isinstance(action, Roll):
-                expected = plain(dice.throw(request))
-                if plain(action.outcome) != expected:
-                    return VerifyResult(False, checked, f"{where}, {request.side}'s {request.purpose} throw): outcome "
-                                        f"{short(plain(action.outcome), 40)}, the seeded generator (seed "
-                                        f"{opened.header.chance.seed}) gives {short(expected, 40)}",
-                                        entry=entry.n, kind="chance", **base)
-            refusal = game.refusal(action)
-            if refusal is not None:
-                raise ReplayError(f"{where}): illegal record {short(entry.record, 120)}: {refusal.error()}")
-            if not isinstance(request, ChanceRequest) and game.side_to_play in ais:
-                side = game.side_to_play
-                choice = ais[side].choose(game).to_record()
-                if plain(choice) != plain(entry.record):
-                    return VerifyResult(False, checked, f"{where}): {side} is played by the AI (seed "
-                                        f"{opened.header.seed}), which plays {short(choice, 80)}; the record says "
-                                        f"{short(entry.record, 80)}", entry=entry.n, kind="player", **base)
-            events = game.apply(action)  # checked above: legal
+        for entry, _action, events in opened.replay_entries(game, look):
             got = [plain(event.to_record()) for event in events]
             if got != entry.events:
-                line = f"{where}, {short(entry.record, 80)}): {_diff_events(entry.events, got)}"
+                line = f"entry {entry.n} (line {entry.n + 1}, {short(entry.record, 80)}): " \
+                       f"{_diff_events(entry.events, got)}"
                 return VerifyResult(False, checked, line, entry=entry.n, kind="divergence", **base)
             checked = entry.n
+    except _Found as found:
+        return VerifyResult(False, checked, found.words, entry=found.entry, kind=found.kind, **base)
     except ReplayError as error:
         message = str(error).removeprefix(f"{replay.path}: ")
         return VerifyResult(False, checked, message, entry=checked + 1, kind="illegal", **base)

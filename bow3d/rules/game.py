@@ -17,7 +17,7 @@ OpenSpiel (chance is an explicit, recorded answer). The game system is a `Rulese
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from bow3d.rules import pending as answers
@@ -67,9 +67,20 @@ class Game:
     def from_records(cls, scene: Any, geometry: Any, records: Iterable[dict[str, Any]], **start_kwargs: Any) -> Game:
         """Re-simulate: a fresh game on which every record is applied in order."""
         game = cls.start(scene, geometry, **start_kwargs)
-        for record in records:
-            game.apply(game.parse(record))
+        for _ in game.replay(records):
+            pass
         return game
+
+    def replay(self, records: Iterable[Any], before: Callable[[int, Any, Action], None] | None = None
+               ) -> Iterator[tuple[int, Action, list[Event]]]:
+        """The one re-simulation loop (from_records, replay verify, the film's timeline): read each
+        record, let `before(index, record, action)` look at the game first (it may raise to stop),
+        apply it; yields (index, action, events). RulesError for a malformed or illegal record."""
+        for index, record in enumerate(records):
+            action = self.parse(record)
+            if before is not None:
+                before(index, record, action)
+            yield index, action, self.apply(action)
 
     def parse(self, record: Any) -> Action:
         """The action or answer a record stands for in this game's ruleset (RulesError if malformed)."""

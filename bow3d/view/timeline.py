@@ -18,11 +18,10 @@ replay yet).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Union
 
-from bow3d.errors import Bow3dError, ReplayError
 
 STUD_LDU = 20.0
 QUIET_RECORDS = ("end_turn", "roll", "decide")  # records that need no shot of their own
@@ -249,57 +248,66 @@ def beats_for_events(record: Mapping[str, Any] | None, events: Sequence[Any], be
     return beats + deaths
 
 
-def group_records(entries: Iterable[Any]) -> list[tuple[Mapping[str, Any] | None, list[Any]]]:
-    """Split replay entries into (action record, [entries applied with it]): an action and the
-    throws and decisions after it. Throws before the first action form groups with no action."""
-    groups: list[tuple[Mapping[str, Any] | None, list[Any]]] = []
-    for entry in entries:
-        kind = entry.record.get("type")
-        if kind in ("roll", "decide") and groups:
-            groups[-1][1].append(entry)
-        elif kind in ("roll", "decide"):
-            groups.append((None, [entry]))
-        else:
-            groups.append((entry.record, [entry]))
-    return groups
+@dataclass
+class _Group:
+    """One action and the throws and decisions applied with it, as the re-play goes."""
+
+    action: Mapping[str, Any] | None
+    before: Mapping[str, Pose]
+    doors_before: Mapping[str, bool]
+    round_before: int
+    events: list[Any] = field(default_factory=list)
+
+
+def _state_of(game: Any) -> tuple[dict[str, Pose], dict[str, bool], int]:
+    return (snapshot(game.state), dict(getattr(game.state, "doors", None) or {}),
+            int(getattr(game.state, "round", 1) or 1))
 
 
 def timeline_from_replay(opened: Any, geometry: Any = None, sides: Mapping[str, SideStyle] | None = None,
                          language: str = "en") -> Timeline:
-    """Re-apply a replay's records (an OpenReplay: bow3d.replay.open_replay) and tell what happened
-    as beats, read from the typed events; captions from its ruleset's narrator in `language`.
+    """Re-play a replay (an OpenReplay: bow3d.replay.open_replay) through its one re-simulation loop
+    and tell what happened as beats, read from the typed events; captions from its ruleset's
+    narrator in `language`. Records are taken in groups: an action and the throws and decisions
+    after it (throws before the first action form groups of their own).
 
     A record the rules refuse raises ReplayError naming its entry."""
     scene = opened.scene()
     narrator = opened.narrator(language)
     game = opened.start(geometry)
     vehicles = frozenset(v.id for v in getattr(scene, "vehicles", []) or [])
-    start = snapshot(game.state)
-    start_doors = dict(getattr(game.state, "doors", None) or {})
+    start, start_doors, _ = _state_of(game)
     steps: list[Step] = []
-    shown_round = None
-    for action, members in group_records(opened.entries):
-        before = snapshot(game.state)
-        doors_before = dict(getattr(game.state, "doors", None) or {})
-        round_before = int(getattr(game.state, "round", 1) or 1)
-        events: list[Any] = []
-        for entry in members:
-            try:
-                events += game.apply(opened.parse(entry, game))
-            except Bow3dError as error:
-                raise ReplayError(f"{opened.path}: entry {entry.n} ({entry.record.get('type', '?')}): {error}; "
-                                  f"the rules refuse it now (run 'bow3d replay verify {opened.path}')") from None
-        after = snapshot(game.state)
-        doors_after = dict(getattr(game.state, "doors", None) or {})
-        round_now = round_before if action is not None else int(getattr(game.state, "round", 1) or 1)
+    shown: list[int | None] = [None]
+    groups: list[_Group] = []
+
+    def close(group: _Group) -> None:
+        after, doors_after, round_after = _state_of(game)
+        action = group.action
+        round_now = group.round_before if action is not None else round_after
         side = _side_of(scene, _actor(action)) if action is not None and _actor(action) else None
-        if round_now != shown_round:
-            steps.append(Step(RoundStarted(round_now), round_now, None, before, before, f"Round {round_now}",
-                              doors_before))
-            shown_round = round_now
+        if round_now != shown[0]:
+            steps.append(Step(RoundStarted(round_now), round_now, None, group.before, group.before,
+                              f"Round {round_now}", group.doors_before))
+            shown[0] = round_now
+        events = group.events
         text = "; ".join(line for line in narrator.lines([e for e in events if e.kind not in QUIET_EVENTS]) if line)
-        for beat, caption, result in beats_for_events(action, events, before, after, narrator):
-            steps.append(Step(beat, round_now, side, before, after, text, doors_after, caption, result))
+        for beat, caption, result in beats_for_events(action, events, group.before, after, narrator):
+            steps.append(Step(beat, round_now, side, group.before, after, text, doors_after, caption, result))
+
+    def look(entry: Any, game: Any, action: Any) -> None:
+        """Before each record: a throw or a decision joins the open group, an action opens one."""
+        if entry.record.get("type") in ("roll", "decide") and groups:
+            return
+        if groups:
+            close(groups[-1])
+        action_record = None if entry.record.get("type") in ("roll", "decide") else entry.record
+        groups.append(_Group(action_record, *_state_of(game)))
+
+    for _entry, _action, events in opened.replay_entries(game, look):
+        groups[-1].events.extend(events)
+    if groups:
+        close(groups[-1])
     return Timeline(getattr(scene, "name", "") or "", start, merge_moves(steps), dict(sides or side_styles(scene)),
                     unit_sides(scene), vehicles, unit_labels(scene), game.winner if game.is_over else None,
                     bool(game.is_over), start_doors)
