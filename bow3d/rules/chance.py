@@ -133,6 +133,11 @@ class Dice(ChanceSpec):
         return sum(outcome)
 
 
+def _check_cards(cards: Any, what: str) -> None:
+    if not isinstance(cards, tuple) or not cards or not all(isinstance(c, str) for c in cards):
+        raise ValueError(f"{what} is a non-empty list of card names")
+
+
 @register_spec
 @dataclass(frozen=True)
 class Shuffle(ChanceSpec):
@@ -142,8 +147,7 @@ class Shuffle(ChanceSpec):
     cards: tuple[str, ...]
 
     def __post_init__(self) -> None:
-        if not isinstance(self.cards, tuple) or not self.cards or not all(isinstance(c, str) for c in self.cards):
-            raise ValueError("a deck is a non-empty list of card names")
+        _check_cards(self.cards, "a deck")
 
     def check(self, outcome: Any) -> str | None:
         if not isinstance(outcome, tuple) or sorted(outcome) != sorted(self.cards):
@@ -173,8 +177,7 @@ class CardDraw(ChanceSpec):
     cards: tuple[str, ...]
 
     def __post_init__(self) -> None:
-        if not isinstance(self.cards, tuple) or not self.cards or not all(isinstance(c, str) for c in self.cards):
-            raise ValueError("a draw is from a non-empty list of card names")
+        _check_cards(self.cards, "a draw")
 
     def check(self, outcome: Any) -> str | None:
         return None if outcome in self.cards else f"{outcome!r} is not one of the cards left"
