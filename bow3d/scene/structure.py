@@ -11,6 +11,7 @@ loader's instances (same part name and line, one by one).
 
 from __future__ import annotations
 
+import io
 import os
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -19,7 +20,9 @@ import numpy as np
 
 from bow3d.errors import SceneError
 from bow3d.ldraw import LDRAW_TO_WORLD, Library, Model
-from bow3d.ldraw.flatten import MAX_DEPTH, ref_matrices
+from bow3d.ldraw.budget import MAX_FILE_BYTES
+from bow3d.ldraw.files import open_capped, read_capped
+from bow3d.ldraw.flatten import MAX_DEPTH, group_rows, ref_matrices
 from bow3d.ldraw.library import UnsafeReference
 from bow3d.ldraw.parse import LDrawFile, normalise_name, parse_document
 
@@ -81,12 +84,15 @@ class _Walker:
         self.roots = tuple(str(r) + os.sep for r in library.roots)
         self.slots: list[Slot] = []
         self.stack: list[str] = []
+        self.resolved: dict[tuple[str, str], tuple] = {}
+        # per sub-model key: (rows of its type 1 lines the loader skips, sub-model placements beneath it)
+        self.plans: dict[str, tuple[frozenset[int], int]] = {}
         self.local_sources: list[str] = []  # files outside the library that the model reaches
 
     def read(self, path: Path) -> LDrawFile:
         key = str(path)
         if key not in self.documents:
-            doc = parse_document(path.read_bytes(), key)
+            doc = parse_document(read_capped(path, MAX_FILE_BYTES, "the model"), key)  # a plain file, capped
             self.documents[key] = doc.files
             self.blocks[key] = doc.submodels() if len(doc.files) > 1 else {}
             if not key.startswith(self.roots):
@@ -98,7 +104,8 @@ class _Walker:
         key = str(path)
         if key not in self.headers:
             title, org = "", ""
-            with open(path, encoding="utf-8-sig", errors="replace") as handle:
+            stream, _ = open_capped(path, MAX_FILE_BYTES, "the part")  # a plain file: a FIFO never hangs
+            with io.TextIOWrapper(stream, encoding="utf-8-sig", errors="replace") as handle:
                 for number, raw in enumerate(handle):
                     words = raw.split()
                     if number > 40 or (words and words[0] != "0"):
@@ -113,6 +120,12 @@ class _Walker:
 
     def resolve(self, name: str, parent: LDrawFile) -> tuple[str, LDrawFile | None, str, str]:
         """(kind 'submodel' | 'part' | 'missing' | 'unsafe', file, key, title) the way the loader resolves."""
+        memo = (parent.source, name)
+        if memo not in self.resolved:
+            self.resolved[memo] = self._resolve(name, parent)
+        return self.resolved[memo]
+
+    def _resolve(self, name: str, parent: LDrawFile) -> tuple[str, LDrawFile | None, str, str]:
         norm = normalise_name(name)
         for source in (parent.source, self.main_source):
             block = self.blocks.get(source, {}).get(norm)
@@ -132,26 +145,51 @@ class _Walker:
         main = self.read(path)
         return ("part" if main.is_part else "submodel"), main, str(path), main.title
 
+    def plan(self, f: LDrawFile, key: str) -> int:
+        """The loader's first depth-first walk (bow3d.ldraw.expand), repeated: each sub-model planned once,
+        its distinct names in order of first use, a reference back into the walk's stack (a cycle) or one
+        nested deeper than MAX_DEPTH cut. The tree walk then cuts those same lines on every path, so
+        it places exactly the loader's instances (which the load budget bounds) instead of
+        re-deciding per path, which on a line-shuffled MPD multiplies out without end.
+        Returns the sub-model placements beneath `key`."""
+        self.stack.append(key)
+        cut: set[int] = set()
+        placements = 0
+        for rows in group_rows(f.ref_name):
+            kind, child, child_key, _ = self.resolve(f.ref_names[f.ref_name[rows[0]]], f)
+            if kind != "submodel":
+                continue
+            if child_key in self.stack or len(self.stack) >= MAX_DEPTH:
+                cut.update(rows.tolist())
+                continue
+            if child_key not in self.plans:
+                self.plan(child, child_key)
+            placements += len(rows) * (1 + self.plans[child_key][1])
+        self.stack.pop()
+        self.plans[key] = (frozenset(cut), placements)
+        return placements
+
     def walk(self, node: Placement, key: str) -> None:
         f = node.file
-        self.stack.append(key)
+        cut = self.plans[key][0]
         if f.triangles.shape[0] or f.edges.shape[0]:
             self._slot(node, f.source, f.first_line, f"{f.name} (loose geometry)", "", [])
         mats = ref_matrices(f.refs) if f.refs else np.zeros((0, 4, 4))
         metas = sorted(f.meta)
-        previous = 0
-        for ref, local in zip(f.refs, mats):
-            before = [(n, t) for n, t in metas if previous < n < ref.line]
-            previous = ref.line
+        m = 0  # metas[m:] come after the previous type 1 line (lines are in file order: one pass)
+        for row, (ref, local) in enumerate(zip(f.refs, mats)):
+            start = m
+            while m < len(metas) and metas[m][0] < ref.line:
+                m += 1
+            before = metas[start:m]
             kind, child, child_key, title = self.resolve(ref.name, f)
             if kind in ("part", "missing"):
                 self._slot(node, f.source, ref.line, ref.name, title, before)
-            elif kind == "submodel" and child_key not in self.stack and len(self.stack) < MAX_DEPTH:
+            elif kind == "submodel" and row not in cut:
                 sub = Placement(name=normalise_name(ref.name), file=child, parent=node, source=f.source,
                                 line=ref.line, transform=node.transform @ local, meta_before=before)
                 node.children.append(sub)
                 self.walk(sub, child_key)
-        self.stack.pop()
 
     def _slot(self, node: Placement, source: str, line: int, name: str, title: str, before) -> None:
         slot = Slot(len(self.slots), source, line, normalise_name(name).rsplit("/", 1)[-1], title, before)
@@ -186,7 +224,14 @@ def model_structure(model: Model, library: Library) -> Structure:
         raise SceneError(f"{model.path}: is a single part, not a model with minifigs; give the battlefield model")
     root = Placement(name=normalise_name(PurePosixPath(main.name).name), file=main, parent=None, source="", line=0,
                      transform=np.eye(4))
-    walker.walk(root, f"{walker.main_source}#{normalise_name(main.name)}")
+    key = f"{walker.main_source}#{normalise_name(main.name)}"
+    placements = walker.plan(main, key)
+    allowed = library.budget.max_instances
+    if placements + len(model.instances) > allowed:
+        raise SceneError(f"{model.path}: places its sub-models {placements:,} times and its parts "
+                         f"{len(model.instances):,} times, more than the load budget of {allowed:,} "
+                         "instances; split the battlefield or simplify its sub-models")
+    walker.walk(root, key)
     instances = model.instances
     if len(walker.slots) != len(instances) or any(
             s.line != i.line or (s.name != i.name and "(loose geometry)" not in s.name)

@@ -124,6 +124,31 @@ def test_the_unshuffled_set_is_refused_by_the_budget_with_its_chain(tmp_path):
     assert_answered(inspect(tmp_path, str(path), "--max-instances", "0"), codes=(2,))
 
 
+@pytest.mark.parametrize("seed", [0, 3])
+def test_scene_from_ldraw_on_a_line_shuffled_set_mpd(tmp_path, seed):
+    # the scene builder walks the sub-model tree placement by placement; deciding cycles per path
+    # (not where the loader's walk met them) made seed 0 run past 60 s and 1.1 GB
+    path = tmp_path / "shuffled.mpd"
+    path.write_text(shuffled(set_mpd(random.Random(7), blocks=150), random.Random(seed)))
+    result = run_limited([sys.executable, "-m", "bow3d", "scene", "from-ldraw", str(path), "-o", "out.yaml"],
+                         tmp_path, LDRAWDIR=str(ROOT / "ldraw_library"))
+    assert_answered(result, codes=(2,))
+    assert "no minifig found" in result.err  # the walk finished; the set has no minifig
+    print(f"scene from-ldraw, shuffled set MPD (seed {seed}): {result}")
+
+
+def test_scene_from_ldraw_bounds_sub_model_placements_that_place_no_part(tmp_path):
+    # nine levels of empty sub-models each used ten times: no instance for the loader's budget,
+    # but 10^9 placements for the scene builder's tree, refused before it builds any
+    text = "".join(f"0 FILE level{i}.ldr\n" + "".join(f"1 16 {20 * k} 0 0 {IDENTITY} level{i + 1}.ldr\n"
+                                                       for k in range(10)) for i in range(9))
+    (tmp_path / "empty.mpd").write_text(text + "0 FILE level9.ldr\n0 nothing here\n")
+    result = run_limited([sys.executable, "-m", "bow3d", "scene", "from-ldraw", "empty.mpd", "-o", "out.yaml"],
+                         tmp_path, LDRAWDIR=str(ROOT / "ldraw_library"))
+    assert_answered(result, codes=(2,))
+    assert "places its sub-models 1,111,111,110 times" in result.err and "load budget of 2,000,000" in result.err
+
+
 @pytest.mark.parametrize("form", ["ldr", "mpd", "dat"])
 def test_ten_files_each_using_the_next_ten_times(tmp_path, form):
     files = nesting(ext="dat" if form == "dat" else "ldr")
