@@ -61,6 +61,10 @@ open(report, "w").write(json.dumps([code, peak_kb]))
 """
 
 
+# For children that measure their own peak (RUSAGE_SELF): a small Python in between, for the same reason.
+SMALL_PARENT = [sys.executable, "-c", "import subprocess, sys; sys.exit(subprocess.call(sys.argv[1:]))"]
+
+
 def child_env(**extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("LDRAWDIR", "BOW3D_CACHE_DIR")}
     env.update(PYTHONPATH=str(ROOT), OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", **extra)

@@ -121,8 +121,10 @@ def child(folder: Path, seed: int, seconds: float, first: int = 0) -> None:
 
 
 def test_replay_mutations_end_in_a_result_or_a_named_error(tmp_path):
-    result = subprocess.run([sys.executable, __file__, str(tmp_path), str(SEED), str(SECONDS)], capture_output=True,
-                            text=True, timeout=SECONDS + 120)
+    from tests.fuzz.test_fuzz_ldraw import SMALL_PARENT  # the child's peak memory, not pytest's
+
+    result = subprocess.run([*SMALL_PARENT, sys.executable, __file__, str(tmp_path), str(SEED), str(SECONDS)],
+                            capture_output=True, text=True, timeout=SECONDS + 120)
     assert result.returncode == 0, (result.stdout[-2000:], result.stderr[-2000:])
     summary = json.loads(result.stdout.strip().splitlines()[-1])
     assert summary["cases"] >= 20 and summary["error"] > 0 and summary["result"] > 0, summary

@@ -115,6 +115,8 @@ def drive(folder: Path, seed: int, seconds: float, first: int = 0) -> dict:
 
 
 def test_fuzz_scene_check_answers_0_or_2_in_bounded_time_and_memory(tmp_path):
+    from tests.fuzz.test_fuzz_ldraw import SMALL_PARENT  # the child's peak memory, not pytest's
+
     folder = tmp_path / "scene"
     folder.mkdir()
     (folder / "village.yaml").write_text((DATA / "village.yaml").read_text())
@@ -123,7 +125,7 @@ def test_fuzz_scene_check_answers_0_or_2_in_bounded_time_and_memory(tmp_path):
         (folder / name).write_text(FIGURE)
     env = {k: v for k, v in os.environ.items() if k != "LDRAWDIR"}  # the bundled starter library
     env.update(OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
-    result = subprocess.run([sys.executable, __file__, str(folder), str(SEED), str(SECONDS)], capture_output=True,
+    result = subprocess.run([*SMALL_PARENT, sys.executable, __file__, str(folder), str(SEED), str(SECONDS)], capture_output=True,
                             text=True, timeout=SECONDS + 60, env=env, cwd=tmp_path)
     assert result.returncode == 0, f"the fuzzing child died ({result.returncode}): {result.stderr[-2000:]}"
     report = json.loads(result.stdout.splitlines()[-1])
