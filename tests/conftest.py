@@ -72,6 +72,13 @@ def write_library(root: Path) -> Path:
     return root
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _no_installed_library(tmp_path_factory) -> None:
+    """Tests never see an LDraw library the developer installed with `bow3d library install` (an empty data folder;
+    LDRAWDIR still counts: it comes first)."""
+    os.environ["BOW3D_DATA_DIR"] = str(tmp_path_factory.mktemp("bow3d-data"))
+
+
 @pytest.fixture
 def library(tmp_path: Path) -> Library:
     return Library([write_library(tmp_path / "ldraw")])

@@ -52,7 +52,8 @@ def run(args: argparse.Namespace) -> int:
     rows = [
         ("file", stats.file),
         ("library", stats.library),
-        ("parts", f"{stats.parts:,} ({stats.unique_parts} distinct)"),
+        ("parts", f"{stats.parts:,} ({stats.unique_parts} distinct)"
+         + (f" + lines drawn in {stats.loose_geometry} sub-model(s)" if stats.loose_geometry else "")),
         ("triangles", f"{stats.triangles:,} (full detail)"),
         ("vertices", f"{stats.vertices:,}"),
         ("edge lines", f"{stats.edge_lines:,} (+ {stats.optional_lines:,} optional)"),

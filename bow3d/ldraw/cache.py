@@ -33,7 +33,7 @@ from bow3d.ldraw.budget import MAX_FILE_BYTES
 from bow3d.ldraw.files import read_capped
 from bow3d.ldraw.flatten import FlatPart
 
-CACHE_FORMAT = "bow3d-part-cache/4"  # 4: the manifest names its key
+CACHE_FORMAT = "bow3d-part-cache/5"  # 4: the manifest names its key; 5: only real top studs, stud colours
 MAX_ENTRY_BYTES = 512 * 1024 * 1024  # far above any flattened part (5 M primitives is ~150 MB)
 MAX_DEPENDENCIES = 10_000  # files one part is built from (real parts: a few dozen)
 _LOG = logging.getLogger(__name__)
@@ -42,7 +42,7 @@ _ARRAYS = {
     "positions": ("<f4", ("V", 3)), "triangles": ("<i4", ("T", 3)), "tri_colour": ("<i4", ("T",)),
     "tri_certified": ("|b1", ("T",)), "tri_detail": ("|b1", ("T",)), "edges": ("<i4", ("E", 2)),
     "edge_colour": ("<i4", ("E",)), "optional_edges": ("<i4", ("O", 4)), "optional_colour": ("<i4", ("O",)),
-    "studs": ("<f4", ("S", 4, 4)),
+    "studs": ("<f4", ("S", 4, 4)), "stud_colour": ("<i4", ("S",)),
 }
 
 

@@ -1,8 +1,22 @@
-"""LDraw colours: the LDConfig.ldr table, local !COLOUR, direct colours, 16 and 24.
+"""LDraw colours: the LDConfig.ldr table, local !COLOUR, direct and dithered colours, 16 and 24.
 
 Layer: ldraw. Codes are int32 throughout. Inside a flattened part, 16 means "the colour
 of the reference that placed me" and 24 "that colour's edge colour"; once a concrete
 colour c replaces 16, 24 becomes `c | EDGE_OF` so that it still resolves to c's edge.
+
+Every colour form LDraw files use (LDraw colour definition spec, ldraw.org article 299; the
+legacy codes as LDView reads them):
+  codes defined by `0 !COLOUR` (LDConfig.ldr, or the model's own, which win), with their finish
+    (CHROME, PEARLESCENT, RUBBER, MATTE_METALLIC, METAL, or MATERIAL GLITTER/SPECKLE with its
+    parameters), ALPHA and LUMINANCE: `Colour.finish`, `.material`, `.luminance`, `.is_transparent`;
+  0x2RRGGBB  a direct opaque colour;
+  0x3RRGGBB  a direct transparent colour, drawn at alpha 128 (50 %, as LDView);
+  0x4RGBRGB  a dithered colour: two 12-bit colours (each 4-bit channel times 17) in a 50/50
+             checkerboard, drawn as their average (rounded down), opaque;
+  0x5RGBxxx, 0x6xxxRGB  dithered with one half fully transparent (the x half): the average of
+             the two is the visible half's colour at alpha 128;
+  0x7xxxxxx  both halves transparent: invisible (alpha 0).
+Anything else is unknown: drawn magenta, and `describe_unknown` says why.
 """
 
 from __future__ import annotations
@@ -11,12 +25,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bow3d.ldraw.parse import COLOUR_CODE_LIMIT, ColourDefinition
+from bow3d.ldraw.colour_defs import COLOUR_CODE_LIMIT, ColourDefinition, ColourMaterial
 
 MAIN_COLOUR = 16
 EDGE_COLOUR = 24
 EDGE_OF = COLOUR_CODE_LIMIT  # flag: "the edge colour of the code in the low bits" (0x40000000)
 DIRECT_FLAG = 0x2000000  # 0x2RRGGBB: a direct opaque colour
+DIRECT_TRANSPARENT = 0x3000000  # 0x3RRGGBB: a direct transparent colour
+LEGACY_ALPHA = 128  # 0x3RRGGBB and half-transparent dithers: "ostensibly 50 % opaque" (LDView)
+DIRECT_EDGE = (51, 51, 51, 255)  # edge colour of direct and dithered colours (LDConfig's usual dark grey)
 UNKNOWN_RGBA = (255, 0, 255, 255)  # magenta: a colour nobody defined, drawn so it is seen
 
 # Without any LDConfig.ldr, these keep models readable (a few codes every model uses).
@@ -34,13 +51,19 @@ _FALLBACK = {
 
 @dataclass(frozen=True)
 class Colour:
-    """One resolved LDraw colour."""
+    """One resolved LDraw colour: RGBA 0-255, its edge colour and its finish, as data a renderer reads.
+
+    finish: 'solid', 'chrome', 'pearlescent', 'rubber', 'matte_metallic', 'metal', or the kind of
+    its `material` ('glitter', 'speckle'); luminance 0-255 (glow in the dark).
+    """
 
     code: int
     name: str
     rgba: tuple[int, int, int, int]
     edge_rgba: tuple[int, int, int, int]
     finish: str = "solid"
+    luminance: int = 0
+    material: ColourMaterial | None = None
 
     @property
     def is_transparent(self) -> bool:
@@ -62,17 +85,17 @@ class ColourTable:
     def define(self, d: ColourDefinition) -> None:
         """Add or replace a colour (a model's local !COLOUR overrides LDConfig)."""
         if isinstance(d.edge, int):
-            other = self._colours.get(d.edge)
+            other = self.get(d.edge)
             edge = other.rgba if other else (0, 0, 0, 255)
         else:
             edge = (*d.edge, 255)
-        self._colours[d.code] = Colour(d.code, d.name, (*d.value, d.alpha), edge, d.finish)
+        self._colours[d.code] = Colour(d.code, d.name, (*d.value, d.alpha), edge, d.finish, d.luminance, d.material)
 
     def __contains__(self, code: int) -> bool:
         return self.get(code) is not None
 
     def get(self, code: int) -> Colour | None:
-        """The colour of a code, a direct colour or an edge-of code; None when undefined."""
+        """The colour of a code, a direct or dithered colour or an edge-of code; None when undefined."""
         if code < 0:
             return None
         if code in self._colours:
@@ -82,10 +105,7 @@ class ColourTable:
             if base is None:
                 return None
             return Colour(code, f"Edge_of_{base.name}", base.edge_rgba, base.edge_rgba)
-        if code & 0xF000000 == DIRECT_FLAG and code < 0x3000000:
-            rgb = ((code >> 16) & 255, (code >> 8) & 255, code & 255)
-            return Colour(code, f"#{code & 0xFFFFFF:06X}", (*rgb, 255), (51, 51, 51, 255))
-        return None
+        return legacy_colour(code)
 
     def name(self, code: int) -> str:
         colour = self.get(code)
@@ -107,6 +127,39 @@ class ColourTable:
 
     def codes(self) -> list[int]:
         return sorted(self._colours)
+
+    def describe_unknown(self, code: int) -> str:
+        """Why `code` has no colour, in words for a diagnostic."""
+        shown = f"{code} (0x{code:07X})" if code >= 0x1000000 else str(code)
+        if code >= 0x8000000 or 0x1000000 <= code < DIRECT_FLAG:
+            return (f"unknown colour {shown}: not a colour of LDConfig.ldr or of a !COLOUR line, and not one of "
+                    "the direct or dithered forms 0x2RRGGBB, 0x3RRGGBB, 0x4RGBRGB-0x7xxxxxx")
+        return f"unknown colour {shown}: neither LDConfig.ldr nor a !COLOUR line of the model defines it"
+
+
+def legacy_colour(code: int) -> Colour | None:
+    """A direct (0x2RRGGBB, 0x3RRGGBB) or dithered (0x4-0x7) colour; None for any other code."""
+    kind = code >> 24
+    if kind in (2, 3):
+        rgb = ((code >> 16) & 255, (code >> 8) & 255, code & 255)
+        transparent = kind == 3
+        return Colour(code, f"{'Trans_' if transparent else ''}#{code & 0xFFFFFF:06X}",
+                      (*rgb, LEGACY_ALPHA if transparent else 255), DIRECT_EDGE)
+    if kind not in (4, 5, 6, 7):
+        return None
+    first, second = _rgb12((code >> 12) & 0xFFF), _rgb12(code & 0xFFF)
+    if kind == 7:
+        return Colour(code, "Invisible", (0, 0, 0, 0), (0, 0, 0, 0))
+    if kind == 4:
+        rgb = tuple((a + b) // 2 for a, b in zip(first, second))  # the average, rounded down
+        return Colour(code, f"Dither_#{rgb[0]:02X}{rgb[1]:02X}{rgb[2]:02X}", (*rgb, 255), DIRECT_EDGE)
+    rgb = first if kind == 5 else second  # the other half is fully transparent
+    return Colour(code, f"Trans_Dither_#{rgb[0]:02X}{rgb[1]:02X}{rgb[2]:02X}", (*rgb, LEGACY_ALPHA), DIRECT_EDGE)
+
+
+def _rgb12(value: int) -> tuple[int, int, int]:
+    """A 12-bit RGB (4 bits a channel) as 0-255 channels (each times 17)."""
+    return ((value >> 8) & 15) * 17, ((value >> 4) & 15) * 17, (value & 15) * 17
 
 
 def substitute_main_colour(codes: np.ndarray, colour: int | np.ndarray) -> np.ndarray:

@@ -135,7 +135,7 @@ class Expander:
             for ref_line in f.ref_line[rows].tolist():
                 self.diagnose(f, ref_line, f"missing part '{name}': drawn as a magenta box")
             kind[rows], target[rows] = MISSING, self._part("missing:" + name, ("missing",))
-        elif child.is_part:
+        elif self.loader.library.is_part_file(child, name):
             kind[rows], target[rows] = PART, self._part(key, ("part", child, deps))
         elif key in self.stack:
             cycle = " -> ".join(_short(k) for k in self.stack[self.stack.index(key):] + [key])

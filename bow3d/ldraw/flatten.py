@@ -29,24 +29,33 @@ from bow3d.ldraw.parse import MAX_COORDINATE_LDU, MAX_DIAGNOSTICS_PER_FILE, Diag
 
 MAX_DEPTH = 64
 MISSING_COLOUR = 0x2FF00FF  # direct magenta: placeholders for missing files stand out
-_DETAIL = re.compile(r"^(?:stud|stug|stu\d)")  # stud and anti-stud tube primitives
-# Leaf stud primitives that sit on top of a part (the rest of the stud* family are the tubes
-# and solid pins underneath). Their placements are kept so a renderer can draw them at any
-# level of detail, or not at all where another part covers them.
-_UNDERSIDE = re.compile(r"^stud(?:3|4|12|16|17|18|21|22)")
-_STUD_GROUP = re.compile(r"^stug")
+# The stud family of LDraw primitives (p/stud*.dat, p/stug*.dat; LDraw Primitives Reference), by role:
+# - top studs: one whole, full-size stud (stud, studa, stud2, stud2a, stud9 open with small holes,
+#   logo studs, their 8/ and 48/ versions). Their triangles are level-of-detail fodder (`tri_detail`) and their placements are
+#   kept (`FlatPart.studs`), so a renderer may draw them low-poly, or not where another part covers
+#   them. Only a placement that is a pure turn (no scaling) counts: a stud primitive stretched into
+#   something else is geometry.
+_TOP_STUD = re.compile(r"^stud(?:2?a?|9)(?:-logo\d*)?(?:\.dat)?$")
+# - hidden tubes: the tubes and pins inside the underside of bricks and plates (Stud Tube Solid,
+#   Stud Tube Open, with or without base edges or fillets). Level-of-detail fodder, no placement.
+_HIDDEN_TUBE = re.compile(r"^stud(?:3a?|4a?|4f\d+[a-z]*)(?:\.dat)?$")
+# - everything else keeps its geometry at every level of detail: sliced, sloped, truncated and
+#   curved studs and tubes (stud2s, stud2s2, stud4s, stud6, stud10, stud13, stud15, stud23,
+#   stud25, stud28...), tubes without an outer cylinder (stud4o, stud4od: a hole in a surface),
+#   Duplo and Quatro studs (another size). Stud groups (stug*) are judged by the studs inside.
+_STUD_SCALE_TOLERANCE = 1e-3
 WELD_QUANTUM = 1.0 / 256.0  # LDU; corners closer than this are one vertex
 
 
 def is_detail_primitive(name: str) -> bool:
-    """Studs, stud groups and the tubes under bricks: level-of-detail fodder, not silhouette."""
-    return bool(_DETAIL.match(PurePosixPath(name.lower()).name))
+    """A top stud or a hidden underside tube: level-of-detail fodder, not silhouette."""
+    base = PurePosixPath(name.lower().replace("\\", "/")).name
+    return bool(_TOP_STUD.match(base) or _HIDDEN_TUBE.match(base))
 
 
 def is_top_stud(name: str) -> bool:
-    """A single stud on top of a part (stud.dat, stud2.dat, ...), not a group nor a tube."""
-    base = PurePosixPath(name.lower()).name
-    return base.startswith("stud") and not _UNDERSIDE.match(base) and not _STUD_GROUP.match(base)
+    """A whole, full-size stud on a part (stud.dat, stud2.dat, stud2a.dat, stud9.dat, logo studs; any folder)."""
+    return bool(_TOP_STUD.match(PurePosixPath(name.lower().replace("\\", "/")).name))
 
 
 @dataclass
@@ -66,7 +75,12 @@ class FlatPart:
     optional_edges: np.ndarray  # (O, 4) int32
     optional_colour: np.ndarray  # (O,) int32
     studs: np.ndarray  # (S, 4, 4) float32 placements of top stud primitives (base centre, -Y up)
+    stud_colour: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))  # (S,) int32, 16 = placer's
     dependencies: frozenset[str] = field(default_factory=frozenset)
+
+    def __post_init__(self) -> None:
+        if self.stud_colour.shape[0] != self.studs.shape[0]:  # built by hand without colours: the placer's
+            self.stud_colour = np.full(self.studs.shape[0], 16, np.int32)
 
     @property
     def triangle_count(self) -> int:
@@ -111,6 +125,7 @@ class _Soup:
     opt_colour: np.ndarray
     deps: frozenset[str]
     studs: np.ndarray = field(default_factory=lambda: np.zeros((0, 4, 4)))  # (S, 4, 4)
+    stud_colour: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))  # (S,)
     reach: float = 0.0  # LDU: no coordinate lies farther than this from the origin along any axis
 
     @property
@@ -200,14 +215,20 @@ class Flattener:
             soup = self._soup(child, child_key, child_deps)
             if child_key in self.incomplete:
                 self.incomplete.update(self._stack)
-            if is_detail_primitive(name):
-                studs = np.eye(4)[None] if is_top_stud(name) else soup.studs
-                soup = _Soup(soup.tris, soup.colour, soup.certified, np.ones_like(soup.detail), soup.edges,
-                             soup.edge_colour, soup.opts, soup.opt_colour, soup.deps, studs, soup.reach)
         refs = self._within_reach(parent, refs, soup.reach)
         self.budget.check("max_part_primitives", rows + len(refs) * soup.rows, self.model_file or self._names[0],
                           tuple(self._names) + (f"{name} (x{len(refs):,})",))
-        return _place(soup, parent, refs) if len(refs) else None
+        if not len(refs):
+            return None
+        if child is None or not is_detail_primitive(name):
+            return _place(soup, parent, refs)
+        detail = _as_detail(soup, is_top_stud(name))
+        if not is_top_stud(name):
+            return _place(detail, parent, refs)
+        turned = _is_turn(parent.ref_numbers[refs])  # a stretched stud primitive is geometry, not a stud
+        pieces = [_place(detail, parent, refs[turned])] if turned.any() else []
+        pieces += [_place(soup, parent, refs[~turned])] if not turned.all() else []
+        return _concat(pieces)
 
     def _within_reach(self, parent: LDrawFile, refs: np.ndarray, reach: float) -> np.ndarray:
         """The references whose placed geometry stays inside MAX_COORDINATE_LDU; the others skipped."""
@@ -219,6 +240,21 @@ class Flattener:
                           f"±{MAX_COORDINATE_LDU:,.0f} LDU; reference skipped"
                           + (f" (and {more} more such references)" if more else ""), "error")
         return refs[~far]
+
+
+def _as_detail(soup: _Soup, top_stud: bool) -> _Soup:
+    """`soup` (a stud primitive) as level-of-detail fodder; a top stud keeps its own placement."""
+    studs = np.eye(4)[None] if top_stud else soup.studs
+    colour = np.full(1, 16, np.int32) if top_stud else soup.stud_colour
+    return _Soup(soup.tris, soup.colour, soup.certified, np.ones_like(soup.detail), soup.edges, soup.edge_colour,
+                 soup.opts, soup.opt_colour, soup.deps, studs, colour, soup.reach)
+
+
+def _is_turn(numbers: np.ndarray) -> np.ndarray:
+    """(k,) bool: the 3x3 of each (k, 12) type 1 row is a turn, mirrored or not (columns of length 1, square)."""
+    rot = numbers[:, 3:].reshape(-1, 3, 3)
+    gram = np.matmul(rot.transpose(0, 2, 1), rot)
+    return np.all(np.abs(gram - np.eye(3)) <= _STUD_SCALE_TOLERANCE, axis=(1, 2))
 
 
 def placed_reach(numbers: np.ndarray, reach: float | np.ndarray) -> np.ndarray:
@@ -301,6 +337,7 @@ def _place(child: _Soup, parent: LDrawFile, refs: np.ndarray) -> _Soup:
         opt_colour=substitute_main_colour(child.opt_colour[None, :], colours[:, None]).reshape(-1),
         deps=child.deps,
         studs=np.matmul(mats[:, None], child.studs[None]).reshape(-1, 4, 4),
+        stud_colour=substitute_main_colour(child.stud_colour[None, :], colours[:, None]).reshape(-1),
         reach=float(placed_reach(numbers, child.reach).max()),
     )
 
@@ -319,6 +356,7 @@ def _concat(pieces: list[_Soup]) -> _Soup:
         opt_colour=np.concatenate([p.opt_colour for p in pieces]).astype(np.int32),
         deps=frozenset().union(*(p.deps for p in pieces)),
         studs=np.concatenate([p.studs for p in pieces]),
+        stud_colour=np.concatenate([p.stud_colour for p in pieces]).astype(np.int32),
         reach=max(p.reach for p in pieces),
     )
 
@@ -356,6 +394,7 @@ def _weld(soup: _Soup) -> FlatPart:
         optional_edges=inverse[3 * t + 2 * e:].reshape(-1, 4).astype(np.int32),
         optional_colour=np.ascontiguousarray(soup.opt_colour, dtype=np.int32),
         studs=soup.studs.astype(np.float32),
+        stud_colour=np.ascontiguousarray(soup.stud_colour, dtype=np.int32),
         dependencies=soup.deps,
     )
 

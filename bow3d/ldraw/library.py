@@ -1,4 +1,5 @@
-"""Find LDraw files: LDRAWDIR, else the bundled starter library; case-insensitive, any slash.
+"""Find LDraw files: --library, else LDRAWDIR, else the installed library, else the bundled starter library;
+case-insensitive, any slash.
 
 Layer: ldraw. Search order for a reference, after the MPD's own blocks: the referencing
 file's folder (models only), then each library root's parts/, p/, models/, then the same
@@ -23,7 +24,8 @@ from pathlib import Path
 from bow3d.errors import LDrawError
 from bow3d.ldraw.budget import LoadBudget
 from bow3d.ldraw.files import UnsafeReference, contained
-from bow3d.ldraw.parse import normalise_name
+from bow3d.ldraw.parse import LDrawFile, normalise_name
+from bow3d.ldraw.userlib import installed_library
 
 from bow3d.bundled import STARTER_LIBRARY as BUNDLED_LIBRARY  # the checkout's, or the installed wheel's
 _SEARCH_DIRS = ("parts", "p", "models")
@@ -83,6 +85,7 @@ class Library:
     resolution: str = "normal"
     budget: LoadBudget = field(default_factory=LoadBudget)
     _dirs: list[dict[str, Path]] = field(default_factory=list, repr=False)
+    _part_dirs: list[dict[str, Path]] = field(default_factory=list, repr=False)  # parts/ and p/ only
     _local: dict[Path, dict[str, Path]] = field(default_factory=dict, repr=False)
     _allowed: tuple[str, ...] = field(default=(), repr=False)  # resolved folders files may come from
 
@@ -97,16 +100,17 @@ class Library:
                     folder = _find_child(base, sub)
                     if folder is not None:
                         self._dirs.append(_index_folder(folder))
+                        if sub != "models":
+                            self._part_dirs.append(self._dirs[-1])
                         allowed.append(os.path.realpath(folder))  # parts/ may be a link to elsewhere
         self._allowed = tuple(dict.fromkeys(allowed))
 
     @classmethod
     def from_env(cls, override: str | os.PathLike[str] | None = None, resolution: str = "normal",
                  budget: LoadBudget | None = None) -> "Library":
-        """`override`, else $LDRAWDIR, else the bundled starter library; checked (LibraryError)."""
-        chosen = override or os.environ.get("LDRAWDIR")
-        where = "--library" if override else "LDRAWDIR" if chosen else "the bundled starter library"
-        root = Path(chosen).expanduser() if chosen else BUNDLED_LIBRARY
+        """`override` (--library), else $LDRAWDIR, else the library `bow3d library install` installed, else the
+        bundled starter library; checked (LibraryError)."""
+        root, where = choose_library(override)
         check_library_folder(root, where)
         return cls([root], resolution=resolution, budget=budget or LoadBudget())
 
@@ -151,6 +155,24 @@ class Library:
                 return contained(index[key], self._allowed, name)
         return None
 
+    def has_part(self, name: str) -> bool:
+        """True when `name` is a file of the library's parts/ or p/ folders (official or unofficial)."""
+        try:
+            key = safe_name(name)
+        except UnsafeReference:
+            return False
+        return any(key in index for index in self._part_dirs)
+
+    def is_part_file(self, f: LDrawFile, name: str) -> bool:
+        """Is `f`, referenced as `name`, one part (a parts-list entry) or a sub-model to expand?
+
+        Its header says (`LDrawFile.header_kind`: Part, Subpart, Primitive, Shortcut; Model), and a
+        file without one is a part only when the library has a part of that name: an MPD block or a
+        file beside the model named `fig_medic_1.dat` (the MLCad habit) is a sub-model.
+        """
+        kind = f.header_kind
+        return kind == "part" if kind else self.has_part(name)
+
     def allows(self, path: str | os.PathLike[str]) -> Path:
         """`path` resolved, when it lies in the library and is a plain file; else UnsafeReference."""
         return contained(path, self._allowed, os.path.basename(path))
@@ -159,10 +181,24 @@ class Library:
         return ", ".join(str(r) for r in self.roots) + (" (bundled starter library)" if self.is_bundled else "")
 
 
+def choose_library(override: str | os.PathLike[str] | None = None) -> tuple[Path, str]:
+    """(folder, how it was chosen) in the order --library, LDRAWDIR, the installed library, the bundled one."""
+    if override:
+        return Path(override).expanduser(), "--library"
+    if os.environ.get("LDRAWDIR"):
+        return Path(os.environ["LDRAWDIR"]).expanduser(), "LDRAWDIR"
+    installed = installed_library()
+    if installed is not None:
+        return installed, "installed by bow3d library install"
+    return BUNDLED_LIBRARY, "the bundled starter library"
+
+
 def check_library_folder(root: Path, where: str) -> None:
     """Raise LibraryError unless `root` is a folder with LDConfig.ldr and parts/ (any case)."""
     fix = ("point LDRAWDIR (or --library) at the folder that holds LDConfig.ldr and parts/, "
            "or leave LDRAWDIR unset to use the bundled starter library")
+    if where.startswith("installed"):
+        fix = "run `bow3d library install` again, or set LDRAWDIR (or --library) to another library"
     if not root.exists():
         raise LibraryError(f"{root}: the LDraw library ({where}) does not exist; {fix}")
     if not root.is_dir():

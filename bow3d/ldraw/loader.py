@@ -191,7 +191,7 @@ def load_model(path: str | os.PathLike[str], library: Library | None = None, *, 
     loader.main_source = str(main_path)
     expander = Expander(loader, budget, str(path))
     main = doc.main
-    if main.is_part:
+    if library.is_part_file(main, main.name if len(doc.files) > 1 else main_path.name):
         table, parts = expander.single_part(main, loader.main_source, loader.colours.name)
     else:
         root = expander.walk(main, f"{loader.main_source}#{normalise_name(main.name)}")

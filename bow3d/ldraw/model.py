@@ -111,6 +111,16 @@ class Model:
             return np.zeros((0, 4, 4), np.float32), np.zeros(0, np.int32)
         return np.concatenate(mats), np.concatenate(owners)
 
+    def stud_colours(self) -> np.ndarray:
+        """(S,) int32 LDraw colour code of each stud of `studs()`, in the same order: the stud's own
+        colour inside its part, 16 in it replaced by the colour its instance is placed in."""
+        codes = []
+        for key, idx in self.groups().items():
+            part = self.parts[key]
+            if part.studs.shape[0]:
+                codes.append(substitute_main_colour(part.stud_colour[None], self.table.colour[idx][:, None]).reshape(-1))
+        return np.concatenate(codes).astype(np.int32) if codes else np.zeros(0, np.int32)
+
     def bounds(self) -> np.ndarray:
         """(2, 3) world-frame box of every instance's geometry (without merging the mesh), exact."""
         lows, highs = [], []
@@ -217,6 +227,7 @@ def unknown_colours(model: Model) -> list[Diagnostic]:
         if code in (16, 24, INVALID_COLOUR) or code in model.colours:
             continue
         instance = model.table[i]
-        out.append(Diagnostic(instance.file, instance.line, f"unknown colour {code} on {instance.name}: drawn magenta; "
-                              "define it with 0 !COLOUR or fix the code", "warning"))
+        out.append(Diagnostic(instance.file, instance.line, f"{model.colours.describe_unknown(code)} "
+                              f"(on {instance.name}): drawn magenta; define it with 0 !COLOUR or fix the code",
+                              "warning"))
     return out

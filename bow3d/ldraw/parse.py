@@ -26,14 +26,20 @@ from typing import Iterable, Iterator
 import numpy as np
 
 from bow3d.errors import LDrawError
+from bow3d.ldraw.colour_defs import COLOUR_CODE_LIMIT, ColourDefinition, parse_colour_meta
 
 FLUSH_ROWS = 65536  # geometry rows converted to numpy per batch
 MAX_DIAGNOSTICS_PER_FILE = 50  # a garbage file must not flood memory or the terminal
 # Header and editor meta commands that carry nothing bow3d draws (!TEXMAP geometry is drawn untextured).
 _QUIET_META = {"NAME:", "AUTHOR:", "!LICENSE", "!HISTORY", "!HELP", "!KEYWORDS", "!CATEGORY", "!CMDLINE",
                "//", "!TEXMAP", "!:", "STEP", "CLEAR", "PAUSE", "SAVE", "PRINT", "WRITE", "!THEME"}
+# File types of `0 !LDRAW_ORG <type>` that make a file a part (a shortcut is one part of a parts list).
+_PART_TYPES = ("part", "subpart", "primitive", "shortcut", "helper")
+# Headers written before !LDRAW_ORG (`0 LDRAW_ORG Part UPDATE 2002-01`, `0 Unofficial_Part`), read
+# only in the header (before any geometry).
+_OLD_HEADERS = {"LDRAW_ORG", "UNOFFICIAL_PART", "UNOFFICIAL_SUBPART", "UNOFFICIAL_PRIMITIVE", "UNOFFICIAL_SHORTCUT",
+                "UNOFFICIAL", "UN-OFFICIAL"}
 _NUMBERS = {1: 13, 2: 7, 3: 10, 4: 13, 5: 13}  # colour + coordinates per line type
-COLOUR_CODE_LIMIT = 1 << 30  # codes in files run 0 .. 2^30 - 1; the bits above are bow3d's own flags
 INVALID_COLOUR = -1  # stands for a code no file may use (negative, too big, fractional): drawn magenta
 MAX_COORDINATE_LDU = 1e7  # 4 km: no real model comes near; float32 positions still hold 1 LDU here
 
@@ -62,19 +68,6 @@ class SubfileRef:
     line: int
     invert: bool  # preceded by 0 BFC INVERTNEXT
     certified: bool  # the referencing file's BFC state at this line (certified and CLIP)
-
-
-@dataclass(frozen=True)
-class ColourDefinition:
-    """A `0 !COLOUR` meta command (LDConfig.ldr or local to a model)."""
-
-    name: str
-    code: int
-    value: tuple[int, int, int]
-    edge: tuple[int, int, int] | int  # an RGB value, or another colour's code
-    alpha: int = 255
-    finish: str = "solid"
-    line: int = 0
 
 
 @dataclass
@@ -134,14 +127,20 @@ class LDrawFile:
             self.ref_invert.tolist(), self.ref_certified.tolist())]
 
     @property
+    def header_kind(self) -> str:
+        """'part' when the header says Part, Subpart, Primitive or Shortcut (official or unofficial,
+        8_/48_ primitives, aliases), 'model' when it says anything else (Model, Configuration), ''
+        when there is no header: then only the library can say (`Library.is_part_file`)."""
+        org = self.ldraw_org.lower().removeprefix("unofficial_").removeprefix("unofficial ")
+        if not org:
+            return ""
+        org = org.removeprefix("8_").removeprefix("48_")
+        return "part" if org.startswith(_PART_TYPES) else "model"
+
+    @property
     def is_part(self) -> bool:
-        """True for parts (official or packed into an MPD), false for models and subparts."""
-        org = self.ldraw_org.lower()
-        if "part" in org and "subpart" not in org:
-            return True
-        if org:
-            return False
-        return PurePosixPath(self.name.lower()).suffix == ".dat"
+        """The header says this is a part (see `header_kind`); a file without a header is a model here."""
+        return self.header_kind == "part"
 
 
 @dataclass
@@ -206,7 +205,8 @@ class _FileBuilder:
         if not words:
             return
         head = words[0].upper()
-        if not self.seen_any and head not in ("BFC", "!COLOUR"):
+        title = not self.seen_any and head not in ("BFC", "!COLOUR")
+        if title:
             self.file.title = text  # LDraw spec: the first line of a file is its title
         self.seen_any = True
         if head == "BFC":
@@ -215,15 +215,20 @@ class _FileBuilder:
             self._colour(number, words)
         elif head == "!LDRAW_ORG" and len(words) > 1:
             self.file.ldraw_org = words[1]
+        elif head in _OLD_HEADERS and not (title or self.file.ldraw_org or self._has_geometry()):
+            self.file.ldraw_org = _old_header(words)
         elif head not in _QUIET_META:
             self.file.meta.append((number, text))
+
+    def _has_geometry(self) -> bool:
+        return any(self.rows.values()) or any(self.done.values())
 
     def _bfc(self, number: int, words: list[str]) -> None:
         if "NOCERTIFY" in words:
             self.file.certified = False
         else:
             if "CERTIFY" in words:
-                if self.file.certified is None and (any(self.rows.values()) or any(self.done.values())):
+                if self.file.certified is None and self._has_geometry():
                     self.diagnose(number, "BFC CERTIFY after geometry; honoured for the whole file")
                 self.file.certified = True
             if "CW" in words:
@@ -240,30 +245,10 @@ class _FileBuilder:
 
     def _colour(self, number: int, words: list[str]) -> None:
         try:
-            fields: dict[str, str] = {}
-            i = 2
-            while i < len(words):
-                key = words[i].upper()
-                if key in ("CODE", "VALUE", "EDGE", "ALPHA", "LUMINANCE") and i + 1 < len(words):
-                    fields[key] = words[i + 1]
-                    i += 2
-                else:
-                    if key in ("CHROME", "PEARLESCENT", "RUBBER", "MATTE_METALLIC", "METAL", "MATERIAL"):
-                        fields.setdefault("FINISH", key.lower())
-                    i += 1
-            value = _hex_rgb(fields["VALUE"])
-            edge_token = fields.get("EDGE", "#000000")
-            edge = _hex_rgb(edge_token) if edge_token.startswith(("#", "0x")) else int(edge_token)
-            code, alpha = int(fields["CODE"]), int(fields.get("ALPHA", 255))
-            if not (0 <= code < COLOUR_CODE_LIMIT and 0 <= alpha <= 255 and
-                    (not isinstance(edge, int) or 0 <= edge < COLOUR_CODE_LIMIT)):
-                raise ValueError("out of range")
-            self.file.colours.append(ColourDefinition(
-                name=words[1], code=code, value=value, edge=edge, alpha=alpha,
-                finish=fields.get("FINISH", "solid"), line=number))
+            self.file.colours.append(parse_colour_meta(words, number))
         except (KeyError, ValueError, IndexError):
-            self.diagnose(number, "!COLOUR needs a name, CODE n (0 to 1073741823), VALUE #RRGGBB, EDGE and "
-                                  "ALPHA 0 to 255 if any; line skipped")
+            self.diagnose(number, "!COLOUR needs a name, CODE n (0 to 1073741823), VALUE #RRGGBB, EDGE, and "
+                                  "ALPHA and LUMINANCE 0 to 255 if any (MATERIAL: FRACTION 0 to 1); line skipped")
 
     def reference(self, number: int, tokens: list[str]) -> None:
         """A type 1 line (`tokens` starts with '1'): kept as strings until the batch is converted."""
@@ -408,10 +393,14 @@ class _FileBuilder:
             f.tri_certified = m[:, 3].astype(bool)
 
 
-def _hex_rgb(token: str) -> tuple[int, int, int]:
-    digits = token[1:] if token.startswith("#") else token[2:]
-    value = int(digits[-6:], 16)
-    return (value >> 16) & 255, (value >> 8) & 255, value & 255
+def _old_header(words: list[str]) -> str:
+    """The file type an older header names: 'LDRAW_ORG Part ...' -> 'Part'; 'Unofficial Part' -> 'Unofficial_Part'."""
+    head = words[0].upper()
+    if head == "LDRAW_ORG":
+        return words[1] if len(words) > 1 else ""
+    if head in ("UNOFFICIAL", "UN-OFFICIAL"):
+        return "Unofficial_" + (words[1] if len(words) > 1 else "Part")
+    return words[0]
 
 
 def iter_lines(data: bytes | str) -> Iterator[str]:

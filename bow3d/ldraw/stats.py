@@ -10,6 +10,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
+from bow3d.ldraw.instances import LOOSE
 from bow3d.ldraw.model import Model
 
 
@@ -19,7 +20,7 @@ class ModelStats:
 
     file: str
     library: str
-    parts: int
+    parts: int  # placed parts through every sub-model, as an LDraw parts list counts them
     unique_parts: int
     triangles: int
     vertices: int
@@ -34,6 +35,7 @@ class ModelStats:
     diagnostics: list[str]
     load_seconds: float
     cache_hits: int
+    loose_geometry: int = 0  # sub-models with lines drawn straight into them (no part: not in `parts`)
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -56,11 +58,12 @@ def model_stats(model: Model) -> ModelStats:
     ids, names = table.name_ids()
     name_counts = np.bincount(ids, minlength=len(names))
     part_counts = {names[i]: int(name_counts[i]) for i in np.flatnonzero(name_counts).tolist()}
+    loose = {name: part_counts.pop(name) for name in [n for n in part_counts if n.endswith(LOOSE)]}
     missing = sorted({f"{i.name} ({i.file} line {i.line})" for i in model.missing_parts})
     return ModelStats(
         file=model.path,
         library=model.library.describe(),
-        parts=len(table),
+        parts=len(table) - sum(loose.values()),
         unique_parts=len(part_counts),
         triangles=total("triangles"),
         vertices=total("positions"),
@@ -75,6 +78,7 @@ def model_stats(model: Model) -> ModelStats:
         diagnostics=[str(d) for d in model.diagnostics],
         load_seconds=round(model.load_seconds, 4),
         cache_hits=model.cache_hits,
+        loose_geometry=sum(loose.values()),
     )
 
 

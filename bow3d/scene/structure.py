@@ -99,23 +99,21 @@ class _Walker:
                 self.local_sources.append(key)
         return self.documents[key][0]
 
-    def header(self, path: Path) -> tuple[bool, str]:
-        """(is a part, title) of a library file from its first lines, without parsing the geometry."""
+    def header(self, path: Path, name: str) -> tuple[bool, str]:
+        """(is a part, title) of a library file from its header lines (read as the loader reads them),
+        without parsing the geometry."""
         key = str(path)
         if key not in self.headers:
-            title, org = "", ""
+            lines = []
             stream, _ = open_capped(path, MAX_FILE_BYTES, "the part")  # a plain file: a FIFO never hangs
             with io.TextIOWrapper(stream, encoding="utf-8-sig", errors="replace") as handle:
                 for number, raw in enumerate(handle):
                     words = raw.split()
                     if number > 40 or (words and words[0] != "0"):
                         break
-                    if len(words) > 1 and not title:
-                        title = raw.split(None, 1)[1].strip()
-                    if len(words) > 1 and words[1].upper() == "!LDRAW_ORG":
-                        org = words[2] if len(words) > 2 else ""
-            probe = LDrawFile(name=path.name, source=key, ldraw_org=org)
-            self.headers[key] = (probe.is_part, title)
+                    lines.append(raw.rstrip("\r\n"))
+            probe = parse_document(lines, key).main
+            self.headers[key] = (self.library.is_part_file(probe, name), probe.title.strip())
         return self.headers[key]
 
     def resolve(self, name: str, parent: LDrawFile) -> tuple[str, LDrawFile | None, str, str]:
@@ -130,7 +128,8 @@ class _Walker:
         for source in (parent.source, self.main_source):
             block = self.blocks.get(source, {}).get(norm)
             if block is not None:
-                return ("part" if block.is_part else "submodel"), block, f"{source}#{norm}", block.title
+                kind = "part" if self.library.is_part_file(block, name) else "submodel"
+                return kind, block, f"{source}#{norm}", block.title
         local = Path(os.path.dirname(parent.source)) if not parent.source.startswith(self.roots) else None
         try:
             path = self.library.find(name, local)
@@ -139,11 +138,11 @@ class _Walker:
         if path is None:
             return "missing", None, f"missing:{norm}", ""
         if str(path).startswith(self.roots):
-            is_part, title = self.header(path)
+            is_part, title = self.header(path, name)
             if is_part:
                 return "part", None, str(path), title
         main = self.read(path)
-        return ("part" if main.is_part else "submodel"), main, str(path), main.title
+        return ("part" if self.library.is_part_file(main, name) else "submodel"), main, str(path), main.title
 
     def plan(self, f: LDrawFile, key: str) -> int:
         """The loader's first depth-first walk (bow3d.ldraw.expand), repeated: each sub-model planned once,
@@ -220,7 +219,7 @@ def model_structure(model: Model, library: Library) -> Structure:
     path = Path(model.path).resolve()
     walker.main_source = str(path)
     main = walker.read(path)
-    if main.is_part:
+    if library.is_part_file(main, main.name if len(walker.documents[str(path)]) > 1 else path.name):
         raise SceneError(f"{model.path}: is a single part, not a model with minifigs; give the battlefield model")
     root = Placement(name=normalise_name(PurePosixPath(main.name).name), file=main, parent=None, source="", line=0,
                      transform=np.eye(4))
