@@ -35,12 +35,17 @@ folders. Written files never replace or follow what is there: no links, nothing 
 
 FROM_LDRAW = """Turn a battlefield built in an LDraw editor, minifigs and vehicles placed in it, into a scene.
 
-Minifigs are found as sub-models holding one torso (973*), at any depth, one unit per placement,
-or as loose minifig parts (grouped around each torso). Position = the point under the torso's
-hips, in studs; facing = where the torso looks. Vehicles: sub-models with a `0 !BOW VEHICLE` line
-or holding a horse (4493c01), a steering wheel or wheels; the minifigs in or on them are their
-occupants, the one nearest the steering wheel (else the front) first. Weapons and armour held pick
-a default sheet (BOW Annex A.1 trooper + A.2 damage and armour values).
+Minifigs are found as the innermost sub-model around one torso (973*) that is mostly minifig parts,
+at any depth, one unit per placement (a building wing with a minifig inside is not one), or as
+loose minifig parts (grouped around each torso). Position = the point under the torso's hips, in
+studs; facing = where the torso looks. Vehicles: sub-models with a `0 !BOW VEHICLE` line, or
+holding a horse (4493c01) or a steering wheel, or standing on wheels (two or more at its bottom,
+nothing else on the ground: a wall with decorative tyres stays decor); the minifigs in or on them
+are their occupants, the one nearest the steering wheel (else the front) first. Weapons and armour
+held pick a default sheet (BOW Annex A.1 trooper + A.2 damage and armour values). Each unit and
+vehicle is printed with why it was taken; sub-models that looked like one but stay decor are listed
+with the reason, and a note names every minifig that sits, or stands under decor (a roof): in the
+scene it would stand on top of it.
 
 Sides, sheets, ids: `0 !BOW UNIT side=blue sheet=rifleman id=blue-1 weapon=rifle` inside the
 minifig's sub-model, or on the line just before its reference (for loose parts: just before the
@@ -127,6 +132,12 @@ def _count(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
+def _found(result, fid: str) -> str:
+    """Where a unit or vehicle came from in the model, and why it was taken for one."""
+    why = result.figures[fid].why
+    return result.origins[fid] + (f": {why}" if why else "")
+
+
 def _from_ldraw(args: argparse.Namespace, library) -> int:
     from bow3d.rulesets import get, load_scene
     from bow3d.scene.from_ldraw import scene_from_ldraw
@@ -141,11 +152,13 @@ def _from_ldraw(args: argparse.Namespace, library) -> int:
     for unit in scene.units:
         where = (f"at [{unit.position[0]:g}, {unit.position[1]:g}] facing {unit.facing:g}"
                  if unit.position is not None else f"aboard {scene.aboard(unit.id).id}")
-        print(f"  {unit.id:<16} {unit.side:<10} {unit.sheet:<22} {where}  ({result.origins[unit.id]})")
+        print(f"  {unit.id:<16} {unit.side:<10} {unit.sheet:<22} {where}  ({_found(result, unit.id)})")
     for vehicle in scene.vehicles:
         print(f"  {vehicle.id:<16} {vehicle.side:<10} {vehicle.sheet:<22} at [{vehicle.position[0]:g}, "
               f"{vehicle.position[1]:g}] facing {vehicle.facing:g}, occupants: {', '.join(vehicle.occupants) or 'none'}"
-              f"  ({result.origins[vehicle.id]})")
+              f"  ({_found(result, vehicle.id)})")
+    for line in result.decor:
+        print(f"kept as decor: {line}")
     out = Path(args.output)
     print(f"wrote {out}, {result.decor_path.name} (the decor) and {len(result.model_paths)} models in "
           f"{result.model_paths[0].parent.name}/" if result.model_paths else f"wrote {out}")

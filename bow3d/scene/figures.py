@@ -3,13 +3,17 @@
 Layer: scene. `find_figures(model, structure)` finds the minifigs and vehicles of a loaded model
 in world terms (positions in studs, facings in degrees); bow3d.scene.from_ldraw writes the scene.
 
-Minifigs: (a) a sub-model placement (at any depth) holding exactly one torso (973*) is one unit;
+Minifigs: (a) the innermost sub-model placement (at any depth) around exactly one torso (973*) that
+is mostly minifig parts is one unit (bow3d.scene.kinds: a building wing holding a minifig is not);
 (b) loose minifig parts are grouped around each torso: body parts to the nearest torso, hands to
 the nearest arm, headgear to the nearest head, held equipment to the nearest hand (each within
 2 studs). Position = the point under the torso's hips, in studs; facing = the world direction of
 the torso's LDraw -Z axis (identity = 270). Vehicles: sub-models with `0 !BOW VEHICLE ...`, or
-holding a horse (4493c01), a steering wheel or wheels; minifigs inside or seated on them are
-their occupants (the pilot first: the one nearest the steering wheel, else the front).
+holding a horse (4493c01) or a steering wheel, or standing on wheels (two at its bottom, nothing
+else on the ground); minifigs inside or seated on them are their occupants (the pilot first: the
+one nearest the steering wheel, else the front). Each figure says why it was taken (`Figure.why`);
+sub-models that looked like one but stay decor are listed with the reason, and so are minifigs
+that would stand on decor above them in a scene (seated ones, ones under a roof).
 Sides, sheets and ids: `0 !BOW UNIT side=blue sheet=rifleman id=blue-1` in the sub-model or
 just before its (or its torso's) type-1 line, else a side named in the sub-model's name
 ("blue-rifleman.ldr"), else 'unassigned'. Default sheets come from the weapons held (BOW A.2).
@@ -26,6 +30,7 @@ import numpy as np
 
 from bow3d.ldraw import Model
 from bow3d.scene import equipment as eq
+from bow3d.scene import kinds
 from bow3d.scene.structure import Placement, Slot, Structure, meta_commands, world_transform
 
 STUD_LDU = 20.0
@@ -59,6 +64,7 @@ class Figure:
     aboard: bool = False
     torso: int = -1
     below_soles_ldu: float = 0.0  # how far held equipment reaches below the feet (the unit would stand on it)
+    why: str = ""  # why it was taken for a minifig or a vehicle
 
 
 def _facing_of(transform: np.ndarray) -> float:
@@ -145,7 +151,7 @@ def _group_loose(model: Model, slots: list[Slot], roles: dict[int, str]) -> tupl
     for i, t in owner.items():
         if i != t:
             members[t].append(i)
-    left = [i for i in indices if i not in owner and roles[i] != eq.OTHER]
+    left = [i for i in indices if i not in owner and roles[i] not in (eq.OTHER, "loose")]
     return members, left
 
 
@@ -153,16 +159,6 @@ def _box_distance_many(points: np.ndarray, box: np.ndarray) -> np.ndarray:
     """(N,) distance from each of (N, 3) points to one (2, 3) box (0 inside)."""
     gap = np.maximum(np.maximum(box[0] - points, points - box[1]), 0.0)
     return np.linalg.norm(gap, axis=1)
-
-
-def _vehicle_marker(node: Placement, roles: dict[int, str]) -> str:
-    """'horse' | 'car' | '' for a placement (its own parts and sub-models)."""
-    found = [roles[s.index] for s in node.all_slots()]
-    if eq.HORSE in found:
-        return eq.HORSE
-    if eq.STEERING in found or found.count(eq.WHEEL) >= 2:
-        return "car"
-    return ""
 
 
 def _bow_meta(node: Placement, command: str) -> tuple[dict[str, str], list[tuple[str, int]]]:
@@ -185,29 +181,30 @@ class _Finder:
 
     def __init__(self, model: Model, structure: Structure):
         self.model = model
-        self.roles = {s.index: eq.part_role(s.name, s.title) for s in structure.slots}
+        self.roles = {s.index: ("loose" if "(loose geometry)" in s.name else eq.part_role(s.name, s.title))
+                      for s in structure.slots}
         self.titles = {s.index: s.title or s.name for s in structure.slots}
-        self.torsos = {id(node): sum(self.roles[s.index] == eq.TORSO for s in node.all_slots())
-                       for node in structure.placements()}
+        self.members = {id(node): [s.index for s in node.all_slots()] for node in structure.placements()}
+        self.torsos = {key: sum(self.roles[i] == eq.TORSO for i in members) for key, members in self.members.items()}
+        self.boxes = kinds.instance_boxes(model)
         self.units: list[Figure] = []
         self.vehicles: list[Figure] = []
         self.vehicle_nodes: set[int] = set()
         self.taken: set[int] = set()
         self.notes: list[str] = []
+        self.decor: list[str] = []  # sub-models that looked like a minifig or a vehicle, and why they are decor
 
     def visit(self, node: Placement, vehicle: Figure | None) -> None:
         """Find the vehicle, the minifig or the loose minifigs of one placement, then go down."""
         if node.parent is not None and vehicle is None:
             vehicle = self._vehicle(node)
         if node.parent is not None and self.torsos[id(node)] == 1 and id(node) not in self.vehicle_nodes:
-            members = [s.index for s in node.all_slots() if s.index not in self.taken or vehicle is not None]
-            torso = next(i for i in members if self.roles[i] == eq.TORSO)
-            unit = _unit_from_torso(self.model, torso, members, self.roles, self.titles, _describe(node))
-            unit.meta, unit.meta_lines = _bow_meta(node, "UNIT")
-            unit.name_hint = PurePosixPath(node.name).stem
-            unit.drop_lines = [(node.source, node.line)] + unit.meta_lines
-            self._add(unit, vehicle)
-            return
+            if kinds.is_figure(self.members[id(node)], self.roles):
+                self._unit(self._innermost(node), vehicle)
+                return
+            minifig, total = kinds.minifig_share(self.members[id(node)], self.roles)
+            self.decor.append(f"{_describe(node)}: holds a torso, but only {minifig} of its {total} parts are minifig "
+                              "parts; the minifig is looked for inside it")
         loose = [s for s in node.slots if s.index not in self.taken or vehicle is not None]
         if vehicle is None:  # a horse that is one part (not a sub-model) is a vehicle by itself
             for s in loose:
@@ -220,15 +217,39 @@ class _Finder:
         for child in node.children:
             self.visit(child, vehicle)
 
+    def _innermost(self, node: Placement) -> Placement:
+        """Down to the innermost placement around the torso that is still the whole figure."""
+        while True:
+            holder = next((c for c in node.children if self.torsos[id(c)] == 1), None)
+            if holder is None or not kinds.is_figure(self.members[id(holder)], self.roles) or kinds.body_count(
+                    self.members[id(holder)], self.roles) < kinds.body_count(self.members[id(node)], self.roles):
+                return node
+            node = holder
+
+    def _unit(self, node: Placement, vehicle: Figure | None) -> None:
+        members = [i for i in self.members[id(node)] if i not in self.taken or vehicle is not None]
+        torso = next(i for i in members if self.roles[i] == eq.TORSO)
+        unit = _unit_from_torso(self.model, torso, members, self.roles, self.titles, _describe(node))
+        minifig, total = kinds.minifig_share(members, self.roles)
+        unit.why = f"the sub-model around one torso, {minifig} of its {total} parts minifig parts"
+        unit.meta, unit.meta_lines = _bow_meta(node, "UNIT")
+        unit.name_hint = PurePosixPath(node.name).stem
+        unit.drop_lines = [(node.source, node.line)] + unit.meta_lines
+        self._add(unit, vehicle)
+
     def _vehicle(self, node: Placement) -> Figure | None:
-        """A vehicle when the placement says so (`0 !BOW VEHICLE`) or holds a horse, a steering wheel or wheels."""
+        """A vehicle when the placement says so (`0 !BOW VEHICLE`) or holds a horse, a steering wheel or
+        stands on wheels (bow3d.scene.kinds)."""
         meta, meta_lines = _bow_meta(node, "VEHICLE")
-        marker = _vehicle_marker(node, self.roles)
-        members = [s.index for s in node.all_slots()]
-        if not (meta or meta_lines or (marker and self.torsos[id(node)] <= MAX_VEHICLE_TORSOS
-                                       and _extent_studs(self.model, members) <= MAX_VEHICLE_STUDS)):
+        members = self.members[id(node)]
+        marker, why = kinds.vehicle_marker(members, self.roles, self.boxes)
+        small = self.torsos[id(node)] <= MAX_VEHICLE_TORSOS and _extent_studs(self.model, members) <= MAX_VEHICLE_STUDS
+        if not (meta or meta_lines or (marker and small)):
+            if why and not marker:
+                self.decor.append(f"{_describe(node)}: {why}; decor, not a vehicle")
             return None
         vehicle = _vehicle_figure(self.model, node, members, self.roles, meta, meta_lines, marker or "car")
+        vehicle.why = "a `0 !BOW VEHICLE` line" if meta or meta_lines else why
         self.vehicles.append(vehicle)
         self.vehicle_nodes.add(id(node))
         self.taken.update(members)
@@ -241,6 +262,7 @@ class _Finder:
             first = by_index[torso]
             unit = _unit_from_torso(self.model, torso, members, self.roles, self.titles,
                                     f"loose parts at {Path(first.source).name} line {first.line}")
+            unit.why = f"{len(members)} loose minifig parts around a torso"
             for i in sorted(members):  # `0 !BOW UNIT` just before any of its lines (usually the torso's)
                 for line, found in meta_commands(by_index[i].meta_before, "UNIT"):
                     unit.meta.update(found)
@@ -255,9 +277,40 @@ class _Finder:
         (self.units if vehicle is None else vehicle.occupants).append(unit)
         self.taken.update(unit.instances)
 
+    def placement_notes(self) -> None:
+        """Say so of every minifig on the ground that sits, or stands under decor: in a scene a unit stands
+        on the highest decor surface over its position (C1)."""
+        decor = np.ones(len(self.model.instances), bool)
+        for figure in self.units + self.vehicles:
+            decor[figure.instances] = False
+            for occupant in figure.occupants:
+                decor[occupant.instances] = False
+        for unit in self.units:
+            seated = kinds.is_seated(self.model, unit.torso, unit.instances, self.roles)
+            feet = float(self.boxes[unit.instances, 0, 2].min())
+            over = kinds.decor_over(self.boxes, decor, np.array(unit.position) * STUD_LDU, feet)
+            if over >= 0:
+                rise = float(self.boxes[over, 1, 2]) - feet
+                self.notes.append(f"{unit.origin}: {'sits' if seated else 'stands'} under {self.titles[over]} "
+                                  f"({self.model.instances[over].file} line {self.model.instances[over].line}), "
+                                  f"whose top is {rise:.0f} LDU above its feet: in the scene it will stand on it; "
+                                  "move it in the model or in the scene")
+            elif seated:
+                self.notes.append(f"{unit.origin}: is seated (its legs are bent); in the scene it stands at its "
+                                  "position (seat it in a vehicle, with `0 !BOW VEHICLE`, to keep it seated)")
+
 
 def find_figures(model: Model, structure: Structure) -> tuple[list[Figure], list[Figure], list[str]]:
     """(units on the ground, vehicles with their occupants, notes) found in a loaded model."""
+    return _find(model, structure)[:3]
+
+
+def find_figures_explained(model: Model, structure: Structure) -> tuple[list[Figure], list[Figure], list[str], list[str]]:
+    """As find_figures, plus the sub-models that looked like a minifig or a vehicle but stay decor, and why."""
+    return _find(model, structure)
+
+
+def _find(model: Model, structure: Structure) -> tuple[list[Figure], list[Figure], list[str], list[str]]:
     finder = _Finder(model, structure)
     finder.visit(structure.root, None)
     _seat_riders(model, finder.units, finder.vehicles)
@@ -266,7 +319,8 @@ def find_figures(model: Model, structure: Structure) -> tuple[list[Figure], list
         riders = {i for unit in vehicle.occupants for i in unit.instances}
         vehicle.instances = [i for i in vehicle.instances if i not in riders]
         vehicle.titles = [finder.titles[i] for i in vehicle.instances if finder.roles[i] == eq.EQUIPMENT]
-    return finder.units, finder.vehicles, finder.notes
+    finder.placement_notes()
+    return finder.units, finder.vehicles, finder.notes, finder.decor
 
 
 def _describe(node: Placement) -> str:
@@ -304,7 +358,7 @@ def _loose_vehicle(model: Model, slot: Slot) -> Figure:
         meta_lines.append((slot.source, line))
     return Figure("vehicle", [slot.index], (centre[0] / STUD_LDU, centre[1] / STUD_LDU), facing,
                   f"{slot.name} at {Path(slot.source).name} line {slot.line}", meta=meta, meta_lines=meta_lines,
-                  drop_lines=[(slot.source, slot.line)] + meta_lines, vehicle_kind=eq.HORSE, seats=1)
+                  drop_lines=[(slot.source, slot.line)] + meta_lines, vehicle_kind=eq.HORSE, seats=1, why="a horse")
 
 
 def _footprint_centre(points: np.ndarray, facing: float) -> np.ndarray:

@@ -27,7 +27,8 @@ from bow3d.ldraw import LDRAW_TO_WORLD, Library, Model, load_model
 from bow3d.paths import check_new, write_new
 from bow3d.scene import equipment as eq
 from bow3d.scene.checks import check_references
-from bow3d.scene.figures import COLOUR_SIDES, STUD_LDU, UNASSIGNED, Figure, _world_points, find_figures, side_from_name
+from bow3d.scene.figures import (COLOUR_SIDES, STUD_LDU, UNASSIGNED, Figure, _world_points, find_figures_explained,
+                                 side_from_name)
 from bow3d.scene.io import format_path, save_scene
 from bow3d.scene.model import ID_PATTERN, Scene, Side, Unit, Vehicle
 from bow3d.scene.structure import Structure, model_structure
@@ -46,6 +47,7 @@ class FromLDrawResult:
     origins: dict[str, str] = field(default_factory=dict)  # id -> where in the model it came from
     figures: dict[str, Figure] = field(default_factory=dict)  # id -> what was found (instances of `model`)
     model: Model | None = None  # the model as loaded
+    decor: list[str] = field(default_factory=list)  # sub-models that looked like a minifig or vehicle, kept as decor
 
 
 def placement_matrix(position: tuple[float, float], facing: float, ground_ldu: float) -> np.ndarray:
@@ -263,7 +265,7 @@ def scene_from_ldraw(model_path: str | os.PathLike[str], scene_path: str | os.Pa
     library = library or Library.from_env()
     model = load_model(model_file, library)
     structure = model_structure(model, library)
-    units, vehicles, notes = find_figures(model, structure)
+    units, vehicles, notes, decor = find_figures_explained(model, structure)
     check_meta(units + vehicles + [o for v in vehicles for o in v.occupants], side_default, notes)
     if not units and not vehicles:
         raise SceneError(f"{model_file}: no minifig found (no torso part 973*); place minifigs in the model "
@@ -303,4 +305,4 @@ def scene_from_ldraw(model_path: str | os.PathLike[str], scene_path: str | os.Pa
         if not (issue.path[-1:] == ("side",) and UNASSIGNED in issue.problem):
             notes.append(f"{format_path(issue.path)}: {issue.problem}; {issue.fix}")
     return FromLDrawResult(scene, out, decor_path, model_paths, unassigned, notes,
-                           {fid: f.origin for fid, f in by_id.items()}, by_id, model)
+                           {fid: f.origin for fid, f in by_id.items()}, by_id, model, decor)

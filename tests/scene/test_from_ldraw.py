@@ -68,7 +68,11 @@ def test_finds_all_12_minifigs_at_their_studs_and_facings(built):
         sheet = result.scene.sheet(unit.sheet)
         assert (sheet.weapon().name if sheet.weapons else None) == expected["weapon"], (unit.id, sheet)
         assert len(result.figures[unit.id].instances) == expected["parts"], (unit.id, expected)
-    assert result.unassigned == [] and result.notes == []
+    assert result.unassigned == [] and result.decor == []
+    # The musketeer stands against the brick wall, its feet inside the bricks' footprint: in the scene it would
+    # stand on them (C1: a unit rests on the decor under it), and the builder says so.
+    assert [n.split(", whose")[0] for n in result.notes] == [
+        "musketeer.ldr placed at editor-12.mpd line 18: stands under Brick  2 x  4 (editor-12.mpd line 9)"]
 
 
 def test_meta_lines_give_sides_sheets_and_ids(built):
