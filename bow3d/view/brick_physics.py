@@ -7,8 +7,9 @@ enough flat (studs up or down); the roll then shows `edges` on-edge throws and t
 each moved sideways (a translation on a flat tray changes nothing in the physics) to its slot
 in the tray's row. Units: LDU (1 stud = 20), seconds; the tray frame is Z up.
 
-`PhysicsRollTray` is the roll tray of `bow3d.view.brick_roll_animation` with these throws;
-where Bullet is missing or a result cannot be found, it falls back to the keyframed bricks.
+`PhysicsRollTray` is the roll tray of `bow3d.view.brick_roll_animation` with these throws (dice,
+cards and other kinds are drawn by the tray as always: bow3d.view.dice_tray); where Bullet is
+missing or a result cannot be found, it falls back to the keyframed bricks.
 """
 
 from __future__ import annotations
@@ -108,7 +109,7 @@ def throws_for(bricks: int, edges: int, seed: int) -> tuple[Throw, ...] | None:
 class PhysicsRollTray(RollTray):
     """The roll tray with Bullet throws (falls back to the keyframed bricks when Bullet cannot oblige)."""
 
-    def show(self, rolls, seconds: float, seed: int, rgbs) -> np.ndarray:
+    def _show_bricks(self, rolls, seconds: float, seed: int, rgbs) -> np.ndarray:
         key = (rolls, seed, tuple(rgbs))
         if key != self.key:
             self._build(rolls, rgbs)
@@ -116,7 +117,7 @@ class PhysicsRollTray(RollTray):
         plans = [throws_for(min(r.bricks, MAX_BRICKS_SHOWN), min(r.edges, r.bricks, MAX_BRICKS_SHOWN), seed + 31 * k)
                  if bullet_available() else None for k, r in enumerate(rolls)]
         if any(plan is None for plan in plans):
-            return super().show(rolls, seconds, seed, rgbs)
+            return super()._show_bricks(rolls, seconds, seed, rgbs)
         settled = []
         node = iter(self.bricks)
         for k, (roll, plan) in enumerate(zip(rolls, plans)):

@@ -1,9 +1,12 @@
-"""Brick rolls on screen: real 2x2 bricks thrown onto a tray, the recorded result decides how many land on edge.
+"""Throws on screen: a roll tray in a corner of the frame; BOW's 2x2 bricks thrown onto it, the recorded result
+decides how many land on edge (dice, cards and other kinds: bow3d.view.dice_tray).
 
 Layer: view. `brick_poses` is pure numpy (tested anywhere): where each brick is and how it is
 turned at a time, in the tray's frame (Z up, LDU). `RollTray` draws it with Panda3D in a
 picture-in-picture corner of the frame, its own little scene with its own camera, so the
-bricks read the same whatever the main camera does.
+bricks read the same whatever the main camera does. A view of bricks only is drawn exactly as
+it always was; any other throw among them makes the tray a `dice_tray.ThrowSet` (one row per
+throw: dice, cards, bricks, words). `throw_caption` is the words under a throw.
 
 BOW 1.3 §2.1: a brick roll throws 2x2 bricks and counts those that stop on their edge. The
 bricks are thrown in from the left, tumble, bounce once and settle: `edges` of them on an edge
@@ -18,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bow3d.view.timeline import BrickRollShown
+from bow3d.view.timeline import ThrowShown
 
 BRICK_SPACING_LDU = 56.0
 ROW_SPACING_LDU = 78.0
@@ -39,7 +42,7 @@ class BrickPoses:
     settled: np.ndarray  # (len(rolls),) bool: every brick of that roll is down
 
 
-def landing(rolls: tuple[BrickRollShown, ...], seed: int) -> tuple[np.ndarray, np.ndarray]:
+def landing(rolls: tuple[ThrowShown, ...], seed: int) -> tuple[np.ndarray, np.ndarray]:
     """(roll index (N,), on edge (N,)) for every brick shown; exactly `edges` of a roll's bricks on edge."""
     rng = np.random.default_rng(seed)
     which, edge = [], []
@@ -58,12 +61,12 @@ def roll_started_s(k: int) -> float:
     return k * ROW_DELAY_S
 
 
-def roll_settled_s(roll: BrickRollShown, k: int) -> float:
+def roll_settled_s(roll: ThrowShown, k: int) -> float:
     """Seconds (from the first throw) when roll `k` is all down."""
     return roll_started_s(k) + THROW_S + STAGGER_S * max(0, min(roll.bricks, MAX_BRICKS_SHOWN) - 1) + 0.1
 
 
-def brick_poses(rolls: tuple[BrickRollShown, ...], seconds: float, seed: int) -> BrickPoses:
+def brick_poses(rolls: tuple[ThrowShown, ...], seconds: float, seed: int) -> BrickPoses:
     """Every brick's pose `seconds` after the throw (vectorised over bricks)."""
     which, on_edge = landing(rolls, seed)
     n = which.shape[0]
@@ -93,18 +96,40 @@ def brick_poses(rolls: tuple[BrickRollShown, ...], seconds: float, seed: int) ->
     return BrickPoses(centres, hpr, which, on_edge, settled)
 
 
-def roll_caption(roll: BrickRollShown, side_name: str) -> str:
+def roll_caption(roll: ThrowShown, side_name: str) -> str:
     """'Blue army, attack: 2 of 3 bricks on edge'."""
     purpose = roll.purpose.replace("_", " ")
     what = f"{side_name}, {purpose}" if purpose else side_name
     return f"{what}: {roll.edges} of {roll.bricks} brick{'s' if roll.bricks != 1 else ''} on edge"
 
 
-class RollTray:
-    """The brick-roll corner: its own scene, lights and camera in a display region of `window`.
+def is_bricks_only(rolls: tuple[ThrowShown, ...]) -> bool:
+    """Every throw is BOW's 2x2 bricks (the tray then looks exactly as it always did)."""
+    return all(r.kind == "bricks" and isinstance(r.outcome, int) for r in rolls)
 
-    `frame` ((left, right, bottom, top), 0-1 of the window) is where it sits.
+
+def throw_caption(throw: ThrowShown, side_name: str) -> str:
+    """The words under a throw: BOW's bricks as always ('Blue army, attack: 2 of 3 bricks on edge'); any
+    other throw the ruleset's narrator's line for it, else the side and the outcome ('Red: 3, 5')."""
+    if throw.kind == "bricks" and isinstance(throw.outcome, int):
+        return roll_caption(throw, side_name)
+    if throw.words:
+        return throw.words
+    from bow3d.view.dice_tray import outcome_words
+
+    return f"{side_name}: {outcome_words(throw)}"
+
+
+class RollTray:
+    """The roll corner: its own scene, lights and camera in a display region of `window`.
+
+    `frame` ((left, right, bottom, top), 0-1 of the window) is where it sits. `physics`: dice are
+    thrown with Bullet where it is installed (else keyframed); bricks here are always keyframed
+    (bow3d.view.brick_physics.PhysicsRollTray throws those too).
     """
+
+    physics = True
+    VIEW = np.array([0.0, -0.34, 0.94])  # dice and cards seen from 70 degrees up: the numbers on top read
 
     def __init__(self, window, frame=(0.64, 0.985, 0.04, 0.42)):
         from panda3d.core import AmbientLight, Camera, DirectionalLight, LColor, NodePath, PerspectiveLens
@@ -142,6 +167,9 @@ class RollTray:
         self._markers = markers
         self.bricks: list = []
         self.key = None
+        self.throws = None  # a dice_tray.ThrowSet while other throws than bricks are on the tray
+        self.throws_key = None
+        self.font = None
         self.hide()
 
     def _frame_bricks(self, widest: int, rows: int) -> None:
@@ -153,7 +181,7 @@ class RollTray:
         self.camera.set_pos(*(direction * distance * 1.15))
         self.camera.look_at(0, 0, 10)
 
-    def _build(self, rolls: tuple[BrickRollShown, ...], rgbs) -> None:
+    def _build(self, rolls: tuple[ThrowShown, ...], rgbs) -> None:
         self._frame_bricks(max((min(r.bricks, MAX_BRICKS_SHOWN) for r in rolls), default=1), len(rolls))
         for node in self.bricks:
             node.remove_node()
@@ -163,8 +191,48 @@ class RollTray:
             for _ in range(min(roll.bricks, MAX_BRICKS_SHOWN)):
                 self.bricks.append(self._markers.solid_node(self.root, "dice-brick", [(self._brick, rgba)]))
 
-    def show(self, rolls: tuple[BrickRollShown, ...], seconds: float, seed: int, rgbs) -> np.ndarray:
-        """Pose the bricks of `rolls` at `seconds` after the throw; returns which rolls have settled."""
+    def show(self, rolls: tuple[ThrowShown, ...], seconds: float, seed: int, rgbs) -> np.ndarray:
+        """Pose the throws of `rolls` at `seconds` after the first; returns which throws have settled."""
+        if not is_bricks_only(rolls):
+            return self._show_throws(rolls, seconds, seed, rgbs)
+        if self.throws is not None:
+            self.throws.remove()
+            self.throws, self.throws_key = None, None
+        return self._show_bricks(rolls, seconds, seed, rgbs)
+
+    def _show_throws(self, rolls: tuple[ThrowShown, ...], seconds: float, seed: int, rgbs) -> np.ndarray:
+        """Dice, cards and any other kind, one row per throw (bow3d.view.dice_tray)."""
+        from bow3d.view.dice_tray import ThrowSet
+
+        key = (rolls, seed, tuple(rgbs))
+        if key != self.throws_key:
+            for node in self.bricks:
+                node.remove_node()
+            self.bricks, self.key = [], None
+            if self.throws is not None:
+                self.throws.remove()
+            if self.font is None:
+                from bow3d.view.titles import bold_font
+
+                self.font = bold_font() or False
+            self.throws = ThrowSet(self.root, rolls, seed, rgbs, self.font or None, self.physics)
+            self._frame_extent(*self.throws.extent(), self.VIEW)
+            self.throws_key = key
+        settled = self.throws.pose(seconds)
+        self.region.set_active(True)
+        return settled
+
+    def _frame_extent(self, half_w: float, half_d: float, direction: np.ndarray) -> None:
+        """Bring the camera, looking along -`direction`, as close as `half_w` x `half_d` (LDU) allow."""
+        half_w = max(half_w, 60.0) + 12.0
+        half_d = max(half_d, 45.0) + 12.0
+        distance = max(half_w / math.tan(math.radians(self.fov[0] / 2)),
+                       half_d / math.tan(math.radians(self.fov[1] / 2)))
+        self.camera.set_pos(*(direction / np.linalg.norm(direction) * distance * 1.05))
+        self.camera.look_at(0, 0, 10)
+
+    def _show_bricks(self, rolls: tuple[ThrowShown, ...], seconds: float, seed: int, rgbs) -> np.ndarray:
+        """BOW's bricks, keyframed (as the film has always shown them)."""
         key = (rolls, seed, tuple(rgbs))
         if key != self.key:
             self._build(rolls, rgbs)
@@ -180,5 +248,7 @@ class RollTray:
         self.region.set_active(False)
 
     def remove(self) -> None:
+        if self.throws is not None:
+            self.throws.remove()
         self.region.get_window().remove_display_region(self.region)
         self.root.remove_node()

@@ -9,7 +9,9 @@ Shots, one per beat (design of issue 6):
   rolls, then the result title;
 - tracking shot for a move (vehicles too), the mover walks its path;
 - close-up when a unit dies, the unit falls;
-- a two-shot for a treat, a wide shot for rolls with no action, a short look at anything else.
+- a two-shot for a treat, a wide shot for rolls with no action, a short look at anything else
+  (a longer look, the tray in the corner, when it needed a throw: a test, a card drawn).
+Throws of any kind (bricks, dice, cards...) are shown on the roll tray (`RollView`).
 Idle beats are quick and the film's length is capped (`max_seconds`): durations are scaled down
 (never below `MIN_SHOT_S`) so a demo game makes a 30-90 s film. Everything is a pure function
 of the timeline: the same replay gives the same shots and the same frames.
@@ -24,8 +26,8 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from bow3d.view.offscreen import CameraPose
-from bow3d.view.timeline import (STUD_LDU, Attacked, BrickRollShown, Died, Moved, Narrated, Pose, RollsShown,
-                                 RoundStarted, Step, Timeline, Treated, VehicleMoved)
+from bow3d.view.timeline import (STUD_LDU, Attacked, Died, Moved, Narrated, Pose, RollsShown, RoundStarted, Step,
+                                 ThrowShown, Timeline, Treated, VehicleMoved)
 
 HEAD_LDU = 76.0  # head centre above the ground for a minifig (design.md head point)
 VEHICLE_EYE_LDU = 40.0
@@ -62,9 +64,9 @@ class Tracer:
 
 @dataclass(frozen=True)
 class RollView:
-    """Brick rolls on screen: each roll, and seconds since the rolls started (the animation's clock)."""
+    """Throws on screen (bricks, dice, cards...): each throw, and seconds since the first (the animation's clock)."""
 
-    rolls: tuple[BrickRollShown, ...]
+    rolls: tuple[ThrowShown, ...]
     seconds: float
     seed: int
     side_rgb: tuple[tuple[float, float, float], ...]
@@ -112,6 +114,8 @@ def _smooth(u: float) -> float:
 def shot_kind(step: Step) -> str:
     """The shot a beat gets."""
     beat = step.beat
+    if isinstance(beat, Narrated) and beat.rolls:
+        return "throw"  # a glance that waits for its throws to land
     return {RoundStarted: "establishing", Attacked: "over_the_shoulder", Moved: "tracking",
             VehicleMoved: "tracking", Died: "close_up", Treated: "two_shot", RollsShown: "rolls",
             Narrated: "glance"}[type(beat)]
@@ -137,7 +141,7 @@ def base_duration(step: Step, first_round: bool) -> float:
         return DURATIONS_S["death"]
     if isinstance(beat, Treated):
         return DURATIONS_S["treat"]
-    if isinstance(beat, RollsShown):
+    if isinstance(beat, RollsShown) or isinstance(beat, Narrated) and beat.rolls:
         return DURATIONS_S["rolls"]
     return DURATIONS_S["narrated"]
 
@@ -300,7 +304,7 @@ def direct(timeline: Timeline, bounds: np.ndarray, ground: Ground | None = None,
 
 
 BRISK_S = {"establishing": 2.5, "over_the_shoulder": 3.4, "close_up": 2.0, "tracking": 1.4, "two_shot": 2.8,
-           "rolls": 1.6, "glance": 0.6}
+           "rolls": 1.6, "glance": 0.6, "throw": 1.6}
 
 
 def beat_priority(step: Step) -> int:
@@ -314,7 +318,7 @@ def beat_priority(step: Step) -> int:
         return 4
     if isinstance(beat, Moved):
         return 2
-    return 1 if isinstance(beat, RollsShown) else 0
+    return 1 if isinstance(beat, RollsShown) or isinstance(beat, Narrated) and beat.rolls else 0
 
 
 def _keep(steps: tuple[Step, ...], durations: np.ndarray, max_seconds: float) -> np.ndarray:
@@ -346,7 +350,7 @@ def _keep(steps: tuple[Step, ...], durations: np.ndarray, max_seconds: float) ->
 def _quicken_idle(timeline: Timeline, durations: np.ndarray) -> np.ndarray:
     """Runs of more than three idle beats (reload, grab...) share two seconds (each at least HARD_MIN_SHOT_S)."""
     durations = durations.copy()
-    idle = np.array([isinstance(s.beat, Narrated) for s in timeline.steps], dtype=bool)
+    idle = np.array([isinstance(s.beat, Narrated) and not s.beat.rolls for s in timeline.steps], dtype=bool)
     start = 0
     while start < len(idle):
         if not idle[start]:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 MAX_LISTED = 9  # keys 1-9
 LOG_LINES = 6
+ROLLS_WRAP = 34  # the throws' captions, left of the tray, wrap at this many letter widths
 
 
 def describe_action(action) -> str:
@@ -43,7 +44,7 @@ class HudLines:
     actions: tuple[str, ...] = ()
     prompt: str = ""
     log: tuple[str, ...] = ()
-    rolls: tuple[str, ...] = ()  # captions of the brick rolls on the tray
+    rolls: tuple[str, ...] = ()  # captions of the throws on the tray (bricks, dice, cards...)
 
 
 class Hud:
@@ -62,7 +63,8 @@ class Hud:
         self._prompt = text((-1.75, -0.62), 0.045, (1, 0.85, 0.4, 1), 60)
         self._log = text((-1.75, -0.72), 0.034, (0.9, 0.95, 1, 1), 90)
         self._rolls = OnscreenText("", pos=(0.68, 0.80), scale=0.04, align=1, fg=(1, 0.95, 0.7, 1),
-                                   shadow=(0, 0, 0, 0.85), mayChange=True, parent=base.aspect2d)
+                                   shadow=(0, 0, 0, 0.85), mayChange=True, parent=base.aspect2d,
+                                   wordwrap=ROLLS_WRAP)  # a narrator's line of dice or cards can be long
 
     def show(self, lines: HudLines) -> None:
         self.lines = lines

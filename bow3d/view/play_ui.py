@@ -16,9 +16,10 @@ plays a whole game by calling handlers only:
 
 The game is played through the one game session (bow3d.replay.Session: the rules, the seeded
 dice, the AI players, the replay writer), so a game played here re-simulates and verifies like
-any other. Brick rolls (BOW §2.1) are shown as 2x2 bricks thrown onto a tray with Bullet
-physics, landing on edge as the recorded result says (bow3d.view.brick_physics); the log is the
-ruleset's narrator's words.
+any other. Every throw is shown on a tray as what it is: brick rolls (BOW §2.1) as 2x2 bricks
+thrown with Bullet physics, landing on edge as the recorded result says
+(bow3d.view.brick_physics); dice thrown and landing on the recorded faces, cards drawn or dealt
+(bow3d.view.dice_tray); the captions beside the tray and the log are the ruleset's narrator's words.
 """
 
 from __future__ import annotations
@@ -86,7 +87,7 @@ class PlayUI:
         self.listed: list = []
         self.log: list[str] = []
         self.message = ""
-        self.rolls: list = []  # BrickRollShown of the last exchange
+        self.rolls: list = []  # ThrowShown of the last exchange (bow3d.view.timeline)
         self._roll_clock = 0.0
         self._glides: dict[str, tuple] = {}
         self._cells = None
@@ -267,13 +268,12 @@ class PlayUI:
 
     def _recorded(self, record, events: list[Event]) -> None:
         """Every applied record (the human's, the dice's, the AI's): the tray, the log, the scene."""
-        if isinstance(record, Roll) and record.spec.KIND == "bricks":
-            from bow3d.view.timeline import BrickRollShown
+        if isinstance(record, Roll):
+            from bow3d.view.timeline import rolls_shown
 
             if self._rolls_done:  # a new exchange of rolls: the tray is cleared and thrown again
                 self.rolls, self._rolls_done = [], False
-            purpose = next((e.get("purpose", "") for e in events if e.kind == "rolled"), "")
-            self.rolls.append(BrickRollShown(record.side, record.spec.n, record.outcome, purpose))
+            self.rolls.extend(rolls_shown(events, self.narrator))  # any kind, with the narrator's line
             self._roll_clock = 0.0
         else:
             self._rolls_done = True  # the last rolls stay on the tray until the next ones
@@ -356,9 +356,17 @@ class PlayUI:
     def _roll_colours(self) -> list[tuple[float, float, float]]:
         colours = []
         for roll in self.rolls:
-            code = self.scene.side(roll.side).colour
+            side = self._side(roll.side)
+            code = side.colour if side is not None else markers.WHITE
             colours.append(tuple(c / 255 for c in markers.ldraw_rgba(code, self.nodes.colours)[:3]))
         return colours
+
+    def _side(self, side: str):
+        return next((s for s in self.scene.sides if s.id == side), None)
+
+    def _side_name(self, side: str) -> str:
+        found = self._side(side)
+        return found.name if found is not None else side
 
     def settle(self) -> None:
         """Finish every animation now (moves land, thrown bricks settle)."""
@@ -430,9 +438,9 @@ class PlayUI:
         if self.aimed is not None:
             prompt = f"{describe_action(self.aimed)}: {self.odds_text(self.aimed)} | Enter commits, Esc cancels"
         self.message = ""
-        from bow3d.view.brick_roll_animation import roll_caption
+        from bow3d.view.brick_roll_animation import throw_caption
 
-        rolls = tuple(roll_caption(r, self.scene.side(r.side).name) for r in self.rolls)
+        rolls = tuple(throw_caption(r, self._side_name(r.side)) for r in self.rolls)
         self.hud.show(HudLines(status, tuple(lines), prompt, tuple(self.log), rolls))
         self._draw_cells()
         self._draw_selection()

@@ -115,10 +115,7 @@ def _frame_over_the_shoulder(film: ShotList, index: int, shot: Shot, step: Step,
     if beat.ranged and fire_at <= local <= fire_at + flight + 0.5:
         tracer = Tracer(tuple(firer.tolist()), tuple(target.tolist()), min(1.0, (local - fire_at) / flight),
                         (1.0, 0.9, 0.4))
-    roll = None
-    if beat.rolls and local >= fire_at + 0.3:
-        roll = RollView(beat.rolls, local - fire_at - 0.3, shot.step,
-                        tuple(film.rgb_of_side(r.side) for r in beat.rolls))
+    roll = _roll_view(film, step, beat.rolls, local - fire_at - 0.3, shot)
     titles = [_unit_title(film, beat.firer, local, shot)]
     result_at = shot.duration_s * 0.62
     action = _action_text(step, beat.firer, beat.target)
@@ -188,8 +185,7 @@ def _frame_two_shot(film: ShotList, index: int, shot: Shot, step: Step, local: f
     side = side / (np.linalg.norm(side) or 1.0) if np.linalg.norm(side) > 1e-6 else np.array([1.0, 0, 0])
     distance = max(140.0, 1.8 * float(np.linalg.norm(d)))
     camera = middle + (side + np.array([0, 0, 0.6])) / math.hypot(1.0, 0.6) * distance
-    roll = RollView(beat.rolls, local - 0.4, shot.step, tuple(film.rgb_of_side(r.side) for r in beat.rolls)) \
-        if beat.rolls and local >= 0.4 else None
+    roll = _roll_view(film, step, beat.rolls, local - 0.4, shot)
     titles = [_unit_title(film, beat.medic or beat.target, local, shot)]
     if local >= shot.duration_s * 0.6:
         titles.append(Title(_result_text(step, beat), "result", film.rgb(beat.medic),
@@ -198,32 +194,51 @@ def _frame_two_shot(film: ShotList, index: int, shot: Shot, step: Step, local: f
                      tuple(titles), None, roll, beat.target)
 
 
+def _roll_view(film: ShotList, step: Step, rolls, seconds: float, shot: Shot) -> RollView | None:
+    """The tray's view of `rolls`, `seconds` after the first throw (none before, nor without throws)."""
+    if not rolls or seconds < 0:
+        return None
+    return RollView(rolls, seconds, shot.step, tuple(film.rgb_of_side(r.side) for r in rolls))
+
+
+def _rolls_title(rolls) -> str:
+    """The wide shot's caption: what the throws are for (BOW: 'Starting player'), else the first one's words."""
+    first = rolls[0] if rolls else None
+    if first is None:
+        return ""
+    if first.purpose:
+        return first.purpose.replace("_", " ").capitalize()
+    return "Brick roll" if first.kind == "bricks" else first.words
+
+
 def _frame_rolls(film: ShotList, index: int, shot: Shot, step: Step, local: float) -> FrameSpec:
     beat: RollsShown = step.beat  # type: ignore[assignment]
     u = local / shot.duration_s
-    roll = RollView(beat.rolls, local, shot.step, tuple(film.rgb_of_side(r.side) for r in beat.rolls))
-    caption = beat.rolls[0].purpose.replace("_", " ").capitalize() if beat.rolls and beat.rolls[0].purpose else ""
-    titles = (Title(caption or "Brick roll", "caption", (1.0, 1.0, 1.0), _fade(local, shot.duration_s)),)
+    roll = _roll_view(film, step, beat.rolls, local, shot)
+    titles = (Title(_short(_rolls_title(beat.rolls)), "caption", (1.0, 1.0, 1.0), _fade(local, shot.duration_s)),)
     return FrameSpec(shot.start_s + local, index, film._establishing(step.round, 0.5 + 0.3 * u), dict(step.after),
                      {}, titles, None, roll)
 
 
 def _frame_glance(film: ShotList, index: int, shot: Shot, step: Step, local: float) -> FrameSpec:
+    """A short look at the actor (the wide view when there is none); the tray shows its throws, if any."""
     beat: Narrated = step.beat  # type: ignore[assignment]
     words = step.result or step.text
+    roll = _roll_view(film, step, beat.rolls, local - 0.2, shot)
     if beat.unit is None or beat.unit not in step.after:
         return FrameSpec(shot.start_s + local, index, film._establishing(step.round, 0.9), dict(step.after), {},
-                         (Title(words[:90], "result", (1.0, 1.0, 1.0), _fade(local, shot.duration_s)),))
+                         (Title(words[:90], "result", (1.0, 1.0, 1.0), _fade(local, shot.duration_s)),), None, roll)
     pose = film.on_table(beat.unit, step.after)
     if math.isnan(pose.position[0]):
-        return FrameSpec(shot.start_s + local, index, film._establishing(step.round, 0.9), dict(step.after), {}, ())
+        return FrameSpec(shot.start_s + local, index, film._establishing(step.round, 0.9), dict(step.after), {}, (),
+                         None, roll)
     target = film.at(beat.unit, pose, HEAD_LDU * 0.5)
     yaw = math.radians(pose.facing_deg + 40.0 + 10.0 * local)
     camera = target + np.array([math.cos(yaw) * 0.75, math.sin(yaw) * 0.75, 0.66]) * 200.0
     titles = (_unit_title(film, beat.unit, local, shot),
               Title((words or "")[:90], "result", film.rgb(beat.unit), _fade(local, shot.duration_s)))
     return FrameSpec(shot.start_s + local, index, _pose(camera, target, 38.0), dict(step.after), {}, titles,
-                     highlight=beat.unit)
+                     roll=roll, highlight=beat.unit)
 
 
 def _frame_finale(film: ShotList, index: int, shot: Shot, step: Step, local: float) -> FrameSpec:
@@ -240,4 +255,5 @@ def _frame_finale(film: ShotList, index: int, shot: Shot, step: Step, local: flo
 
 FRAMERS = {"establishing": _frame_establishing, "tracking": _frame_tracking,
             "over_the_shoulder": _frame_over_the_shoulder, "close_up": _frame_close_up,
-            "two_shot": _frame_two_shot, "rolls": _frame_rolls, "glance": _frame_glance, "finale": _frame_finale}
+            "two_shot": _frame_two_shot, "rolls": _frame_rolls, "glance": _frame_glance, "throw": _frame_glance,
+            "finale": _frame_finale}

@@ -5,7 +5,11 @@ Layer: view. Used by the video export (offscreen buffer) and by the interactive 
 `Stage.show(spec)` makes the picture exactly what the spec says, whatever was shown before,
 so frames do not depend on the order they are shown in (seeking, stepping back, the same
 replay giving the same frames). Geometry is built once; per frame only the camera, the
-moving units, the texts and a few bricks change.
+moving units, the texts and a few bricks, dice or cards change.
+
+The tray (bow3d.view.brick_roll_animation.RollTray) shows every throw as what it is; the words
+above it are BOW's brick captions as they have always read when every throw is bricks, else the
+ruleset's narrator's line of each throw (`ThrowCaptions`, wrapped to the width beside the tray).
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from bow3d.view.brick_roll_animation import RollTray, roll_caption
+from bow3d.view.brick_roll_animation import RollTray, is_bricks_only, roll_caption, throw_caption
 from bow3d.view.director import FrameSpec, ShotList
 from bow3d.view.offscreen import CameraPose, aim_camera
 from bow3d.view.timeline import Pose
@@ -23,6 +27,8 @@ from bow3d.view.titles import TitleOverlay
 
 TRACER_LENGTH = 0.28  # of the firer-target line
 HIGHLIGHT_RGBA = (1.0, 0.85, 0.1, 1.0)
+CAPTION_SCALE = 0.042  # of the throw captions above the tray (2D units: the window is 2 high)
+MAX_CAPTIONS = 6
 
 
 def draw_in_scene_order() -> None:
@@ -54,6 +60,8 @@ class Stage:
         self.lens = lens
         self.aspect = aspect
         self.titles = TitleOverlay(aspect2d, aspect)
+        self.aspect2d = aspect2d
+        self.captions: ThrowCaptions | None = None
         self.tray = RollTray(window)
         self.tracer = markers.solid_node(nodes.root, "tracer", [(markers.box_corners((-1.2, 0.0, -1.2),
                                                                                      (1.2, 1.0, 1.2)),
@@ -77,13 +85,27 @@ class Stage:
         if spec.roll is not None and spec.roll.rolls:
             settled = self.tray.show(spec.roll.rolls, max(0.0, spec.roll.seconds), spec.roll.seed,
                                      spec.roll.side_rgb)
-            captions = [(roll_caption(r, film.timeline.sides[r.side].name if r.side in film.timeline.sides
-                                      else r.side), spec.roll.side_rgb[k])
-                        for k, r in enumerate(spec.roll.rolls) if settled[k]]
-            self.titles.show_roll_captions(captions, self.tray.frame)
+            names = {side: style.name for side, style in film.timeline.sides.items()}
+            if is_bricks_only(spec.roll.rolls):  # BOW's captions, as they have always read
+                captions = [(roll_caption(r, names.get(r.side, r.side)), spec.roll.side_rgb[k])
+                            for k, r in enumerate(spec.roll.rolls) if settled[k]]
+                self.titles.show_roll_captions(captions, self.tray.frame)
+                self._throw_captions([])
+            else:
+                self.titles.show_roll_captions([], self.tray.frame)
+                self._throw_captions([(throw_caption(r, names.get(r.side, r.side)), spec.roll.side_rgb[k])
+                                      for k, r in enumerate(spec.roll.rolls) if settled[k]])
         else:
             self.tray.hide()
             self.titles.show_roll_captions([], self.tray.frame)
+            self._throw_captions([])
+
+    def _throw_captions(self, captions: list[tuple[str, tuple[float, float, float]]]) -> None:
+        if self.captions is None and not captions:
+            return  # made the first time a throw other than bricks is shown
+        if self.captions is None:
+            self.captions = ThrowCaptions(self.aspect2d, self.aspect, self.titles.font, self.tray.frame)
+        self.captions.show(captions)
 
     def look(self, pose: CameraPose) -> None:
         """Place the camera (and fit the lens to its distance)."""
@@ -155,4 +177,63 @@ class Stage:
     def remove(self) -> None:
         self.tray.remove()
         self.titles.hide()
+        if self.captions is not None:
+            self.captions.remove()
         self.tracer.remove_node()
+
+
+class ThrowCaptions:
+    """The words of each throw above the tray, in its side's colour, each wrapped to the width from the
+    tray's left edge to the window's, the last throw's lowest (`frame`: the tray's (l, r, b, t), 0-1)."""
+
+    def __init__(self, aspect2d, aspect: float, font, frame: tuple[float, float, float, float]):
+        from panda3d.core import TextNode
+
+        self.left = (frame[0] * 2 - 1) * aspect + 0.03
+        self.bottom = frame[3] * 2 - 1 + 0.04
+        self.wrap = (aspect - 0.04 - self.left) / CAPTION_SCALE
+        self.line = (font.get_line_height() if font is not None else 1.2) * CAPTION_SCALE
+        self.slots = []
+        for k in range(MAX_CAPTIONS):
+            text = TextNode(f"throw-caption-{k}")
+            if font is not None:
+                text.set_font(font)
+            text.set_align(TextNode.A_left)
+            text.set_wordwrap(self.wrap)
+            text.set_shadow(0.05, 0.05)
+            text.set_shadow_color(0, 0, 0, 0.9)
+            text.set_card_color(0.08, 0.09, 0.11, 0.72)
+            text.set_card_as_margin(0.45, 0.45, 0.22, 0.18)
+            text.set_card_decal(True)
+            path = aspect2d.attach_new_node(text)
+            path.set_scale(CAPTION_SCALE)
+            path.set_transparency(True)
+            path.hide()
+            self.slots.append((text, path))
+        self.shown: list = []
+
+    def show(self, captions: list[tuple[str, tuple[float, float, float]]]) -> None:
+        from bow3d.view.titles import _readable
+
+        captions = captions[-MAX_CAPTIONS:]
+        if captions == self.shown:
+            return
+        self.shown = list(captions)
+        z = self.bottom
+        for k in range(MAX_CAPTIONS - 1, -1, -1):  # from the lowest slot up
+            text, path = self.slots[k]
+            index = k - (MAX_CAPTIONS - len(captions))
+            if index < 0:
+                path.hide()
+                continue
+            words, rgb = captions[index]
+            text.set_text(words)
+            text.set_text_color(*_readable(rgb), 1)
+            rows = max(1, text.get_num_rows())
+            path.set_pos(self.left, 0, z + (rows - 1) * self.line)
+            z += rows * self.line + 0.02
+            path.show()
+
+    def remove(self) -> None:
+        for _, path in self.slots:
+            path.remove_node()

@@ -1,4 +1,4 @@
-"""A replay told as beats a camera director can read: rounds, moves, attacks with their brick rolls, deaths.
+"""A replay told as beats a camera director can read: rounds, moves, attacks with their throws, deaths.
 
 Layer: view, but pure Python (no Panda3D), so the director and its tests run anywhere.
 Positions in studs ([x, y], the centre of the footprint), facings in degrees (design.md).
@@ -43,13 +43,57 @@ class Pose:
 
 
 @dataclass(frozen=True)
-class BrickRollShown:
-    """One throw of 2x2 bricks as recorded: `edges` of `bricks` landed on their edge (BOW §2.1)."""
+class ThrowShown:
+    """One chance throw as recorded (a `rolled` event), whatever was thrown; the film's tray and the play
+    UI show it as what it is: 2x2 bricks, dice, a card drawn, a deck shuffled, any other kind in words.
+
+    side: the side that threw; spec: the spec's record ({"kind": "dice", "count": 2, "sides": 8,
+    "keep": "highest"}, {"kind": "draw", "cards": (...)}, {"kind": "bricks", "n": 3, "p": 0.262}; lists
+    as tuples); outcome: as recorded, lists as tuples (a Dice throw's faces in the order thrown, a
+    Shuffle's cards in order, the card a CardDraw drew, the edges of BOW's Bricks); purpose: the
+    ruleset's word for why (a machine word); words: the ruleset's narrator's line for the `rolled`
+    event ('' when there is none), which the tray's caption shows.
+    """
 
     side: str
-    bricks: int
-    edges: int
+    spec: Mapping[str, Any]
+    outcome: Any
     purpose: str = ""
+    words: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "spec", {str(k): _frozen(v) for k, v in dict(self.spec).items()})
+        object.__setattr__(self, "outcome", _frozen(self.outcome))
+
+    def __hash__(self) -> int:
+        return hash((self.side, repr(sorted(self.spec.items())), repr(self.outcome), self.purpose, self.words))
+
+    @property
+    def kind(self) -> str:
+        """The spec's kind: 'bricks', 'dice', 'shuffle', 'draw', or a ruleset's own."""
+        return str(self.spec.get("kind", ""))
+
+    @property
+    def bricks(self) -> int:
+        """BOW §2.1: how many 2x2 bricks were thrown (0 for other kinds)."""
+        return int(self.spec.get("n", 0)) if self.kind == "bricks" else 0
+
+    @property
+    def edges(self) -> int:
+        """BOW §2.1: how many landed on their edge (0 for other kinds)."""
+        return int(self.outcome) if self.kind == "bricks" and isinstance(self.outcome, int) else 0
+
+
+def BrickRollShown(side: str, bricks: int, edges: int, purpose: str = "", words: str = "") -> ThrowShown:  # noqa: N802
+    """One throw of 2x2 bricks as recorded: `edges` of `bricks` landed on their edge (BOW §2.1)."""
+    return ThrowShown(side, {"kind": "bricks", "n": int(bricks)}, int(edges), purpose, words)
+
+
+def _frozen(value: Any) -> Any:
+    """Lists (from a record) as tuples, so a throw compares the same however it was read."""
+    if isinstance(value, (list, tuple)):
+        return tuple(_frozen(v) for v in value)
+    return value
 
 
 @dataclass(frozen=True)
@@ -74,7 +118,7 @@ class VehicleMoved:
 class Attacked:
     firer: str
     target: str
-    rolls: tuple[BrickRollShown, ...]
+    rolls: tuple[ThrowShown, ...]
     damage: int
     ranged: bool = True
 
@@ -83,7 +127,7 @@ class Attacked:
 class Treated:
     medic: str
     target: str
-    rolls: tuple[BrickRollShown, ...]
+    rolls: tuple[ThrowShown, ...]
     healed: int
 
 
@@ -95,16 +139,18 @@ class Died:
 
 @dataclass(frozen=True)
 class RollsShown:
-    """Brick rolls with no action around them (who starts the round, BOW §2.2)."""
+    """Throws with no action around them (who starts the round, BOW §2.2; a deck shuffled, a card drawn)."""
 
-    rolls: tuple[BrickRollShown, ...]
+    rolls: tuple[ThrowShown, ...]
 
 
 @dataclass(frozen=True)
 class Narrated:
-    """Any other action (pass, reload, grab, board...): a short caption on the unit."""
+    """Any other action (pass, reload, grab, board...): a short caption on the unit, and the throws it
+    needed, if any (a morale test, a card drawn to activate)."""
 
     unit: str | None
+    rolls: tuple[ThrowShown, ...] = ()
 
 
 Beat = Union[RoundStarted, Moved, VehicleMoved, Attacked, Treated, Died, RollsShown, Narrated]
@@ -186,18 +232,24 @@ def _centre(cell: Sequence[Any]) -> tuple[float, float]:
     return (float(cell[0]) + 0.5, float(cell[1]) + 0.5)
 
 
-def rolls_shown(events: Sequence[Any]) -> tuple[BrickRollShown, ...]:
-    """The brick throws among a group's events (`rolled` with a bricks spec), in order."""
-    return tuple(BrickRollShown(str(e.get("side")), int(e.get("spec", {}).get("n", 0)), int(e.get("outcome")),
-                                str(e.get("purpose", "")))
-                 for e in events if e.kind == "rolled" and e.get("spec", {}).get("kind") == "bricks")
+def rolls_shown(events: Sequence[Any], narrator: Any = None) -> tuple[ThrowShown, ...]:
+    """The throws among a group's events (`rolled`, any spec kind), in order, each with its narrator's line."""
+    throws = []
+    for i, e in enumerate(events):
+        if e.kind != "rolled":
+            continue
+        spec = e.get("spec")
+        words = narrator.line(e, events[i + 1:]) if narrator is not None else None
+        throws.append(ThrowShown(str(e.get("side")), spec if isinstance(spec, Mapping) else {"kind": str(spec)},
+                                 e.get("outcome"), str(e.get("purpose", "")), words or ""))
+    return tuple(throws)
 
 
 def beats_for_events(record: Mapping[str, Any] | None, events: Sequence[Any], before: Mapping[str, Pose],
                      after: Mapping[str, Pose], narrator: Any) -> list[tuple[Beat, str, str]]:
     """The beats of one record group (an action and its throws) from its typed events, each with
     its caption and result words (the narrator's lines for the events it shows)."""
-    rolls = rolls_shown(events)
+    rolls = rolls_shown(events, narrator)
     if record is None:
         return [(RollsShown(rolls), "", "")] if rolls else []
     actor = _actor(record)
@@ -244,7 +296,7 @@ def beats_for_events(record: Mapping[str, Any] | None, events: Sequence[Any], be
     beats += acts
     if not beats and record.get("type") not in QUIET_RECORDS:
         said = [narrator.line(e) for e in events if e.kind not in QUIET_EVENTS]
-        beats.append((Narrated(actor), "", next((line for line in said if line), "")))
+        beats.append((Narrated(actor, rolls), "", next((line for line in said if line), "")))
     return beats + deaths
 
 
