@@ -4,7 +4,6 @@ the play UI's tray fed by its own record hook. Skipped where no graphics pipe ex
 
 from __future__ import annotations
 
-import hashlib
 import subprocess
 import sys
 from dataclasses import replace
@@ -211,7 +210,3 @@ def test_play_ui_tray_takes_any_throw_with_the_narrators_words(renderer_availabl
         tray.remove()
     finally:
         renderer.close()
-
-
-def _hash(frame) -> str:
-    return hashlib.sha256(bytes(frame)).hexdigest()
