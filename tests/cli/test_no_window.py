@@ -27,6 +27,8 @@ sys.exit(code)
     ["rulesets"],
     ["rulesets", "--json"],
     ["replay", "show", "replays/village-seed1.bowreplay"],
+    ["inspect", "scenes/village.ldr", "--no-cache"],
+    ["library", "status"],
 ], ids=lambda args: " ".join(args[:2]))
 def test_command_imports_no_panda3d(args):
     result = subprocess.run([sys.executable, "-c", PROBE, *args], cwd=ROOT, capture_output=True, text=True,

@@ -1,0 +1,102 @@
+"""`bow3d library install|status`: install the official LDraw library; say which library is in use."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+NAME = "library"
+ORDER = 12
+HELP = "install the official LDraw library, or say which library bow3d uses"
+DESCRIPTION = """The LDraw part library bow3d reads parts from is, in this order:
+  1. --library DIR (on the commands that read models),
+  2. $LDRAWDIR,
+  3. the library `bow3d library install` installed,
+  4. the bundled starter library (simplified parts, enough for the demo).
+
+  install   download LDraw.org's complete.zip (about 100 MB; or --from a URL or a zip on disk), check
+            that it is an LDraw library, unpack it (into the user data folder, or --to DIR) and use it
+            from then on without LDRAWDIR. A library installed before is replaced only once the new
+            one is unpacked and checked. Zips whose members are links or would land outside the
+            folder are refused.
+  status    which library is in use, why, where, and how many parts it has
+
+examples:
+  bow3d library install
+  bow3d library install --from ~/Downloads/complete.zip
+  bow3d library install --to ~/ldraw
+  bow3d library status"""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    install = sub.add_parser("install", help="download, check and unpack the official LDraw library",
+                             description="Download LDraw.org's complete.zip (or --from URL or ZIP), check it, unpack "
+                             "it safely and use it from then on.", formatter_class=argparse.RawDescriptionHelpFormatter)
+    install.add_argument("--from", dest="source", metavar="URL|ZIP",
+                         help="where the library zip is (default: https://library.ldraw.org/library/updates/"
+                         "complete.zip)")
+    install.add_argument("--to", dest="target", metavar="DIR",
+                         help="the folder to unpack it into (default: ldraw/ in the user data folder, "
+                         "$BOW3D_DATA_DIR if set)")
+    status = sub.add_parser("status", help="which LDraw library is in use, and how many parts it has")
+    status.add_argument("--library", metavar="DIR", help="as the other commands take it")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.action == "install":
+        return _install(args)
+    return _status(args)
+
+
+def _install(args: argparse.Namespace) -> int:
+    from bow3d.ldraw.install import OFFICIAL_URL, install_library
+
+    source = args.source or OFFICIAL_URL
+    print(f"installing the LDraw library from {source}", file=sys.stderr)
+    with _ProgressBar(source) as bar:
+        installed = install_library(source, args.target, progress=bar.update)
+    print(f"installed {installed.parts:,} parts in {installed.folder}")
+    print("bow3d uses it from now on (unless --library or LDRAWDIR say otherwise); see `bow3d library status`")
+    return 0
+
+
+def _status(args: argparse.Namespace) -> int:
+    from bow3d.ldraw.install import count_parts
+    from bow3d.ldraw.library import Library, choose_library
+    from bow3d.ldraw.userlib import installed_library
+
+    root, why = choose_library(args.library)
+    library = Library.from_env(args.library)  # checked: LibraryError (exit 2) when it is not a library
+    print(f"library   {library.roots[0]}")
+    print(f"chosen    {why}")
+    print(f"parts     {count_parts(library.roots[0]):,}")
+    installed = installed_library()
+    if installed is not None and installed.resolve() != root.resolve():
+        print(f"installed {installed} (not in use: {why} comes first)")
+    elif installed is None:
+        print("installed none (`bow3d library install` downloads the official library)")
+    return 0
+
+
+class _ProgressBar:
+    """A tqdm bar over the download (nothing for a zip on disk)."""
+
+    def __init__(self, source: str):
+        self.source = source
+        self.bar = None
+
+    def __enter__(self) -> "_ProgressBar":
+        return self
+
+    def update(self, done: int, total: int | None) -> None:
+        if self.bar is None:
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=total, unit="B", unit_scale=True, unit_divisor=1024, desc="download",
+                            file=sys.stderr, leave=False)
+        self.bar.update(done - self.bar.n)
+
+    def __exit__(self, *exc) -> None:
+        if self.bar is not None:
+            self.bar.close()

@@ -1,0 +1,213 @@
+"""`bow3d library install`: fetch the official LDraw library, check it, unpack it safely, use it from then on.
+
+Layer: ldraw. `install_library(source, target)`:
+  1. fetch: `source` is a URL (http or https; default LDraw.org's complete.zip) streamed to a
+     temporary file beside the target with a progress callback, at most MAX_DOWNLOAD_BYTES; or a
+     zip already on disk;
+  2. check: a zip holding LDConfig.ldr and parts/ at its top or in one folder (complete.zip has
+     `ldraw/`), at most MAX_MEMBERS members;
+  3. unpack, member by member, into a fresh temporary folder beside the target: names that are
+     absolute, climb out with `..`, or name a drive are refused, and so are links and anything
+     but files and folders; a member may hold at most MAX_MEMBER_BYTES and all of them
+     MAX_UNPACKED_BYTES, counted on the bytes really written (a header that lies is caught);
+  4. the unpacked folder is checked as a library (LDConfig.ldr, parts/) and renamed into place,
+     replacing an older install only then; the place is recorded (bow3d.ldraw.userlib).
+Any failure raises `InstallError` (exit code 2) naming the source and what was wrong; nothing
+half-unpacked is left behind and a library installed before stays as it was.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+import tempfile
+import urllib.error
+import urllib.request
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Callable
+
+from bow3d.errors import LDrawError
+from bow3d.ldraw.library import LibraryError, check_library_folder
+from bow3d.ldraw.userlib import default_install_dir, record_installed
+
+OFFICIAL_URL = "https://library.ldraw.org/library/updates/complete.zip"
+MAX_DOWNLOAD_BYTES = 1 << 30  # complete.zip is about 100 MB
+MAX_MEMBERS = 400_000  # the complete library holds about 25,000 files
+MAX_MEMBER_BYTES = 64 * 1024 * 1024  # = bow3d.ldraw.budget.MAX_FILE_BYTES: nothing larger could be read
+MAX_UNPACKED_BYTES = 4 << 30
+_CHUNK = 1 << 20
+
+Progress = Callable[[int, int | None], None]  # (bytes so far, total or None)
+
+
+class InstallError(LDrawError):
+    """The library could not be fetched, was not an LDraw library, or could not be unpacked safely."""
+
+
+@dataclass(frozen=True)
+class Installed:
+    folder: Path
+    parts: int
+    source: str
+
+
+def install_library(source: str | None = None, target: Path | None = None, progress: Progress | None = None,
+                    opener: Callable = urllib.request.urlopen) -> Installed:
+    """Fetch (or read) the library zip at `source`, unpack it to `target` (default: the user data folder)."""
+    source = source or OFFICIAL_URL
+    target = Path(target).expanduser().resolve() if target else default_install_dir()
+    if target.exists() and not target.is_dir():
+        raise InstallError(f"{target}: is a file; give --to a folder (it is created, or replaced when it holds a "
+                           "library)")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix=".bow3d-install-", dir=target.parent) as work:
+        work_dir = Path(work)
+        archive = _fetch(source, work_dir, progress, opener) if _is_url(source) else _local(source)
+        unpacked = work_dir / "ldraw"
+        unpack(archive, unpacked, source)
+        try:
+            check_library_folder(unpacked, f"unpacked from {source}")
+        except LibraryError as error:
+            raise InstallError(str(error)) from None
+        _swap_in(unpacked, target, work_dir)
+    record_installed(target)
+    return Installed(target, count_parts(target), source)
+
+
+def _is_url(source: str) -> bool:
+    return source.lower().startswith(("http://", "https://"))
+
+
+def _local(source: str) -> Path:
+    path = Path(source).expanduser()
+    if not path.is_file():
+        raise InstallError(f"{source}: no such zip file; give --from a URL (https://...) or the path of a zip of "
+                           "the LDraw library (complete.zip)")
+    return path
+
+
+def _fetch(url: str, work: Path, progress: Progress | None, opener: Callable) -> Path:
+    """Stream `url` into a file in `work`, at most MAX_DOWNLOAD_BYTES."""
+    out = work / "download.zip"
+    try:
+        with opener(url, timeout=60) as response, open(out, "xb") as handle:
+            length = response.headers.get("Content-Length")
+            total = int(length) if length and length.isdigit() else None
+            if total is not None and total > MAX_DOWNLOAD_BYTES:
+                raise InstallError(f"{url}: announces {total:,} bytes, more than an LDraw library "
+                                   f"({MAX_DOWNLOAD_BYTES:,}); check the URL")
+            done = 0
+            while chunk := response.read(_CHUNK):
+                done += len(chunk)
+                if done > MAX_DOWNLOAD_BYTES:
+                    raise InstallError(f"{url}: sends more than {MAX_DOWNLOAD_BYTES:,} bytes; check the URL")
+                handle.write(chunk)
+                if progress:
+                    progress(done, total)
+    except urllib.error.HTTPError as error:
+        raise InstallError(f"{url}: the server answered {error.code} {error.reason}; check the URL or try later, or "
+                           "download the zip yourself and use --from FILE.zip") from None
+    except (urllib.error.URLError, OSError, ValueError) as error:
+        reason = getattr(error, "reason", None) or error
+        raise InstallError(f"{url}: cannot be downloaded ({reason}); check the connection or the URL, or download "
+                           "the zip yourself and use --from FILE.zip") from None
+    return out
+
+
+def _library_prefix(names: list[str], source: str) -> str:
+    """The folder inside the zip that holds LDConfig.ldr and parts/: '' or 'ldraw/' (any case)."""
+    for name in names:
+        path = PurePosixPath(name)
+        if path.name.lower() == "ldconfig.ldr" and len(path.parts) <= 2:
+            prefix = "" if len(path.parts) == 1 else path.parts[0] + "/"
+            if any(n.lower().startswith(prefix.lower() + "parts/") for n in names):
+                return prefix
+    raise InstallError(f"{source}: is no LDraw library (no LDConfig.ldr with a parts/ folder beside it at the top of "
+                       "the zip or in one folder); use the official complete.zip")
+
+
+def unpack(archive: Path, into: Path, source: str) -> None:
+    """Unpack the library inside `archive` into the new folder `into` (see the module docstring)."""
+    try:
+        with zipfile.ZipFile(archive) as zf:
+            members = zf.infolist()
+            if len(members) > MAX_MEMBERS:
+                raise InstallError(f"{source}: holds {len(members):,} files, more than an LDraw library "
+                                   f"({MAX_MEMBERS:,})")
+            names = [_safe_member_name(m, source) for m in members]
+            prefix = _library_prefix([n for n in names if n], source)
+            into.mkdir()
+            written = 0
+            for member, name in zip(members, names):
+                if not name or not name.lower().startswith(prefix.lower()) or name == prefix:
+                    continue
+                written += _extract(zf, member, into / name[len(prefix):], into, source, written)
+    except zipfile.BadZipFile as error:
+        raise InstallError(f"{source}: is not a zip file ({error}); use the official complete.zip") from None
+    except OSError as error:
+        raise InstallError(f"{into}: cannot be written ({error.strerror or error}); check the free space and "
+                           "permissions, or choose another folder with --to") from None
+
+
+def _safe_member_name(member: zipfile.ZipInfo, source: str) -> str:
+    """The member's name with '/' slashes; InstallError for links, special files and names that escape."""
+    name = member.filename.replace("\\", "/")
+    kind = stat.S_IFMT(member.external_attr >> 16)  # 0 when the zip does not say (many zippers)
+    if kind and kind not in (stat.S_IFREG, stat.S_IFDIR):
+        raise InstallError(f"{source}: member {member.filename!r} is a link or a special file; refused (an LDraw "
+                           "library holds plain files only)")
+    parts = PurePosixPath(name).parts
+    if name.startswith("/") or (parts and ":" in parts[0]) or ".." in parts or "\0" in name:
+        raise InstallError(f"{source}: member {member.filename!r} would be written outside the library folder; "
+                           "refused")
+    return "" if member.is_dir() else "/".join(p for p in parts if p not in ("", "."))
+
+
+def _extract(zf: zipfile.ZipFile, member: zipfile.ZipInfo, path: Path, root: Path, source: str, so_far: int) -> int:
+    """Write one member (a new file, never through a link); returns the bytes written."""
+    if member.file_size > MAX_MEMBER_BYTES:
+        raise InstallError(f"{source}: member {member.filename!r} holds {member.file_size:,} bytes, more than any "
+                           f"LDraw file may ({MAX_MEMBER_BYTES:,}); refused")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not os.path.realpath(path).startswith(os.path.realpath(root) + os.sep):
+        raise InstallError(f"{source}: member {member.filename!r} would be written outside the library folder")
+    written = 0
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    with os.fdopen(fd, "wb") as out, zf.open(member) as data:
+        while chunk := data.read(_CHUNK):
+            written += len(chunk)
+            if written > min(member.file_size, MAX_MEMBER_BYTES) or so_far + written > MAX_UNPACKED_BYTES:
+                raise InstallError(f"{source}: member {member.filename!r} unpacks to more than it says, or the "
+                                   f"library to more than {MAX_UNPACKED_BYTES:,} bytes; refused")
+            out.write(chunk)
+    return written
+
+
+def _swap_in(unpacked: Path, target: Path, work: Path) -> None:
+    """Rename the unpacked library into place; an older one is moved aside first and removed after."""
+    old = None
+    if target.exists():
+        if any(target.iterdir()):
+            try:
+                check_library_folder(target, "--to")
+            except LibraryError:
+                raise InstallError(f"{target}: exists and holds something else than an LDraw library; choose an "
+                                   "empty or new folder with --to") from None
+            old = work / "previous"
+            os.replace(target, old)
+        else:
+            target.rmdir()
+    os.replace(unpacked, target)
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def count_parts(root: Path) -> int:
+    """Part files (*.dat) directly in the library's parts/ folder (any case), not its subparts in parts/s/."""
+    for entry in os.scandir(root):
+        if entry.name.lower() == "parts" and entry.is_dir():
+            return sum(1 for f in os.scandir(entry.path) if f.name.lower().endswith(".dat") and f.is_file())
+    return 0
