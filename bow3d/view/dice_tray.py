@@ -91,6 +91,7 @@ def outcome_words(throw: ThrowShown) -> str:
         text = ", ".join(f"{k}: {v}" for k, v in outcome.items())
     else:
         text = str(outcome)
+    text = text if text.strip() else "?"
     return text if len(text) <= MAX_WORDS else text[:MAX_WORDS - 3] + "..."
 
 
@@ -365,8 +366,9 @@ class _Words:
         self.node = parent.attach_new_node("words")
         text_on(self.node, outcome_words(throw), (0, 0, 4.4), (0, 0, 1), (0, 1, 0), 34.0, 220.0, DARK_INK, font,
                 wordwrap=16.0, max_scale=14.0)
-        lo, hi = self.node.get_tight_bounds()
-        half_x, half_y = (hi.x - lo.x) / 2 + 10.0, (hi.y - lo.y) / 2 + 7.0
+        bounds = self.node.get_tight_bounds()  # None: nothing the font can write
+        half_x, half_y = ((bounds[1].x - bounds[0].x) / 2 + 10.0, (bounds[1].y - bounds[0].y) / 2 + 7.0) if bounds \
+            else (20.0, 12.0)
         markers.solid_node(self.node, "tile", [(markers.box_corners((-half_x, -half_y, 0.0), (half_x, half_y, 4.0)),
                                                 TILE_RGBA), (markers.frame_corners(half_x, half_y, 2.0, 4.0), rgba)])
         self.node.flatten_strong()

@@ -86,6 +86,30 @@ def test_tray_shows_dice_with_the_die_that_counts_a_card_and_words(tmp_path, lib
                         4: ["Red army: heads"]}  # the narrator's words; none: the outcome
 
 
+def test_throws_the_view_cannot_read_are_drawn_in_words_and_never_crash(renderer_available):
+    from bow3d.view.brick_roll_animation import RollTray
+    from bow3d.view.offscreen import OffscreenRenderer
+
+    hostile = (ThrowShown("a", {"kind": "coin"}, ""), ThrowShown("a", {"kind": "coin"}, "\u2603\u2603"),
+               ThrowShown("a", {"kind": "dice", "count": 100, "sides": 1000}, tuple(range(1, 101))),
+               ThrowShown("a", {"kind": "shuffle", "cards": ()}, tuple(f"card {k}" for k in range(40))),
+               ThrowShown("a", {"kind": "draw", "cards": ("x",)}, "not in the deck"),
+               ThrowShown("a", {"kind": "bricks", "n": 10_000}, 9_999),
+               ThrowShown("a", {"kind": "dice"}, None), ThrowShown("a", {}, {"nested": [1, {"x": 2}]}))
+    renderer = OffscreenRenderer(160, 90)
+    try:
+        tray = RollTray(renderer.buffer)
+        for seconds in (0.0, 0.3, 30.0):
+            settled = tray.show(hostile, seconds, 1, [(0.5, 0.5, 0.5)] * len(hostile))
+            renderer.engine.render_frame()
+        assert settled.all() and len(settled) == len(hostile)
+        assert [row.kind for row in tray.throws.rows] == ["words", "words", "dice", "shuffle", "draw", "bricks",
+                                                          "words", "words"]
+        tray.remove()
+    finally:
+        renderer.close()
+
+
 FRAMES_SCRIPT = """
 import hashlib, sys
 from pathlib import Path
