@@ -11,10 +11,11 @@ from bow3d.errors import ReplayError, UserInputError
 
 NAME = "replay"
 ORDER = 40
-HELP = "show, verify, watch or film a replay file (.bowreplay)"
-DESCRIPTION = """Replay files (.bowreplay, JSON Lines) record a whole game: the scene (path and
-sha256), the ruleset, the seed and how chance was produced, then every action and every throw
-with its outcome, and an end record once the game is over.
+HELP = "show, verify, watch, film or pack a replay file (.bowreplay, or a .bowpack)"
+DESCRIPTION = """Replay files (.bowreplay, JSON Lines) record a whole game: the scene (its path and the
+digest of its meaning: armies, rules and battlefield geometry, not its bytes), the ruleset, the seed
+and how chance was produced, then every action and every throw with its outcome, and an end record
+once the game is over.
 
   bow3d replay show FILE      print the battle log round by round in plain words
   bow3d replay verify FILE    re-simulate on the scene's 3D world: every record legal, every event
@@ -24,6 +25,13 @@ with its outcome, and an end record once the game is over.
   bow3d replay FILE           watch it in the interactive viewer
   bow3d replay FILE --video out.mp4 [--size 1280x720] [--fps 30] [--force]
                               film it (H.264); an existing file is kept unless --force
+  bow3d replay pack FILE -o game.bowpack [--with-parts]
+                              one file with the replay, its scene, the battlefield, every unit
+                              model and every part that is not the LDraw library's (library parts
+                              are named, or included with --with-parts): it verifies and films
+                              anywhere, with no LDRAWDIR and nothing else beside it
+
+Every replay command (and bow3d export, bow3d report) reads a .bowpack as it reads a replay.
 
 The scene is looked for beside the replay (the header's path is relative to it), else from the
 working folder (--scene gives it). A corrupted or cut-short file, a replay of another scene
@@ -36,19 +44,24 @@ examples:
   bow3d replay show replays/village-seed1.bowreplay
   bow3d replay verify replays/los-gallery-seed1.bowreplay
   bow3d replay verify stopped-game.bowreplay --allow-incomplete
-  bow3d replay replays/village-seed1.bowreplay --video village.mp4 --size 1920x1080"""
+  bow3d replay replays/village-seed1.bowreplay --video village.mp4 --size 1920x1080
+  bow3d replay pack replays/village-seed1.bowreplay -o village.bowpack
+  bow3d replay verify village.bowpack"""
 
-SUBCOMMANDS = ("show", "verify")
+SUBCOMMANDS = ("show", "verify", "pack")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("what", metavar="show|verify|FILE", help="'show' or 'verify' followed by FILE, or a FILE "
-                        "to watch or film")
-    parser.add_argument("file", nargs="?", metavar="FILE", help="the replay file (after show or verify)")
+    parser.add_argument("what", metavar="show|verify|pack|FILE", help="'show', 'verify' or 'pack' followed by FILE, "
+                        "or a FILE to watch or film")
+    parser.add_argument("file", nargs="?", metavar="FILE", help="the replay file or pack (after show, verify or pack)")
     parser.add_argument("--video", metavar="OUT.mp4", help="film the replay into this video file")
     parser.add_argument("--size", default="1280x720", metavar="WxH", help="video size (default 1280x720)")
     parser.add_argument("--fps", type=int, default=30, help="video frames per second (default 30)")
-    parser.add_argument("--force", action="store_true", help="overwrite an existing video file")
+    parser.add_argument("--force", action="store_true", help="overwrite an existing video file or pack")
+    parser.add_argument("-o", "--out", metavar="OUT.bowpack", help="pack: the pack file to write")
+    parser.add_argument("--with-parts", action="store_true",
+                        help="pack: include the LDraw library files the models use (else named only)")
     parser.add_argument("--json", action="store_true", help="show/verify: print JSON for scripts")
     parser.add_argument("--scene", metavar="SCENE.yaml", help="the scene file, when it is not where the header says")
     parser.add_argument("--allow-incomplete", action="store_true",
@@ -60,7 +73,8 @@ def _split(args: argparse.Namespace) -> tuple[str, Path]:
     if args.what in SUBCOMMANDS and args.file is not None:
         return args.what, Path(args.file)
     if args.file is not None:
-        raise UserInputError(f"unknown replay command {args.what!r}: use 'show FILE', 'verify FILE' or just FILE")
+        raise UserInputError(f"unknown replay command {args.what!r}: use 'show FILE', 'verify FILE', 'pack FILE' "
+                             "or just FILE")
     if args.what in SUBCOMMANDS and not Path(args.what).is_file():
         raise UserInputError(f"'bow3d replay {args.what}' needs a replay FILE")
     return "watch", Path(args.what)
@@ -74,7 +88,25 @@ def run(args: argparse.Namespace) -> int:
         return show(path, args.json, args.scene)
     if command == "verify":
         return verify(path, args.json, args.scene, args.allow_incomplete)
+    if command == "pack":
+        return pack(path, args)
+    if args.out or args.with_parts:
+        raise UserInputError("-o and --with-parts go with 'bow3d replay pack FILE -o OUT.bowpack'")
     return watch(path, args)
+
+
+def pack(path: Path, args: argparse.Namespace) -> int:
+    """Write one .bowpack with the replay and everything it needs to re-play anywhere."""
+    from bow3d.replay.pack import SUFFIX, write_pack
+
+    if not args.out:
+        raise UserInputError(f"bow3d replay pack needs -o OUT{SUFFIX}: the pack file to write")
+    summary = write_pack(path, args.out, with_parts=args.with_parts, scene=args.scene, force=args.force)
+    parts = "included" if summary.parts_included else "named (every bow3d has the bundled ones; --with-parts " \
+        "includes them)"
+    print(f"wrote {summary.path}: {summary.replay}, its scene and {summary.scene_files - 1} files of its own, "
+          f"{summary.library_files} LDraw library files {parts}; {summary.bytes / 1024:,.0f} kB")
+    return 0
 
 
 def show(path: Path, as_json: bool = False, scene: str | None = None) -> int:

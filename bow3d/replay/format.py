@@ -4,11 +4,15 @@ Layer: replay (below view, above rules). No geometry, no rules here: this module
 writes the file and knows nothing of what the records mean.
 
 Line 1, the header (pydantic `ReplayHeader`), starts with `format` and `version`:
-    {"format": "bow3d-replay", "version": 2, "scene": "../scenes/village.yaml",
-     "scene_sha256": "...", "ruleset": {"name": "bow-1.3", ...}, "seed": 1,
+    {"format": "bow3d-replay", "version": 3, "scene": "../scenes/village.yaml",
+     "scene_digest": {"method": "bow3d-scene-meaning/1", "sha256": "..."},
+     "ruleset": {"name": "bow-1.3", ...}, "seed": 1,
      "chance": {"mode": "seeded", "generator": "numpy-pcg64", "seed": [1, 0]},
      "players": {"blue": "ai", "red": "ai"}, "created": "2026-11-23T11:30:00+00:00",
      "max_rounds": 30, "library": "bundled"}
+`scene_digest` names the scene by its meaning, not its bytes (bow3d.replay.digest: the scene as its
+ruleset reads it and the geometry of every LDraw model it names): a comment added to the scene, or
+the scene moved with its files, changes nothing.
 `chance` says how every outcome of chance was produced: `seeded` (the generator and its seed:
 verify re-derives each one) or `entered` (physical throws typed in by the players).
 Every other line, an entry (pydantic `ReplayEntry`): the record the game applied (an action or
@@ -25,13 +29,13 @@ and everything before it is kept. Any other damage is refused with the line numb
 
 The version is read before the rest is validated: older files are upgraded step by step
 (`UPGRADES`: version 1, the BOW-only format with words in its events, by
-bow3d.replay.upgrade_v1), newer ones refused plainly.
+bow3d.replay.upgrade_v1; version 2, whose header named its scene by the sha256 of the file's bytes,
+by `upgrade_v2`: its digest keeps that method), newer ones refused plainly.
 """
 
 from __future__ import annotations
 
 import datetime
-import hashlib
 import json
 import os
 from collections.abc import Callable, Iterable, Mapping
@@ -44,16 +48,28 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from bow3d.errors import ReplayError, UserInputError
 from bow3d.paths import open_exclusive
 from bow3d.replay import upgrade_v1
+from bow3d.replay.digest import file_sha256  # noqa: F401  (bow3d.replay re-exports it from here)
+from bow3d.replay.digest import scene_digest as digest_of_scene
 from bow3d.textformats import load_json_line
 
 FORMAT = "bow3d-replay"
-VERSION = 2
+VERSION = 3
 SUFFIX = ".bowreplay"
 MAX_LINE_BYTES = 16 * 1024 * 1024   # one entry; a real one is a few kB
 
 Upgrade = Callable[[dict[str, Any], list[Any]], tuple[dict[str, Any], list[Any]]]
+
+
+def upgrade_v2(header: dict[str, Any], entries: list[Any]) -> tuple[dict[str, Any], list[Any]]:
+    """Version 2 -> 3: the scene's sha256 (of the file's bytes) becomes a scene digest of that method."""
+    header = dict(header)
+    if "scene_sha256" in header:  # else the header model names what is missing
+        header["scene_digest"] = {"method": "file-bytes", "sha256": header.pop("scene_sha256")}
+    return header, entries
+
+
 # UPGRADES[v] turns a version-v header and its raw entries into version v + 1.
-UPGRADES: dict[int, Upgrade] = {1: upgrade_v1.upgrade}
+UPGRADES: dict[int, Upgrade] = {1: upgrade_v1.upgrade, 2: upgrade_v2}
 
 
 class ChanceSource(BaseModel):
@@ -66,6 +82,17 @@ class ChanceSource(BaseModel):
     seed: list[int] | None = Field(None, description="seeded: the generator's seed sequence")
 
 
+class SceneDigest(BaseModel):
+    """How the header names its scene: the method (bow3d.replay.digest) and the sha256 it gave."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    method: Literal["bow3d-scene-meaning/1", "file-bytes"] = Field(
+        description="'bow3d-scene-meaning/1': the scene's meaning and its models' geometry; 'file-bytes': the "
+                    "scene file's bytes (version-2 replays)")
+    sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
+
+
 class ReplayHeader(BaseModel):
     """Line 1 of a replay: what was played, on which scene, with which seed."""
 
@@ -74,7 +101,7 @@ class ReplayHeader(BaseModel):
     format: str = FORMAT
     version: int = VERSION
     scene: str = Field(description="the scene file, relative to the replay's folder when it was written")
-    scene_sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
+    scene_digest: SceneDigest
     ruleset: dict[str, Any] = Field(description="the ruleset's name and parameters, as the scene gives them")
     seed: int = Field(ge=0, lt=2 ** 63, description="the game's seed (the AI players' tie-break streams)")
     chance: ChanceSource
@@ -157,11 +184,6 @@ def library_kind(library: Any) -> str:
     return "bundled" if getattr(library, "is_bundled", False) else "external"
 
 
-def file_sha256(path: str | os.PathLike) -> str:
-    """The sha256 of a file's bytes, in hex."""
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
-
-
 def resolve_scene(replay_path: Path, scene: str) -> Path:
     """Resolve the header's scene path relative to the replay file's folder, else the working folder."""
     beside = Path(os.path.normpath(Path(replay_path).parent / scene))
@@ -197,13 +219,15 @@ class ReplayWriter:
     says how outcomes of chance are produced (bow3d.replay.dice: `dice.source()`; default: the
     seeded stream of `seed`). `ai` names the AI that plays the 'ai' sides (the ruleset's ai_version)
     and `sight` the world's sight method (World.SIGHT_METHOD; None for a flat test geometry): verify
-    re-derives the AI's choices only for the same AI. `end(game)` writes the end record of a finished game.
+    re-derives the AI's choices only for the same AI. `scene_digest` names the scene in the header
+    (default: bow3d.replay.digest.scene_digest of `scene`, its meaning). `end(game)` writes the end record
+    of a finished game.
     """
 
     def __init__(self, path: str | os.PathLike, scene: Any, seed: int, players: Mapping[str, str],
                  scene_path: str | os.PathLike | None = None, max_rounds: int | None = None,
                  library: str | None = None, chance: Mapping[str, Any] | None = None, ai: str | None = None,
-                 sight: str | None = None) -> None:
+                 sight: str | None = None, scene_digest: Mapping[str, str] | None = None) -> None:
         self.path = Path(path)
         source = Path(scene_path if scene_path is not None else scene.path)
         try:
@@ -214,8 +238,10 @@ class ReplayWriter:
         chance = dict(chance) if chance is not None else seeded_chance(int(seed))
         if ai is None and "ai" in players.values():
             ai = _ai_version(scene)
+        if scene_digest is None:
+            scene_digest = digest_of_scene(scene)
         self.header = ReplayHeader(
-            scene=Path(relative).as_posix(), scene_sha256=file_sha256(source), ruleset=ruleset, seed=int(seed),
+            scene=Path(relative).as_posix(), scene_digest=SceneDigest(**scene_digest), ruleset=ruleset, seed=int(seed),
             chance=ChanceSource(**chance), players=dict(players), ai=ai, sight=sight,
             created=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
             max_rounds=max_rounds, library=library)

@@ -3,21 +3,26 @@
 Layer: replay. `open_replay(path)` is what verify, the battle log, the viewer and the film share:
 the file is read (bow3d.replay.format), the ruleset its header names is found in the registry,
 the scene named in the header is located (beside the replay, else from the working folder, or
-where `scene=` says), checked against the header's sha256 and loaded with its ruleset's schema,
-and the world is built with the LDraw library the header names. Nothing is kept in module
-globals: an `OpenReplay` holds what it has built.
+where `scene=` says), checked against the header's scene digest (bow3d.replay.digest: its meaning,
+or for version-2 replays its bytes) and loaded with its ruleset's schema, and the world is built
+with the LDraw library the header names. A pack (`.bowpack`, bow3d.replay.pack) opens the same
+way: its replay, with its own scene (unless `scene=` says otherwise) and, when it carries them,
+its own LDraw library files. Nothing is kept in module globals: an `OpenReplay` holds what it has
+built.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from bow3d.errors import Bow3dError, ReplayError, RulesError
-from bow3d.replay.format import Replay, file_sha256, read_replay, resolve_scene
+from bow3d.replay.digest import check_scene_digest
+from bow3d.replay.format import Replay, read_replay, resolve_scene
+from bow3d.replay.pack import PackContents, is_pack, open_pack
 from bow3d.replay.session import prepare_geometry
 from bow3d.rules import Game
 from bow3d.rules.events import Event
@@ -39,6 +44,7 @@ class OpenReplay:
     replay: Replay
     ruleset: Ruleset
     scene_override: Path | None = None
+    pack: PackContents | None = None  # when the replay came in a .bowpack
     _scene: Any = field(default=None, repr=False)
     _world: Any = field(default=None, repr=False)
 
@@ -55,39 +61,55 @@ class OpenReplay:
         return self.replay.entries
 
     def scene_path(self) -> Path:
-        """Where the scene is: `scene=` when given, else beside the replay, else from the working folder."""
+        """Where the scene is: `scene=` when given, else the pack's, else beside the replay, else from the
+        working folder."""
         if self.scene_override is not None:
             if not self.scene_override.is_file():
                 raise ReplayError(f"{self.scene_override}: no such scene file")
             return self.scene_override
+        if self.pack is not None:
+            return self.pack.scene
         return resolve_scene(self.path, self.header.scene)
 
     def scene(self) -> Any:
-        """The header's scene, checked against its sha256 and loaded with the ruleset's schema."""
+        """The header's scene, checked against its digest and loaded with the ruleset's schema."""
         if self._scene is None:
             from bow3d.rulesets import load_scene
 
             path = self.scene_path()
-            digest = file_sha256(path)
-            if digest != self.header.scene_sha256:
-                raise ReplayError(f"{self.path}: the replay is of another scene: {path} has sha256 {digest[:12]}..., "
-                                  f"the replay was written for {self.header.scene_sha256[:12]}... "
-                                  "(the scene file changed since, or this is not its scene)")
-            self._scene = load_scene(path)
+            scene = load_scene(path)
+            problem = check_scene_digest(self.header.scene_digest, scene, path, self._names_library())
+            if problem is not None:
+                raise ReplayError(f"{self.path}: the replay is of another scene: {problem}")
+            self._scene = scene
         return self._scene
 
+    def _names_library(self) -> Any:
+        """A library to resolve the scene's LDraw names with (the digest stands library parts by their names,
+        so the replay's own library is only preferred)."""
+        from bow3d.ldraw import Library
+
+        try:
+            return self.library()
+        except ReplayError:
+            return Library.from_env()
+
     def library(self) -> Any:
-        """The LDraw library the replay's world was built with: the bundled starter library when the
-        header says 'bundled' (whatever $LDRAWDIR says), else the usual one ($LDRAWDIR)."""
+        """The LDraw library the replay's world was built with: the pack's own files when it carries them,
+        else the bundled starter library when the header says 'bundled' (whatever $LDRAWDIR says), else the
+        usual one ($LDRAWDIR)."""
         from bow3d.ldraw import BUNDLED_LIBRARY, Library
 
+        if self.pack is not None and self.pack.library is not None:
+            return Library([self.pack.library])
         if self.header.library == "bundled":
             return Library([BUNDLED_LIBRARY])
         library = Library.from_env()
         if self.header.library == "external" and library.is_bundled:
             # the units' parts decide every line of sight: another library would replay another game
+            hint = "; or ask for a pack made with --with-parts" if self.pack is not None else ""
             raise ReplayError(f"{self.path}: played with an external LDraw library ($LDRAWDIR) and LDRAWDIR is not "
-                              "set here; point LDRAWDIR at that library to verify or film it")
+                              f"set here; point LDRAWDIR at that library to verify or film it{hint}")
         return library
 
     def world(self) -> Any:
@@ -143,15 +165,28 @@ class OpenReplay:
 
 
 def open_replay(path: str | os.PathLike, scene: str | os.PathLike | None = None) -> OpenReplay:
-    """Read a replay and find its ruleset; the scene and the world are built when first asked for.
+    """Read a replay (or the replay in a .bowpack) and find its ruleset; the scene and the world are
+    built when first asked for.
 
-    ReplayError for an unreadable file or a ruleset this bow3d does not know."""
+    ReplayError for an unreadable file or pack, or a ruleset this bow3d does not know."""
     import bow3d.rulesets  # noqa: F401  (registers the built-in rulesets)
 
-    replay = read_replay(path)
+    pack = open_pack(path) if is_pack(path) else None
+    replay = read_replay(path) if pack is None else _read_packed(pack)
     name = replay.header.ruleset.get("name", "bow-1.3") if isinstance(replay.header.ruleset, dict) else "bow-1.3"
     try:
         ruleset = RULESETS.get(str(name))
     except UnknownRuleset as error:
         raise ReplayError(f"{replay.path}: {error}") from None
-    return OpenReplay(replay, ruleset, Path(scene) if scene is not None else None)
+    return OpenReplay(replay, ruleset, Path(scene) if scene is not None else None, pack)
+
+
+def _read_packed(pack: PackContents) -> Replay:
+    """The replay in a pack, named by the pack in what it says (pack.bowpack[game.bowreplay]:12: ...)."""
+    name = f"{pack.pack}[{pack.manifest.replay}]"
+    try:
+        replay = read_replay(pack.replay)
+    except ReplayError as error:
+        raise ReplayError(str(error).replace(str(pack.replay), name)) from None
+    truncation = replay.truncation.replace(str(pack.replay), name) if replay.truncation else None
+    return replace(replay, path=Path(pack.pack), truncation=truncation)

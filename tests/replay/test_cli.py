@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from bow3d.cli import main
+from bow3d.replay.format import VERSION
 from bow3d.replay.simulate import simulate
 from tests.replay.test_session import MAX_ROUNDS, flat, record_game
 
@@ -53,7 +54,7 @@ def test_replay_show_of_a_truncated_file_keeps_the_rest_and_exits_2(replay_file,
 
 
 @pytest.mark.parametrize("damage, message", [
-    (lambda text: text.replace('"version":2', '"version":9'), "written by a newer bow3d (version 9)"),
+    (lambda text: text.replace(f'"version":{VERSION}', '"version":9'), "written by a newer bow3d (version 9)"),
     (lambda text: text.replace('\n{"n":3,', '\n#"n":3,'), ":4: not valid JSON"),
     (lambda text: "garbage\n" + text, "not valid JSON"),
 ])

@@ -12,9 +12,10 @@ from hypothesis import strategies as st
 
 from bow3d.errors import ReplayError
 from bow3d.replay import format as fmt
-from bow3d.replay.format import ReplayWriter, file_sha256, read_replay
+from bow3d.replay.format import ReplayWriter, read_replay
 
 GOLDEN = Path(__file__).resolve().parents[1] / "data" / "replay" / "golden-v1.bowreplay"
+DIGEST = {"method": "bow3d-scene-meaning/1", "sha256": "ab" * 32}  # the fake scene's: these tests need no LDraw
 
 
 def fake_scene(tmp_path: Path) -> SimpleNamespace:
@@ -27,7 +28,8 @@ def fake_scene(tmp_path: Path) -> SimpleNamespace:
 def write_sample(tmp_path: Path, records: list[dict]) -> Path:
     out = tmp_path / "replays" / "game.bowreplay"
     out.parent.mkdir(exist_ok=True)
-    with ReplayWriter(out, fake_scene(tmp_path), seed=7, players={"blue": "ai", "red": "ai"}) as writer:
+    with ReplayWriter(out, fake_scene(tmp_path), seed=7, players={"blue": "ai", "red": "ai"},
+                      scene_digest=DIGEST) as writer:
         for record in records:
             writer.write(record, [{"type": "echo", "of": record["type"]}])
     return out
@@ -45,7 +47,7 @@ def test_header_first_with_format_version_and_scene_relative(tmp_path):
     assert list(header)[:2] == ["format", "version"]
     assert header["format"] == "bow3d-replay" and header["version"] == fmt.VERSION
     assert header["scene"] == "../scenes/tiny.yaml"
-    assert header["scene_sha256"] == file_sha256(tmp_path / "scenes" / "tiny.yaml")
+    assert header["scene_digest"] == DIGEST
     assert [json.loads(line)["n"] for line in lines[1:]] == [1, 2, 3]
     replay = read_replay(out)
     assert not replay.truncated and [e.record for e in replay.entries] == RECORDS
@@ -55,7 +57,7 @@ def test_header_first_with_format_version_and_scene_relative(tmp_path):
 def test_each_line_is_flushed_as_written(tmp_path):
     """design.md: flushed per event, so a crash loses at most the event in flight."""
     out = tmp_path / "g.bowreplay"
-    with ReplayWriter(out, fake_scene(tmp_path), seed=1, players={"blue": "ai"}) as writer:
+    with ReplayWriter(out, fake_scene(tmp_path), seed=1, players={"blue": "ai"}, scene_digest=DIGEST) as writer:
         writer.write(RECORDS[0], [])
         assert len(read_replay(out).entries) == 1  # readable while the game is still going
 
@@ -64,7 +66,7 @@ def test_never_overwrites(tmp_path):
     out = write_sample(tmp_path, RECORDS)
     before = out.read_bytes()
     with pytest.raises(ReplayError, match="never overwrites"):
-        ReplayWriter(out, fake_scene(tmp_path), seed=1, players={})
+        ReplayWriter(out, fake_scene(tmp_path), seed=1, players={}, scene_digest=DIGEST)
     assert out.read_bytes() == before
 
 
@@ -109,9 +111,9 @@ def test_binary_garbage_and_empty_refused(tmp_path):
 def test_newer_version_refused_plainly(tmp_path):
     out = write_sample(tmp_path, RECORDS)
     lines = out.read_text().splitlines()
-    lines[0] = lines[0].replace('"version":2', '"version":7,"new_field":true')
+    lines[0] = lines[0].replace(f'"version":{fmt.VERSION}', '"version":7,"new_field":true')
     out.write_text("\n".join(lines) + "\n")
-    with pytest.raises(ReplayError, match=r"written by a newer bow3d \(version 7\); this bow3d reads up to 2"):
+    with pytest.raises(ReplayError, match=rf"written by a newer bow3d \(version 7\); this bow3d reads up to {fmt.VERSION}"):
         read_replay(out)
 
 
@@ -137,7 +139,7 @@ def test_upgrade_chain_walks_older_versions(tmp_path, monkeypatch):
 
     monkeypatch.setitem(fmt.UPGRADES, 0, v0_to_v1)
     replay = read_replay(out)
-    assert replay.header.version == 2 and replay.header.seed == 7
+    assert replay.header.version == fmt.VERSION and replay.header.seed == 7
     assert [e.record for e in replay.entries][1:] == RECORDS[1:]  # the version-1 step names the roll's spec
     assert replay.entries[0].record["spec"] == {"kind": "bricks", "n": 6, "p": 0.262}
 
@@ -146,7 +148,8 @@ def test_golden_file_reads():
     """A small file in the published version-1 format keeps reading, upgraded to version 2: the seeded
     chance of version 1 said in the header, brick-roll records naming their spec (format snapshot)."""
     replay = read_replay(GOLDEN)
-    assert replay.header.version == 2 and replay.header.seed == 42
+    assert replay.header.version == fmt.VERSION and replay.header.seed == 42
+    assert replay.header.scene_digest.method == "file-bytes"  # versions 1 and 2 named the scene by its bytes
     assert replay.header.chance.mode == "seeded" and replay.header.chance.seed == [42, 0]
     assert replay.entries[0].record == {"type": "roll", "side": "blue", "spec": {"kind": "bricks", "n": 6, "p": 0.262},
                                         "outcome": 2}
@@ -156,10 +159,11 @@ def test_golden_file_reads():
 
 
 def test_header_schema_snapshot():
-    """The header fields of version 2; changing them needs a new version and an upgrade step."""
+    """The header fields of version 3; changing them needs a new version and an upgrade step."""
     assert list(fmt.ReplayHeader.model_fields) == [
-        "format", "version", "scene", "scene_sha256", "ruleset", "seed", "chance", "players", "ai", "sight",
+        "format", "version", "scene", "scene_digest", "ruleset", "seed", "chance", "players", "ai", "sight",
         "created", "max_rounds", "library"]
+    assert list(fmt.SceneDigest.model_fields) == ["method", "sha256"]
     assert list(fmt.ChanceSource.model_fields) == ["mode", "generator", "seed"]
     assert list(fmt.ReplayEntry.model_fields) == ["n", "record", "events"]
     assert list(fmt.GameEnd.model_fields) == ["entries", "round", "winner", "result"]

@@ -117,7 +117,7 @@ def test_verify_reports_an_illegal_record_with_the_rules_reason(recorded, tmp_pa
 def test_verify_refuses_a_replay_of_another_scene(recorded, tmp_path):
     scene_path, out, _ = recorded
     other = write_scene(tmp_path / "scenes")
-    other.write_text(other.read_text() + "# edited since\n")
+    other.write_text(other.read_text().replace("position: [26.5, 8.5]", "position: [25.5, 8.5]"))
     copy = tmp_path / "replays" / "copy.bowreplay"
     copy.parent.mkdir()
     copy.write_bytes(out.read_bytes())  # names ../scenes/skirmish.yaml, now the edited one

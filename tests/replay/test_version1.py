@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from bow3d.errors import ReplayError
-from bow3d.replay import read_replay, verify_replay
+from bow3d.replay import VERSION, read_replay, verify_replay
 from bow3d.replay.upgrade_v1 import upgrade_event
 from bow3d.rules.events import event_from_record
 from bow3d.rulesets import BOW
@@ -36,7 +36,7 @@ def scene_of(name: str) -> Path:
 def test_version_1_flat_replays_verify_on_the_new_engine(name):
     """Re-simulated record by record by today's engine, every event equal to the upgraded version-1
     event, every brick roll re-derived from the seed in the header."""
-    assert read_replay(V1 / name).header.version == 2  # upgraded on reading
+    assert read_replay(V1 / name).header.version == VERSION  # upgraded on reading
     result = verify_replay(V1 / name, geometry_factory=flat_field, scene=scene_of(name))
     assert result.ok, result.first_divergence
     assert result.chance_checked and result.complete and result.entries == len(read_replay(V1 / name).entries)

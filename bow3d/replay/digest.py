@@ -1,0 +1,145 @@
+"""What a replay's header says its scene is: the scene's meaning, hashed, not its file's bytes.
+
+Layer: replay (reads scenes through their ruleset's schema, LDraw models through bow3d.ldraw).
+A replay must re-play on the same battlefield with the same armies; it need not care how the
+scene file is written. So the digest (`scene_digest`, method MEANING) is the sha256 of a
+canonical JSON document made of:
+- the scene as its ruleset's schema reads it (pydantic, values normalised: facings in [0, 360),
+  numbers typed), fields at their default left out (a field a later bow3d adds with a default,
+  or a default written out, changes nothing), keys sorted;
+- in place of every LDraw file it names (the battlefield, each unit's and vehicle's model), the
+  digest of that model's geometry (`model_digest`): every part instance it places, through every
+  sub-model, as (part, colour, BFC inversion, world transform rounded to 1e-4), sorted.
+  A library part (or a missing one) stands by its name, so the digest is the same whichever
+  LDraw library resolves it (the header's `library` says which one the game used); a part of the
+  model's own (a .dat beside it, an MPD block, lines drawn straight into a model) stands by its
+  flattened geometry.
+Comments, blank lines, key order, number spelling, a moved or renamed file: none of these change
+the digest. Version-2 replays hashed the file's bytes (method FILE_BYTES); they are still checked
+that way.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from bow3d.errors import Bow3dError, ReplayError
+
+MEANING = "bow3d-scene-meaning/1"   # scene_digest(): the scene's meaning and its models' geometry
+FILE_BYTES = "file-bytes"           # version-2 replays: the sha256 of the scene file's bytes
+METHODS = (MEANING, FILE_BYTES)
+_ROUND = 4  # decimals kept of transforms (LDU and rotation entries) and part geometry
+
+
+def file_sha256(path: str | os.PathLike) -> str:
+    """The sha256 of a file's bytes, in hex."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def canonical_json(value: Any) -> bytes:
+    """Sorted keys, no spaces, no NaN: the same data always gives the same bytes."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), allow_nan=False, ensure_ascii=True).encode()
+
+
+def _in_library(key: str, prefixes: tuple[str, ...]) -> bool:
+    return key.startswith(prefixes)
+
+
+def _part_identity(model: Any, key: str, prefixes: tuple[str, ...]) -> str:
+    """A part of the library (or a missing one) by its name; any other by its flattened geometry."""
+    if key.startswith("missing:"):
+        return "name:" + key.removeprefix("missing:").rsplit("/", 1)[-1]
+    if _in_library(key, prefixes):
+        return "name:" + Path(key).name.lower()
+    part = model.parts[key]
+    digest = hashlib.sha256()
+    for array in (np.round(part.positions.astype(np.float64), _ROUND), part.triangles, part.tri_colour,
+                  part.tri_certified):
+        digest.update(np.ascontiguousarray(array).tobytes())
+        digest.update(b"|")
+    return "geometry:" + digest.hexdigest()
+
+
+def model_digest(model: Any) -> str:
+    """The sha256 of a loaded model's placed parts (module docstring); (N,) instances, any order."""
+    table = model.table
+    prefixes = tuple(str(root) + os.sep for root in model.library.roots)
+    identities = [_part_identity(model, key, prefixes) for key in table.keys]
+    names = sorted(set(identities))
+    rank = np.asarray([names.index(i) for i in identities], np.float64)
+    if len(table):
+        rows = np.column_stack([rank[table.part], table.colour.astype(np.float64),
+                                table.inverted.astype(np.float64),
+                                np.round(table.transform.reshape(-1, 16), _ROUND) + 0.0])  # + 0.0: no -0.0
+        rows = rows[np.lexsort(rows.T[::-1])]
+    else:
+        rows = np.zeros((0, 19))
+    digest = hashlib.sha256(canonical_json(names))
+    digest.update(np.ascontiguousarray(rows, np.float64).tobytes())
+    return digest.hexdigest()
+
+
+def _model_path(scene: Any, name: str, library: Any) -> Path | None:
+    """A unit's or vehicle's model file beside the scene; None when it is a library part or model."""
+    path = Path(scene.resolve(name))
+    return path if path.is_file() else None
+
+
+def scene_meaning(scene: Any, library: Any = None) -> dict[str, Any]:
+    """The canonical document scene_digest() hashes (for tests and for a look at what counts)."""
+    from bow3d.ldraw import Library, load_model
+    from bow3d.rulesets import ruleset_of
+
+    library = library or Library.from_env()
+    narrowed = ruleset_of(scene).scene_model.model_validate(scene.model_dump(mode="python"))
+    data = narrowed.model_dump(mode="json", exclude_defaults=True)
+    models: dict[str, dict[str, str]] = {}
+
+    def geometry(name: str, path: Path | None) -> dict[str, str]:
+        key = str(path) if path is not None else f"library:{name}"
+        if key not in models:
+            if path is None:  # a library part or model named directly: by its name, as inside models
+                models[key] = {"ldraw": "name:" + Path(name.replace("\\", "/")).name.lower()}
+            else:
+                try:
+                    models[key] = {"ldraw": model_digest(load_model(path, library))}
+                except Bow3dError as error:
+                    raise ReplayError(f"{scene.path}: cannot read {name!r} to identify the scene: {error}") from None
+        return models[key]
+
+    data["battlefield"] = geometry(scene.battlefield, Path(scene.battlefield_path))
+    for group in ("units", "vehicles"):
+        for item, source in zip(data.get(group, []), getattr(scene, group)):
+            item["model"] = geometry(source.model, _model_path(scene, source.model, library))
+    return data
+
+
+def scene_digest(scene: Any, library: Any = None) -> dict[str, str]:
+    """The header's `scene_digest` of a loaded scene: {"method": MEANING, "sha256": ...}.
+
+    `library` (a bow3d.ldraw.Library; default LDRAWDIR, else the bundled one) only resolves names:
+    library parts stand by their names, so any library gives the same digest."""
+    return {"method": MEANING, "sha256": hashlib.sha256(canonical_json(scene_meaning(scene, library))).hexdigest()}
+
+
+def check_scene_digest(expected: Any, scene: Any, path: Path, library: Any = None) -> str | None:
+    """None when `scene` (read from `path`) is the one `expected` (the header's scene_digest) names; else
+    one line saying how it differs."""
+    method, want = expected.method, expected.sha256
+    if method == FILE_BYTES:
+        got = file_sha256(path)
+        if got == want:
+            return None
+        return (f"{path} has sha256 {got[:12]}..., the replay was written for {want[:12]}... (a version-2 replay "
+                "names its scene by the file's bytes: the scene file changed since, or this is not its scene)")
+    got = scene_digest(scene, library)["sha256"]
+    if got == want:
+        return None
+    return (f"{path} means another game: its armies, rules or battlefield differ from the ones the replay was "
+            f"played on (scene digest {got[:12]}..., the replay's {want[:12]}...)")

@@ -1,0 +1,404 @@
+"""A replay that travels: one `.bowpack` file with the replay and everything it needs to re-play.
+
+Layer: replay. A pack is a zip file (deflated, members sorted, timestamps fixed: the same replay
+packs to the same bytes) holding:
+
+    bowpack.json               the manifest (PackManifest), written first
+    village-seed1.bowreplay    the replay, as written
+    scene/village.yaml         the scene, and beside it every file of the scene's own that it
+    scene/village.ldr          needs: the battlefield, the unit and vehicle models, their
+    scene/figures/jeep.ldr     sub-models and any part that is not the library's
+    ldraw/LDConfig.ldr         with --with-parts only: the library files the models use
+    ldraw/parts/3001.dat       (parts, sub-parts, primitives), under their library paths
+
+Without `--with-parts` the library files are only named (`library_files`): every bow3d has the
+bundled starter library, and an official library is found through LDRAWDIR as usual. Files of the
+scene must lie inside the scene's folder (the rule scenes are read by anyway); a scene that reaches
+further is refused with the file named.
+
+Reading (`open_pack`) is strict and bounded: a zip whose members are not exactly the manifest's,
+a name that is absolute, climbs out (`..`), repeats or is a link, a member over MAX_MEMBER_BYTES or
+a pack over MAX_PACK_BYTES unpacked, or a member whose sha256 is not the manifest's is refused
+with one line. A valid pack is unpacked once into the cache folder ($BOW3D_CACHE_DIR, else the
+user cache folder), under its own sha256: opening it again costs a check, not an unpacking.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import stat
+import tempfile
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from bow3d.errors import ReplayError
+
+FORMAT = "bow3d-pack"
+VERSION = 1
+SUFFIX = ".bowpack"
+MANIFEST = "bowpack.json"
+SCENE_FOLDER = "scene"
+LIBRARY_FOLDER = "ldraw"
+MAX_MEMBERS = 50_000
+MAX_MEMBER_BYTES = 64 * 1024 * 1024     # one file (bow3d reads no LDraw file bigger)
+MAX_PACK_BYTES = 1024 * 1024 * 1024     # all of it, unpacked
+MAX_MANIFEST_BYTES = 16 * 1024 * 1024
+_ZIP_TIME = (1980, 1, 1, 0, 0, 0)       # fixed member times: the same replay packs to the same bytes
+_ZIP_MAGIC = b"PK\x03\x04"
+
+
+class PackManifest(BaseModel):
+    """bowpack.json: what the pack holds and how to use it."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    format: str = FORMAT
+    version: int = VERSION
+    replay: str = Field(description="the replay member (top level)")
+    scene: str = Field(description="the scene member, under scene/")
+    library: str | None = Field(None, description="the replay header's library: 'bundled', 'external' or None")
+    parts: str = Field(description="'included': the library files are under ldraw/; 'named': only named")
+    library_files: list[str] = Field(description="the LDraw library files the models use, by library path")
+    files: dict[str, str] = Field(description="member -> sha256 of its bytes (every member but this manifest)")
+    bow3d: str = Field("", description="the bow3d that packed it")
+
+
+@dataclass(frozen=True)
+class PackContents:
+    """An opened pack: where it was unpacked, and its replay, scene and (when included) library there."""
+
+    pack: Path
+    root: Path
+    manifest: PackManifest
+    replay: Path
+    scene: Path
+    library: Path | None  # an LDraw library root (LDConfig.ldr, parts/, p/) when the parts are included
+
+
+@dataclass(frozen=True)
+class PackSummary:
+    """What `write_pack` wrote."""
+
+    path: Path
+    replay: str
+    scene_files: int
+    library_files: int
+    parts_included: bool
+    bytes: int
+
+
+def is_pack(path: str | os.PathLike) -> bool:
+    """True when `path` is a file that starts like a zip file (what a .bowpack is); ReplayError for a file
+    named .bowpack that is not one."""
+    try:
+        with open(path, "rb") as handle:
+            found = handle.read(4) == _ZIP_MAGIC
+    except OSError:
+        return False
+    if not found and Path(path).suffix.lower() == SUFFIX and os.path.isfile(path):
+        raise ReplayError(f"{path}: not a bow3d pack (not a zip file); make one with bow3d replay pack")
+    return found
+
+
+# --- writing -------------------------------------------------------------------------------------
+
+def _inside(path: Path, folder: Path) -> bool:
+    return path == folder or folder in path.parents
+
+
+def _model_files(path: Path, library: Any) -> set[Path]:
+    """Every file a load of this LDraw model reads: the model, its sub-model files, its parts' files."""
+    from bow3d.ldraw import load_model
+
+    model = load_model(path, library)
+    files = {Path(f.source) for f in model.table.origins.files}
+    for part in model.parts.values():
+        files.update(Path(d) for d in part.dependencies)
+    files.add(Path(path))
+    return {Path(os.path.realpath(f)) for f in files if os.path.isfile(f)}
+
+
+def pack_members(scene: Any, library: Any) -> tuple[dict[str, Path], dict[str, Path]]:
+    """The files a scene needs: (scene/ member -> file, library path -> file). ReplayError naming a file
+    of the scene's that lies outside its folder."""
+    folder = Path(os.path.realpath(scene.path)).parent
+    roots = [Path(os.path.realpath(root)) for root in library.roots]
+    wanted = {Path(os.path.realpath(scene.path))}
+    models = [Path(scene.battlefield_path)]
+    for item in [*scene.units, *scene.vehicles]:
+        local = Path(scene.resolve(item.model))
+        found = local if local.is_file() else library.find(item.model)
+        if found is not None:
+            models.append(Path(found))
+    for model in dict.fromkeys(models):
+        wanted |= _model_files(model, library)
+    own: dict[str, Path] = {}
+    shared: dict[str, Path] = {}
+    for file in sorted(wanted):
+        root = next((r for r in roots if _inside(file, r)), None)
+        if root is not None:
+            shared[file.relative_to(root).as_posix()] = file
+        elif _inside(file, folder):
+            own[f"{SCENE_FOLDER}/{file.relative_to(folder).as_posix()}"] = file
+        else:
+            raise ReplayError(f"{scene.path}: needs {file}, which is outside the scene's folder ({folder}) and the "
+                              "LDraw library; move it into the scene's folder to pack the replay")
+    return own, shared
+
+
+def write_pack(replay_path: str | os.PathLike, out: str | os.PathLike, *, with_parts: bool = False,
+               scene: str | os.PathLike | None = None, force: bool = False) -> PackSummary:
+    """Pack a replay (or re-pack a pack) with its scene, models and non-library parts into `out`.
+
+    The replay is opened as every command opens it (its scene found and checked against the header),
+    so only a scene the replay was played on is packed. `with_parts` includes the library files too.
+    Never overwrites `out` unless `force` (bow3d.paths)."""
+    from bow3d import __version__
+    from bow3d.paths import check_new, open_new
+    from bow3d.replay.opened import open_replay
+
+    check_new(out, force=force)
+    opened = open_replay(replay_path, scene)
+    scene_obj = opened.scene()
+    library = opened.library()
+    own, shared = pack_members(scene_obj, library)
+    replay_file = opened.pack.replay if opened.pack is not None else Path(replay_path)
+    replay_name = PurePosixPath(replay_file.name).name
+    members = dict(own)
+    members[replay_name] = replay_file
+    if with_parts:
+        config = library.ldconfig()
+        if config is not None:
+            shared.setdefault("LDConfig.ldr", Path(os.path.realpath(config)))
+        members.update({f"{LIBRARY_FOLDER}/{name}": path for name, path in shared.items()})
+    data = {name: _read(path) for name, path in sorted(members.items())}
+    scene_member = f"{SCENE_FOLDER}/{Path(os.path.realpath(scene_obj.path)).name}"
+    manifest = PackManifest(
+        replay=replay_name, scene=scene_member, library=opened.header.library,
+        parts="included" if with_parts else "named", library_files=sorted(shared),
+        files={name: hashlib.sha256(blob).hexdigest() for name, blob in data.items()}, bow3d=__version__)
+    with open_new(out, "wb", force=force) as handle:
+        with zipfile.ZipFile(handle, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
+            _add(archive, MANIFEST, json.dumps(manifest.model_dump(mode="json"), indent=1).encode())
+            for name, blob in data.items():
+                _add(archive, name, blob)
+    return PackSummary(Path(out), replay_name, len(own), len(shared), with_parts, Path(out).stat().st_size)
+
+
+def _read(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as error:
+        raise ReplayError(f"{path}: cannot be read to pack it ({error.strerror or error})") from None
+
+
+def _add(archive: zipfile.ZipFile, name: str, blob: bytes) -> None:
+    info = zipfile.ZipInfo(name, _ZIP_TIME)
+    info.compress_type = zipfile.ZIP_DEFLATED
+    info.external_attr = (stat.S_IFREG | 0o644) << 16
+    archive.writestr(info, blob)
+
+
+# --- reading -------------------------------------------------------------------------------------
+
+def _refuse(pack: Path, what: str) -> ReplayError:
+    return ReplayError(f"{pack}: {what}; the pack is damaged or not made by bow3d (make it again with "
+                       "bow3d replay pack)")
+
+
+def _check_name(pack: Path, name: str) -> str:
+    """A member name as a safe relative path, or a refusal naming it."""
+    pure = PurePosixPath(name)
+    if (not name or "\\" in name or name.startswith("/") or ":" in pure.parts[0] or "\x00" in name
+            or any(part in ("", ".", "..") for part in name.split("/"))):
+        raise _refuse(pack, f"member name {name!r} is not a plain relative path")
+    return name
+
+
+def _check_members(pack: Path, archive: zipfile.ZipFile) -> dict[str, zipfile.ZipInfo]:
+    infos = archive.infolist()
+    if len(infos) > MAX_MEMBERS:
+        raise _refuse(pack, f"{len(infos):,} members, more than a pack may hold ({MAX_MEMBERS:,})")
+    members: dict[str, zipfile.ZipInfo] = {}
+    seen: set[str] = set()
+    total = 0
+    for info in infos:
+        if info.is_dir():
+            continue
+        name = _check_name(pack, info.filename)
+        kind = stat.S_IFMT(info.external_attr >> 16)  # 0: no Unix mode recorded (a plain file)
+        if kind and kind != stat.S_IFREG:
+            raise _refuse(pack, f"member {name!r} is not a plain file (a link or a special file)")
+        if name.lower() in seen:
+            raise _refuse(pack, f"member {name!r} is there twice")
+        seen.add(name.lower())
+        if info.file_size > MAX_MEMBER_BYTES:
+            raise _refuse(pack, f"member {name!r} unpacks to {info.file_size:,} bytes, more than "
+                                f"{MAX_MEMBER_BYTES:,}")
+        total += info.file_size
+        if total > MAX_PACK_BYTES:
+            raise _refuse(pack, f"unpacks to more than {MAX_PACK_BYTES:,} bytes")
+        members[name] = info
+    return members
+
+
+def _read_member(pack: Path, archive: zipfile.ZipFile, info: zipfile.ZipInfo, limit: int) -> bytes:
+    """A member's bytes, never more than its declared size (a lying header is refused)."""
+    try:
+        with archive.open(info) as stream:
+            blob = stream.read(min(info.file_size, limit) + 1)
+    except (zipfile.BadZipFile, OSError, EOFError, ValueError, NotImplementedError) as error:
+        raise _refuse(pack, f"member {info.filename!r} cannot be unpacked ({error})") from None
+    if len(blob) > min(info.file_size, limit):
+        raise _refuse(pack, f"member {info.filename!r} holds more than it says")
+    return blob
+
+
+def read_manifest(pack: Path, archive: zipfile.ZipFile, members: dict[str, zipfile.ZipInfo]) -> PackManifest:
+    """The manifest, format and version first (a newer pack is refused plainly), then every field."""
+    from bow3d.textformats import load_json
+
+    info = members.get(MANIFEST)
+    if info is None:
+        raise ReplayError(f"{pack}: a zip file, but not a bow3d pack (no {MANIFEST} in it)")
+    raw = load_json(_read_member(pack, archive, info, MAX_MANIFEST_BYTES).decode("utf-8", "replace"),
+                    f"{pack}:{MANIFEST}", error=ReplayError)
+    if not isinstance(raw, dict) or raw.get("format") != FORMAT:
+        raise ReplayError(f"{pack}: {MANIFEST} is not a bow3d pack manifest (\"format\": \"{FORMAT}\")")
+    version = raw.get("version")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise ReplayError(f"{pack}: {MANIFEST}: version must be a whole number, got {version!r}")
+    if version > VERSION:
+        raise ReplayError(f"{pack}: written by a newer bow3d (pack version {version}); this bow3d reads up to "
+                          f"{VERSION}: upgrade bow3d to read it")
+    try:
+        manifest = PackManifest.model_validate(raw)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise ReplayError(f"{pack}: {MANIFEST}: {where}: {first['msg']}") from None
+    listed = set(manifest.files) | {MANIFEST}
+    if set(members) != listed:
+        extra = sorted(set(members) - listed)
+        missing = sorted(listed - set(members))
+        raise _refuse(pack, f"its members are not the manifest's (not listed: {extra[:3]}, missing: {missing[:3]})")
+    for name in (manifest.replay, manifest.scene):
+        if name not in manifest.files:
+            raise _refuse(pack, f"{MANIFEST} names {name!r}, which is not in the pack")
+    if "/" in manifest.replay or not manifest.scene.startswith(f"{SCENE_FOLDER}/"):
+        raise _refuse(pack, f"{MANIFEST}: the replay must be at the top and the scene under {SCENE_FOLDER}/")
+    return manifest
+
+
+def _pack_sha256(pack: Path) -> str:
+    digest = hashlib.sha256()
+    try:
+        with open(pack, "rb") as handle:
+            for chunk in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(chunk)
+    except OSError as error:
+        raise ReplayError(f"{pack}: cannot read the pack ({error.strerror or error})") from None
+    return digest.hexdigest()
+
+
+def _unpacked_ok(root: Path, manifest: PackManifest) -> bool:
+    """An earlier unpacking is whole and unchanged (a damaged cache entry is unpacked again)."""
+    for name, sha in manifest.files.items():
+        path = root / name
+        try:
+            if path.is_symlink() or not path.is_file() or hashlib.sha256(path.read_bytes()).hexdigest() != sha:
+                return False
+        except OSError:
+            return False
+    return True
+
+
+def _cache_folder() -> Path:
+    from bow3d.ldraw import default_cache_dir
+
+    return default_cache_dir() / "packs"
+
+
+def _contents(pack: Path, root: Path, manifest: PackManifest) -> PackContents:
+    library = root / LIBRARY_FOLDER if manifest.parts == "included" else None
+    return PackContents(pack, root, manifest, root / manifest.replay, root / manifest.scene, library)
+
+
+def open_pack(path: str | os.PathLike, cache_dir: str | os.PathLike | None = None) -> PackContents:
+    """Check a pack and unpack it (once: into the cache folder, under the pack's sha256). ReplayError,
+    one line naming the pack, for anything wrong with it (module docstring)."""
+    pack = Path(path)
+    sha = _pack_sha256(pack)
+    try:
+        archive = zipfile.ZipFile(pack)
+    except (zipfile.BadZipFile, OSError, EOFError) as error:
+        raise ReplayError(f"{pack}: not a bow3d pack (not a readable zip file: {error})") from None
+    with archive:
+        members = _check_members(pack, archive)
+        manifest = read_manifest(pack, archive, members)
+        base = Path(cache_dir) if cache_dir is not None else _cache_folder()
+        root = base / sha[:32]
+        if root.is_dir() and _unpacked_ok(root, manifest):
+            return _contents(pack, root, manifest)
+        blobs = {}
+        for name, sha_expected in manifest.files.items():
+            blob = _read_member(pack, archive, members[name], MAX_MEMBER_BYTES)
+            if hashlib.sha256(blob).hexdigest() != sha_expected:
+                raise _refuse(pack, f"member {name!r} is not what the manifest says (sha256 differs)")
+            blobs[name] = blob
+    return _contents(pack, _unpack(pack, base, root, blobs, manifest), manifest)
+
+
+def _unpack(pack: Path, base: Path, root: Path, blobs: dict[str, bytes], manifest: PackManifest) -> Path:
+    """Write the members into a fresh folder and move it into place; a temporary folder when the cache
+    folder cannot be written."""
+    try:
+        base.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=".unpacking-", dir=base))
+    except OSError:
+        staging = Path(tempfile.mkdtemp(prefix="bow3d-pack-"))
+        root = staging
+    try:
+        for name, blob in blobs.items():
+            target = staging / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            with open(target, "xb") as handle:
+                handle.write(blob)
+        if manifest.parts == "included":
+            (staging / LIBRARY_FOLDER / "parts").mkdir(parents=True, exist_ok=True)
+        if staging == root:
+            return root
+        if root.exists():
+            shutil.rmtree(root, ignore_errors=True)  # a damaged earlier unpacking
+        try:
+            os.rename(staging, root)
+        except OSError:
+            if root.is_dir() and _unpacked_ok(root, manifest):  # another process unpacked it meanwhile
+                shutil.rmtree(staging, ignore_errors=True)
+                return root
+            return staging
+        return root
+    except OSError as error:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise ReplayError(f"{pack}: cannot unpack it into {base} ({error.strerror or error}); set BOW3D_CACHE_DIR "
+                          "to a folder you may write to") from None
+
+
+def describe(contents: PackContents) -> str:
+    """One line: what a pack holds."""
+    m = contents.manifest
+    scene_files = sum(1 for name in m.files if name.startswith(f"{SCENE_FOLDER}/"))
+    parts = (f"{len(m.library_files)} library files included" if m.parts == "included"
+             else f"{len(m.library_files)} library files named")
+    return f"{contents.pack}: {m.replay}, {m.scene} and {scene_files - 1} files of its own, {parts}"
+
+
+__all__ = ["FORMAT", "MANIFEST", "SUFFIX", "VERSION", "PackContents", "PackManifest", "PackSummary", "describe",
+           "is_pack", "open_pack", "pack_members", "write_pack"]

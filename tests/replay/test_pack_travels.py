@@ -1,0 +1,67 @@
+"""Issue 19's case, end to end on the village's 3D world: a replay packed with its parts, copied alone to
+an empty folder on a machine with no LDRAWDIR, verifies and films.
+
+The game is played with the official LDraw library when LDRAWDIR points at one (the header then says
+`external`: without the pack's parts it could not be re-played here), else with the bundled one."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def bow3d(*args: str, cwd: Path, env: dict) -> subprocess.CompletedProcess:
+    environment = {k: v for k, v in {**os.environ, "PYTHONPATH": str(ROOT), **env}.items() if v is not None}
+    return subprocess.run([sys.executable, "-m", "bow3d", *args], capture_output=True, text=True, timeout=300,
+                          cwd=cwd, env=environment)
+
+
+@pytest.fixture(scope="module")
+def travelling(tmp_path_factory):
+    """(the empty folder with only the pack in it, the environment of a machine with no LDRAWDIR, the library)"""
+    home = tmp_path_factory.mktemp("home")
+    official = os.environ.get("LDRAWDIR")
+    library = "external" if official and Path(official, "parts").is_dir() else "bundled"
+    played = bow3d("simulate", str(ROOT / "scenes" / "village.yaml"), "--games", "1", "--seed", "4", "--max-rounds",
+                   "2", "--replays", str(home / "games"), cwd=home,
+                   env={"LDRAWDIR": official if library == "external" else None})
+    assert played.returncode == 0, played.stderr
+    replay = next((home / "games").glob("*.bowreplay"))
+    assert f'"library":"{library}"' in replay.read_text().splitlines()[0]
+    packed = bow3d("replay", "pack", str(replay), "-o", str(home / "village.bowpack"), "--with-parts", cwd=home,
+                   env={"LDRAWDIR": official if library == "external" else None})
+    assert packed.returncode == 0 and "LDraw library files included" in packed.stdout, packed.stderr
+    empty = tmp_path_factory.mktemp("elsewhere")
+    shutil.copy(home / "village.bowpack", empty / "village.bowpack")
+    away = {"LDRAWDIR": None, "BOW3D_CACHE_DIR": str(tmp_path_factory.mktemp("cache")),
+            "BOW3D_DATA_DIR": str(tmp_path_factory.mktemp("data"))}
+    return empty, away, library
+
+
+def test_the_pack_alone_verifies_with_no_ldrawdir(travelling):
+    empty, away, library = travelling
+    result = bow3d("replay", "verify", "village.bowpack", "--allow-incomplete", cwd=empty, env=away)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("ok: village.bowpack:") and "every event identical" in result.stdout
+    assert "every throw re-derived" in result.stdout
+    assert sorted(p.name for p in empty.iterdir()) == ["village.bowpack"]
+
+
+@pytest.mark.render
+def test_the_pack_alone_films_with_no_ldrawdir(travelling, renderer_available, monkeypatch):
+    """A short, small film (as the video tests make them): the pack's scene and parts are what it is shot on."""
+    from bow3d.view.video import render_replay_video
+
+    empty, away, _ = travelling
+    for key, value in away.items():
+        monkeypatch.delenv(key, raising=False) if value is None else monkeypatch.setenv(key, value)
+    monkeypatch.chdir(empty)
+    stats = render_replay_video("village.bowpack", "film.mp4", size=(160, 90), fps=4, progress=False, max_seconds=4.0)
+    assert stats.frames == round(stats.seconds * 4) >= 16 and (empty / "film.mp4").stat().st_size > 1000
