@@ -2,7 +2,8 @@
 
 Layers, lowest first: ldraw < scene < world < rules < rulesets < replay < view; commands and cli
 sit above everything (no layer imports them). The modules at the top of the package (errors,
-paths, textformats, bundled, units, ...) are the base every layer may use; they import no layer.
+paths, textformats, bundled, units, ...) and the base packages (batch: the executor of batch work) are the
+base every layer may use; they import no layer.
 Besides the order:
   - rules and rulesets never import world, view, replay, panda3d or direct;
   - rules (the engine) is pure Python: no numpy (rulesets may use it);
@@ -26,6 +27,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1] / "bow3d"
 ORDER = ["ldraw", "scene", "world", "rules", "rulesets", "replay", "view"]
 TOP = {"commands", "cli", "__main__"}  # above every layer; may import anything
+BASE_PACKAGES = {"batch"}  # packages of the base: every layer may use them, they import no layer
 FORBIDDEN = {  # beyond the order: bow3d layers and third-party packages a layer never imports
     "rules": {"world", "view", "replay", "panda3d", "direct", "numpy"},
     "rulesets": {"world", "view", "replay", "panda3d", "direct"},
@@ -48,7 +50,7 @@ def layer_of(path: Path, root: Path) -> str:
     """'ldraw', ..., 'view', 'commands', 'cli', '__main__', or 'base' for the package's own modules."""
     relative = path.relative_to(root).parts
     if len(relative) > 1:
-        return relative[0]
+        return "base" if relative[0] in BASE_PACKAGES else relative[0]
     stem = Path(relative[0]).stem
     return stem if stem in TOP else "base"
 
@@ -227,3 +229,14 @@ def test_the_checker_passes_a_clean_package(tmp_path):
 def test_the_checker_catches_each_planted_violation(tmp_path, name, text, expected):
     found = violations(_fake(tmp_path, {**CLEAN, name: text}))
     assert any(expected in problem for problem in found), found
+
+
+def test_the_checker_keeps_the_base_packages_below_every_layer(tmp_path):
+    root = _fake(tmp_path, CLEAN)
+    (root / "batch").mkdir()
+    (root / "batch" / "__init__.py").write_text("from bow3d.paths import free_path\n")
+    (root / "batch" / "bad.py").write_text("from bow3d.replay import session\n")
+    (root / "replay" / "ok.py").write_text("from bow3d.batch import executor\n")
+    found = violations(root)
+    assert [p for p in found if "batch/bad.py:1: imports bow3d.replay" in p and "base modules import no" in p], found
+    assert not [p for p in found if "replay/ok.py" in p], found

@@ -1,10 +1,9 @@
-"""`bow3d simulate SCENE --games N`: AI against AI on the scene's real 3D world."""
+"""`bow3d simulate SCENE --games N`: AI against AI on the scene's real 3D world, on this machine or on Ray."""
 
 from __future__ import annotations
 
 import argparse
-import json
-import os
+import sys
 
 from bow3d.errors import UserInputError
 
@@ -12,19 +11,38 @@ NAME = "simulate"
 ORDER = 45
 HELP = "play AI-against-AI games on a scene: wins per side, average rounds, games per second"
 DESCRIPTION = """Play N games of a scene, the AI playing every side, with line of sight, cover and
-movement answered by the scene's real 3D world (built once per worker process). Game i is
-played from seed S + i, so every game is reproducible: with --replays DIR each game's replay
-is written there (existing files are kept; a free name is picked), ready for
-'bow3d replay verify' or 'bow3d replay FILE --video out.mp4'.
+movement answered by the scene's real 3D world (built once per worker). Game i is played from seed
+S + i, so every game is reproducible and the results are the same on any engine and any number of
+workers: with --replays DIR each game's replay is written there (existing files are kept; a free
+name is picked), ready for 'bow3d replay verify' or 'bow3d replay FILE --video out.mp4'.
 
-Prints wins per side, draws, average rounds and games per second (world building excluded with
-one worker; with several workers it is inside the time). A game that reaches --max-rounds ends
-on the rules' round limit.
+--engine local (default) plays on processes of this machine; --engine ray on Ray: a local Ray
+instance, or the cluster at --address (pip install 'bow3d[ray]'; docs/ray-cluster.md). Results
+are counted as they come and, with --json or --results FILE, streamed to disk: memory stays flat
+however many games are asked for. A progress bar on stderr shows games done, the rate and the time
+left (--no-progress hides it). Ctrl+C stops cleanly: the games that finished are counted and
+printed (and kept in --results), exit code 130.
+
+Prints wins per side, draws, average rounds and games per second (world building included). A game
+that reaches --max-rounds ends on the rules' round limit.
 
 examples:
   bow3d simulate scenes/village.yaml --games 50
   bow3d simulate scenes/village.yaml --games 1 --seed 1 --replays replays/
-  bow3d simulate scenes/los-gallery.yaml --games 20 --workers 2 --json"""
+  bow3d simulate scenes/village.yaml --games 40 --seed 1 --engine ray --json
+  bow3d simulate scenes/village.yaml --games 100000 --engine ray --address auto --results village.jsonl"""
+
+
+def add_engine_arguments(parser: argparse.ArgumentParser, workers_default: str) -> None:
+    """--engine, --address, --workers: where batch work runs (shared by simulate, balance, heatmap, replay films)."""
+    group = parser.add_argument_group("where the work runs")
+    group.add_argument("--engine", choices=("local", "ray"), default="local",
+                       help="local processes (default) or Ray (pip install 'bow3d[ray]')")
+    group.add_argument("--address", metavar="ADDR", help="with --engine ray: the cluster to join ('auto' on one of "
+                       "its nodes, or ray://HEAD:10001); default a private local Ray instance")
+    group.add_argument("--workers", type=int, default=None, metavar="W",
+                       help=f"workers in parallel (default: {workers_default})")
+    group.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -32,45 +50,56 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", type=int, default=10, metavar="N", help="number of games (default 10)")
     parser.add_argument("--seed", type=int, default=1, metavar="S", help="seed of the first game (default 1)")
     parser.add_argument("--replays", metavar="DIR", help="write each game's replay into this folder")
-    parser.add_argument("--workers", type=int, default=None, metavar="W",
-                        help="processes playing in parallel (default: 2 from 8 games on, where 2 cores exist)")
     parser.add_argument("--max-rounds", type=int, default=30, metavar="R",
                         help="end a game after this round (default 30)")
+    parser.add_argument("--results", metavar="FILE.jsonl", help="stream each game's result to this file (JSON lines)")
+    parser.add_argument("--force", action="store_true", help="replace the --results file if it exists")
     parser.add_argument("--json", action="store_true", help="print JSON for scripts (with each game's result)")
+    add_engine_arguments(parser, "every core from 8 games on; with Ray, every CPU of the cluster")
+
+
+def engine_workers(args: argparse.Namespace, games: int) -> int | None:
+    """The --workers to ask for: the user's, else the cores (local, from 8 items on), else Ray's CPUs (None)."""
+    from bow3d.batch import check_workers, default_workers
+
+    check_workers(args.workers)
+    if args.engine == "local" and args.address:
+        raise UserInputError("--address goes with --engine ray (the Ray cluster to run on)")
+    if args.workers is not None:
+        return args.workers
+    if args.engine == "ray":
+        return None
+    return max(1, min(default_workers(), games)) if games >= 8 else 1
 
 
 def run(args: argparse.Namespace) -> int:
-    from tqdm import tqdm
+    from bow3d.replay.simulate import check_games, simulate
 
-    from bow3d.replay.dice import check_seed
-    from bow3d.replay.simulate import MAX_GAMES, MAX_WORKERS, simulate
-
-    if not 1 <= args.games <= MAX_GAMES:
-        raise UserInputError(f"--games {args.games}: give 1 to {MAX_GAMES:,} games (at a few games a second, "
-                             f"{MAX_GAMES:,} already take days)")
+    check_games(args.games, args.seed)
     if not 1 <= args.max_rounds <= 10_000:
         raise UserInputError(f"--max-rounds must be 1 to 10,000, got {args.max_rounds}")
-    check_seed(args.seed)
-    check_seed(args.seed + args.games - 1, "--seed + --games")
-    workers = args.workers
-    if workers is None:
-        workers = 2 if args.games >= 8 and (os.cpu_count() or 1) >= 2 else 1
-    if not 1 <= workers <= MAX_WORKERS:
-        raise UserInputError(f"--workers must be 1 to {MAX_WORKERS}, got {workers}")
-    with tqdm(total=args.games, unit="game", desc="simulating", disable=None, leave=False) as bar:
-        summary = simulate(args.scene, args.games, seed=args.seed, replays_dir=args.replays, workers=workers,
-                           max_rounds=args.max_rounds, progress=lambda result: bar.update(1))
+    workers = engine_workers(args, args.games)
+    summary = simulate(args.scene, args.games, seed=args.seed, replays_dir=args.replays, workers=workers,
+                       max_rounds=args.max_rounds, engine=args.engine, address=args.address,
+                       keep_results=args.json, results_file=args.results, force=args.force,
+                       progress_bar=not args.no_progress)
+    if summary.interrupted:
+        print(f"interrupted: {summary.played:,} of {summary.games:,} games finished; their results follow"
+              + (f" (and are in {args.results})" if args.results else ""), file=sys.stderr)
     if args.json:
-        print(json.dumps(summary.as_dict(), indent=2))
-        return 0
-    print(f"{summary.scene}: {summary.games} games, seeds {args.seed}..{args.seed + args.games - 1}, "
+        summary.write_json(sys.stdout)
+        return 130 if summary.interrupted else 0
+    last = args.seed + max(summary.played, 1) - 1
+    print(f"{summary.scene}: {summary.played:,} games, seeds {args.seed}..{last}, {summary.engine} engine, "
           f"{summary.workers} worker{'s' if summary.workers > 1 else ''}")
     for side, wins in summary.wins.items():
-        print(f"  {side:<12} {wins:>5} wins ({wins / summary.games:.0%})")
+        print(f"  {side:<12} {wins:>5} wins ({wins / max(summary.played, 1):.0%})")
     print(f"  {'draws':<12} {summary.draws:>5}")
     print(f"average rounds {summary.average_rounds:.1f}; {summary.games_per_second:.2f} games/s "
-          f"({summary.seconds:.2f} s of play, {summary.setup_seconds:.2f} s to build the world)")
+          f"({summary.seconds:.2f} s, world building included)")
     if summary.replays:
         print(f"wrote {len(summary.replays)} replay{'s' if len(summary.replays) > 1 else ''}: "
               + (summary.replays[0] if len(summary.replays) == 1 else f"{summary.replays[0]} ..."))
-    return 0
+    if args.results:
+        print(f"wrote {args.results}: one line per game")
+    return 130 if summary.interrupted else 0
