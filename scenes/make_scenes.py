@@ -32,6 +32,8 @@ from bricks import (BRICK, I3, PLATE, STUD, baseplates, header, house, minifig, 
                     row_1xn, ry, shrub, tree, wall, LOGS_1XN, PLATES_1XN)
 from armies import SHEETS, VILLAGE_UNITS, VILLAGE_VEHICLES, GALLERY_LANES, GALLERY_SHEETS, figure_files  # noqa: E402
 from scene_yaml import gallery_yaml, village_yaml  # noqa: E402
+from make_blaze_of_glory import town_files  # noqa: E402  (the Blaze of Glory town)
+from make_war_of_bros import files as war_of_bros_files  # noqa: E402  (the War of Bros battlefield)
 
 HERE = Path(__file__).resolve().parent
 VILLAGE_STUDS = 64
@@ -114,6 +116,8 @@ def write_tree(out: Path) -> list[Path]:
         files[f"figures/{name}"] = "\n".join(lines)
     files["village.yaml"] = village_yaml()
     files["los-gallery.yaml"] = gallery_yaml()
+    files.update(town_files())
+    files.update(war_of_bros_files())
     written = []
     for rel, text in sorted(files.items()):
         path = out / rel

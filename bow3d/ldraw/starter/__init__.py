@@ -15,11 +15,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from bow3d.errors import UserInputError
-from bow3d.ldraw.starter import bricks, equipment, minifig, openings, plants, primitives, vehicles
+from bow3d.ldraw.starter import bricks, equipment, minifig, openings, plants, primitives, vehicles, western
 from bow3d.ldraw.starter.ldconfig import format_ldconfig
 from bow3d.ldraw.starter.part import AUTHOR, Part, format_part
 
-FAMILIES = (primitives, bricks, openings, plants, minifig, equipment, vehicles)
+FAMILIES = (primitives, bricks, openings, plants, minifig, equipment, vehicles, western)
 
 README = """bow3d starter LDraw library
 ===========================

@@ -1,0 +1,49 @@
+"""What Blaze of Glory's rules read from the scene once: sheets, roles, Blood Brothers, thresholds.
+
+Layer: rulesets (Blaze of Glory). The scene is any object with the attribute names of contract C1
+(bow3d.scene); the rules never read files.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from bow3d.rulesets.blaze_of_glory.sheets import FULL_COVER, OPENING_COVER, PARTIAL_COVER, FigureSheet
+
+
+def _get(obj: Any, name: str, default: Any) -> Any:
+    value = getattr(obj, name, default)
+    return default if value is None else value
+
+
+@dataclass
+class Context:
+    """Scene facts and ruleset parameters the rules use, plus the geometry."""
+
+    scene: Any
+    geometry: Any
+    max_rounds: int | None = None
+    sheets: dict[str, FigureSheet] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        params = getattr(self.scene, "ruleset", None)
+        self.sides = [side.id for side in self.scene.sides]
+        self.sheets = dict(self.scene.sheets)
+        goodies = _get(params, "goodies", None) or (self.sides[0] if self.sides else None)
+        self.goodies = goodies
+        self.baddies = _get(params, "baddies", None) or next((s for s in self.sides if s != goodies), None)
+        self.brothers: dict[str, str] = dict(_get(params, "blood_brothers", {}) or {})
+        self.partial_cover = float(_get(params, "partial_cover", PARTIAL_COVER))
+        self.opening_cover = float(_get(params, "opening_cover", OPENING_COVER))
+        self.full_cover = float(_get(params, "full_cover", FULL_COVER))
+        self.order = [u.id for u in self.scene.units]   # the scene's order: ties broken by it
+
+    def sheet(self, sheet_id: str) -> FigureSheet:
+        return self.sheets[sheet_id]
+
+    def is_goody(self, side: str) -> bool:
+        return side == self.goodies
+
+    def enemy_of(self, side: str) -> str:
+        return next((s for s in self.sides if s != side), side)
