@@ -22,10 +22,11 @@ EXIT_INTERNAL = 1
 EXIT_USAGE = 2
 
 
-def _command_modules() -> list[ModuleType]:
+def _command_modules(only: str | None = None) -> list[ModuleType]:
+    """The command modules (each found by its file name, which is its NAME), or just `only`'s."""
     modules = []
     for info in pkgutil.iter_modules(bow3d.commands.__path__):
-        if info.name.startswith("_"):
+        if info.name.startswith("_") or (only is not None and info.name != only):
             continue
         module = importlib.import_module(f"bow3d.commands.{info.name}")
         if hasattr(module, "NAME") and hasattr(module, "run"):
@@ -33,8 +34,16 @@ def _command_modules() -> list[ModuleType]:
     return sorted(modules, key=lambda m: getattr(m, "ORDER", 50))
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The full argument parser, one subparser per command module."""
+def _chosen_command(argv: list[str]) -> str | None:
+    """The command named on the command line (the first word that is no option), when it is one."""
+    word = next((a for a in argv if not a.startswith("-")), None)
+    known = {info.name for info in pkgutil.iter_modules(bow3d.commands.__path__) if not info.name.startswith("_")}
+    return word if word in known else None
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser, one subparser per command module; with `only`, that command's alone (so a
+    command imports what it needs and no other command's: `bow3d inspect` starts without the rulesets)."""
     parser = argparse.ArgumentParser(
         prog="bow3d",
         description="3D battlefield visualiser, line-of-sight referee and replay tool "
@@ -45,7 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"bow3d {__version__}")
     parser.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in _command_modules():
+    for module in _command_modules(only):
         command = sub.add_parser(
             module.NAME,
             help=module.HELP,
@@ -59,7 +68,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the `bow3d` console command; returns the exit code."""
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(_chosen_command(argv))
     args = parser.parse_args(argv)
     if not hasattr(args, "_run"):
         parser.print_help()

@@ -45,6 +45,7 @@ _HIDDEN_TUBE = re.compile(r"^stud(?:3a?|4a?|4f\d+[a-z]*)(?:\.dat)?$")
 #   Duplo and Quatro studs (another size). Stud groups (stug*) are judged by the studs inside.
 _STUD_SCALE_TOLERANCE = 1e-3
 WELD_QUANTUM = 1.0 / 256.0  # LDU; corners closer than this are one vertex
+_WELD_SLICE = 1 << 16  # corners keyed at once (bounded scratch memory)
 
 
 def is_detail_primitive(name: str) -> bool:
@@ -362,26 +363,40 @@ def _concat(pieces: list[_Soup]) -> _Soup:
 
 
 def _weld(soup: _Soup) -> FlatPart:
-    """Merge corners closer than WELD_QUANTUM into shared vertices (one sort, vectorised)."""
-    corners = np.concatenate([soup.tris.reshape(-1, 3), soup.edges.reshape(-1, 3), soup.opts.reshape(-1, 3)])
-    if corners.shape[0] == 0:
+    """Merge corners closer than WELD_QUANTUM into shared vertices (one sort, vectorised).
+
+    Corners are keyed where they lie (triangles, lines, optional lines) a slice at a time, one int64
+    per corner, without first copying them all into one array: a 48 x 48 baseplate's million corners
+    cost their keys (8 bytes each), not three more float and integer copies."""
+    sources = [soup.tris.reshape(-1, 3), soup.edges.reshape(-1, 3), soup.opts.reshape(-1, 3)]
+    sizes = [src.shape[0] for src in sources]
+    if sum(sizes) == 0:
         positions = np.zeros((0, 3), np.float32)
         inverse = np.zeros(0, np.int64)
     else:
-        scaled = corners / WELD_QUANTUM
-        np.rint(scaled, out=scaled)  # in place: a big part's corners are copied as few times as possible
-        q = scaled.astype(np.int64)
-        del scaled
-        q -= q.min(axis=0)
-        spans = [int(s) + 1 for s in q.max(axis=0)]
+        lo = np.min([np.rint(src.min(axis=0) / WELD_QUANTUM) for src in sources if src.shape[0]], axis=0)
+        hi = np.max([np.rint(src.max(axis=0) / WELD_QUANTUM) for src in sources if src.shape[0]], axis=0)
+        spans = [int(h - low) + 1 for low, h in zip(lo, hi)]
         if spans[0] * spans[1] * spans[2] < 2**62:  # one int64 key per corner, in x, y, z order
-            keys = (q[:, 0] * spans[1] + q[:, 1]) * spans[2] + q[:, 2]
-            del q
+            keys = np.empty(sum(sizes), np.int64)
+            at = 0
+            for src in sources:
+                for start in range(0, src.shape[0], _WELD_SLICE):
+                    q = (np.rint(src[start:start + _WELD_SLICE] / WELD_QUANTUM) - lo).astype(np.int64)
+                    keys[at:at + q.shape[0]] = (q[:, 0] * spans[1] + q[:, 1]) * spans[2] + q[:, 2]
+                    at += q.shape[0]
             _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+            del keys
         else:
+            q = (np.rint(np.concatenate(sources) / WELD_QUANTUM) - lo).astype(np.int64)
             first, inverse = _unique_rows(q)
+            del q
         inverse = inverse.reshape(-1)
-        positions = corners[first].astype(np.float32)
+        positions = np.empty((first.shape[0], 3), np.float32)
+        bounds = np.cumsum([0] + sizes)
+        for src, begin, finish in zip(sources, bounds[:-1], bounds[1:]):  # each vertex from where it lies
+            inside = (first >= begin) & (first < finish)
+            positions[inside] = src[first[inside] - begin]
     t, e = soup.tris.shape[0], soup.edges.shape[0]
     return FlatPart(
         positions=positions,
