@@ -62,18 +62,22 @@ def install_library(source: str | None = None, target: Path | None = None, progr
     if target.exists() and not target.is_dir():
         raise InstallError(f"{target}: is a file; give --to a folder (it is created, or replaced when it holds a "
                            "library)")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix=".bow3d-install-", dir=target.parent) as work:
-        work_dir = Path(work)
-        archive = _fetch(source, work_dir, progress, opener) if _is_url(source) else _local(source)
-        unpacked = work_dir / "ldraw"
-        unpack(archive, unpacked, source)
-        try:
-            check_library_folder(unpacked, f"unpacked from {source}")
-        except LibraryError as error:
-            raise InstallError(str(error)) from None
-        _swap_in(unpacked, target, work_dir)
-    record_installed(target)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(prefix=".bow3d-install-", dir=target.parent) as work:
+            work_dir = Path(work)
+            archive = _fetch(source, work_dir, progress, opener) if _is_url(source) else _local(source)
+            unpacked = work_dir / "ldraw"
+            unpack(archive, unpacked, source)
+            try:
+                check_library_folder(unpacked, f"unpacked from {source}")
+            except LibraryError as error:
+                raise InstallError(str(error)) from None
+            _swap_in(unpacked, target, work_dir)
+        record_installed(target)
+    except OSError as error:
+        raise InstallError(f"{error.filename or target}: cannot be written ({error.strerror or error}); check the "
+                           "permissions and the free space, or choose another folder with --to") from None
     return Installed(target, count_parts(target), source)
 
 

@@ -243,8 +243,7 @@ class _Finder:
         meta, meta_lines = _bow_meta(node, "VEHICLE")
         members = self.members[id(node)]
         marker, why = kinds.vehicle_marker(members, self.roles, self.boxes)
-        small = self.torsos[id(node)] <= MAX_VEHICLE_TORSOS and _extent_studs(self.model, members) <= MAX_VEHICLE_STUDS
-        if not (meta or meta_lines or (marker and small)):
+        if not (meta or meta_lines or (marker and self._small(node))):
             if why and not marker:
                 self.decor.append(f"{_describe(node)}: {why}; decor, not a vehicle")
             return None
@@ -254,6 +253,15 @@ class _Finder:
         self.vehicle_nodes.add(id(node))
         self.taken.update(members)
         return vehicle
+
+    def _small(self, node: Placement) -> bool:
+        """Few enough minifigs and small enough seen from above to be a vehicle."""
+        members = self.members[id(node)]
+        if self.torsos[id(node)] > MAX_VEHICLE_TORSOS or not members:
+            return False
+        boxes = self.boxes[members]
+        extent = boxes[:, 1, :2].max(axis=0) - boxes[:, 0, :2].min(axis=0)
+        return float(extent.max()) / STUD_LDU <= MAX_VEHICLE_STUDS
 
     def _loose_minifigs(self, loose: list[Slot], vehicle: Figure | None) -> None:
         groups, left = _group_loose(self.model, loose, self.roles)
@@ -325,11 +333,6 @@ def _find(model: Model, structure: Structure) -> tuple[list[Figure], list[Figure
 
 def _describe(node: Placement) -> str:
     return f"{node.name} placed at {Path(node.source).name} line {node.line}"
-
-
-def _extent_studs(model: Model, members: list[int]) -> float:
-    pts = _world_points(model, members)
-    return float(np.ptp(pts[:, :2], axis=0).max() / STUD_LDU) if pts.shape[0] else 0.0
 
 
 def _vehicle_figure(model: Model, node: Placement, members: list[int], roles: dict[int, str], meta: dict[str, str],

@@ -196,3 +196,17 @@ def test_to_a_folder_that_holds_something_else_is_refused(data_dir, tmp_path, ca
     assert main(["library", "install", "--from", str(library_zip(tmp_path / "l.zip")), "--to", str(other)]) == 2
     assert "holds something else than an LDraw library" in capsys.readouterr().err
     assert (other / "cat.jpg").read_bytes() == b"jpeg"
+
+
+def test_a_folder_that_cannot_be_written_is_one_line(data_dir, tmp_path, capsys):
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        code = main(["library", "install", "--from", str(library_zip(tmp_path / "l.zip")), "--to", str(locked / "lib")])
+    finally:
+        locked.chmod(0o700)
+    err = capsys.readouterr().err
+    if code == 0:  # root writes anywhere: nothing to test here
+        pytest.skip("this user can write into a read-only folder")
+    assert code == 2 and "cannot be written" in err and "Traceback" not in err
