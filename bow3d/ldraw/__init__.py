@@ -9,11 +9,15 @@ Layer: ldraw (the lowest; imports no other bow3d layer). Public surface:
 
 A load is bounded (`LoadBudget`: instances, triangles, bytes read; `BudgetExceeded` when a
 model would cost more), reads only plain files inside the library and the model's folder,
-and a chosen library is checked (`LibraryError`).
+and a chosen library is checked (`LibraryError`). A file is one part when its header says so
+(Part, Subpart, Primitive, Shortcut) or the library has it; anything else is a sub-model.
+Colours carry their finish and material (`Colour.finish`, `.material`, `.luminance`);
+`bow3d.ldraw.install` fetches and unpacks the official library (`bow3d library install`).
 """
 
 from bow3d.ldraw.budget import BudgetExceeded, LoadBudget
 from bow3d.ldraw.cache import PartCache, default_cache_dir
+from bow3d.ldraw.colour_defs import ColourMaterial
 from bow3d.ldraw.colours import Colour, ColourTable
 from bow3d.ldraw.instances import InstanceTable
 from bow3d.ldraw.library import BUNDLED_LIBRARY, Library, LibraryError
@@ -23,7 +27,7 @@ from bow3d.ldraw.model import Model, build_mesh
 from bow3d.ldraw.parse import Diagnostic, LDrawDocument, LDrawFile, parse_document
 
 __all__ = [
-    "BUNDLED_LIBRARY", "BudgetExceeded", "Colour", "ColourTable", "Diagnostic", "InstanceTable", "LDRAW_TO_WORLD",
+    "BUNDLED_LIBRARY", "BudgetExceeded", "Colour", "ColourMaterial", "ColourTable", "Diagnostic", "InstanceTable", "LDRAW_TO_WORLD",
     "LDrawDocument", "LDrawFile", "Library", "LibraryError", "LoadBudget", "Mesh", "Model", "PartCache",
     "PartInstance", "build_mesh", "default_cache_dir", "load_model", "parse_document",
 ]
