@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import sys
+import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from bow3d.batch import Job
 from bow3d.errors import UserInputError
 from bow3d.paths import check_new
 
@@ -25,9 +29,14 @@ yellow = from half of them, blue = from all of them.
 The stand-in minifig is the model of the first enemy unit of --from (--cover: the first unit of
 SIDE), facing the viewer, on the cell's ground.
 
+--all-units: a map for every unit on the battlefield, written as DIR/heatmap-UNIT.png; the units are
+shared among workers (--engine local, the default, or ray; each builds the world once), with a
+progress bar; Ctrl+C keeps the pictures already written.
+
 examples:
   bow3d heatmap scenes/village.yaml --from blue-1 -o blue-1.png
-  bow3d heatmap scenes/village.yaml --cover red -o red-cover.png"""
+  bow3d heatmap scenes/village.yaml --cover red -o red-cover.png
+  bow3d heatmap scenes/village.yaml --all-units -o village-heatmaps/ --engine ray"""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -35,21 +44,31 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     what = parser.add_mutually_exclusive_group(required=True)
     what.add_argument("--from", dest="viewer", metavar="UNIT", help="the unit whose sight is mapped")
     what.add_argument("--cover", metavar="SIDE", help="map cover for a minifig of this side against all enemies")
-    parser.add_argument("-o", "--output", required=True, metavar="PNG", help="the picture to write")
+    what.add_argument("--all-units", action="store_true", help="one map per unit on the battlefield, into the "
+                      "folder -o, shared among workers (--engine local|ray)")
+    parser.add_argument("-o", "--output", required=True, metavar="PNG|DIR", help="the picture to write (with "
+                        "--all-units: the folder for heatmap-UNIT.png)")
     parser.add_argument("--force", action="store_true", help="overwrite the picture if it exists")
-    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.add_argument("--allow-missing", action="store_true", help="map even when LDraw parts of the scene are "
                         "missing from the library")
     parser.add_argument("--library", metavar="DIR", help="LDraw library folder (default: $LDRAWDIR, else the "
                         "bundled starter library)")
+    from bow3d.commands.simulate import add_engine_arguments
+
+    add_engine_arguments(parser, "every core (--all-units)")
 
 
 def run(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     from bow3d.commands.los import load_world
-    from bow3d.world.heatmap import cover_map, visibility_map
+    from bow3d.world.heatmap import cover_map
 
+    if args.all_units:
+        return run_all_units(args)
+    if args.engine != "local" or args.address or args.workers is not None:
+        raise UserInputError("--engine, --address and --workers go with --all-units (one map per unit, shared "
+                             "among the workers)")
     out = Path(args.output)
     if out.suffix.lower() != ".png":
         raise UserInputError(f"{out}: the picture must be a .png file")
@@ -58,24 +77,12 @@ def run(args: argparse.Namespace) -> int:
 
     scene, world = load_world(args.scene, args.library, args.allow_missing)
     ruleset = ruleset_of(scene)
-    threshold = ruleset.cover_share(scene.ruleset)  # the ruleset judges; the world measured
     cells = int(np.isfinite(world.grid.heights).sum())
     if args.viewer:
         world.body(args.viewer)
         with tqdm(total=cells, unit="cell", disable=args.no_progress, desc=f"seen from {args.viewer}") as bar:
-            heat = visibility_map(world, args.viewer, bar.update)
-        from bow3d.view.heatmap_picture import draw_heatmap_picture, visibility_colours
-
-        colours = visibility_colours(heat.visible_fraction, threshold)
-        colours[~np.isfinite(heat.visible_fraction)] = np.nan
-        f = heat.visible_fraction[np.isfinite(heat.visible_fraction)]
-        seen = float((f > 0).mean()) if f.size else 0.0
-        open_ = float(((f > 0) & ~ruleset.in_cover(f, scene.ruleset)).mean()) if f.size else 0.0
-        title = (f"Seen from {args.viewer}: a minifig on {seen:.0%} of the cells can be seen, on {open_:.0%} in the open."
-                 f"  blue = hidden, yellow = covered, red = open")
-        draw_heatmap_picture(scene, world, colours, out, title, [(args.viewer, (40, 90, 230))],
-                             force=args.force)
-        print(title.split("  ")[0])
+            line = visibility_picture(scene, world, args.viewer, out, args.force, bar.update)
+        print(line)
     else:
         sides = sorted({b.side for b in world.bodies.values() if b.side})
         if args.cover not in sides:
@@ -96,4 +103,91 @@ def run(args: argparse.Namespace) -> int:
                              force=args.force)
         print(title)
     print(f"wrote {out}")
+    return 0
+
+
+def visibility_picture(scene, world, viewer: str, out: Path, force: bool, progress=None) -> str:
+    """Map what `viewer` sees and draw it to `out`; returns the one-line summary."""
+    from bow3d.rulesets import ruleset_of
+    from bow3d.view.heatmap_picture import draw_heatmap_picture, visibility_colours
+    from bow3d.world.heatmap import visibility_map
+
+    ruleset = ruleset_of(scene)
+    threshold = ruleset.cover_share(scene.ruleset)  # the ruleset judges; the world measured
+    heat = visibility_map(world, viewer, progress)
+    colours = visibility_colours(heat.visible_fraction, threshold)
+    colours[~np.isfinite(heat.visible_fraction)] = np.nan
+    f = heat.visible_fraction[np.isfinite(heat.visible_fraction)]
+    seen = float((f > 0).mean()) if f.size else 0.0
+    open_ = float(((f > 0) & ~ruleset.in_cover(f, scene.ruleset)).mean()) if f.size else 0.0
+    title = (f"Seen from {viewer}: a minifig on {seen:.0%} of the cells can be seen, on {open_:.0%} in the open."
+             f"  blue = hidden, yellow = covered, red = open")
+    draw_heatmap_picture(scene, world, colours, out, title, [(viewer, (40, 90, 230))], force=force)
+    return title.split("  ")[0]
+
+
+@dataclass(frozen=True)
+class UnitHeatmapJob(Job):
+    """One unit's visibility map and picture per item (a unit id), on the batch executor: each worker
+    builds the scene's world once; the picture comes back as PNG bytes (the parent writes it)."""
+
+    scene: str
+    library: str | None
+    allow_missing: bool = False
+
+    def open(self) -> _HeatmapTable:
+        return _HeatmapTable(self)
+
+
+class _HeatmapTable:
+    def __init__(self, job: UnitHeatmapJob) -> None:
+        from bow3d.commands.los import load_world
+        from bow3d.replay.simulate import library_folder
+
+        self.scene, self.world = load_world(job.scene, library_folder(job.library), job.allow_missing)
+        self.folder = tempfile.mkdtemp(prefix="bow3d-heatmaps-")
+
+    def run(self, unit: str) -> tuple[str, bytes, str]:
+        out = Path(self.folder) / f"{unit}.png"
+        line = visibility_picture(self.scene, self.world, unit, out, True)
+        data = out.read_bytes()
+        out.unlink()
+        return unit, data, line
+
+
+def run_all_units(args: argparse.Namespace) -> int:
+    """--all-units: one picture per unit on the battlefield, the units shared among the workers."""
+    from bow3d.batch import open_executor
+    from bow3d.commands.los import load_world
+    from bow3d.commands.simulate import engine_workers
+    from bow3d.paths import write_new
+    from bow3d.replay.simulate import library_choice
+
+    folder = Path(args.output)
+    if folder.suffix.lower() == ".png":
+        raise UserInputError(f"{folder}: with --all-units, -o names a folder (one picture per unit goes there)")
+    if folder.exists() and not folder.is_dir():
+        raise UserInputError(f"{folder}: exists and is not a folder; choose another -o")
+    scene, world = load_world(args.scene, args.library, args.allow_missing)  # refused here, once, when broken
+    units = [b.id for b in world.bodies.values() if b.kind == "unit" and world.active[b.index]]
+    if not units:
+        raise UserInputError(f"{args.scene}: no unit on the battlefield to map")
+    folder.mkdir(parents=True, exist_ok=True)
+    targets = {unit: folder / f"heatmap-{unit}.png" for unit in units}
+    for target in targets.values():
+        check_new(target, force=args.force)
+    del world
+    job = UnitHeatmapJob(str(Path(args.scene).resolve()), library_choice(args.library), args.allow_missing)
+    done = 0
+    try:
+        with open_executor(args.engine, engine_workers(args, len(units)), args.address) as executor:
+            for unit, data, line in executor.map(job, units, total=len(units), label="heatmaps", unit="unit",
+                                                 progress=not args.no_progress):
+                write_new(targets[unit], data, force=args.force)
+                done += 1
+                print(f"{line} -> {targets[unit]}", flush=True)
+    except KeyboardInterrupt:
+        print(f"interrupted: {done} of {len(units)} pictures written in {folder}", file=sys.stderr)
+        return 130
+    print(f"wrote {done} pictures in {folder}")
     return 0

@@ -25,6 +25,9 @@ once the game is over.
   bow3d replay FILE           watch it in the interactive viewer
   bow3d replay FILE --video out.mp4 [--size 1280x720] [--fps 30] [--force]
                               film it (H.264); an existing file is kept unless --force
+  bow3d replay films DIR [-o OUTDIR] [--engine local|ray]
+                              film every replay of a folder, shared among workers (processes here or
+                              Ray: see bow3d simulate --help), with a progress bar
   bow3d replay pack FILE -o game.bowpack [--with-parts]
                               one file with the replay, its scene, the battlefield, every unit
                               model and every part that is not the LDraw library's (library parts
@@ -48,7 +51,7 @@ examples:
   bow3d replay pack replays/village-seed1.bowreplay -o village.bowpack
   bow3d replay verify village.bowpack"""
 
-SUBCOMMANDS = ("show", "verify", "pack")
+SUBCOMMANDS = ("show", "verify", "pack", "films")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -59,13 +62,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--size", default="1280x720", metavar="WxH", help="video size (default 1280x720)")
     parser.add_argument("--fps", type=int, default=30, help="video frames per second (default 30)")
     parser.add_argument("--force", action="store_true", help="overwrite an existing video file or pack")
-    parser.add_argument("-o", "--out", metavar="OUT.bowpack", help="pack: the pack file to write")
+    parser.add_argument("-o", "--out", metavar="OUT.bowpack", help="pack: the pack file to write; films: the folder "
+                        "for the films (default: the replays' folder)")
     parser.add_argument("--with-parts", action="store_true",
                         help="pack: include the LDraw library files the models use (else named only)")
     parser.add_argument("--json", action="store_true", help="show/verify: print JSON for scripts")
     parser.add_argument("--scene", metavar="SCENE.yaml", help="the scene file, when it is not where the header says")
     parser.add_argument("--allow-incomplete", action="store_true",
                         help="verify: accept a game that stopped before its end (no end record)")
+    from bow3d.commands.simulate import add_engine_arguments
+
+    add_engine_arguments(parser, "films: every core")
 
 
 def _split(args: argparse.Namespace) -> tuple[str, Path]:
@@ -90,6 +97,10 @@ def run(args: argparse.Namespace) -> int:
         return verify(path, args.json, args.scene, args.allow_incomplete)
     if command == "pack":
         return pack(path, args)
+    if command == "films":
+        from bow3d.commands.replay_films import films
+
+        return films(path, args)
     if args.out or args.with_parts:
         raise UserInputError("-o and --with-parts go with 'bow3d replay pack FILE -o OUT.bowpack'")
     return watch(path, args)

@@ -1,0 +1,60 @@
+"""`bow3d replay films DIR`: film every replay of a folder on the batch executor (local processes or Ray).
+
+Not a command of its own (no NAME): `bow3d replay` dispatches `films` here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from bow3d.errors import UserInputError
+
+
+def films(folder: Path, args: argparse.Namespace) -> int:
+    """Film each .bowreplay / .bowpack directly in `folder` into -o DIR (default: beside them) as NAME.mp4.
+    Every target is checked before the long work; a replay that cannot be filmed is named and skipped
+    (exit 2 at the end); Ctrl+C keeps the films already written (exit 130)."""
+    from bow3d.batch import open_executor
+    from bow3d.commands.render import parse_size
+    from bow3d.commands.simulate import engine_workers
+    from bow3d.paths import check_new, write_new
+    from bow3d.view.films import FilmJob, replays_in
+
+    if not folder.is_dir():
+        raise UserInputError(f"{folder}: 'bow3d replay films' takes a folder of replays")
+    replays = replays_in(folder)
+    if not replays:
+        raise UserInputError(f"{folder}: no .bowreplay or .bowpack file in this folder")
+    out_dir = Path(args.out) if args.out else folder
+    if out_dir.exists() and not out_dir.is_dir():
+        raise UserInputError(f"{out_dir}: exists and is not a folder; -o names the folder for the films")
+    size = parse_size(args.size)
+    if not 1 <= args.fps <= 120:
+        raise UserInputError(f"--fps {args.fps}: give a whole number of frames per second from 1 to 120, e.g. 30")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    targets = {str(r.resolve()): out_dir / f"{r.stem}.mp4" for r in replays}
+    for target in targets.values():
+        check_new(target, force=args.force)
+    job = FilmJob(size, args.fps, str(Path(args.scene).resolve()) if args.scene else None)
+    written, problems = 0, []
+    try:
+        with open_executor(args.engine, engine_workers(args, len(replays)), args.address) as executor:
+            for result in executor.map(job, list(targets), total=len(targets), label="films", unit="film",
+                                       progress=not args.no_progress):
+                if result.problem:
+                    problems.append(result.problem)
+                    print(f"skipped: {result.problem}", file=sys.stderr)
+                    continue
+                write_new(targets[result.replay], result.data, force=args.force)
+                written += 1
+                print(f"wrote {targets[result.replay]}: {result.frames} frames, {result.seconds:.1f} s", flush=True)
+    except KeyboardInterrupt:
+        print(f"interrupted: {written} of {len(targets)} films written in {out_dir}", file=sys.stderr)
+        return 130
+    print(f"{written} of {len(targets)} films written in {out_dir}")
+    if problems:
+        raise UserInputError(f"{len(problems)} replay{'s' if len(problems) > 1 else ''} could not be filmed "
+                             "(named above)")
+    return 0

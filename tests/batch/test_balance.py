@@ -1,0 +1,132 @@
+"""bow3d balance: Wilson intervals, per-unit and per-sheet statistics, a suggestion whose effect is
+measured by playing it, the report (Markdown, JSON, chart) and the changed village."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bow3d.batch import open_executor
+from bow3d.replay.balance import BalanceRun, wilson
+from bow3d.replay.balance_search import format_markdown, search
+from bow3d.replay.simulate import GameJob, GameRecord
+from bow3d.replay.variants import RemoveUnit, SwapSheet, apply_edits
+from bow3d.rulesets import load_scene
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize("k, n, low, high", [
+    (50, 100, 0.4038, 0.5962),      # the textbook values (z = 1.96)
+    (0, 10, 0.0, 0.2775),
+    (10, 10, 0.7225, 1.0),
+    (140, 200, 0.6332, 0.7593),
+])
+def test_wilson_interval(k, n, low, high):
+    got = wilson(k, n)
+    assert got == pytest.approx((low, high), abs=1e-4)
+
+
+def test_a_run_counts_sides_units_and_sheets(scene_path):
+    scene = load_scene(scene_path)
+    run = BalanceRun(scene)
+    run.add(GameRecord(1, "red", 3, 90, "win", fallen=("blue-1", "blue-3"), kills=(("red-1", "blue-1"),
+                                                                                   ("red-1", "blue-3"))))
+    run.add(GameRecord(2, None, 6, 200, "draw", fallen=("red-2",), kills=(("blue-4", "red-2"),)))
+    assert run.games == 2 and run.wins == {"blue": 0, "red": 1} and run.draws == 1
+    assert run.score("red") == 0.75 and run.score("blue") == 0.25 and run.favoured == "red"
+    red1 = run.units["red-1"]
+    assert (red1.kills, red1.deaths, red1.cost_taken) == (2, 0, 22 + 11)  # rifleman 22 CP, medic 11 CP
+    sheets = run.sheets()
+    assert sheets["rifleman"]["units"] == 4 and sheets["rifleman"]["kills"] == 2
+    assert sheets["medic"]["survival"] == 0.5
+    data = run.as_dict()
+    assert data["sides"]["red"]["ci95"] == [round(v, 4) for v in wilson(1.5, 2)] and not data["fair"]
+
+
+def test_edits_change_the_scene_and_are_checked(scene_path):
+    scene = load_scene(scene_path)
+    edited = apply_edits(scene, (SwapSheet("red-3", "medic"), RemoveUnit("red-2")))
+    assert edited.unit("red-3").sheet == "medic" and [u.id for u in edited.units_of("red")] == ["red-1", "red-3"]
+    assert edited.path == scene.path and apply_edits(scene, ()) is scene
+    from bow3d.errors import SceneError
+
+    with pytest.raises(SceneError, match="no sheet 'dragon'"):
+        apply_edits(scene, (SwapSheet("red-3", "dragon"),))
+    with pytest.raises(SceneError, match="no unit 'red-9'"):
+        apply_edits(scene, (RemoveUnit("red-9"),))
+
+
+def test_the_suggestion_is_measured_by_playing_it(lopsided_scene):
+    """Red is favoured (blue lacks a rifleman): the chosen change is re-played on all the seeds and the
+    report's suggestion gives that measured score; the same study gives the same report on 1 or 2 workers."""
+    from tests.replay.test_session import flat
+
+    job = GameJob.of(lopsided_scene, max_rounds=6, geometry_factory=flat)
+    reports = []
+    for workers in (1, 2):
+        with open_executor("local", workers) as executor:
+            reports.append(search(str(lopsided_scene), 40, 1, executor, job=job, screen_games=20,
+                                  candidates_per_stage=2, stages=2, progress=False))
+    report = reports[1]
+    assert not report.base.is_fair() and report.base.favoured == "red"
+    assert report.screened and all(run.games == 20 for _, run in report.screened)
+    assert report.chosen is not None and report.confirmed is not None
+    assert report.confirmed.games == 40 and report.confirmed.edits == report.chosen.edits
+    assert report.confirmed.first_seed == report.base.first_seed  # the same seeds: the change, not luck
+    text = report.suggestion()
+    assert text.startswith("Suggestion: ") and "Measured effect, re-played on the same 40 seeds" in text
+    assert f"{report.confirmed.score('red'):.1%}" in text
+    data = report.as_dict()
+    assert data["games_played"] == 40 + 20 * len(report.screened) + 40
+    assert json.loads(json.dumps(data)) == data
+    one, two = (r.as_dict() for r in reports)
+    for key in ("base", "confirmed"):
+        one[key]["seconds"] = two[key]["seconds"] = 0
+    for key in ("base", "confirmed", "screened", "chosen", "suggestion"):
+        assert one[key] == two[key], key
+    markdown = format_markdown(data, "chart.png")
+    for heading in ("## As it is", "### Units", "### Sheets: value against cost points", "## Suggestion",
+                    "## With the suggestion", "![balance chart](chart.png)"):
+        assert heading in markdown
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "bow3d", *args], capture_output=True, text=True, timeout=600, cwd=ROOT)
+
+
+@pytest.mark.slow
+def test_balance_command_writes_the_report_the_chart_and_the_changed_scene(tmp_path):
+    scene_dir = tmp_path / "scenes"
+    import shutil
+
+    shutil.copytree(ROOT / "scenes", scene_dir, ignore=shutil.ignore_patterns("*.py", "__pycache__"))
+    report = tmp_path / "report"
+    result = run_cli("balance", str(scene_dir / "los-gallery.yaml"), "--games", "6", "--screen-games", "3",
+                     "--candidates", "1", "--report", str(report), "--write-scene", str(scene_dir / "fairer.yaml"))
+    assert result.returncode == 0, result.stderr
+    assert "score" in result.stdout and "95 % CI" in result.stdout and "wrote" in result.stdout
+    data = json.loads(report.with_suffix(".json").read_text())
+    assert data["base"]["games"] == 6 and set(data["base"]["sides"]) == {"blue", "red"}
+    assert report.with_suffix(".png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "## As it is" in report.with_suffix(".md").read_text()
+    if data["chosen"] is not None:  # the changed scene reads back and carries the change
+        changed = load_scene(scene_dir / "fairer.yaml")
+        assert len(changed.units) <= len(load_scene(scene_dir / "los-gallery.yaml").units)
+    again = run_cli("balance", str(scene_dir / "los-gallery.yaml"), "--games", "2", "--report", str(report))
+    assert again.returncode == 2 and "already exists" in again.stderr  # nothing the user has is overwritten
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--games", "0"], "--games 0: give 1 to"),
+    (["--games", "10", "--screen-games", "20"], "--screen-games must be 1 to --games"),
+    (["--write-scene", "out.txt"], "give it a .yaml name"),
+    (["--candidates", "-1"], "--candidates must be 0 to 50"),
+])
+def test_balance_bad_input_is_one_line(args, message):
+    result = run_cli("balance", "scenes/los-gallery.yaml", *args)
+    assert result.returncode == 2 and message in result.stderr and "Traceback" not in result.stderr
