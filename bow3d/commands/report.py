@@ -1,0 +1,59 @@
+"""`bow3d report REPLAY -o battle.html`: a battle report anyone can open, with a 3D view of the game."""
+
+from __future__ import annotations
+
+import argparse
+
+from bow3d.view.choices import QUALITIES
+
+NAME = "report"
+ORDER = 46
+HELP = "write a battle report of a replay: one HTML page with the log, the armies, pictures and a 3D view"
+DESCRIPTION = """Write one self-contained HTML page of a replay (or a .bowpack) that opens from a
+file, with no server:
+- the result, and what `bow3d replay verify` says of the replay (a report is only made of a replay
+  that verifies);
+- an interactive 3D view of the battlefield (three.js loading the battle's glTF, as `bow3d export`
+  writes it): drag to turn, wheel to zoom, a slider that moves the armies round by round, a play
+  button that runs the film's time line;
+- pictures of the key moments, shot from the film (the deaths, the end);
+- the armies (units, sheets, points) and the battle log by round: every verdict and every throw in
+  the words of the ruleset's narrator.
+
+three.js is not part of bow3d: by default the page loads three.js (a pinned version) from the jsDelivr CDN,
+each module checked against its pinned sha384 (the page then needs the internet for its 3D view);
+--offline carries three.js inside the page, read from a copy installed with `npm install three`
+(node_modules/three from the working folder up, or npm's global one; or give its folder), so the
+page works with no network at all (about 2.4 MB more).
+
+examples:
+  bow3d report replays/village-seed1.bowreplay -o village.html
+  bow3d report game.bowpack -o battle.html --offline
+  bow3d report game.bowreplay -o battle.html --offline ~/web/node_modules/three --no-pictures"""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", metavar="REPLAY", help="a replay (.bowreplay) or a pack (.bowpack)")
+    parser.add_argument("-o", "--output", required=True, metavar="OUT.html", help="the page to write")
+    parser.add_argument("--offline", nargs="?", const=True, default=None, metavar="DIR",
+                        help="carry three.js inside the page (from node_modules/three found here or npm's global "
+                        "one, or the folder DIR)")
+    parser.add_argument("--no-pictures", action="store_true", help="leave out the pictures of key moments")
+    parser.add_argument("--quality", default="default", choices=QUALITIES,
+                        help="level of detail of the 3D view (default: default, low-poly studs; as bow3d export)")
+    parser.add_argument("--scene", metavar="SCENE.yaml", help="the replay's scene, when it is not where the header says")
+    parser.add_argument("--language", default="en", help="the narrator's language (default en)")
+    parser.add_argument("--force", action="store_true", help="overwrite the output if it exists")
+
+
+def run(args: argparse.Namespace) -> int:
+    from bow3d.view.report import write_report
+
+    stats = write_report(args.file, args.output, offline=args.offline, pictures=not args.no_pictures,
+                         scene=args.scene, force=args.force, language=args.language, quality=args.quality)
+    three = f"three.js {stats.three_version} " + ("inside the page" if stats.three == "inline" else "from the CDN")
+    print(f"wrote {stats.path}: {stats.bytes / 1024:,.0f} kB ({stats.glb_bytes / 1024:,.0f} kB of glTF, "
+          f"{stats.pictures} pictures, {three}) in {stats.seconds:.1f} s")
+    for note in stats.notes:
+        print(f"note: {note}")
+    return 0
