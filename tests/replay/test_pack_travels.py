@@ -54,6 +54,14 @@ def test_the_pack_alone_verifies_with_no_ldrawdir(travelling):
     assert sorted(p.name for p in empty.iterdir()) == ["village.bowpack"]
 
 
+def test_the_pack_alone_exports_its_battle_as_gltf_with_no_ldrawdir(travelling):
+    empty, away, _ = travelling
+    result = bow3d("export", "village.bowpack", "-o", "battle.glb", "--quality", "draft", cwd=empty, env=away)
+    assert result.returncode == 0 and "animation of" in result.stdout, result.stderr
+    assert (empty / "battle.glb").read_bytes()[:4] == b"glTF"
+    (empty / "battle.glb").unlink()
+
+
 @pytest.mark.render
 def test_the_pack_alone_films_with_no_ldrawdir(travelling, renderer_available, monkeypatch):
     """A short, small film (as the video tests make them): the pack's scene and parts are what it is shot on."""

@@ -209,3 +209,39 @@ def test_an_existing_output_is_never_replaced_without_force(tmp_path, capsys):
     assert "already exists" in capsys.readouterr().err and out.read_bytes() == b"my own file"
     assert main(["export", str(ROOT / "scenes" / "village.ldr"), "-o", str(out), "--force", "--quality", "draft"]) == 0
     assert out.read_bytes()[:4] == b"glTF"
+
+
+VALIDATE = """
+const fs = require("fs"); const validator = require("gltf-validator");
+(async () => {
+  const out = {};
+  for (const file of process.argv.slice(1)) {
+    const report = await validator.validateBytes(new Uint8Array(fs.readFileSync(file)), {maxIssues: 20});
+    out[file] = {errors: report.issues.numErrors, warnings: report.issues.numWarnings,
+                 first: report.issues.messages.slice(0, 5).map((m) => `${m.code} ${m.pointer}: ${m.message}`)};
+  }
+  console.log(JSON.stringify(out));
+})();
+"""
+
+
+def test_khronos_validator_finds_nothing_wrong(village_scene, battle, tmp_path):
+    """The official glTF validator (npm's gltf-validator, which .ci/run installs): no error, no warning, for a
+    scene, a replay with its animation and a .gltf file."""
+    import shutil
+    import subprocess
+
+    node, npm = shutil.which("node"), shutil.which("npm")
+    if node is None or npm is None:
+        pytest.skip("no node and npm here to run Khronos' glTF validator")
+    root = subprocess.run([npm, "root", "-g"], capture_output=True, text=True, timeout=60).stdout.strip()
+    if not (Path(root) / "gltf-validator" / "package.json").is_file():
+        pytest.skip("gltf-validator is not installed (npm install -g gltf-validator; .ci/run does)")
+    text = tmp_path / "model.gltf"
+    export_gltf(ROOT / "scenes" / "village.ldr", text, quality="default", scale="ldu")
+    files = [str(village_scene), str(battle), str(text)]
+    result = subprocess.run([node, "-e", VALIDATE, *files], capture_output=True, text=True, timeout=300,
+                            env={"NODE_PATH": root, "PATH": str(Path(node).parent)})
+    assert result.returncode == 0, result.stderr
+    for file, found in json.loads(result.stdout).items():
+        assert found["errors"] == 0 and found["warnings"] == 0, (file, found)
