@@ -21,6 +21,7 @@ import io
 import json
 import logging
 import os
+import re
 import shutil
 import stat
 import tempfile
@@ -37,6 +38,9 @@ CACHE_FORMAT = "bow3d-part-cache/5"  # 4: the manifest names its key; 5: only re
 MAX_ENTRY_BYTES = 512 * 1024 * 1024  # far above any flattened part (5 M primitives is ~150 MB)
 MAX_DEPENDENCIES = 10_000  # files one part is built from (real parts: a few dozen)
 _LOG = logging.getLogger(__name__)
+# The header numpy writes: {'descr': '<f4', 'fortran_order': False, 'shape': (12, 3), } padded with spaces.
+_NPY_HEADER = re.compile(rb"\{'descr': '([<>|][a-zA-Z]\d{1,9})', 'fortran_order': (False|True), "
+                         rb"'shape': \(((?:\d{1,18}, ?)*\d{0,18})\), \} *\n")
 # name -> (dtype, shape: a number is fixed, a letter a length that arrays with the same letter share)
 _ARRAYS = {
     "positions": ("<f4", ("V", 3)), "triangles": ("<i4", ("T", 3)), "tri_colour": ("<i4", ("T",)),
@@ -81,13 +85,18 @@ class PartCache:
 
     def get(self, key: str) -> FlatPart | None:
         """The cached part, or None (a miss) when absent, stale or unreadable (then it is removed)."""
+        entry = self.get_entry(key)
+        return None if entry is None else entry[0]
+
+    def get_entry(self, key: str) -> tuple[FlatPart, bool] | None:
+        """(the cached part, whether its file said something when it was read: `put`'s `reparse`), or None."""
         target = self._file(key)
         try:
             data = _read_entry(target)
             if data is None:
                 self.misses += 1
                 return None
-            part, deps = _decode(data, key)
+            part, deps, reparse = _decode(data, key)
         except Exception as error:  # noqa: BLE001 - untrusted bytes: any failure to decode is a miss
             self.discard(target, f"{type(error).__name__}: {error}")
             self.misses += 1
@@ -96,7 +105,7 @@ class PartCache:
             self.misses += 1
             return None
         self.hits += 1
-        return part
+        return part, reparse
 
     def discard(self, target: Path, why: str) -> None:
         """Remove an unusable entry (file, link or folder) so that the next put writes it afresh."""
@@ -109,8 +118,10 @@ class PartCache:
         except OSError:
             pass
 
-    def put(self, key: str, part: FlatPart, known: dict[str, tuple[int, int, str]] | None = None) -> None:
-        """Store a part; `known` maps paths to (size, mtime_ns, hash) taken when they were read."""
+    def put(self, key: str, part: FlatPart, known: dict[str, tuple[int, int, str]] | None = None,
+            reparse: bool = False) -> None:
+        """Store a part; `known` maps paths to (size, mtime_ns, hash) taken when they were read; `reparse`:
+        its file said something when read (diagnostics, colours) that a load using the entry must read again."""
         deps = []
         for path in sorted(part.dependencies):
             if known and path in known:
@@ -127,7 +138,8 @@ class PartCache:
             target.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
             with os.fdopen(fd, "wb") as handle:
-                np.savez(handle, manifest=np.array(json.dumps({"format": CACHE_FORMAT, "key": key, "deps": deps})),
+                np.savez(handle, manifest=np.array(json.dumps({"format": CACHE_FORMAT, "key": key, "deps": deps,
+                                                               "reparse": bool(reparse)})),
                          **{name: getattr(part, name) for name in _ARRAYS})
             os.replace(tmp, target)
         except OSError:
@@ -173,7 +185,7 @@ def _read_entry(target: Path) -> bytes | None:
     return data
 
 
-def _decode(data: bytes, key: str) -> tuple[FlatPart, list]:
+def _decode(data: bytes, key: str) -> tuple[FlatPart, list, bool]:
     """A FlatPart and its dependency list from an entry's bytes, every field checked (and that
     it is the entry of `key`: another entry's bytes under this name are not this part)."""
     members: dict[str, np.ndarray] = {}
@@ -195,25 +207,46 @@ def _decode(data: bytes, key: str) -> tuple[FlatPart, list]:
             isinstance(d, list) and len(d) == 4 and isinstance(d[0], str) and isinstance(d[3], str)
             and all(isinstance(n, int) and not isinstance(n, bool) for n in d[1:3]) for d in deps)):
         raise _BadEntry("manifest dependencies are not [path, size, mtime, hash] lists")
+    reparse = manifest.get("reparse", False)
+    if not isinstance(reparse, bool):
+        raise _BadEntry("manifest reparse is not true or false")
     _check_shapes(members)
-    return FlatPart(**members, dependencies=frozenset(d[0] for d in deps)), deps
+    return FlatPart(**members, dependencies=frozenset(d[0] for d in deps)), deps, reparse
+
+
+def _npy_header(raw: bytes) -> tuple[tuple[int, ...], bool, np.dtype, int] | None:
+    """(shape, fortran order, dtype, data offset) of a .npy header as numpy writes it (one regular
+    expression, no literal_eval), None when it is written any other way (then numpy's reader decides)."""
+    if raw[:6] != b"\x93NUMPY" or len(raw) < 10 or raw[6:8] != b"\x01\x00":
+        return None
+    end = 10 + int.from_bytes(raw[8:10], "little")
+    found = _NPY_HEADER.fullmatch(raw[10:end])
+    if found is None:
+        return None
+    shape = tuple(int(n) for n in found.group(3).split(b",") if n.strip())
+    return shape, found.group(2) == b"True", np.dtype(found.group(1).decode()), end
 
 
 def _npy(raw: bytes, name: str) -> np.ndarray:
     """One .npy member, its header checked against what the entry may hold before any allocation."""
-    stream = io.BytesIO(raw)
-    version = np.lib.format.read_magic(stream)
-    read_header = np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
-    shape, fortran, dtype = read_header(stream)  # a checked literal; nothing is allocated yet
+    header = _npy_header(raw)
+    if header is not None:
+        shape, fortran, dtype, offset = header
+    else:
+        stream = io.BytesIO(raw)
+        version = np.lib.format.read_magic(stream)
+        read = np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
+        shape, fortran, dtype = read(stream)  # a checked literal; nothing is allocated yet
+        offset = stream.tell()
     if name == "manifest":
         if dtype.kind != "U" or shape != () or fortran:
             raise _BadEntry("manifest is not one string")
     elif dtype.str != _ARRAYS[name][0] or fortran or len(shape) != len(_ARRAYS[name][1]):
         raise _BadEntry(f"{name} has dtype {dtype.str} and shape {shape}")
     count = int(np.prod(shape, dtype=object)) * dtype.itemsize
-    if count != len(raw) - stream.tell():
-        raise _BadEntry(f"{name} holds {len(raw) - stream.tell()} bytes for a {shape} array")
-    return np.frombuffer(raw, dtype=dtype, offset=stream.tell()).reshape(shape).copy()
+    if count != len(raw) - offset:
+        raise _BadEntry(f"{name} holds {len(raw) - offset} bytes for a {shape} array")
+    return np.frombuffer(raw, dtype=dtype, offset=offset).reshape(shape).copy()
 
 
 def _check_shapes(arrays: dict[str, np.ndarray]) -> None:

@@ -79,6 +79,7 @@ class Expander:
         self.meta: list[tuple[str, int, str, tuple[str, ...]]] = []
         self.order: list[int] = []  # nodes in the order they were finished (users after what they use)
         self.hits = 0  # parts from the disk cache
+        self.part_files: dict[str, bool] = {}  # file key -> is one part
 
     def diagnose(self, f: LDrawFile, line: int, message: str) -> None:
         self.loader.flattener.diagnose(f.source, line, message, "error")
@@ -126,7 +127,7 @@ class Expander:
         name = f.ref_names[f.ref_name[rows[0]]]
         line = int(f.ref_line[rows[0]])
         try:
-            child, key, deps = self.loader.resolve(name, f)
+            child, key, deps = self.loader.resolve_placed(name, f)
         except UnsafeReference as error:  # out of bounds, not a plain file, unreadable
             self.diagnose(f, line, f"{error}; reference skipped")
             return
@@ -135,7 +136,7 @@ class Expander:
             for ref_line in f.ref_line[rows].tolist():
                 self.diagnose(f, ref_line, f"missing part '{name}': drawn as a magenta box")
             kind[rows], target[rows] = MISSING, self._part("missing:" + name, ("missing",))
-        elif self.loader.library.is_part_file(child, name):
+        elif self._is_part(child, key, name):
             kind[rows], target[rows] = PART, self._part(key, ("part", child, deps))
         elif key in self.stack:
             cycle = " -> ".join(_short(k) for k in self.stack[self.stack.index(key):] + [key])
@@ -145,6 +146,13 @@ class Expander:
         else:
             node = self.node_of.get(key)
             kind[rows], target[rows] = SUB, self.visit(child, key) if node is None else node
+
+    def _is_part(self, child: LDrawFile, key: str, name: str) -> bool:
+        """One part or a sub-model (Library.is_part_file), decided once per file."""
+        known = self.part_files.get(key)
+        if known is None:
+            known = self.part_files[key] = self.loader.library.is_part_file(child, name)
+        return known
 
     def walk(self, main: LDrawFile, key: str) -> _Node:
         """Pass 1 from the main model; BudgetExceeded when it would place too many instances."""
@@ -232,10 +240,43 @@ class Expander:
             out.matrix[rows[lo:lo + _CHUNK]] = ref_matrices(f.ref_numbers[direct[lo:lo + _CHUNK]])
         out.origin[rows] = node.origin + 1 + direct
         paths = [out.paths]
-        for group in group_rows(target[subs]):
-            self._place(out, done[int(target[subs[group[0]]])], f, subs[group], start, paths)
+        children = np.unique(target[subs])
+        if subs.size and sum(self.nodes[c].count for c in children.tolist()) <= _CHUNK:
+            self._place_all(out, [done[c] for c in children.tolist()], f, subs, np.searchsorted(children, target[subs]),
+                            start, paths)
+        else:  # big sub-models: placed one at a time, never copied together
+            for group in group_rows(target[subs]):
+                self._place(out, done[int(target[subs[group[0]]])], f, subs[group], start, paths)
         out.paths = np.concatenate(paths)
         return out
+
+    def _place_all(self, out: _Rows, children: list[_Rows], f: LDrawFile, refs: np.ndarray, which: np.ndarray,
+                   start: np.ndarray, paths: list[np.ndarray]) -> None:
+        """`_place` for every sub-model reference of a node at once (small sub-models: one batch, few numpy calls).
+
+        children: the distinct sub-models' rows; refs: rows of f's type 1 lines; which: (k,) index into children."""
+        base = sum(len(p) for p in paths)
+        for child in children:  # path cells of each distinct sub-model under this one
+            cells = self.paths.add(f.name, child.paths)
+            paths.append(cells)
+        local = np.cumsum([base] + [len(child.paths) for child in children])[:-1]
+        cat = [np.concatenate(arrays) for arrays in zip(*((c.part, c.matrix, c.colour, c.inverted, c.origin,
+                                                           c.path + local[i]) for i, c in enumerate(children)))]
+        sizes = np.array([c.part.shape[0] for c in children], np.int64)
+        first = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+        m = sizes[which]
+        ref_of_row = np.repeat(np.arange(len(refs)), m)
+        within = np.arange(int(m.sum())) - np.repeat(np.cumsum(m) - m, m)
+        src = np.repeat(first[which], m) + within
+        dest = np.repeat(start[1 + refs], m) + within
+        mats, colour, invert = ref_matrices(f.ref_numbers[refs]), f.ref_colour[refs], f.ref_invert[refs]
+        for lo in range(0, len(dest), _CHUNK):  # a slice of rows at a time: bounded scratch memory
+            to, at, by = dest[lo:lo + _CHUNK], src[lo:lo + _CHUNK], ref_of_row[lo:lo + _CHUNK]
+            with np.errstate(over="ignore", invalid="ignore"):
+                out.matrix[to] = np.matmul(mats[by], cat[1][at])
+            out.colour[to] = np.where(cat[2][at] == MAIN_COLOUR, colour[by], cat[2][at])
+            out.inverted[to] = cat[3][at] ^ invert[by]
+            out.part[to], out.origin[to], out.path[to] = cat[0][at], cat[4][at], cat[5][at]
 
     def _place(self, out: _Rows, child: _Rows, f: LDrawFile, refs: np.ndarray, start: np.ndarray,
                paths: list[np.ndarray]) -> None:

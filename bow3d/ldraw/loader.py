@@ -25,7 +25,8 @@ from bow3d.ldraw.flatten import FlatPart, Flattener
 from bow3d.ldraw.instances import LOOSE
 from bow3d.ldraw.library import Library
 from bow3d.ldraw.model import Model, unknown_colours
-from bow3d.ldraw.parse import Diagnostic, LDrawDocument, LDrawFile, normalise_name, parse_document, parse_stream
+from bow3d.ldraw.parse import (Diagnostic, LDrawDocument, LDrawFile, iter_lines, normalise_name, parse_document,
+                               parse_stream)
 
 STREAM_ABOVE_BYTES = 8 * 1024 * 1024  # larger files are parsed line by line, never held whole
 
@@ -44,6 +45,8 @@ class _Loader:
         self.blocks: dict[str, dict[str, LDrawFile]] = {}  # source -> MPD blocks by name
         self.fingerprints: dict[str, tuple[int, int, str]] = {}  # path -> (size, mtime_ns, hash) as read
         self.resolved: dict[tuple[str, str], tuple[LDrawFile | None, str, frozenset[str]] | UnsafeReference] = {}
+        self.placed: dict[tuple[str, str], tuple[LDrawFile | None, str, frozenset[str]] | UnsafeReference] = {}
+        self.probes: dict[str, LDrawFile | None] = {}  # library path -> its header alone (resolve_placed)
         self.sizes: dict[str, int] = {}
         self.folders: dict[Path, dict[str, Path]] = {}  # listings of model folders, for this load only
         self.diagnostics: list[Diagnostic] = []
@@ -101,17 +104,64 @@ class _Loader:
 
     def resolve(self, name: str, parent: LDrawFile) -> tuple[LDrawFile | None, str, frozenset[str]]:
         """A reference -> (file, identity key, disk dependencies). Raises UnsafeReference."""
+        return self._memo(self.resolved, name, parent, self._resolve)
+
+    def resolve_placed(self, name: str, parent: LDrawFile) -> tuple[LDrawFile | None, str, frozenset[str]]:
+        """`resolve` for a reference a model places (bow3d.ldraw.expand): a library part comes back as its
+        header alone (`probe`) when the disk cache may hold it, and is read whole only when flattened."""
+        if self.cache is None or self.strict or (parent.source, name) in self.resolved:
+            return self.resolve(name, parent)
+        return self._memo(self.placed, name, parent, self._resolve_placed)
+
+    @staticmethod
+    def _memo(memo: dict, name: str, parent: LDrawFile, how) -> tuple[LDrawFile | None, str, frozenset[str]]:
         memo_key = (parent.source, name)
-        found = self.resolved.get(memo_key)
+        found = memo.get(memo_key)
         if found is None:
             try:
-                found = self._resolve(name, parent)
+                found = how(name, parent)
             except UnsafeReference as error:  # remembered: a bad file is tried once per referencing file
                 found = error
-            self.resolved[memo_key] = found
+            memo[memo_key] = found
         if isinstance(found, UnsafeReference):
             raise found
         return found
+
+    def _resolve_placed(self, name: str, parent: LDrawFile) -> tuple[LDrawFile | None, str, frozenset[str]]:
+        norm = normalise_name(name)
+        if any(norm in self.blocks.get(source, {}) for source in (parent.source, self.main_source)):
+            return self._resolve(name, parent)
+        local = Path(os.path.dirname(parent.source)) if not self._in_library(parent.source) else None
+        path = self.library.find(name, local, self.folders)
+        if path is None or str(path) in self.documents or not self._in_library(str(path)):
+            return self._resolve(name, parent)
+        header = self.probe(path)
+        if header is None or not self.library.is_part_file(header, name):
+            return self._resolve(name, parent)
+        return header, str(path), frozenset([str(path)])
+
+    def probe(self, path: Path) -> LDrawFile | None:
+        """The header of a library file (its lines before the first line that is not a comment), read
+        and fingerprinted whole; None when the header holds more than a part's header does (0 FILE, !COLOUR)."""
+        key = str(path)
+        if key not in self.probes:
+            try:
+                data = read_capped(path, MAX_FILE_BYTES, "this LDraw file")
+            except (LDrawError, OSError) as error:
+                raise UnsafeReference(f"'{path.name}' cannot be read as LDraw ({error})") from None
+            self._count(key, len(data))
+            self.fingerprints[key] = (len(data), os.stat(path).st_mtime_ns, content_hash(data))
+            lines = []
+            for line in iter_lines(data):
+                words = line.split()
+                if words and words[0] != "0":
+                    break
+                if len(words) > 1 and words[1].upper() in ("FILE", "NOFILE", "!COLOUR", "!DATA"):
+                    lines = None
+                    break
+                lines.append(line)
+            self.probes[key] = None if lines is None else parse_document(lines, key).main
+        return self.probes[key]
 
     def _resolve(self, name: str, parent: LDrawFile) -> tuple[LDrawFile | None, str, frozenset[str]]:
         norm = normalise_name(name)
@@ -135,19 +185,26 @@ class _Loader:
         return source.startswith(self.root_prefixes)
 
     def flat_part(self, f: LDrawFile, key: str, deps: frozenset[str]) -> tuple[FlatPart, bool]:
-        """The flattened part, from the disk cache when its files are unchanged."""
+        """The flattened part, from the disk cache when its files are unchanged. A part known by its
+        header alone (`probe`) is read whole on a miss, or on a hit whose file said something when read
+        (diagnostics: the cache entry remembers), so warm and cold loads report the same."""
         if self.cache is None or not deps:
             return self.flattener.flatten(f, key, deps), False
         path = next(iter(deps))
         known = self.fingerprints.get(path)
         part_hash = known[2] if known else content_hash(read_capped(path, MAX_FILE_BYTES, "this part"))
         cache_key = self.cache.key(part_hash, path, self.context)
-        cached = self.cache.get(cache_key)
+        cached = self.cache.get_entry(cache_key)
         if cached is not None:
-            return cached, True
+            if cached[1] and path not in self.documents:
+                self.read(Path(path))
+            return cached[0], True
+        if path not in self.documents:
+            f = self.read(Path(path)).main
         part = self.flattener.flatten(f, key, deps)
         if key not in self.flattener.incomplete:
-            self.cache.put(cache_key, part, self.fingerprints)
+            said = any(g.diagnostics or g.colours for g in self.documents[path].files) if path in self.documents else True
+            self.cache.put(cache_key, part, self.fingerprints, reparse=said)
         return part, False
 
     def flatten_loose(self, f: LDrawFile, key: str) -> FlatPart:
