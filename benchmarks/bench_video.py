@@ -38,7 +38,7 @@ if not replay:
     with ReplayWriter(replay, scene, seed=1, players={{"blue": "ai", "red": "ai"}}, scene_path=scene_path,
                       max_rounds=3) as writer:
         play_game(scene, world_geometry(scene), None, seed=1, writer=writer, max_rounds=3)
-scene, timeline = load_timeline(replay)
+scene, timeline, _ = load_timeline(replay)
 t0 = time.perf_counter()
 renderer = FilmRenderer(scene, timeline, (1280, 720))
 build = time.perf_counter() - t0
