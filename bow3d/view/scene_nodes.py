@@ -264,6 +264,31 @@ class SceneNodes:
             if node is not None:
                 node.hide()
 
+    POSTURE_PITCH = {"standing": 0.0, "on_back": -90.0, "face_down": 90.0}
+
+    def set_posture(self, id: str, posture: str) -> None:
+        """A figure lying as its ruleset says, still in play (not faded): 'standing', 'on_back' (the head
+        falls behind: Blaze of Glory's knocked down), 'face_down' (the head falls forward: wounded,
+        unconscious), or 'gone' (taken off the table: a figure whose nerve broke). Out of action is
+        set_alive(False)."""
+        piece = self.piece(id)
+        if posture == "gone":
+            piece.root.hide()
+            return
+        if posture not in self.POSTURE_PITCH:
+            raise ValueError(f"unknown posture {posture!r}; use one of {', '.join([*self.POSTURE_PITCH, 'gone'])}")
+        if piece.alive and piece.placed:
+            piece.root.show()
+        pitch = self.POSTURE_PITCH[posture]
+        piece.body.set_p(pitch)
+        if not pitch:
+            piece.body.set_pos(0, 0, -piece.lo[2])
+            return
+        piece.body.set_pos(0, 0, 0)
+        low = piece.body.get_tight_bounds(piece.root)
+        if low is not None:
+            piece.body.set_z(-low[0][2])
+
     def highlight(self, id: str | None, colour=(1, 1, 0, 1), *, slot: str = "select") -> None:
         """A glowing ring round one unit (or none); `slot` keeps several at once (select, target)."""
         for piece in self.pieces.values():

@@ -122,10 +122,12 @@ class BlazePlayer:
             finish = self._finish(g, unit)
             if finish is not None:
                 return finish
-            if not any(loaded(g, unit, s) for s in firearms(g, unit)) and firearms(g, unit):
-                return Reload(unit, next(s for s in firearms(g, unit) if not loaded(g, unit, s)))
             best = self._best_shot(g, unit)
-            if best is not None and best[0] >= SHOOT_AT_LEAST and not g.state.turn.frenzy:
+            reload = self._reload_first(g, unit, best)
+            if reload is not None:
+                return reload
+            covered = self._in_cover(g, unit)   # in cover: a shot from here beats walking out of it
+            if best is not None and not g.state.turn.frenzy and (best[0] >= SHOOT_AT_LEAST or covered):
                 return best[1]
             fight = self._fight(g, unit)
             if fight is not None:
@@ -152,6 +154,34 @@ class BlazePlayer:
                     return best[1]
             return EndTurn(unit)
         return EndTurn(unit)
+
+    def _reload_first(self, g: Any, unit: str, best: tuple[float, Any] | None) -> Any:
+        """Reload (the whole turn) an empty gun that would shoot better than the loaded ones."""
+        empty = [s for s in firearms(g, unit) if not loaded(g, unit, s)]
+        if not empty or g.state.turn.frenzy:
+            return None
+        if best is None:
+            return Reload(unit, empty[0])
+        me = g.state.figures[unit]
+        enemies = [e for e in self._enemies(g, unit) if e.status == STANDING][:TARGETS]
+        for slot in empty:
+            most = max_shots(g, unit, slot)
+            could = max((most * _value(g, unit, slot, e.id, most) for e in enemies
+                         if distance_in(me, e) <= (kind_of(slot).range_in or 0) + 1e-9), default=0.0)
+            if could > best[0] + SHOOT_AT_LEAST:
+                return Reload(unit, slot)
+        return None
+
+    def _in_cover(self, g: Any, unit: str) -> bool:
+        """The nearest standing enemy sees him in cover (or not at all)."""
+        enemies = [e for e in self._enemies(g, unit) if e.status == STANDING]
+        if not enemies:
+            return False
+        report = g.ask("sight", enemies[0].id, unit)
+        if not report.visible:
+            return True
+        from bow3d.rulesets.blaze_of_glory.sight import judge_cover
+        return judge_cover(report, g.ctx.partial_cover, g.ctx.opening_cover, g.ctx.full_cover).cover != "none"
 
     def _enemies(self, g: Any, unit: str) -> list[Any]:
         me = g.state.figures[unit]

@@ -51,6 +51,7 @@ def test_nerve_a_friend_out_of_action_within_12_inches_and_in_sight():
     kill(game)
     assert asked(game) == "nerve_casualty" and game.pending.about["unit"] == "near"
     feed(game, 4)
+    assert asked(game) is None                                    # nobody else tests:
     assert [t["unit"] for t in nerve_tests(game)] == ["near"]     # not 'far' (12.5 inches), not 'hidden'
 
 
