@@ -10,7 +10,9 @@ the question and the poses (position, facing) of every body that can change it:
 - distance, front arc, reach, close: the two bodies only (decor never moves);
 - reachable cells and paths: the unit and every body within its move (plus radii) of it;
 - vehicle sweeps: the vehicle and every body within the swept distance (plus radii);
-- and always the state of every door (set_door), which blocks sight, moves and sweeps when closed.
+- and always the state of every door (set_door), which blocks sight, moves and sweeps when closed,
+  and of the rules' changes to the battlefield (obstacles added, decor parts destroyed: add_obstacle,
+  remove_obstacle, remove_decor, restore_decor), which change every answer.
 
 A body too far to touch the rays or the cells is left out of the key, so moving it keeps the
 answer. The bounding radii come from the world's body shapes (conservative: the bounding sphere
@@ -84,6 +86,9 @@ class CachedGeometry:
         self.poses: dict[str, Pose] = {}
         self.doors: dict[str, tuple[tuple[int, int], bool]] = {}
         self._door_key: tuple = ()
+        self.obstacles: dict[str, tuple] = {}   # obstacle id -> (footprint or cells, height, material)
+        self.removed: set[int] = set()          # decor instances taken away
+        self._change_key: tuple = ((), ())
         self._memo: dict[tuple, Any] = {}
         self._cells: dict[tuple, Any] = {}
         self.hits = 0
@@ -126,6 +131,33 @@ class CachedGeometry:
         self.doors[door] = (tuple(cell), bool(open))
         self._door_key = tuple(sorted(self.doors.items()))
 
+    # -- the rules' changes to the battlefield (War of Bros' Bodies, wrecks, trampled cover) -------
+    def add_obstacle(self, id: str, footprint: Any = None, height_ldu: float = 24.0, material: str = "stone", *,
+                     cells: Any = None) -> None:
+        self.inner.add_obstacle(id, footprint, height_ldu, material, cells=cells)
+        shape = tuple(map(tuple, cells)) if cells is not None else tuple(tuple(map(float, c)) for c in footprint)
+        self.obstacles[id] = (shape, float(height_ldu), str(material))
+        self._rekey()
+
+    def remove_obstacle(self, id: str) -> None:
+        self.inner.remove_obstacle(id)
+        self.obstacles.pop(id, None)
+        self._rekey()
+
+    def remove_decor(self, instances: Any = None, region: Any = None, materials: Any = None) -> Any:
+        removed = self.inner.remove_decor(instances, region, materials)
+        self.removed.update(int(k) for k in removed)
+        self._rekey()
+        return removed
+
+    def restore_decor(self, instances: Any) -> None:
+        self.inner.restore_decor(instances)
+        self.removed.difference_update(int(k) for k in instances)
+        self._rekey()
+
+    def _rekey(self) -> None:
+        self._change_key = (tuple(sorted(self.obstacles.items())), tuple(sorted(self.removed)))
+
     # -- keys ------------------------------------------------------------------------------
     def _radius(self, id: str) -> float:
         return self.radii.get(id, DEFAULT_RADIUS_STUDS)
@@ -148,7 +180,7 @@ class CachedGeometry:
                      if id != a and math.hypot(pose[0] - pa[0], pose[1] - pa[1]) <= reach + self._radius(id))
 
     def _remember(self, key: tuple, compute: Any, cells: bool = False) -> Any:
-        key = (key, self._door_key)
+        key = (key, self._door_key, self._change_key)
         memo, limit = (self._cells, MAX_CELL_ENTRIES) if cells else (self._memo, MAX_ENTRIES)
         try:
             value = memo[key]

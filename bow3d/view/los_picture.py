@@ -153,7 +153,7 @@ def draw_los_picture(scene, world, report, out: str | Path, size: tuple[int, int
                 node.hide()
         _, aspect2d = overlay_layer(renderer.buffer, size[0] / size[1])
         boxes = _blocker_boxes(world, report, camera)
-        _words(aspect2d, report, boxes, size, text)
+        _words(aspect2d, report, boxes, size, text, verdict)
         renderer.look(CameraPose(tuple(camera.position), tuple(camera.position + camera.forward * 100.0),
                                  camera.fov_deg))
         image = renderer.frame().copy()
@@ -181,7 +181,7 @@ def _blocker_boxes(world, report, camera: EyeCamera) -> list[tuple[np.ndarray, n
     return boxes
 
 
-def _words(aspect2d, report, boxes, size, verdict_text: str) -> None:
+def _words(aspect2d, report, boxes, size, verdict_text: str, verdict=None) -> None:
     """The verdict on top, a number at each blocker, the legend on the left."""
     from panda3d.core import TextNode
 
@@ -209,8 +209,9 @@ def _words(aspect2d, report, boxes, size, verdict_text: str) -> None:
     from bow3d.rulesets.bow.narrator import percent
 
     # numbered along the line of fire, nearest to the firer first, with what each is made of
-    lines = [f"{k + 1}: {b.describe()} ({getattr(b, 'material', '?')})  {percent(b.share)}"
-             for k, b in enumerate(report.blockers[:8])]
+    label = getattr(verdict, "blocker_label", None)   # what the ruleset makes of each (War of Bros: its cover class)
+    lines = [f"{k + 1}: {b.describe()} ({getattr(b, 'material', '?')}{': ' + label(b) if label and label(b) else ''})"
+             f"  {percent(b.share)}" for k, b in enumerate(report.blockers[:8])]
     lines.append(f"samples: {int(report.seen.sum())} seen (green), {int((~report.seen).sum())} hidden (red)")
     lines.append("map: range bands 15 (green), 30 (yellow), 45 studs (orange); dark = outside the front arc")
     for k, line in enumerate(lines):

@@ -34,6 +34,7 @@ from bow3d.view.still import attach_model
 from bow3d.world.bodies import FEET_SLAB_LDU
 
 STUD = 20.0
+BASE_PLATE_LDU = 4.6  # a unit's base (rulesets that play on bases) drawn this thick: over the studs
 RING_HEIGHT = 6.0  # LDU: a flat ring sitting over the studs round the feet
 HIGHLIGHT_WIDTH = 4.0
 DOOR_COLOUR = 70  # LDraw Reddish_Brown: a closed door drawn as a wooden block filling its cell
@@ -143,6 +144,7 @@ class SceneNodes:
         piece.damage_seat = (float(centre[0]), float(centre[1]), _top_above(model, centre[:2], hi[2]))
         self.pieces[item.id] = piece
         piece.base = self._base(piece)
+        self._base_plate(piece, getattr(item, "base", None))
         if item.position is None:
             root.hide()  # aboard a vehicle: shown when placed
         else:
@@ -159,6 +161,17 @@ class SceneNodes:
         else:
             corners = markers.frame_corners(hx + 2.0, hy + 2.0, 5.0, height, z=0.3)
         return markers.solid_node(piece.root, "side-base", [(corners, piece.side_rgba)])
+
+    def _base_plate(self, piece: Piece, base) -> None:
+        """A ruleset that plays on bases (War of Bros: 3 x 3 cm, 6 x 12 cm): the base drawn under the model as
+        a thin plate in the side's colour, its front edge white (the scene's `base`, width x depth in studs)."""
+        if base is None:
+            return
+        hx, hy = float(base[0]) * STUD / 2.0, float(base[1]) * STUD / 2.0   # the model faces -Y: its front edge
+        plate = markers.box_corners((-hx, -hy, 0.1), (hx, hy, BASE_PLATE_LDU))
+        front = markers.box_corners((-hx, -hy - 0.2, 0.1), (hx, -hy + 2.0, BASE_PLATE_LDU + 0.3))
+        white = markers.ldraw_rgba(markers.WHITE, self.colours)
+        markers.solid_node(piece.root, "unit-base", [(plate, piece.side_rgba), (front, white)])
 
     def rebuild_battlefield(self, quality: str, edges: bool = False) -> None:
         """Draw the battlefield again at another quality, with or without edge lines."""

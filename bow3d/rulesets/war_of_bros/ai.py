@@ -1,0 +1,419 @@
+"""A heuristic War of Bros player: takes cover, uses the first-turn move, picks its targets by the odds.
+
+Layer: rulesets (War of Bros; numpy; no world, view or replay import, no global random). It reads
+the game state, the profiles and the terrain, weighs attacks by their exact odds
+(bow3d.rulesets.war_of_bros.odds, the same steps the game plays) with the cover the 3D world
+gives (a sight report judged as the Cover Step judges it), and plays what the rules' checker
+accepts. Ties are broken by candidate order, so a game is a function of its seed.
+
+What it does, in the book's words:
+- Unit Placement: each unit at the scene's position (the scene is the deployment plan), moved back
+  when the 60 cm rule refuses it;
+- First Turn: advances to where it can move and fire next turn, preferring spots the enemy
+  would see behind cover (the terrain's cover classes between them, seen from above);
+- later turns, First Movement Step: moves where its best attack is likeliest to kill and the enemy's
+  replies least likely to, then attacks the target with the best odds (P(perish) x its unit power),
+  turning to face it first; cancels an attack whose line of fire meets a friend;
+- Final Movement Step: steps back into cover with the movement left;
+- calls every Attack Of Opportunity; escapes a trample away from the tracks; keeps its Primary
+  Target (Capture The Frag) the unit farthest from the enemy.
+
+Speed: candidate spots are scored as numpy arrays with plan-view estimates (centre distances less
+half bases for ranges, box crossings for cover); the 3D world is asked only about the targets
+actually in reach, and the checker only about the few best moves.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from bow3d.errors import RulesError
+from bow3d.rules.pending import DecisionRequest
+from bow3d.rulesets.war_of_bros import cover as covers
+from bow3d.rulesets.war_of_bros import measures, plan
+from bow3d.rulesets.war_of_bros.actions import Action, Attack, EndStep, EndTurn, Move, Place, Turn
+from bow3d.rulesets.war_of_bros.combat import first_unit_on_line
+from bow3d.rulesets.war_of_bros.odds import attack_odds
+from bow3d.rulesets.war_of_bros.reactions import escape_options
+from bow3d.rulesets.war_of_bros.saves import STEPS, attack_dice, reactive_shield_active, save_of
+from bow3d.rulesets.war_of_bros.turns import activatable, to_place
+
+HEADINGS = np.radians(np.arange(0.0, 360.0, 45.0))
+SHARES = (1.0, 0.6, 0.3)          # of the movement left
+THREAT_WEIGHT = 0.3               # an enemy's chance to kill the unit next turn, against its own chance now
+ADVANCE_WEIGHT = 0.05             # per cm nearer the distance it wants (nothing in reach)
+COVER_RANK_FACTOR = (1.0, 0.75, 0.5, 0.25, 0.0)   # an enemy's odds scaled by the cover class between (estimate)
+MOVE_GAIN = 0.01                  # a move that gains less is not made
+FACING_TOLERANCE_DEG = 10.0
+TRIES = 16                        # moves offered to the checker, best first
+BACK_OFF_STUDS = (2.0, 4.0, 8.0, 12.0, 16.0, 24.0)
+TURNS = 2                         # free turns in one step at most
+NEAREST = 3                       # moves straight towards the nearest enemies are weighed too
+ATTACKS_WEIGHED = 3               # the best attacks in the open are weighed again with their cover
+COVER_REACH_STUDS = 8.0           # terrain this near a spot, towards an enemy, is taken for its cover
+
+
+class WarOfBrosAI:
+    """Plays one side (see the module docstring)."""
+
+    def __init__(self, side: str, rng: np.random.Generator) -> None:
+        self.side = side
+        self.rng = rng
+        self._odds: dict[tuple, float] = {}
+        self._hidden: set[tuple] = set()   # (round, unit): its Final Movement Step move is made
+        self._turns: dict[tuple, int] = {}  # (round, unit, step): free turns made
+
+    # -- the engine's call --------------------------------------------------------------------
+    def choose(self, game: Any) -> Any:
+        request = game.pending
+        if isinstance(request, DecisionRequest):
+            return request.answer(self._decide(game, request))
+        state = game.state
+        if state.phase == "placement":
+            return self._place(game)
+        if state.phase != "play" or state.side_to_play != self.side:
+            raise RulesError(f"{self.side}'s AI asked to play out of turn ({state.phase})")
+        unit = state.active or self._next_unit(game)
+        if unit is None:
+            return EndTurn(self.side)
+        return self._act(game, unit)
+
+    # -- decisions -------------------------------------------------------------------------------
+    def _decide(self, game: Any, request: DecisionRequest) -> Any:
+        about, state = request.about, game.state
+        if request.decision == "intercepted":
+            other = state.units[about["other"]]
+            return "attack" if other.side != self.side else "cancel"
+        if request.decision == "opportunity":
+            return True
+        if request.decision == "escape":
+            mech = state.units[about["vehicle"]].position
+            me = state.units[about["unit"]].position
+
+            def away(heading: int) -> float:
+                fx, fy = plan.unit_vector(heading)
+                return math.dist((me[0] + fx, me[1] + fy), mech)
+            return max(request.options, key=lambda h: (away(h), -h))
+        if request.decision == "primary_target":
+            return max(request.options, key=lambda uid: (self._nearest_enemy(game, state.units[uid].position)[0],
+                                                         g_power(game, uid)))
+        return request.options[0]
+
+    def _place(self, game: Any) -> Action:
+        unit_id = to_place(game, self.side)[0]
+        (x, y), facing = game.ctx.start.get(unit_id, ((0.0, 0.0), 0.0))
+        action = Place(unit_id, x, y, facing)
+        if game.check(action) is None:
+            return action
+        enemies = [u.position for u in game.state.units.values() if u.side != self.side and u.on_field]
+        if enemies:
+            ex, ey = np.mean(enemies, axis=0)
+            away = math.atan2(y - ey, x - ex)
+            for back in BACK_OFF_STUDS:
+                moved = Place(unit_id, x + math.cos(away) * back, y + math.sin(away) * back, facing)
+                if game.check(moved) is None:
+                    return moved
+        return action   # the checker's refusal will say why
+
+    # -- whose turn inside the side's turn --------------------------------------------------------
+    def _next_unit(self, game: Any) -> str | None:
+        units = activatable(game, self.side)
+        if not units:
+            return None
+        return min(units, key=lambda uid: (self._nearest_enemy(game, game.state.units[uid].position)[0], uid))
+
+    def _nearest_enemy(self, game: Any, point) -> tuple[float, str | None]:
+        best = (math.inf, None)
+        for u in game.state.units.values():
+            if u.side != self.side and u.on_field:
+                best = min(best, (math.dist(point, u.position), u.id))
+        return best
+
+    # -- a unit's steps ------------------------------------------------------------------------------
+    def _act(self, game: Any, unit_id: str) -> Action:
+        state = game.state
+        unit, profile = state.units[unit_id], game.ctx.profile(unit_id)
+        step = state.step if state.active == unit_id else "first"
+        left = profile.movement_cm - unit.moved_cm
+        if step == "first":
+            if unit.moved_cm <= 0 and left > 0.5:
+                move = self._best_move(game, unit_id, left, "advance" if state.first_turn else "fight")
+                if move is not None:
+                    return move
+            if not state.first_turn:
+                attack = self._best_attack(game, unit_id)
+                if attack is not None:
+                    action, facing = attack
+                    if facing is not None:
+                        return Turn(unit_id, facing)
+                    return action
+            return self._face_enemy(game, unit_id) or EndStep(unit_id)
+        key = (state.round, unit_id)
+        if key not in self._hidden and left > 0.5:
+            self._hidden.add(key)
+            move = self._best_move(game, unit_id, left, "hide")
+            if move is not None:
+                return move
+        return self._face_enemy(game, unit_id) or EndStep(unit_id)
+
+    def _face_enemy(self, game: Any, unit_id: str) -> Action | None:
+        """A free turn to face the nearest enemy (so that it is in the Line of Sight arc next time)."""
+        unit = game.state.units[unit_id]
+        _, enemy = self._nearest_enemy(game, unit.position)
+        if enemy is None:
+            return None
+        bearing = _bearing(_vertex(game, unit_id), game.state.units[enemy].position)
+        if abs((bearing - unit.facing + 180.0) % 360.0 - 180.0) <= FACING_TOLERANCE_DEG:
+            return None
+        turn = Turn(unit_id, round(bearing, 2))
+        if game.check(turn) is not None or _crushes(game, unit_id, turn.facing, 0.0) or not self._may_turn(game, unit_id):
+            return None
+        return turn
+
+    def _may_turn(self, game: Any, unit_id: str) -> bool:
+        """At most TURNS free turns in a step (a Mechanized unit's turn moves its centre: no endless dance)."""
+        key = (game.state.round, unit_id, game.state.step)
+        count = self._turns.get(key, 0)
+        if count >= TURNS:
+            return False
+        self._turns[key] = count + 1
+        return True
+
+    # -- attacks -----------------------------------------------------------------------------------------
+    def _best_attack(self, game: Any, unit_id: str) -> tuple[Attack, float | None] | None:
+        """(the attack, the facing to turn to first or None) with the best P(perish) x unit power: every
+        target in reach weighed in the open first, the best few then with the cover the 3D world gives."""
+        state = game.state
+        me = state.units[unit_id]
+        profile = game.ctx.profile(unit_id)
+        if not profile.weapons:
+            return None
+        reach = max(w.range_cm for w in profile.weapons) + (1e9 if any(w.rail_driven for w in profile.weapons) else 0)
+        vertex = _vertex(game, unit_id)
+        options = []   # (value in the open, order, action, facing or None, part)
+        for enemy in state.units.values():
+            if enemy.side == self.side or not enemy.on_field:
+                continue
+            apart = plan.cm(math.dist(me.position, enemy.position) - max(game.ctx.bases[unit_id]) / 2 * 1.5
+                            - max(game.ctx.bases[enemy.id]) / 2 * 1.5)
+            if apart > reach:
+                continue
+            part = plan.sector(enemy.position, enemy.facing, *game.ctx.bases[enemy.id], me.position)
+            target = measures.corners(game, enemy.id)
+            for facing in (me.facing, _bearing(vertex, enemy.position)):
+                distances = {}
+                for weapon in profile.weapons:
+                    slack = 3.0 if weapon.guided else 0.0
+                    if slack not in distances:
+                        distances[slack] = measures.arc_distance_cm(game, unit_id, target, slack, me.position, facing)
+                    if not self._in_reach(game, unit_id, enemy.id, weapon, distances[slack]):
+                        continue
+                    value = self._p_kill(game, weapon, enemy.id, part, "none") * self._worth(game, enemy.id)
+                    turn = None if facing == me.facing else round(facing, 2)
+                    options.append((value, len(options), Attack(unit_id, enemy.id, weapon.name), turn, part))
+                if options and options[-1][2].target == enemy.id and options[-1][3] is None:
+                    break   # in its arc already: no turn weighed
+        options.sort(key=lambda o: (-o[0], o[1]))
+        best, best_score = None, 0.0
+        for value, _, action, turn, part in options[:ATTACKS_WEIGHED]:
+            if value <= best_score:
+                break
+            weapon = profile.weapon(action.weapon)
+            score = self._with_cover(game, unit_id, action.target, weapon, part) * self._worth(game, action.target)
+            if score > best_score + 1e-12:
+                best, best_score = (action, turn), score
+        if best is None:
+            return None
+        action, facing = best
+        if facing is not None and (game.check(Turn(unit_id, facing)) is not None or _crushes(game, unit_id, facing, 0.0)
+                                   or not self._may_turn(game, unit_id)):
+            return None
+        if facing is None and game.check(action) is not None:
+            return None
+        return best
+
+    def _in_reach(self, game: Any, unit_id: str, target_id: str, weapon: Any, distance: float | None) -> bool:
+        if distance is None or (game.ctx.profile(unit_id).airborne and weapon.melee):
+            return False
+        return weapon.rail_driven or distance <= measures.weapon_reach_cm(game, unit_id, target_id,
+                                                                         weapon.range_cm) + 1e-9
+
+    def _worth(self, game: Any, target_id: str) -> float:
+        primary = game.state.primary.get(game.state.units[target_id].side) == target_id
+        return g_power(game, target_id) * (2.0 if primary else 1.0)
+
+    def _with_cover(self, game: Any, unit_id: str, target_id: str, weapon: Any, part: str) -> float:
+        """P(perish) with the Impact and Cover Steps as the 3D world has them (0: a friend in the way, or
+        nothing of the target seen)."""
+        other = first_unit_on_line(game, unit_id, target_id)
+        if other is not None and game.state.units[other].side == self.side:
+            return 0.0
+        airborne = game.ctx.profile(unit_id).airborne or game.ctx.profile(target_id).airborne
+        cover = "none"
+        if not airborne:
+            verdict = covers.judge(game.ask("sight", unit_id, target_id), game.ctx.params)
+            if not verdict.visible:
+                return 0.0
+            cover = "none" if weapon.rail_driven or (weapon.guided and verdict.cover == "light") else verdict.cover
+        return self._p_kill(game, weapon, target_id, part, cover)
+
+    def _p_kill(self, game: Any, weapon: Any, target_id: str, part: str, cover: str) -> float:
+        profile = game.ctx.profile(target_id)
+        vital = part == "back" and not reactive_shield_active(profile, weapon, part)
+        key = (weapon, profile.sheet, part, cover, vital)
+        if key not in self._odds:
+            saves = {step: save_of(profile, step, part, weapon) for step in STEPS}
+            odds = attack_odds(attack_dice(weapon, vital=vital), saves, cover, profile.mechanized)
+            self._odds[key] = float(odds.p_perish)
+        return self._odds[key]
+
+    # -- moves ---------------------------------------------------------------------------------------------------
+    def _best_move(self, game: Any, unit_id: str, left_cm: float, mode: str) -> Move | None:
+        state = game.state
+        me = state.units[unit_id]
+        enemies = [u for u in state.units.values() if u.side != self.side and u.on_field]
+        if not enemies:
+            return None
+        spots, moves = self._spots(game, unit_id, enemies, left_cm)
+        scores = self._score(game, unit_id, spots, enemies, mode)
+        here = scores[0]
+        order = sorted(range(1, len(spots)), key=lambda k: (-scores[k], k))
+        blocked: dict[float, float] = {}   # heading -> the shortest distance refused
+        tries = 0
+        for k in order:
+            if scores[k] < here + MOVE_GAIN or tries >= TRIES:
+                return None
+            heading, distance = moves[k]
+            if distance >= blocked.get(round(heading, 2), math.inf):
+                continue   # farther the same way: refused too (or the same thing stands in the way)
+            tries += 1
+            action = Move(unit_id, round(heading, 2), round(distance, 3))
+            if game.check(action) is None:
+                if _crushes(game, unit_id, action.heading, action.distance):
+                    continue   # a Mechanized unit keeps the cover standing: it is its friends' cover too
+                return action
+            blocked[round(heading, 2)] = distance
+        return None
+
+    def _spots(self, game: Any, unit_id: str, enemies: list, left_cm: float) -> tuple[np.ndarray, list]:
+        me = game.state.units[unit_id]
+        headings = list(np.degrees(HEADINGS))
+        nearest = sorted(enemies, key=lambda e: (math.dist(me.position, e.position), e.id))[:NEAREST]
+        headings += [_bearing(me.position, e.position) for e in nearest]
+        spots, moves = [me.position], [(me.facing, 0.0)]
+        for heading in headings:
+            fx, fy = plan.unit_vector(heading)
+            for share in SHARES:
+                step = plan.studs(left_cm * share)
+                spots.append((me.position[0] + fx * step, me.position[1] + fy * step))
+                moves.append((heading % 360.0, left_cm * share))
+        return np.array(spots), moves
+
+    def _score(self, game: Any, unit_id: str, spots: np.ndarray, enemies: list, mode: str) -> np.ndarray:
+        """Plan-view value of standing at each spot: what it can kill, what can kill it, how near it is."""
+        ctx, profile = game.ctx, game.ctx.profile(unit_id)
+        my_half = ctx.bases[unit_id][1] / 2.0
+        epos = np.array([e.position for e in enemies])
+        ehalf = np.array([max(ctx.bases[e.id]) / 2.0 for e in enemies])
+        dist_cm = plan.cm(np.linalg.norm(spots[:, None, :] - epos[None], axis=2) - my_half - ehalf[None])  # (K, E)
+        cover = self._cover_rank(game, epos, spots)                                                        # (K, E)
+        factor = np.array(COVER_RANK_FACTOR)[cover]
+        threat = np.zeros(len(spots))
+        for j, enemy in enumerate(enemies):
+            ep = ctx.profile(enemy.id)
+            reach = max((w.range_cm for w in ep.weapons), default=0.0) + (ep.movement_cm if mode != "fight" else
+                                                                           ep.movement_cm * 0.5)
+            weapon = max(ep.weapons, key=lambda w: (w.range_cm, w.name), default=None)
+            if weapon is None:
+                continue
+            p = self._p_kill(game, weapon, unit_id, "front", "none")
+            threat += np.where(dist_cm[:, j] <= reach, p * factor[:, j], 0.0)
+        gain = np.zeros(len(spots))
+        best_weapon = max(profile.weapons, key=lambda w: (w.range_cm, w.name), default=None)
+        my_range = best_weapon.range_cm if best_weapon is not None else 0.0
+        if mode == "fight" and best_weapon is not None:
+            for j, enemy in enumerate(enemies):
+                p = self._p_kill(game, best_weapon, enemy.id, "front", "none")
+                value = p * g_power(game, enemy.id) * np.array(COVER_RANK_FACTOR)[cover[:, j]]
+                gain = np.maximum(gain, np.where(dist_cm[:, j] <= my_range, value, 0.0))
+        want = my_range + (profile.movement_cm if mode == "advance" else 0.0)
+        nearest = dist_cm.min(axis=1)
+        approach = -ADVANCE_WEIGHT * np.abs(nearest - want * 0.9) * (0.5 if mode == "hide" else 1.0)
+        return gain - self._boldness(game) * threat * g_power(game, unit_id) + approach
+
+    def _boldness(self, game: Any) -> float:
+        """How much the enemy's replies weigh: less when the side is stronger (it closes in to finish)."""
+        mine = theirs = 0.0
+        for unit in game.state.units.values():
+            if unit.on_field:
+                power = g_power(game, unit.id)
+                if unit.side == self.side:
+                    mine += power
+                else:
+                    theirs += power
+        return THREAT_WEIGHT * min(1.0, max(0.25, theirs / max(mine, 1.0)))
+
+    def _cover_rank(self, game: Any, epos: np.ndarray, spots: np.ndarray) -> np.ndarray:
+        """(K, E) int: the heaviest cover class (as a rank) of the terrain the segment from each enemy to each
+        spot crosses near the spot (seen from above; an estimate of what the 3D world will say)."""
+        terrain = game.ctx.terrain
+        out = np.zeros((len(spots), len(epos)), np.int64)
+        if not terrain.pieces or not len(epos):
+            return out
+        lo, hi = spots.min(axis=0) - COVER_REACH_STUDS, spots.max(axis=0) + COVER_REACH_STUDS
+        b = terrain.boxes
+        near = np.flatnonzero((b[:, 0] <= hi[0]) & (b[:, 1] >= lo[0]) & (b[:, 2] <= hi[1]) & (b[:, 3] >= lo[1]))
+        near = [k for k in near.tolist() if terrain.pieces[k].kind == "decor"
+                and terrain.pieces[k].instance not in game.state.removed]
+        if not near:
+            return out
+        boxes = b[near]
+        ranks = np.array([covers.rank(terrain.pieces[k].cover) for k in near])
+        towards = epos[None, :, :] - spots[:, None, :]                                       # (K, E, 2)
+        length = np.maximum(np.linalg.norm(towards, axis=2, keepdims=True), 1e-9)
+        start = np.broadcast_to(spots[:, None, :], towards.shape).reshape(-1, 2)
+        end = (spots[:, None, :] + towards * np.minimum(COVER_REACH_STUDS / length, 1.0)).reshape(-1, 2)
+        hit = _segments_cross_boxes(start, end, boxes)                                       # (K * E, N)
+        return np.where(hit, ranks[None], 0).max(axis=1).reshape(len(spots), len(epos))
+
+
+def _crushes(game: Any, unit_id: str, heading: float, distance: float) -> bool:
+    """The move (or turn: distance 0) destroys decor (a Mechanized unit through light or medium cover)."""
+    from bow3d.rulesets.war_of_bros.movement import plan_move
+
+    if not game.ctx.profile(unit_id).mechanized:
+        return False
+    found, _ = plan_move(game, unit_id, heading, distance)
+    return found is not None and bool(found.destroyed)
+
+
+def g_power(game: Any, unit_id: str) -> float:
+    return float(max(1, game.ctx.profile(unit_id).unit_power))
+
+
+def _vertex(game: Any, unit_id: str):
+    """The Line of Sight indicator's vertex: the point a unit turns about (bearings from it stay put)."""
+    unit = game.state.units[unit_id]
+    return plan.los_vertex(unit.position, unit.facing, *game.ctx.bases[unit_id])
+
+
+def _bearing(a, b) -> float:
+    return math.degrees(math.atan2(b[1] - a[1], b[0] - a[0])) % 360.0
+
+
+def _segments_cross_boxes(p: np.ndarray, q: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    """(S, N) bool: segment s (p[s] -> q[s], (S, 2)) meets box n (xmin, xmax, ymin, ymax) (slab test)."""
+    d = (q - p)[:, None, :]                                  # (S, 1, 2)
+    lo = np.stack([boxes[:, 0], boxes[:, 2]], -1)[None]      # (1, N, 2)
+    hi = np.stack([boxes[:, 1], boxes[:, 3]], -1)[None]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        a = (lo - p[:, None, :]) / d
+        c = (hi - p[:, None, :]) / d
+    flat = np.abs(d) < 1e-12
+    inside = (p[:, None, :] >= lo) & (p[:, None, :] <= hi)
+    t0 = np.where(flat, np.where(inside, -np.inf, np.inf), np.minimum(a, c)).max(axis=2)
+    t1 = np.where(flat, np.where(inside, np.inf, -np.inf), np.maximum(a, c)).min(axis=2)
+    return (t0 <= t1) & (t1 >= 0.0) & (t0 <= 1.0)

@@ -1,0 +1,204 @@
+"""War of Bros' judgement of a line of sight ("Cover Step", "Impact Step") from the world's facts.
+
+Layer: rulesets (War of Bros; pure Python). The world measures (what hides the target from the
+attacker's eye, each blocker's share, material and height); this module judges, after the book's
+table "Cover Provided By Various Materials":
+
+    Body light       Bush medium        Wood medium          Building heavy
+    Barricade total  Glass light        Stone heavy          Vehicle medium
+    Sand light       Obstructions medium
+
+World materials (bow3d.world.materials) map to the book's objects: body (a fallen unit), unit (a
+living unit in the way: read as a Body), glass, sand -> light; plant (Bush), wood, vehicle
+(living Mechanized units and wrecks), metal and ground (Obstructions) -> medium; stone, building
+-> heavy; barricade -> total. Any other material is an Obstruction (medium). A scene changes the
+material of a part with its `materials:` mapping (part, part in a colour, colour) and the class of
+a material with its ruleset's `cover:` mapping.
+
+Readings where the book leaves room ("If the target unit is not behind cover, ignore this step"):
+- behind cover: the target is seen, and at least `cover_threshold` (default 25 %) of what the
+  attacker's eye would see of it is hidden;
+- its class: the heaviest class among the blockers that each hide at least `blocker_share`
+  (default 5 %) of the target; the blocker that gave it (its part, colour, file and line, or the
+  unit or obstacle) is named; among blockers of that class, the one hiding most;
+- "terrain impeding the line of attack that exceeds the height of the unit ... a miss": nothing
+  of the target is seen from the attacker's eye: every line of fire is blocked.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+CLASSES = ("none", "light", "medium", "heavy", "total")
+MISS_ON = {"none": 0, "light": 1, "medium": 2, "heavy": 3, "total": 4}   # d4 results that miss (total: always)
+BOOK_OBJECTS = {
+    "body": ("Body", "light"), "unit": ("Body", "light"), "glass": ("Glass", "light"), "sand": ("Sand", "light"),
+    "plant": ("Bush", "medium"), "bush": ("Bush", "medium"), "wood": ("Wood", "medium"),
+    "vehicle": ("Vehicle", "medium"), "metal": ("Obstructions", "medium"), "ground": ("Obstructions", "medium"),
+    "obstruction": ("Obstructions", "medium"), "stone": ("Stone", "heavy"), "building": ("Building", "heavy"),
+    "barricade": ("Barricade", "total"),
+}
+OTHER = ("Obstructions", "medium")
+DEFAULT_COVER_THRESHOLD = 0.25
+DEFAULT_BLOCKER_SHARE = 0.05
+
+
+def rank(cover: str) -> int:
+    return CLASSES.index(cover)
+
+
+def book_object(material: str | None) -> str:
+    """The book's word for what a material is ('Stone', 'Bush', 'Obstructions'...)."""
+    return BOOK_OBJECTS.get(str(material), OTHER)[0]
+
+
+def cover_class(material: str | None, overrides: dict[str, str] | None = None) -> str:
+    """The cover class a material gives: the scene's `cover:` override, else the book's table."""
+    if overrides and material in overrides:
+        return overrides[material]
+    return BOOK_OBJECTS.get(str(material), OTHER)[1]
+
+
+def _param(params: Any, name: str, default: Any) -> Any:
+    value = getattr(params, name, None)
+    return default if value is None else value
+
+
+@dataclass(frozen=True)
+class BlockerJudged:
+    """One blocker of the line of sight with the class it gives."""
+
+    what: str           # '3004.dat, Light_Bluish_Grey, war-of-bros.ldr line 212' or 'unit red-2'
+    kind: str
+    id: str | None
+    material: str
+    book: str           # the book's object: 'Stone', 'Body', ...
+    cover: str          # the class it gives
+    share: float
+    counts: bool        # hides at least blocker_share
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"what": self.what, "kind": self.kind, "id": self.id, "material": self.material, "book": self.book,
+                "cover": self.cover, "share": round(self.share, 4), "counts": self.counts}
+
+
+@dataclass(frozen=True)
+class CoverVerdict:
+    """The verdict on one line of sight: seen or not, behind which cover, given by which blocker."""
+
+    visible: bool
+    hidden_fraction: float
+    cover: str                       # 'none' | 'light' | 'medium' | 'heavy' | 'total'
+    given_by: BlockerJudged | None   # the blocker that gave the class
+    blockers: tuple[BlockerJudged, ...] = ()
+    units_in_way: tuple[str, ...] = ()
+    distance_cm: float = 0.0
+    cover_threshold: float = DEFAULT_COVER_THRESHOLD
+    blocker_share: float = DEFAULT_BLOCKER_SHARE
+    range_band_studs: float = field(default=37.5)   # the LOS picture's range rings: 30 cm (a Ranged Weapon)
+
+    @property
+    def covered(self) -> bool:
+        return self.cover != "none"
+
+    @property
+    def terrain_miss(self) -> bool:
+        """"Impact Step": nothing of the target is seen: whatever stands in the way is higher than it."""
+        return not self.visible
+
+    @property
+    def range_penalty(self) -> int:
+        return 0   # War of Bros has no range penalty: a weapon reaches its range or it does not
+
+    def miss_faces(self) -> int:
+        """How many faces of the Cover Step's d4 miss (light 1, medium 2, heavy 3; total: 4, no roll)."""
+        return MISS_ON[self.cover]
+
+    def blocker_label(self, blocker: Any) -> str:
+        """'heavy (Stone)' for a world blocker (the LOS picture's legend)."""
+        for judged in self.blockers:
+            if judged.what == describe(blocker):
+                return f"{judged.cover} ({judged.book})"
+        return ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"ruleset": "war-of-bros", "visible": self.visible, "hidden_fraction": round(self.hidden_fraction, 4),
+                "covered": self.covered, "cover": self.cover, "cover_step_misses_on": self.miss_faces(),
+                "given_by": self.given_by.to_dict() if self.given_by else None,
+                "terrain_miss": self.terrain_miss, "units_in_way": list(self.units_in_way),
+                "blockers": [b.to_dict() for b in self.blockers], "distance_cm": round(self.distance_cm, 3),
+                "cover_threshold": self.cover_threshold, "blocker_share": self.blocker_share,
+                "range_penalty": 0}
+
+
+def describe(blocker: Any) -> str:
+    """'3004.dat, Light_Bluish_Grey, war-of-bros.ldr line 212', or 'unit red-2' / 'obstacle red-2-body'."""
+    if getattr(blocker, "kind", "decor") == "decor":
+        part = getattr(blocker, "part", None) or "decor"
+        colour = getattr(blocker, "colour", None)
+        file, line = getattr(blocker, "file", None), getattr(blocker, "line", None)
+        words = part + (f", {colour}" if colour else "")
+        return words + (f", {file} line {line}" if file else "")
+    return f"{blocker.kind} {getattr(blocker, 'id', None)}"
+
+
+def judge(report: Any, params: Any = None, distance_cm: float | None = None) -> CoverVerdict:
+    """The verdict on a sight report (the world's, or any object with visible, visible_fraction and
+    blockers of kind, share, material) with the scene's ruleset parameters (defaults when None)."""
+    threshold = float(_param(params, "cover_threshold", DEFAULT_COVER_THRESHOLD))
+    least = float(_param(params, "blocker_share", DEFAULT_BLOCKER_SHARE))
+    overrides = dict(_param(params, "cover", {}) or {})
+    judged = []
+    for b in getattr(report, "blockers", ()) or ():
+        material = str(getattr(b, "material", None) or "stone")
+        judged.append(BlockerJudged(describe(b), str(b.kind), getattr(b, "id", None), material, book_object(material),
+                                    cover_class(material, overrides), float(b.share), float(b.share) >= least - 1e-12))
+    # Seen through glass is seen (the book's Glass is light cover, not a wall): a ray whose only
+    # blocker is glass reaches the target (the world says how much: transparent_fraction).
+    through_glass = float(getattr(report, "transparent_fraction", 0.0) or 0.0) or \
+        sum(b.share for b in judged if b.material == "glass")
+    visible = bool(report.visible) or through_glass > 0
+    hidden = 1.0 - float(report.visible_fraction) if visible else 1.0
+    units = tuple(b.id for b in judged if b.kind in ("unit", "vehicle") and b.id)
+    cover, given = "none", None
+    if visible and hidden >= threshold - 1e-12:
+        counted = [b for b in judged if b.counts and b.cover != "none"]
+        if counted:
+            best = max(rank(b.cover) for b in counted)
+            given = max((b for b in counted if rank(b.cover) == best), key=lambda b: b.share)
+            cover = given.cover
+    if distance_cm is None:
+        distance_cm = float(getattr(report, "distance_studs", 0.0)) * 0.8
+    return CoverVerdict(visible, hidden, cover, given, tuple(judged), units, float(distance_cm), threshold, least)
+
+
+def percent(fraction: float) -> str:
+    if 0.0 < fraction < 0.005:
+        return "<1%"
+    if 0.995 <= fraction < 1.0:
+        return ">99%"
+    return f"{fraction:.0%}"
+
+
+def sight_sentence(report: Any, verdict: CoverVerdict) -> str:
+    """The verdict in the book's words, as a referee would say it (bow3d los)."""
+    who = f"{report.firer} -> {report.target}, {verdict.distance_cm:.1f} cm"
+    if not verdict.visible:
+        tallest = max(verdict.blockers, key=lambda b: b.share, default=None)
+        hider = f" (mostly {tallest.what}, {tallest.material})" if tallest else ""
+        return (f"{who}: no line of fire: nothing of {report.target} is seen{hider}; the terrain in the way is higher "
+                f"than the unit: the attack is a miss (Impact Step).")
+    seen = f"{percent(1.0 - verdict.hidden_fraction)} seen"
+    units = f"; units in the way: {', '.join(verdict.units_in_way)}" if verdict.units_in_way else ""
+    if verdict.covered and verdict.given_by is not None:
+        g = verdict.given_by
+        roll = "no roll, the attack is a miss" if verdict.cover == "total" else \
+            f"the attack misses on a d4 roll of {verdict.miss_faces()} or less"
+        return (f"{who}: {seen}, {verdict.cover.upper()} cover ({percent(verdict.hidden_fraction)} hidden; given by "
+                f"{g.what}: {g.material}, the book's {g.book} = {g.cover}, {percent(g.share)}): {roll} "
+                f"(Cover Step){units}.")
+    if verdict.blockers:
+        return (f"{who}: {seen}, not behind cover ({percent(verdict.hidden_fraction)} hidden, under "
+                f"{verdict.cover_threshold:.0%}){units}.")
+    return f"{who}: {seen}, nothing in the way: no Cover Step{units}."

@@ -1,0 +1,269 @@
+"""First and Final Movement Steps: straight segments, free rotation, terrain, trampling, reactions.
+
+Layer: rulesets (War of Bros). The book ("First Movement Step"): "This unit is permitted to move a
+number of centimeters, in straight lines, less than or equal to the amount listed as that unit's
+movement score ... The remainder of this unit's movement may be saved for use during the Final
+Movement Step ... Units may only move to a place within their Line of Sight ... A unit is
+permitted to rotate to any angle during the any movement phase. Rotation is made around the
+center point of the Light of Sight indicator."
+
+Read as: a Move turns the unit freely (about its Line of Sight indicator's vertex) to a heading
+and takes it straight ahead (so always into its Line of Sight); a Turn only rotates. The cost is
+the distance, more over difficult terrain (bow3d.rulesets.war_of_bros.terrain); bases do not
+cross what they cannot (cover above Light, wrecks, other bases, the battlefield's edge).
+Mechanized units trample the infantry they drive (or turn) over and destroy the light and medium
+cover they touch ("Mechanized"); airborne units fly over everything. A move that brings a unit
+into an enemy's threat range, inside its Line of Sight arc, lets that enemy call an Attack Of
+Opportunity (bow3d.rulesets.war_of_bros.reactions).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from bow3d.rules.events import Event
+from bow3d.rules.refusal import Reason, Refusal
+from bow3d.rulesets.war_of_bros import field as bodies
+from bow3d.rulesets.war_of_bros import measures, plan, terrain
+from bow3d.rulesets.war_of_bros.actions import Move, Turn
+from bow3d.rulesets.war_of_bros.cover import rank
+from bow3d.rulesets.war_of_bros.state import WobReason, replace
+from bow3d.rulesets.war_of_bros.terrain import Piece
+from bow3d.rulesets.war_of_bros.turns import activate, check_actor
+
+if TYPE_CHECKING:
+    from bow3d.rules.game import Game
+
+EPS_CM = 1e-6
+REACTION_SAMPLE_CM = 1.0   # a move is looked at every cm for units entering a threat range
+
+
+@dataclass(frozen=True)
+class MovePlan:
+    """What a legal move does: where the unit ends, what it costs (cm), what it tramples and destroys."""
+
+    centre: tuple[float, float]
+    facing: float
+    cost_cm: float
+    start: tuple[float, float]
+    turned_to: tuple[float, float]           # the centre after the rotation (moves for Mechanized bases)
+    start_facing: float = 0.0
+    trampled: tuple[str, ...] = ()
+    destroyed: tuple[int, ...] = ()          # decor instances
+    bodies_destroyed: tuple[str, ...] = ()   # obstacle ids
+
+
+def dynamic_pieces(g: Game) -> list[Piece]:
+    """Bodies (light cover, difficulty 2) and wrecks (Vehicle cover, impassable) on the battlefield."""
+    out = []
+    for obstacle in g.state.obstacles.values():
+        if obstacle.kind == "body":
+            out.append(Piece("body", obstacle.corners, "light", 2, id=obstacle.id, material=obstacle.material))
+        else:
+            out.append(Piece("wreck", obstacle.corners, "medium", 0, id=obstacle.id, material=obstacle.material))
+    return out
+
+
+def _pieces_near(g: Game, polygon) -> list[Piece]:
+    static = g.ctx.terrain.near(polygon, g.state.removed)
+    if not g.state.obstacles:
+        return static
+    x0, x1, y0, y1 = plan.bounds([polygon])
+    return static + [p for p in dynamic_pieces(g) if p.box[0] <= x1 and x0 <= p.box[1] and p.box[2] <= y1
+                     and y0 <= p.box[3]]
+
+
+def _stops(profile, piece: Piece) -> bool:
+    """What this unit cannot cross: nothing when airborne; heavy and total cover and wrecks for
+    Mechanized units (they destroy the rest); cover above Light and wrecks for the others."""
+    if profile.airborne or piece.kind == "zone":
+        return False
+    if piece.kind == "wreck":
+        return True
+    if profile.mechanized:
+        return rank(piece.cover) >= rank("heavy")
+    return piece.difficulty == 0
+
+
+def _crushes(profile, piece: Piece) -> bool:
+    return profile.mechanized and not profile.airborne and piece.kind in ("decor", "body") and \
+        rank(piece.cover) <= rank("medium")
+
+
+def _what(piece: Piece) -> str:
+    if piece.kind == "decor":
+        return f"{piece.cover} cover ({piece.material}, decor part {piece.instance})"
+    return f"a {'wreck' if piece.kind == 'wreck' else 'Body'} ({piece.id})"
+
+
+def _boxed(polys: list) -> list:
+    return [(poly, plan.bounds([poly])) for poly in polys]
+
+
+def _touching_any(boxed: list, polygon, box=None) -> bool:
+    """Any of the (polygon, box) pairs overlaps `polygon` (whose box is `box`)."""
+    x0, x1, y0, y1 = box if box is not None else plan.bounds([polygon])
+    for poly, (a0, a1, b0, b1) in boxed:
+        if a0 <= x1 and x0 <= a1 and b0 <= y1 and y0 <= b1 and plan.overlaps(poly, polygon, 1e-6):
+            return True
+    return False
+
+
+def blocked_by(g: Game, unit_id: str, polygons) -> str | None:
+    """Why the unit cannot stand on (or pass through) these base polygons, or None. `polygons`: one
+    base (its corners) or a list of them."""
+    polys = polygons if polygons and isinstance(polygons[0], list) else [polygons]
+    profile = g.ctx.profile(unit_id)
+    for poly in polys:
+        if not g.ctx.terrain.inside(poly):
+            return "off the battlefield"
+    every = [p for poly in polys for p in poly]
+    boxed = _boxed(polys)
+    for piece in _pieces_near(g, every):
+        if _stops(profile, piece) and _touching_any(boxed, piece.polygon, piece.box):
+            return _what(piece)
+    if profile.airborne:
+        return None
+    for other in g.state.units.values():
+        if other.id == unit_id or not other.on_field or g.ctx.profile(other.id).airborne:
+            continue
+        if profile.mechanized and g.ctx.profile(other.id).infantry:
+            continue  # trampled, not in the way
+        if _touching_any(boxed, measures.corners(g, other.id)):
+            return f"the base of {other.id}"
+    return None
+
+
+def plan_move(g: Game, unit_id: str, heading: float, distance_cm: float) -> tuple[MovePlan | None, Refusal | None]:
+    """Check a rotation to `heading` and a straight move of `distance_cm` (0: a Turn). The answer is kept
+    until the next record (the AI, the checker and the applier ask the same)."""
+    stamp = len(g.records)
+    held = g.state.__dict__.get("_plans")
+    if held is None or held[0] != stamp:
+        held = g.state.__dict__["_plans"] = (stamp, {})
+    key = (unit_id, heading, distance_cm)
+    if key not in held[1]:
+        held[1][key] = _plan_move(g, unit_id, heading, distance_cm)
+    return held[1][key]
+
+
+def _plan_move(g: Game, unit_id: str, heading: float, distance_cm: float) -> tuple[MovePlan | None, Refusal | None]:
+    state = g.state
+    refusal = check_actor(g, unit_id)
+    if refusal is not None:
+        return None, refusal
+    if state.active == unit_id and state.step not in ("first", "final"):
+        return None, Refusal(WobReason.WRONG_STEP, f"{unit_id} is not in a movement step")
+    if not (math.isfinite(heading) and math.isfinite(distance_cm)) or distance_cm < 0:
+        return None, Refusal(Reason.NOT_ALLOWED, "a move needs a heading and a distance of 0 cm or more")
+    unit, profile = state.units[unit_id], g.ctx.profile(unit_id)
+    width, depth = g.ctx.bases[unit_id]
+    heading = heading % 360.0
+    delta = (heading - unit.facing + 180.0) % 360.0 - 180.0
+    pivot = plan.los_vertex(unit.position, unit.facing, width, depth)
+    turned = plan.rotate_about(unit.position, pivot, delta)
+    polys = terrain.rotation_sweep(unit.position, unit.facing, width, depth, pivot, delta) \
+        if abs(delta) > 1e-9 and math.dist(pivot, unit.position) > 1e-9 else []
+    start = plan.base_corners(turned, heading, width, depth)
+    dist = plan.studs(distance_cm)
+    swept = terrain.swept(start, heading, dist) if dist > 0 else start
+    polys.append(swept)
+    left = profile.movement_cm - unit.moved_cm
+    if distance_cm > 0 and left < EPS_CM:
+        return None, Refusal(WobReason.NO_MOVEMENT_LEFT, f"{unit_id} has used its {profile.movement_cm:g} cm")
+    why = blocked_by(g, unit_id, polys)
+    if why:
+        return None, Refusal(WobReason.BLOCKED, f"{unit_id} cannot go that way: {why}")
+    near = _pieces_near(g, swept)
+    cost = dist
+    if dist > 0 and not profile.airborne:
+        slowing = [p for p in near if p.difficulty >= 2 and not _crushes(profile, p)]
+        cost = terrain.path_cost(plan.front_edge(start), heading, dist, slowing)
+    cost_cm = plan.cm(cost)
+    if cost_cm > left + EPS_CM:
+        return None, Refusal(WobReason.NO_MOVEMENT_LEFT, f"{unit_id} would use {cost_cm:.2f} cm of movement; "
+                             f"{max(left, 0):.2f} cm are left (difficult terrain counts double or triple)")
+    fx, fy = plan.unit_vector(heading)
+    centre = (turned[0] + fx * dist, turned[1] + fy * dist)
+    trampled, destroyed, crushed = (), (), ()
+    if profile.mechanized and not profile.airborne:
+        trampled = _trampled(g, unit_id, polys, heading, start)
+        every = [p for poly in polys for p in poly]
+        boxed = _boxed(polys)
+        pieces = [p for p in _pieces_near(g, every) if _crushes(profile, p) and _touching_any(boxed, p.polygon, p.box)]
+        destroyed = tuple(sorted({p.instance for p in pieces if p.kind == "decor"}))
+        crushed = tuple(sorted({p.id for p in pieces if p.kind == "body"}))
+    return MovePlan(centre, heading, cost_cm, unit.position, turned, unit.facing, trampled, destroyed, crushed), None
+
+
+def _trampled(g: Game, unit_id: str, polys, heading: float, start) -> tuple[str, ...]:
+    """Infantry under any of the polygons, in the order the move meets them."""
+    fx, fy = plan.unit_vector(heading)
+    edge = plan.front_edge(start)
+    met = []
+    for other in g.state.units.values():
+        if other.id == unit_id or not other.on_field or not g.ctx.profile(other.id).infantry:
+            continue
+        base = measures.corners(g, other.id)
+        for k, poly in enumerate(polys):
+            if plan.boxes_meet(poly, base) and plan.overlaps(poly, base, 1e-6):
+                along = min((p[0] - edge[0][0]) * fx + (p[1] - edge[0][1]) * fy for p in base)
+                met.append((k, along, other.id))
+                break
+    return tuple(uid for _, _, uid in sorted(met))
+
+
+def check_move(g: Game, action: Move) -> Refusal | None:
+    if action.distance <= 0:
+        return Refusal(Reason.NOT_ALLOWED, "a move needs a distance above 0 cm (use a turn to rotate)")
+    return plan_move(g, action.unit, action.heading, action.distance)[1]
+
+
+def check_turn(g: Game, action: Turn) -> Refusal | None:
+    return plan_move(g, action.unit, action.facing, 0.0)[1]
+
+
+def apply_move(g: Game, action: Move) -> list[Event]:
+    return _apply(g, action.unit, action.heading, action.distance)
+
+
+def apply_turn(g: Game, action: Turn) -> list[Event]:
+    return _apply(g, action.unit, action.facing, 0.0)
+
+
+def _apply(g: Game, unit_id: str, heading: float, distance_cm: float) -> list[Event]:
+    from bow3d.rulesets.war_of_bros.reactions import opportunities
+
+    move, _ = plan_move(g, unit_id, heading, distance_cm)
+    events = activate(g, unit_id)
+    state = g.state
+    unit = state.units[unit_id]
+    state.units[unit_id] = replace(unit, position=move.centre, facing=move.facing, moved_cm=unit.moved_cm + move.cost_cm)
+    g.geometry.place(unit_id, move.centre, move.facing)
+    path = [list(move.turned_to)] if move.turned_to != move.start and move.turned_to != move.centre else []
+    events.append(g.event("moved", unit=unit_id, **{"from": list(move.start)}, to=list(move.centre),
+                          path=path + [list(move.centre)], facing=move.facing, distance_cm=round(distance_cm, 4),
+                          cost_cm=round(move.cost_cm, 4), left_cm=round(g.ctx.profile(unit_id).movement_cm
+                                                                      - state.units[unit_id].moved_cm, 4)))
+    if move.destroyed:
+        bodies.remove_decor(g, list(move.destroyed))
+    for key in move.bodies_destroyed:
+        bodies.remove_obstacle(g, key)
+    if move.destroyed or move.bodies_destroyed:
+        events.append(g.event("cover_destroyed", unit=unit_id, decor=list(move.destroyed),
+                              bodies=list(move.bodies_destroyed)))
+    tasks = tuple(("trample", unit_id, other, 0) for other in move.trampled)
+    if distance_cm > 0:
+        tasks += tuple(("opportunity", reactor, unit_id) for reactor in opportunities(g, unit_id, move))
+    state.tasks = state.tasks + tasks
+    return events
+
+
+def path_points(move: MovePlan, every_cm: float = REACTION_SAMPLE_CM) -> list[tuple[float, float]]:
+    """Centres along the straight part of a move, every `every_cm` and the end."""
+    a, b = move.turned_to, move.centre
+    length = plan.cm(math.dist(a, b))
+    n = max(1, math.ceil(length / every_cm))
+    return [(a[0] + (b[0] - a[0]) * k / n, a[1] + (b[1] - a[1]) * k / n) for k in range(1, n + 1)]

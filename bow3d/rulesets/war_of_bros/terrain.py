@@ -1,0 +1,190 @@
+"""The battlefield under the bases: what a move may cross, at what difficulty, and what it tramples.
+
+Layer: rulesets (War of Bros; numpy, no world import). Units: studs (plan view), LDU for heights.
+The terrain is read once per game from the geometry's decor (a geometry with `decor_boxes` (I, 2, 3)
+LDU, `decor_materials` (I,) and `instances`, as bow3d.world.World has them; none: an open field)
+and the scene's marked zones; bodies and wrecks are added by the rules (the game state).
+
+"Special Rules: Difficult Terrain": difficulty 1 normal, 2 costs twice the movement per cm, 3 three
+times. "Units cannot walk over cover of a rating higher than Light. This includes vehicle cover."
+Readings:
+- a decor part counts for movement when it rises more than STEP_LDU (a plate: roads and tiles are
+  walked on) and starts lower than CLEARANCE_LDU above the floor (higher foliage or roofs are
+  passed under); the ground itself (baseplates) never counts;
+- light cover (a Body, sand, glass) is crossed at difficulty 2 ("Bodies are also Difficult
+  Terrain 2"; the book names no other, the same is read for every light cover); cover of a
+  higher rating cannot be crossed; marked zones give their own difficulty;
+- the cost is counted along the front edge's way ("For a Heavy Infantry body, 8cm of movement must
+  be used to bypass it": a 4 cm body crossed at difficulty 2); the whole base must keep clear of
+  what cannot be crossed;
+- Mechanized units destroy the light and medium cover they touch ("The Mechanized unit will also
+  destroy any Light or Medium cover they contact") and are stopped by heavy and total cover;
+  airborne units ignore the terrain ("they do not touch the terrain").
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from bow3d.rulesets.war_of_bros import plan
+from bow3d.rulesets.war_of_bros.cover import cover_class, rank
+
+STEP_LDU = 9.0          # a plate (8 LDU) and a little: walked over
+CLEARANCE_LDU = 40.0    # a minifig's hips: what starts higher is passed under
+STUD_LDU = 20.0
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A thing on the battlefield a base may meet: decor (its instance), a zone, a body or a wreck."""
+
+    kind: str                  # 'decor' | 'zone' | 'body' | 'wreck'
+    polygon: tuple             # plan view, studs
+    cover: str                 # the class it gives ('none' for a zone)
+    difficulty: int            # 1, 2, 3; 0 = cannot be crossed
+    instance: int = -1         # decor instance
+    id: str | None = None      # the body's or wreck's id (the unit's)
+    material: str = ""
+
+    @property
+    def box(self) -> tuple[float, float, float, float]:
+        """xmin, xmax, ymin, ymax (studs), worked out once."""
+        found = self.__dict__.get("_box")
+        if found is None:
+            found = plan.bounds([self.polygon])
+            object.__setattr__(self, "_box", found)
+        return found
+
+
+class Terrain:
+    """The static terrain of one game (decor and zones); dynamic pieces are passed in per query."""
+
+    def __init__(self, pieces: list[Piece], bounds: tuple[float, float, float, float] | None) -> None:
+        self.pieces = pieces
+        self.bounds = bounds   # xmin, xmax, ymin, ymax (studs) of the battlefield; None: unbounded
+        boxes = [plan.bounds([p.polygon]) for p in pieces] or [(0.0, 0.0, 0.0, 0.0)]
+        self.boxes = np.array(boxes, np.float64).reshape(-1, 4)[:len(pieces)]
+
+    @classmethod
+    def of(cls, geometry, zones: Iterable = (), overrides: dict[str, str] | None = None) -> Terrain:
+        """The decor of the geometry (if it has any) and the scene's marked zones."""
+        pieces: list[Piece] = []
+        boxes = getattr(geometry, "decor_boxes", None)
+        materials = getattr(geometry, "decor_materials", None)
+        bounds = None
+        if boxes is not None and materials is not None and len(boxes):
+            boxes = np.asarray(boxes, np.float64)
+            finite = np.isfinite(boxes).all(axis=(1, 2))
+            ground = finite & (np.asarray(materials).astype(str) == "ground")
+            floor = float(boxes[ground, 1, 2].max()) if ground.any() else float(boxes[finite, 0, 2].min())
+            every = boxes[finite]
+            bounds = (float(every[:, 0, 0].min()) / STUD_LDU, float(every[:, 1, 0].max()) / STUD_LDU,
+                      float(every[:, 0, 1].min()) / STUD_LDU, float(every[:, 1, 1].max()) / STUD_LDU)
+            tall = (boxes[:, 1, 2] - np.maximum(boxes[:, 0, 2], floor)) > STEP_LDU
+            low = (boxes[:, 0, 2] - floor) < CLEARANCE_LDU
+            keep = np.flatnonzero(finite & ~ground & tall & low)
+            for k in keep.tolist():
+                (x0, y0, _), (x1, y1, _) = boxes[k] / STUD_LDU
+                material = str(materials[k])
+                cover = cover_class(material, overrides)
+                polygon = ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
+                pieces.append(Piece("decor", polygon, cover, 2 if rank(cover) <= 1 else 0, k, None, material))
+        elif hasattr(geometry, "width") and hasattr(geometry, "depth"):
+            bounds = (0.0, float(geometry.width), 0.0, float(geometry.depth))
+        for zone in zones:
+            pieces.append(Piece("zone", tuple(tuple(p) for p in zone.area), "none", int(zone.difficulty)))
+        return cls(pieces, bounds)
+
+    # -- queries ---------------------------------------------------------------------------------
+    def near(self, polygon: Sequence, removed: frozenset[int] = frozenset()) -> list[Piece]:
+        """Static pieces whose box meets the polygon's box (decor removed by the rules left out)."""
+        if not self.pieces:
+            return []
+        x0, x1, y0, y1 = plan.bounds([polygon])
+        b = self.boxes
+        hit = np.flatnonzero((b[:, 0] <= x1) & (b[:, 1] >= x0) & (b[:, 2] <= y1) & (b[:, 3] >= y0))
+        return [self.pieces[k] for k in hit.tolist() if self.pieces[k].instance not in removed]
+
+    def inside(self, polygon: Sequence) -> bool:
+        """The polygon lies on the battlefield."""
+        if self.bounds is None:
+            return True
+        x0, x1, y0, y1 = self.bounds
+        return all(x0 - 1e-6 <= x <= x1 + 1e-6 and y0 - 1e-6 <= y <= y1 + 1e-6 for x, y in polygon)
+
+
+def touching(pieces: Iterable[Piece], polygon: Sequence) -> list[Piece]:
+    """The pieces a polygon overlaps (touching edges do not count)."""
+    return [p for p in pieces if plan.overlaps(polygon, p.polygon, 1e-6)]
+
+
+def swept(corners: Sequence, heading: float, distance: float) -> list:
+    """The area a base covers moving straight ahead `distance` studs along its own facing: the base
+    lengthened forwards (front corners moved)."""
+    fx, fy = plan.unit_vector(heading)
+    fl, fr, br, bl = corners
+    return [(fl[0] + fx * distance, fl[1] + fy * distance), (fr[0] + fx * distance, fr[1] + fy * distance), br, bl]
+
+
+def entry_interval(edge: Sequence, heading: float, distance: float, piece: Piece) -> tuple[float, float] | None:
+    """The stretch [t0, t1] (studs travelled, 0..distance) during which the front edge, moving straight
+    ahead, is over the piece; None when it never is."""
+    fx, fy = plan.unit_vector(heading)
+    a, b = edge
+    strip = [a, b, (b[0] + fx * distance, b[1] + fy * distance), (a[0] + fx * distance, a[1] + fy * distance)]
+    part = plan.intersection(piece.polygon, strip)
+    if len(part) < 3:
+        return None
+    along = [(p[0] - a[0]) * fx + (p[1] - a[1]) * fy for p in part]
+    t0, t1 = max(0.0, min(along)), min(distance, max(along))
+    return (t0, t1) if t1 > t0 + 1e-9 else None
+
+
+def path_cost(edge: Sequence, heading: float, distance: float, pieces: Iterable[Piece]) -> float:
+    """Movement used (studs) by the front edge travelling `distance` studs straight ahead over pieces of
+    difficulty 2 or 3: each stretch counts at the highest difficulty under the edge there."""
+    stretches = []
+    for piece in pieces:
+        if piece.difficulty >= 2:
+            span = entry_interval(edge, heading, distance, piece)
+            if span is not None:
+                stretches.append((span[0], span[1], piece.difficulty))
+    if not stretches:
+        return distance
+    cuts = sorted({0.0, distance, *(s[0] for s in stretches), *(s[1] for s in stretches)})
+    cost = 0.0
+    for lo, hi in zip(cuts[:-1], cuts[1:]):
+        mid = (lo + hi) / 2.0
+        level = max((d for s0, s1, d in stretches if s0 <= mid <= s1), default=1)
+        cost += (hi - lo) * level
+    return cost
+
+
+def max_distance(edge: Sequence, heading: float, budget: float, pieces: Sequence[Piece], limit: float) -> float:
+    """The longest straight move (studs, at most `limit`) whose cost fits the budget (studs)."""
+    if path_cost(edge, heading, limit, pieces) <= budget + 1e-9:
+        return limit
+    lo, hi = 0.0, limit
+    for _ in range(30):
+        mid = (lo + hi) / 2.0
+        if path_cost(edge, heading, mid, pieces) <= budget + 1e-9:
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+def rotation_sweep(centre: tuple[float, float], facing: float, width: float, depth: float, pivot, delta: float,
+                   step_deg: float = 10.0) -> list[list]:
+    """The bases a rotation about `pivot` passes through (every `step_deg`, the end included)."""
+    steps = max(1, math.ceil(abs(delta) / step_deg))
+    out = []
+    for k in range(1, steps + 1):
+        turn = delta * k / steps
+        c = plan.rotate_about(centre, pivot, turn)
+        out.append(plan.base_corners(c, facing + turn, width, depth))
+    return out
