@@ -28,13 +28,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from bow3d.rules.chance import ChanceRequest, Shuffle
+from bow3d.rules.chance import ChanceRequest, Dice, Shuffle
 from bow3d.rules.events import Event
-from bow3d.rules.refusal import Refusal
+from bow3d.rules.refusal import Reason, Refusal
 from bow3d.rulesets.blaze_of_glory import flow, status
 from bow3d.rulesets.blaze_of_glory.actions import Action, EndTurn
 from bow3d.rulesets.blaze_of_glory.book import CARDS_BY_LEVEL, COME_ROUND_MAX, HERO_PER_LEVEL
 from bow3d.rulesets.blaze_of_glory.context import Context
+from bow3d.rulesets.blaze_of_glory.nerve import distance_in
 from bow3d.rulesets.blaze_of_glory.rolls import test
 from bow3d.rulesets.blaze_of_glory.state import (ACTED, BREAKING, DONE, ENGAGED, KNOCKED_DOWN, MOVE, MOVED, RAN,
                                                  RUNNING, SHUFFLE, STANDING, UNCONSCIOUS, WOUNDED, BlazeReason,
@@ -146,7 +147,6 @@ def start_turn(g: Game, unit: str, card: str | None, frenzy: bool = False) -> li
         if figure.status != STANDING or figure.engaged or not enemies:
             state.turn.phase = DONE
             return events
-        from bow3d.rulesets.blaze_of_glory.nerve import distance_in
         state.turn.frenzy_enemy = min(enemies, key=lambda f: (distance_in(figure, f), f.id)).id
         state.turn.phase = MOVE
         return events
@@ -169,7 +169,6 @@ def _turn_checks(g: Game, task: dict[str, Any]) -> list[Event]:
 
 @flow.step("come_round")
 def _ask_come_round(g: Game, task: dict[str, Any]) -> list[Event]:
-    from bow3d.rules.chance import Dice
     side = g.state.figures[task["unit"]].side
     return flow.ask(g, task, [ChanceRequest(side, Dice(1, 6), "come_round", {"unit": task["unit"]})])
 
@@ -277,7 +276,6 @@ def _turn_lost(figure: FigureState, phase: str) -> bool:
 # -- the checks every action shares -----------------------------------------------------------
 def check_active(g: Game, unit: str, phases: tuple[str, ...]) -> Refusal | None:
     """The unit is the active figure and the turn is in one of `phases`."""
-    from bow3d.rules.refusal import Reason
     state = g.state
     if unit not in state.figures:
         return Refusal(Reason.UNKNOWN, f"no figure '{unit}'")
@@ -293,13 +291,10 @@ def check_active(g: Game, unit: str, phases: tuple[str, ...]) -> Refusal | None:
 def check_end_turn(g: Game, action: EndTurn) -> Refusal | None:
     refusal = check_active(g, action.unit, (MOVE, MOVED, RAN, ACTED, ENGAGED))
     if refusal is None and g.state.turn.away_from and g.state.turn.phase == MOVED:
-        from bow3d.rules.refusal import Reason
         return Refusal(Reason.NOT_ALLOWED, "pulling out of a fight, the figure must run as well (Fisticuffs)")
     if refusal is None and g.state.turn.frenzy and g.state.turn.phase in (MOVE, MOVED):
-        from bow3d.rules.refusal import Reason
         return Refusal(Reason.NOT_ALLOWED, "a Blaze of Glory moves and runs towards the enemy first")
     if refusal is None and g.state.turn.phase == ENGAGED:
-        from bow3d.rules.refusal import Reason
         return Refusal(Reason.NOT_ALLOWED, "in a fistfight: fight on or try to pull out (Fisticuffs)")
     return refusal
 
@@ -313,6 +308,3 @@ def candidates(g: Game) -> Iterator[Action]:
     if g.state.turn.unit is not None and g.state.turn.phase in PLAYER_PHASES:
         yield EndTurn(g.state.turn.unit)
 
-
-__all__ = ["ACTED", "BREAKING", "MOVED", "RAN", "RUNNING", "after_record", "begin", "card_names", "check_active",
-           "initial_state", "next_turn", "place_bodies", "start_round"]

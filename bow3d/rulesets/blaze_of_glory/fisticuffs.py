@@ -37,7 +37,7 @@ from bow3d.rulesets.blaze_of_glory.book import (COUNTER_PUNCH, HEADLOCK, KNOCKED
                                                 PUGILIST, SEVERITY, WEAPONS, WOUNDED)
 from bow3d.rulesets.blaze_of_glory.cards import check_active
 from bow3d.rulesets.blaze_of_glory.rolls import characteristic, test
-from bow3d.rulesets.blaze_of_glory.state import (ACTED, BREAKING, DONE, ENGAGED, KNOCKED_DOWN, MOVE, MOVED, RAN,
+from bow3d.rulesets.blaze_of_glory.state import (BREAKING, DONE, ENGAGED, KNOCKED_DOWN, MOVE, MOVED, RAN,
                                                  STANDING, UNCONSCIOUS, WOUNDED as LYING_WOUNDED, replace)
 from bow3d.rulesets.blaze_of_glory.terrain import in_contact
 from bow3d.rulesets.blaze_of_glory.wounds import wound_roll
@@ -342,4 +342,4 @@ def candidates(g: Game) -> Iterator[Action]:
                     yield Finish(unit, other.id)
 
 
-__all__ = ["ACTED", "BREAKING", "MOVED", "check_fight", "close_weapon", "melee_group", "strike_order"]
+__all__ = ["check_fight", "close_weapon", "melee_group", "strike_order"]

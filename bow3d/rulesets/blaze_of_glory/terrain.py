@@ -32,8 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from bow3d.rulesets.blaze_of_glory.book import (FREE_OBSTACLE_IN, FREE_OBSTACLE_LDU, ROOF_LEAP_IN, STORY_LDU,
-                                                inches, story, studs)
+from bow3d.rulesets.blaze_of_glory.book import FREE_OBSTACLE_IN, FREE_OBSTACLE_LDU, ROOF_LEAP_IN, inches, story
 from bow3d.units import LDU_PER_STUD
 
 if TYPE_CHECKING:
@@ -256,9 +255,5 @@ def bearing(a: tuple[float, float], b: tuple[float, float]) -> float:
     return math.degrees(math.atan2(b[1] - a[1], b[0] - a[0])) % 360
 
 
-def level_story(z: float) -> int:
-    return story(z)
-
-
-__all__ = ["CONTACT_STUDS", "LevelChange", "PathPlan", "STORY_LDU", "bearing", "footing", "heights", "in_contact",
-           "in_template", "plan_distance", "plan_path", "same_level", "sees_spot", "studs"]
+__all__ = ["CONTACT_STUDS", "LevelChange", "PathPlan", "bearing", "footing", "heights", "in_contact", "in_template",
+           "plan_distance", "plan_path", "same_level", "sees_spot"]

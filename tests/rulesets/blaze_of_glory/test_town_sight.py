@@ -64,7 +64,6 @@ def test_shooting_cover_levels_on_the_town(town, firer, target, level, part, mat
 
 def test_climbing_stories_from_the_world(town):
     """Heights in stories taken from the 3D world: the street, the saloon's balcony, the bank's roof."""
-    from bow3d.rulesets.blaze_of_glory.cards import place_bodies  # noqa: F401 (the footing the rules read)
     scene, world = town
     for unit, expected in (("marshal", 0), ("deputy-shotgun", 0), ("citizen-rifle", 1), ("rifleman", 1),
                            ("gunslinger", 2)):
