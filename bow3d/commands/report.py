@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from bow3d.view.choices import QUALITIES
+from bow3d.view.report.three import THREE_VERSION
 
 NAME = "report"
 ORDER = 46
@@ -20,11 +21,11 @@ file, with no server:
 - the armies (units, sheets, points) and the battle log by round: every verdict and every throw in
   the words of the ruleset's narrator.
 
-three.js is not part of bow3d: by default the page loads three.js (a pinned version) from the jsDelivr CDN,
-each module checked against its pinned sha384 (the page then needs the internet for its 3D view);
---offline carries three.js inside the page, read from a copy installed with `npm install three`
-(node_modules/three from the working folder up, or npm's global one; or give its folder), so the
-page works with no network at all (about 2.4 MB more).
+three.js is not part of bow3d: by default the page loads three.js """ + THREE_VERSION + """ from the jsDelivr
+CDN, each module checked against its pinned sha384 (the page then needs the internet for its 3D
+view); --offline carries three.js inside the page, read from a copy installed with `npm install
+three` (node_modules/three from the working folder up, or npm's global one; or give its folder
+after --offline), so the page works with no network at all (about 2.4 MB more).
 
 examples:
   bow3d report replays/village-seed1.bowreplay -o village.html
