@@ -50,17 +50,30 @@ def three_modules(offline: bool | str | os.PathLike | None) -> ModuleGraph:
 
 
 def _summary(sheet: Any) -> str:
-    """A sheet in a line: its numbers, then its weapons ('move 5, attack 1, ...; rifle (ranged, damage 2)')."""
-    data = sheet.model_dump(mode="json", exclude_defaults=False) if hasattr(sheet, "model_dump") else dict(sheet)
-    numbers = [f"{k.replace('_', ' ')} {_number(v)}" for k, v in data.items()
-               if isinstance(v, (int, float)) and not isinstance(v, bool) and k not in ("kind",)]
-    weapons = []
-    for weapon in data.get("weapons") or []:
-        if isinstance(weapon, dict) and weapon.get("name"):
-            detail = ", ".join(f"{k} {_number(v)}" if k != "kind" else str(v) for k, v in weapon.items()
-                               if k in ("kind", "damage", "range", "reach") and v is not None)
-            weapons.append(f"{weapon['name']} ({detail})" if detail else str(weapon["name"]))
-    return ", ".join(numbers) + (f"; {', '.join(weapons)}" if weapons else "")
+    """A sheet in a line, whatever its ruleset: its numbers and words, then its lists ('move 5, attack 1, ...;
+    weapons: rifle (ranged, damage 2)'). Fields left empty are left out."""
+    data = sheet.model_dump(mode="json") if hasattr(sheet, "model_dump") else dict(sheet)
+    plain, lists = [], []
+    for key, value in data.items():
+        label = key.replace("_", " ")
+        if key == "kind" or value is None or value == "" or isinstance(value, bool) or isinstance(value, dict):
+            continue
+        if isinstance(value, (int, float)):
+            plain.append(f"{label} {_number(value)}")
+        elif isinstance(value, str):
+            plain.append(f"{label} {value}")
+        elif isinstance(value, list) and value:
+            lists.append(f"{label}: {', '.join(_item(v) for v in value)}")
+    return "; ".join(part for part in (", ".join(plain), *lists) if part)
+
+
+def _item(value: Any) -> str:
+    """One entry of a sheet's list: a weapon {name, kind, damage...} as 'rifle (ranged, damage 2)', else itself."""
+    if isinstance(value, dict) and value.get("name"):
+        detail = ", ".join(str(v) if k == "kind" else f"{k} {_number(v)}" for k, v in value.items()
+                           if k != "name" and isinstance(v, (int, float, str)) and not isinstance(v, bool))
+        return f"{value['name']} ({detail})" if detail else str(value["name"])
+    return str(value)
 
 
 def _number(value: Any) -> Any:
