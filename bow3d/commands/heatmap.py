@@ -149,10 +149,16 @@ class _HeatmapTable:
 
     def run(self, unit: str) -> tuple[str, bytes, str]:
         out = Path(self.folder) / f"{unit}.png"
-        line = visibility_picture(self.scene, self.world, unit, out, True)
-        data = out.read_bytes()
-        out.unlink()
-        return unit, data, line
+        try:
+            line = visibility_picture(self.scene, self.world, unit, out, True)
+            return unit, out.read_bytes(), line
+        finally:
+            out.unlink(missing_ok=True)
+
+    def __del__(self) -> None:
+        import shutil
+
+        shutil.rmtree(getattr(self, "folder", ""), ignore_errors=True)
 
 
 def run_all_units(args: argparse.Namespace) -> int:
