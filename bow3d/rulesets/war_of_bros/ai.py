@@ -42,7 +42,7 @@ from bow3d.rulesets.war_of_bros.saves import STEPS, attack_dice, reactive_shield
 from bow3d.rulesets.war_of_bros.turns import activatable, to_place
 
 HEADINGS = np.radians(np.arange(0.0, 360.0, 45.0))
-SHARES = (1.0, 0.6, 0.3)          # of the movement left
+SHARES = (1.0, 0.5)               # of the movement left
 THREAT_WEIGHT = 0.3               # an enemy's chance to kill the unit next turn, against its own chance now
 ADVANCE_WEIGHT = 0.05             # per cm nearer the distance it wants (nothing in reach)
 COVER_RANK_FACTOR = (1.0, 0.75, 0.5, 0.25, 0.0)   # an enemy's odds scaled by the cover class between (estimate)
@@ -52,7 +52,7 @@ TRIES = 16                        # moves offered to the checker, best first
 BACK_OFF_STUDS = (2.0, 4.0, 8.0, 12.0, 16.0, 24.0)
 TURNS = 2                         # free turns in one step at most
 NEAREST = 3                       # moves straight towards the nearest enemies are weighed too
-ATTACKS_WEIGHED = 3               # the best attacks in the open are weighed again with their cover
+ATTACKS_WEIGHED = 2               # the best attacks in the open are weighed again with their cover
 COVER_REACH_STUDS = 8.0           # terrain this near a spot, towards an enemy, is taken for its cover
 
 
@@ -277,7 +277,11 @@ class WarOfBrosAI:
         enemies = [u for u in state.units.values() if u.side != self.side and u.on_field]
         if not enemies:
             return None
+        if mode == "hide" and self._score(game, unit_id, np.array([me.position]), enemies, "safety")[0] >= 0.0:
+            return None   # nothing threatens it where it stands: it stays
         spots, moves = self._spots(game, unit_id, enemies, left_cm)
+        keep = self._clear(game, unit_id, spots)
+        spots, moves = spots[keep], [m for m, k in zip(moves, keep) if k]
         scores = self._score(game, unit_id, spots, enemies, mode)
         here = scores[0]
         order = sorted(range(1, len(spots)), key=lambda k: (-scores[k], k))
@@ -312,6 +316,47 @@ class WarOfBrosAI:
                 moves.append((heading % 360.0, left_cm * share))
         return np.array(spots), moves
 
+    def _clear(self, game: Any, unit_id: str, spots: np.ndarray) -> np.ndarray:
+        """(K,) bool: the spots worth asking the checker about: on the battlefield, and the way there (the box
+        round the base's start and end, seen from above) clear of what the unit can never cross (the first,
+        its own spot, always kept)."""
+        ctx, me = game.ctx, game.state.units[unit_id]
+        profile = ctx.profile(unit_id)
+        half = min(ctx.bases[unit_id]) / 2.0 * 0.9     # a little inside the base: the checker has the last word
+        keep = np.ones(len(spots), bool)
+        bounds = ctx.terrain.bounds
+        if bounds is not None:
+            keep &= (spots[:, 0] - half >= bounds[0]) & (spots[:, 0] + half <= bounds[1]) & \
+                (spots[:, 1] - half >= bounds[2]) & (spots[:, 1] + half <= bounds[3])
+        if not profile.airborne:
+            walls = self._walls(game, profile)
+            if len(walls):
+                start = np.broadcast_to(np.asarray(me.position, float), spots.shape)
+                way = spots - start
+                norm = np.maximum(np.linalg.norm(way, axis=1, keepdims=True), 1e-9)
+                side = np.column_stack([-way[:, 1], way[:, 0]]) / norm * (min(ctx.bases[unit_id]) / 2.0 * 0.9)
+                ahead = way / norm * (max(ctx.bases[unit_id]) / 2.0 * 0.9)
+                for offset in (0.0, 1.0, -1.0):   # the middle and both sides of the base, its front edge ahead
+                    a, b = start + offset * side, spots + offset * side + ahead
+                    keep &= ~_segments_cross_boxes(a, b, walls).any(axis=1)
+        keep[0] = True
+        return keep
+
+    def _walls(self, game: Any, profile: Any) -> np.ndarray:
+        """(N, 4) boxes (xmin, xmax, ymin, ymax, studs) of the static terrain this unit can never cross."""
+        terrain = game.ctx.terrain
+        heavy = profile.mechanized
+        wrecks = tuple(sorted(k for k, o in game.state.obstacles.items() if o.kind == "wreck"))
+        key = ("walls", heavy, game.state.removed, wrecks)
+        if key not in self._odds:
+            from bow3d.rulesets.war_of_bros.cover import rank
+            rows = [k for k, p in enumerate(terrain.pieces) if p.kind == "decor" and p.instance not in game.state.removed
+                    and (rank(p.cover) >= rank("heavy") if heavy else p.difficulty == 0)]
+            boxes = [terrain.boxes[rows]] if rows else []
+            boxes += [np.array([plan.bounds([game.state.obstacles[k].corners])]) for k in wrecks]
+            self._odds[key] = np.concatenate(boxes) if boxes else np.zeros((0, 4))
+        return self._odds[key]
+
     def _score(self, game: Any, unit_id: str, spots: np.ndarray, enemies: list, mode: str) -> np.ndarray:
         """Plan-view value of standing at each spot: what it can kill, what can kill it, how near it is."""
         ctx, profile = game.ctx, game.ctx.profile(unit_id)
@@ -339,10 +384,13 @@ class WarOfBrosAI:
                 p = self._p_kill(game, best_weapon, enemy.id, "front", "none")
                 value = p * g_power(game, enemy.id) * np.array(COVER_RANK_FACTOR)[cover[:, j]]
                 gain = np.maximum(gain, np.where(dist_cm[:, j] <= my_range, value, 0.0))
+        danger = self._boldness(game) * threat * g_power(game, unit_id)
+        if mode == "safety":
+            return -danger
         want = my_range + (profile.movement_cm if mode == "advance" else 0.0)
         nearest = dist_cm.min(axis=1)
         approach = -ADVANCE_WEIGHT * np.abs(nearest - want * 0.9) * (0.5 if mode == "hide" else 1.0)
-        return gain - self._boldness(game) * threat * g_power(game, unit_id) + approach
+        return gain - danger + approach
 
     def _boldness(self, game: Any) -> float:
         """How much the enemy's replies weigh: less when the side is stronger (it closes in to finish)."""
