@@ -44,6 +44,7 @@ class CachedSight:
     distance_studs: float
     in_front_arc: bool
     blockers: tuple = ()
+    transparent_fraction: float = 0.0
 
 
 def _segment_gap(px: float, py: float, ax: float, ay: float, bx: float, by: float) -> float:
@@ -119,11 +120,26 @@ class CachedGeometry:
     # -- keeping the poses -----------------------------------------------------------------
     def place(self, id: str, position: tuple[float, float], facing_deg: float) -> None:
         self.inner.place(id, position, facing_deg)
-        self.poses[id] = (float(position[0]), float(position[1]), float(facing_deg) % 360.0)
+        self.poses[id] = pose = (float(position[0]), float(position[1]), float(facing_deg) % 360.0)
+        for unit, seated in list(self.poses.items()):  # a vehicle's seated occupants move with it
+            if len(seated) > 3 and seated[3] == id:
+                self.poses[unit] = (*pose, id, seated[4])
 
     def remove(self, id: str) -> None:
         self.inner.remove(id)
         self.poses.pop(id, None)
+        for unit, pose in list(self.poses.items()):  # a vehicle's seated occupants go with it
+            if len(pose) > 3 and pose[3] == id:
+                self.poses.pop(unit)
+
+    def seat(self, unit: str, vehicle: str, seat: int) -> None:
+        """A unit seated in a vehicle (BOW §3.1): its pose is the vehicle's and its seat."""
+        self.inner.seat(unit, vehicle, seat)
+        carrier = self.poses.get(vehicle)
+        if carrier is None:
+            self.poses.pop(unit, None)
+        else:
+            self.poses[unit] = (*carrier[:3], vehicle, int(seat))
 
     def set_door(self, door: str, cell: tuple[int, int], open: bool) -> None:
         """Open or close a door (BOW §2.3.3); every answer is keyed on the doors' states too."""
@@ -202,7 +218,8 @@ class CachedGeometry:
         def compute() -> CachedSight:
             r = self.inner.sight(firer, target)
             return CachedSight(bool(r.visible), float(r.visible_fraction), float(r.distance_studs),
-                               bool(r.in_front_arc), tuple(getattr(r, "blockers", ()) or ()))
+                               bool(r.in_front_arc), tuple(getattr(r, "blockers", ()) or ()),
+                               float(getattr(r, "transparent_fraction", 0.0)))
         return self._remember(key, compute)
 
     def _pair(self, name: str, a: str, b: str, *args: Any) -> Any:
@@ -220,6 +237,9 @@ class CachedGeometry:
 
     def is_close(self, a: str, b: str) -> bool:
         return self._pair("is_close", a, b)
+
+    def touch_gap_studs(self, a: str, b: str) -> float:
+        return self._pair("touch_gap_studs", a, b)
 
     def reachable_cells(self, unit: str, move_studs: int) -> dict[tuple[int, int], int]:
         key = ("reachable", unit, move_studs, self.poses.get(unit), self._near_point(unit, move_studs + 1.5))

@@ -174,6 +174,14 @@ def _ai_version(scene: Any) -> str | None:
     return RULESETS.get(name).ai_version if name in RULESETS else None
 
 
+def _revision(scene: Any) -> int | None:
+    """The revision of the readings of the scene's ruleset (Ruleset.revision; None when unregistered)."""
+    from bow3d.rules.ruleset import RULESETS
+
+    name = getattr(getattr(scene, "ruleset", None), "name", None)
+    return RULESETS.get(name).revision if name in RULESETS else None
+
+
 def sight_method(geometry: Any) -> str | None:
     """What a replay's header says about the geometry's sight method (World.SIGHT_METHOD; None: not a world)."""
     return getattr(getattr(geometry, "inner", geometry), "SIGHT_METHOD", None)
@@ -219,7 +227,9 @@ class ReplayWriter:
     says how outcomes of chance are produced (bow3d.replay.dice: `dice.source()`; default: the
     seeded stream of `seed`). `ai` names the AI that plays the 'ai' sides (the ruleset's ai_version)
     and `sight` the world's sight method (World.SIGHT_METHOD; None for a flat test geometry): verify
-    re-derives the AI's choices only for the same AI. `scene_digest` names the scene in the header
+    re-derives the AI's choices only for the same AI. `revision` (default: the ruleset's current
+    Ruleset.revision) is written as `ruleset.revision`: the readings the game is played with, which
+    its re-play uses (a header without one: revision 1). `scene_digest` names the scene in the header
     (default: bow3d.replay.digest.scene_digest of `scene`, its meaning). `end(game)` writes the end record
     of a finished game.
     """
@@ -227,7 +237,8 @@ class ReplayWriter:
     def __init__(self, path: str | os.PathLike, scene: Any, seed: int, players: Mapping[str, str],
                  scene_path: str | os.PathLike | None = None, max_rounds: int | None = None,
                  library: str | None = None, chance: Mapping[str, Any] | None = None, ai: str | None = None,
-                 sight: str | None = None, scene_digest: Mapping[str, str] | None = None) -> None:
+                 sight: str | None = None, scene_digest: Mapping[str, str] | None = None,
+                 revision: int | None = None) -> None:
         self.path = Path(path)
         source = Path(scene_path if scene_path is not None else scene.path)
         try:
@@ -235,6 +246,9 @@ class ReplayWriter:
         except ValueError:  # another drive (Windows): keep the absolute path
             relative = str(source.resolve())
         ruleset = scene.ruleset.model_dump(mode="json") if hasattr(scene.ruleset, "model_dump") else dict(scene.ruleset)
+        revision = _revision(scene) if revision is None else int(revision)
+        if revision is not None:
+            ruleset["revision"] = revision
         chance = dict(chance) if chance is not None else seeded_chance(int(seed))
         if ai is None and "ai" in players.values():
             ai = _ai_version(scene)

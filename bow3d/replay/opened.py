@@ -28,6 +28,8 @@ from bow3d.rules import Game
 from bow3d.rules.events import Event
 from bow3d.rules.ruleset import RULESETS, Ruleset, UnknownRuleset
 
+LEGACY_SIGHT_METHOD = "surface-samples-1"  # bow3d.world.sight.LEGACY_SIGHT_METHOD (the world is imported lazily)
+
 
 def short(value: Any, limit: int = 160) -> str:
     """A record or value in one short line."""
@@ -112,20 +114,49 @@ class OpenReplay:
                               f"set here; point LDRAWDIR at that library to verify or film it{hint}")
         return library
 
+    @property
+    def sight_method(self) -> str:
+        """The sight method that refereed the game: the header's, else the one replays were refereed
+        with before methods had names (bow3d.world.sight.LEGACY_SIGHT_METHOD)."""
+        return self.header.sight or LEGACY_SIGHT_METHOD
+
+    @property
+    def revision(self) -> int:
+        """The ruleset's revision the game was played with (its readings): the header's `ruleset.revision`,
+        else 1 (replays written before rulesets had revisions)."""
+        recorded = self.header.ruleset.get("revision", 1) if isinstance(self.header.ruleset, dict) else 1
+        if isinstance(recorded, bool) or not isinstance(recorded, int) or not 1 <= recorded <= self.ruleset.revision:
+            raise ReplayError(f"{self.path}: played with revision {recorded!r} of {self.ruleset.name}; this bow3d "
+                              f"knows revisions 1 to {self.ruleset.revision} of its readings")
+        return recorded
+
     def world(self) -> Any:
-        """The 3D world the game was played on (built once; the rules put units back with place())."""
+        """The 3D world the game was played on, its sight measured by the header's method (built once;
+        the rules put units back with place())."""
         if self._world is None:
+            from bow3d.errors import UserInputError
             from bow3d.world import World
 
-            self._world = World.from_scene(self.scene(), self.library())
+            scene, library = self.scene(), self.library()
+            try:
+                self._world = World.from_scene(scene, library, sight_method=self.sight_method)
+            except UserInputError as error:
+                if "unknown sight method" not in str(error):
+                    raise
+                raise ReplayError(f"{self.path}: refereed with the sight method {self.sight_method!r}, which this "
+                                  f"bow3d does not know ({str(error).split('(', 1)[-1].rstrip(')')}): it cannot "
+                                  "re-play the game as it was played") from None
         return self._world
 
     def start(self, geometry: Any = None) -> Game:
-        """A fresh game of the replay's scene on `geometry` (default its world), as the header set it up."""
+        """A fresh game of the replay's scene on `geometry` (default its world), as the header set it up:
+        its round limit and the ruleset's revision it was played with."""
         geometry = self.world() if geometry is None else geometry
         scene = self.scene()
-        return Game.start(scene, prepare_geometry(scene, geometry), ruleset=self.ruleset,
-                          max_rounds=self.header.max_rounds)
+        options: dict[str, Any] = {"max_rounds": self.header.max_rounds}
+        if self.revision != self.ruleset.revision:
+            options["revision"] = self.revision
+        return Game.start(scene, prepare_geometry(scene, geometry), ruleset=self.ruleset, **options)
 
     def replay_entries(self, game: Game, before: Callable[[Any, Game, Any], None] | None = None
                        ) -> Iterator[tuple[Any, Any, list[Event]]]:

@@ -85,6 +85,8 @@ def check_header(opened: OpenReplay) -> str | None:
     params = scene.ruleset.model_dump(mode="json")
     defaults = type(scene.ruleset)().model_dump(mode="json") if hasattr(type(scene.ruleset), "model_fields") else {}
     for key in sorted(set(params) | set(header.ruleset)):
+        if key == "revision" and key not in params:
+            continue  # the readings the game was played with (OpenReplay.revision), not a scene's parameter
         if key not in header.ruleset and key in defaults and params.get(key) == defaults[key]:
             continue  # a parameter added since the replay was written, at its default: the same game
         if header.ruleset.get(key) != params.get(key):
@@ -120,9 +122,9 @@ def verify_replay(path: str | os.PathLike, geometry: Any = None, geometry_factor
     except ReplayError as error:
         return VerifyResult(False, 0, f"line 1: {error}", entry=0, kind="header", **base)
     sight = getattr(getattr(geometry, "inner", geometry), "SIGHT_METHOD", None)
-    if opened.header.sight is not None and sight is not None and sight != opened.header.sight:
-        return VerifyResult(False, 0, f"line 1: refereed with the sight method {opened.header.sight!r}; this bow3d "
-                            f"measures sight with {sight!r}, so it cannot re-play the game as it was played",
+    if sight is not None and sight != opened.sight_method:
+        return VerifyResult(False, 0, f"line 1: refereed with the sight method {opened.sight_method!r}; the world "
+                            f"given measures sight with {sight!r}, so it cannot re-play the game as it was played",
                             entry=0, kind="header", **base)
     ai_sides = tuple(side for side, who in opened.header.players.items() if who == "ai") if check_players else ()
     ai_note = None

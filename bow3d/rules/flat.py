@@ -1,12 +1,16 @@
 """FlatGeometry: the C2 geometry protocol on an open flat field, for tests and fast playouts.
 
 Layer: rules (the engine's test double; pure Python). The field is [0, width) x [0, depth)
-studs. Walls are axis-aligned boxes (studs) that block movement, sight and throws; cover
-zones are boxes in which a visible target is half hidden (visible fraction 0.5, by a 'decor'
-blocker of material `COVER_MATERIAL`). Units are
-1x1-stud squares centred on their position; vehicles are oriented rectangles
-(`vehicle_size` = length along the facing x width, studs). Heads are all at the same height,
-so distances are 2D. A straight vehicle move is sampled every `SWEEP_STEP` studs.
+studs. Walls are axis-aligned boxes (studs) that block movement, sight, throws and reach; glass
+panes are boxes like walls that sight passes through (the target is then seen only through glass:
+visible fraction 0, `transparent_fraction` what the glass shows); cover zones are boxes in which a
+visible target is half hidden (visible fraction 0.5, by a 'decor' blocker of material
+`COVER_MATERIAL`). Units are 1x1-stud squares centred on their position; vehicles are oriented
+rectangles (`vehicle_size` = length along the facing x width, studs); a seated occupant stands at its
+vehicle's centre, half hidden by it (OCCUPANT_SHOWN). Heads are all at the same height, so distances
+are 2D. A straight vehicle move is sampled every `SWEEP_STEP` studs; the collision sector is
+bow3d.sectors', read at the moving vehicle's centre when it touches (there is no contact point here:
+`contact_sector` is the same).
 """
 
 from __future__ import annotations
@@ -19,11 +23,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bow3d.rules.geometry import Cell
+from bow3d.sectors import collision_sector
 
 SWEEP_STEP = 0.25       # studs between samples of a straight vehicle move
 TURN_STEP = 5.0         # degrees between samples of a turn on the spot
 UNIT_HALF = 0.5         # half side of a unit's footprint, studs
 EPS = 1e-9
+OCCUPANT_SHOWN = 0.5    # share of a seated occupant its vehicle does not hide
 
 
 @dataclass(frozen=True)
@@ -60,6 +66,7 @@ class FlatSight:
     distance_studs: float
     in_front_arc: bool
     blockers: tuple[FlatBlocker, ...] = ()
+    transparent_fraction: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -68,6 +75,7 @@ class FlatContact:
     other: str | None
     distance_studs: float
     sector: str | None = None
+    contact_sector: str | None = None
 
 
 @dataclass
@@ -83,6 +91,8 @@ class FlatGeometry:
     facings: dict[str, float] = field(default_factory=dict)
     vehicles: set[str] = field(default_factory=set)
     closed_doors: dict[str, Box] = field(default_factory=dict)  # door id -> its cell, a wall while closed
+    glass: list[Box] = field(default_factory=list)              # panes: sight passes, the rest does not
+    seated: dict[str, tuple[str, int]] = field(default_factory=dict)  # unit -> (vehicle, seat)
 
     @classmethod
     def from_scene(cls, scene: Any, **kwargs: Any) -> FlatGeometry:
@@ -134,12 +144,22 @@ class FlatGeometry:
 
     def sight(self, firer: str, target: str) -> FlatSight:
         p, q = self.positions[firer], self.positions[target]
-        visible = not self._blocked(p, q)
-        behind_cover = visible and any(zone.contains(*q) for zone in self.cover)
-        fraction = 0.0 if not visible else (0.5 if behind_cover else 1.0)
-        blockers = (FlatBlocker("decor", 1.0 - fraction, COVER_MATERIAL),) if fraction < 1.0 else ()
-        return FlatSight(visible, fraction, self.distance_studs(firer, target), self.in_front_arc(firer, target),
-                         blockers)
+        clear = not self._blocked(p, q)
+        behind_glass = clear and any(_segment_hits_box(p, q, pane) for pane in self.glass)
+        shown = (0.5 if any(zone.contains(*q) for zone in self.cover) else 1.0) if clear else 0.0
+        blockers: list[FlatBlocker] = []
+        if shown < 1.0:
+            blockers.append(FlatBlocker("decor", 1.0 - shown, COVER_MATERIAL))
+        seat = self.seated.get(target)
+        if seat is not None and seat[0] != self.seated.get(firer, (None,))[0]:  # hidden in part by its vehicle
+            blockers.append(FlatBlocker("vehicle", shown * (1.0 - OCCUPANT_SHOWN), "vehicle", seat[0]))
+            shown *= OCCUPANT_SHOWN
+        glass = shown if behind_glass else 0.0
+        if behind_glass:
+            blockers.append(FlatBlocker("decor", glass, "glass"))
+        fraction = 0.0 if behind_glass else shown
+        return FlatSight(fraction > 0.0, fraction, self.distance_studs(firer, target), self.in_front_arc(firer, target),
+                         tuple(blockers), glass)
 
     def distance_studs(self, a: str, b: str) -> float:
         (ax, ay), (bx, by) = self.positions[a], self.positions[b]
@@ -158,11 +178,19 @@ class FlatGeometry:
     def is_close(self, a: str, b: str) -> bool:
         return self._gap(a, b) <= 1.0 + 1e-6
 
+    def touch_gap_studs(self, a: str, b: str) -> float:
+        """The gap between the two bodies (0 when they overlap), unless a wall or a pane stands between
+        their centres (inf): a hand or a weapon goes over nothing here (no heights)."""
+        p, q = self.positions[a], self.positions[b]
+        if self._blocked(p, q) or any(_segment_hits_box(p, q, pane) for pane in self.glass):
+            return math.inf
+        return max(0.0, self._gap(a, b))
+
     # -- movement --------------------------------------------------------------------------
     def _blocked_cells(self, mover: str) -> set[Cell]:
         blocked: set[Cell] = set()
         for other, (x, y) in self.positions.items():
-            if other == mover:
+            if other == mover or other in self.seated:
                 continue
             if other in self.vehicles:
                 blocked |= self._vehicle_cells(other)
@@ -185,8 +213,8 @@ class FlatGeometry:
         return cache[key]
 
     def _wall_cells(self) -> set[Cell]:
-        """Cells a wall overlaps, computed once per wall list (walls never move)."""
-        key = tuple(self._walls())
+        """Cells a wall (or a pane) overlaps, computed once per wall list (walls never move)."""
+        key = tuple(self._walls() + self.glass)
         if getattr(self, "_wall_key", None) != key:
             cells: set[Cell] = set()
             for wall in key:
@@ -258,12 +286,33 @@ class FlatGeometry:
         return sorted(cells, key=lambda c: (round(math.hypot(c[0] + 0.5 - cx, c[1] + 0.5 - cy), 6), c))
 
     def place(self, id: str, position: tuple[float, float], facing_deg: float) -> None:
+        self.seated.pop(id, None)
         self.positions[id] = (float(position[0]), float(position[1]))
         self.facings[id] = float(facing_deg) % 360
+        if id in self.vehicles:
+            for unit, (vehicle, _seat) in self.seated.items():
+                if vehicle == id:
+                    self.positions[unit], self.facings[unit] = self.positions[id], self.facings[id]
 
     def remove(self, id: str) -> None:
         self.positions.pop(id, None)
         self.facings.pop(id, None)
+        if id in self.vehicles:   # its occupants go with it (still seated)
+            for unit, (vehicle, _seat) in self.seated.items():
+                if vehicle == id:
+                    self.positions.pop(unit, None)
+                    self.facings.pop(unit, None)
+        else:
+            self.seated.pop(id, None)
+
+    def seat(self, unit: str, vehicle: str, seat: int) -> None:
+        """A unit aboard, at its vehicle's centre, moving with it (on the field while the vehicle is)."""
+        self.seated[unit] = (vehicle, int(seat))
+        if vehicle in self.positions:
+            self.positions[unit], self.facings[unit] = self.positions[vehicle], self.facings[vehicle]
+        else:
+            self.positions.pop(unit, None)
+            self.facings.pop(unit, None)
 
     # -- vehicles --------------------------------------------------------------------------
     def _contact_at(self, vehicle: str, at: tuple[float, float], facing: float, ignore: set[str]
@@ -271,10 +320,12 @@ class FlatGeometry:
         body = self._polygon(vehicle, at, facing)
         if not (0 <= at[0] <= self.width and 0 <= at[1] <= self.depth):
             return ("edge", None)
-        for wall in self._walls():
+        for wall in self._walls() + self.glass:
             if _polygons_overlap(body, wall.corners()):
                 return ("decor", None)
         for other in sorted(self.positions):
+            if other in self.seated:
+                continue  # occupants ride inside their vehicle
             if other != vehicle and other not in ignore and _polygons_overlap(body, self._polygon(other)):
                 return ("vehicle" if other in self.vehicles else "unit", other)
         return None
@@ -296,7 +347,7 @@ class FlatGeometry:
                 kind, other = hit
                 travelled = (k - 1) * SWEEP_STEP
                 sector = self._sector(other, (x + ux * travelled, y + uy * travelled)) if kind == "vehicle" else None
-                return FlatContact(kind, other, travelled, sector)
+                return FlatContact(kind, other, travelled, sector, sector)
         return None
 
     def turn_contacts(self, vehicle: str, delta_deg: float) -> FlatContact | None:
@@ -308,20 +359,14 @@ class FlatGeometry:
             if hit is not None:
                 kind, other = hit
                 sector = self._sector(other, self.positions[vehicle]) if kind == "vehicle" else None
-                return FlatContact(kind, other, 0.0, sector)
+                return FlatContact(kind, other, 0.0, sector, sector)
         return None
 
     def _sector(self, hit: str | None, point: tuple[float, float]) -> str:
-        """design.md: the edge of the hit footprint crossed by the line from its centre to the point."""
-        cx, cy = self.positions[hit]
-        a = math.radians(self.facings[hit])
-        dx, dy = point[0] - cx, point[1] - cy
-        u = dx * math.cos(a) + dy * math.sin(a)
-        v = -dx * math.sin(a) + dy * math.cos(a)
-        hl, hw = self.vehicle_size[0] / 2, self.vehicle_size[1] / 2
-        if abs(u) / hl >= abs(v) / hw:
-            return "front" if u > 0 else "back"
-        return "side"
+        """The collision sector (bow3d.sectors, the world's definition): the hit vehicle's sector
+        holding `point` (the moving vehicle's centre when they touch)."""
+        return collision_sector(self.positions[hit], self.facings[hit], self.vehicle_size[0], self.vehicle_size[1],
+                                point)
 
 
 # -- small 2D helpers ----------------------------------------------------------------------

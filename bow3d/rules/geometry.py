@@ -5,7 +5,8 @@ protocols structurally (it does not import this module), and so does the flat te
 `bow3d.rules.flat.FlatGeometry`. Units: studs on the stud grid, degrees for facings
 (0 = world +X, 90 = world +Y, counter-clockwise from above). Ids are the scene's unit and
 vehicle ids. A unit aboard a vehicle is not on the field: the rules ask about its vehicle
-instead (they pass the vehicle id).
+instead (they pass the vehicle id), or, when occupants are bodies of their own (a ruleset's reading),
+seat them (`seat`) and ask about them by their own ids.
 """
 
 from __future__ import annotations
@@ -20,8 +21,9 @@ Cell = tuple[int, int]
 class SightReport(Protocol):
     """What the rules read from a line-of-sight report (the world's report has more)."""
 
-    visible: bool            # at least one sample of the target seen from the firer's eye
+    visible: bool            # some of the target seen from the firer's eye with nothing in the way
     visible_fraction: float  # the share of the target, as seen from the eye, that nothing hides
+    # (optional) transparent_fraction: float, the share seen only through transparent parts (glass)
     distance_studs: float    # head to head, 3D, studs
     in_front_arc: bool       # target centre in the firer's front half space (180 degrees)
     blockers: tuple          # what hides the target: each with kind, share, material (may be empty)
@@ -34,7 +36,8 @@ class Contact(Protocol):
     kind: str                # 'decor' | 'unit' | 'vehicle' | 'ground' (flying vehicle) | 'edge' (left the battlefield)
     other: str | None        # id of the unit or vehicle hit
     distance_studs: float    # travelled before the contact
-    sector: str | None       # 'front' | 'side' | 'back' of the hit vehicle (design.md)
+    sector: str | None       # 'front' | 'side' | 'back' of the hit vehicle holding the mover's centre (bow3d.sectors)
+    # (optional) contact_sector: str | None, the same at the contact point
 
 
 @runtime_checkable
@@ -54,11 +57,21 @@ class Geometry(Protocol):
         ...
 
     def within_reach(self, attacker: str, target: str, reach_studs: float) -> bool:
-        """Body to body within `reach_studs` (melee reach)."""
+        """Footprints within `reach_studs` of each other, seen from above (melee reach, an older reading)."""
         ...
 
     def is_close(self, a: str, b: str) -> bool:
-        """Within 1 stud, body to body: the hands can touch."""
+        """Footprints within 1 stud, seen from above: the hands can touch (an older reading)."""
+        ...
+
+    def touch_gap_studs(self, a: str, b: str) -> float:
+        """How far a hand or a weapon of `a` must reach to touch `b`: body to body, in 3D, along a line
+        no wall cuts; inf when walls stand between them (reach and "close")."""
+        ...
+
+    def seat(self, unit: str, vehicle: str, seat: int) -> None:
+        """A unit aboard a vehicle, as a body in seat `seat` (0 = the first), moving with it; `place`
+        stands it on the ground again, `remove` takes it away."""
         ...
 
     def reachable_cells(self, unit: str, move_studs: int) -> dict[Cell, int]:

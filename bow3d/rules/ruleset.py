@@ -7,6 +7,8 @@ taking back; a `Ruleset` brings everything that is one game's:
   name, title, edition, languages, book   who it is (`bow3d rulesets` lists them)
   scene_model, params_model, sheet_model  its scene file schema (pydantic; selected by ruleset.name)
   context(scene, geometry, **options)     the scene facts and parameters the rules read
+  revision                                the revision of its readings a new game is played with (a
+                                          replay records it and re-plays with `context(..., revision=N)`)
   initial_state(ctx) / begin(game)        the starting state and the first events (setup throws)
   actions / rules_for(type)               its action classes and their (checker, applier)
   candidates(game)                        the actions legal_actions() tries
@@ -60,6 +62,9 @@ class Ruleset:
     sheet_model: Any = None              # pydantic model (or union) of a description sheet
     event_schema: EventSchema | None = None
     ai_version: str | None = None        # which AI `player()` gives (replays record it; see replay verify)
+    revision: int = 1                    # of its readings of the book: a new game is played with this one and
+                                         # its replay records it; a replay re-plays with its own (`context(...,
+                                         # revision=N)`, passed only when N differs from this one)
     action_classes: tuple[type[Action], ...] = ()
 
     def __init__(self) -> None:

@@ -1,7 +1,8 @@
 """The `bow3d los --png` picture: the view from the firer's eye, explained.
 
 Layer: view. Drawn: the scene from the firer's eye (its own body hidden), framing the target;
-the target's samples facing the eye as dots, green = seen, red = hidden; each blocker outlined
+the target's rays as dots where they meet it, green = seen, blue = seen only through glass (the
+ruleset judges: BOW's glass hides nothing but covers), red = hidden; each blocker outlined
 in orange with a number, listed with its share in a legend; the verdict on top; a top-down inset
 (lower right) with the line of fire, the range bands at 15/30/45 studs (BOW 1.3 §2.4.2) round the
 firer and the firer's front arc (the half plane behind it shaded). Pixels are drawn with numpy
@@ -21,6 +22,7 @@ from bow3d.paths import write_new
 
 SEEN = (40, 220, 70)
 HIDDEN = (230, 40, 40)
+THROUGH_GLASS = (90, 190, 255)   # seen only through transparent parts (glass): the ruleset decides
 BLOCKER = (255, 140, 0)
 BAND_COLOURS = [(60, 200, 60), (240, 200, 40), (245, 120, 30)]
 STUD = 20.0
@@ -143,11 +145,13 @@ def draw_los_picture(scene, world, report, out: str | Path, size: tuple[int, int
     renderer = OffscreenRenderer(*size)
     try:
         nodes = attach_scene(renderer.render, scene, getattr(world, "library", None))
+        seat = getattr(world.body(report.firer), "seat", None)
+        own = {report.firer, seat[0]} if seat else {report.firer}   # the firer and the vehicle it rides
         for id_, body in world.bodies.items():
             node = nodes.units.get(id_) or nodes.vehicles.get(id_)
             if node is None:
                 continue
-            if world.active[body.index] and id_ != report.firer:
+            if world.active[body.index] and id_ not in own:
                 nodes.set_pose(id_, body.position, body.facing, float(world.poses[body.index, 2, 3]))
             else:
                 node.hide()
@@ -160,12 +164,20 @@ def draw_los_picture(scene, world, report, out: str | Path, size: tuple[int, int
     finally:
         renderer.close()
     xy, front = camera.project(report.points)
-    stamp_discs(image, xy[front & ~report.seen], 3.0, HIDDEN)
+    glass = _through_glass(report)
+    stamp_discs(image, xy[front & ~report.seen & ~glass], 3.0, HIDDEN)
+    stamp_discs(image, xy[front & glass], 3.0, THROUGH_GLASS)
     stamp_discs(image, xy[front & report.seen], 3.0, SEEN)
     for lo, hi in boxes:
         draw_rectangle(image, lo, hi, BLOCKER)
     draw_inset(image, world, report, band_studs=band)
     return write_png(image, out, force=force)
+
+
+def _through_glass(report) -> np.ndarray:
+    """(K,) bool: the rays that meet the target behind transparent parts only."""
+    glass = getattr(report, "through_glass", None)
+    return np.zeros(len(report.seen), bool) if glass is None else np.asarray(glass, bool)
 
 
 def _blocker_boxes(world, report, camera: EyeCamera) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -212,7 +224,10 @@ def _words(aspect2d, report, boxes, size, verdict_text: str, verdict=None) -> No
     label = getattr(verdict, "blocker_label", None)   # what the ruleset makes of each (War of Bros: its cover class)
     lines = [f"{k + 1}: {b.describe()} ({getattr(b, 'material', '?')}{': ' + label(b) if label and label(b) else ''})"
              f"  {percent(b.share)}" for k, b in enumerate(report.blockers[:8])]
-    lines.append(f"samples: {int(report.seen.sum())} seen (green), {int((~report.seen).sum())} hidden (red)")
+    glass = _through_glass(report)
+    through = f", {int(glass.sum())} through glass (blue)" if glass.any() else ""
+    lines.append(f"samples: {int(report.seen.sum())} seen (green){through}, "
+                 f"{int((~report.seen & ~glass).sum())} hidden (red)")
     lines.append("map: range bands 15 (green), 30 (yellow), 45 studs (orange); dark = outside the front arc")
     for k, line in enumerate(lines):
         text(line, -aspect + 0.04, -0.55 - 0.055 * k, 0.04, orange if k < len(lines) - 2 else (1, 1, 1, 1))

@@ -26,6 +26,7 @@ from panda3d.core import NodePath, TransparencyAttrib
 
 from bow3d.errors import SceneError
 from bow3d.ldraw import Library, Model, load_model
+from bow3d.scene.seats import read_seats
 from bow3d.view import markers
 from bow3d.view.batches import Batch, build_batches
 from bow3d.view.ground import GroundHeights
@@ -396,24 +397,6 @@ def _load(path: Path, library: Library, what: str) -> Model:
         raise
     except Exception as error:  # LDrawError already names the file
         raise SceneError(f"{what}: {error}") from None
-
-
-def read_seats(path: Path) -> list[np.ndarray]:
-    """Seat points of a vehicle model: `0 // bow3d seat N: X Y Z` lines (LDraw frame) -> world-frame (3,) LDU."""
-    import re
-
-    try:
-        text = Path(path).read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return []
-    found = {}
-    for match in re.finditer(r"^\s*0\s+//\s*bow3d seat (\d+):\s*(\S+)\s+(\S+)\s+(\S+)", text, re.M):
-        try:
-            x, y, z = (float(v) for v in match.groups()[1:])
-        except ValueError:
-            continue
-        found[int(match.group(1))] = np.array([x, z, -y])  # world (x, y, z) = LDraw (X, Z, -Y)
-    return [found[k] for k in sorted(found)]
 
 
 def _merged(batches: list[Batch]) -> list[Batch]:

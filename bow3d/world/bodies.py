@@ -84,6 +84,9 @@ class Template:
     samples: np.ndarray
     describe_parts: list[str]
     soles: np.ndarray = None  # (C, 3) float64 columns under the body: x, y, and the body's lowest z there
+    origin_z: float = 0.0     # height of the model's own origin in the body frame (its lowest point is at 0)
+    transparent: np.ndarray | None = None  # (T,) bool per triangle of the shape: a transparent part's
+    seats: np.ndarray | None = None        # (S, 3) float64 seat points (vehicles), body frame; None: none named
 
     def __post_init__(self) -> None:
         if self.soles is None:
@@ -91,16 +94,25 @@ class Template:
 
 
 def template_from_mesh(name: str, mesh: SightMesh, head_mask: np.ndarray | None = None,
-                       model: Model | None = None, part_names: list[str] | None = None) -> Template:
-    """A template from a mesh in the model's frame (Z up); `head_mask` (T,) bool marks head triangles."""
+                       model: Model | None = None, part_names: list[str] | None = None, *,
+                       head: np.ndarray | None = None, transparent: np.ndarray | None = None,
+                       seats: np.ndarray | None = None) -> Template:
+    """A template from a mesh in the model's frame (Z up); `head_mask` (T,) bool marks head triangles
+    (or `head` (3,) gives the head point, model frame); `transparent` (T,) bool marks triangles of
+    transparent parts; `seats` (S, 3) seat points in the model frame (vehicles)."""
     if mesh.triangle_count == 0:
         raise UserInputError(f"{name}: the model has no triangles to see, hit or stand on; draw the unit in it "
                              "or give the unit another model")
     lo, hi = mesh.bounds()
+    origin_z = -float(lo[2])
     positions = (mesh.positions - np.array([0, 0, lo[2]], np.float32)).astype(np.float32)
     local = SightMesh(positions, mesh.triangles, mesh.tri_instance)
     lo, hi = local.bounds()
-    if head_mask is not None and head_mask.any():
+    if seats is not None:
+        seats = np.asarray(seats, np.float64).reshape(-1, 3) + [0.0, 0.0, origin_z]
+    if head is not None:
+        head = np.asarray(head, np.float64) + np.array([0.0, 0.0, origin_z])
+    elif head_mask is not None and head_mask.any():
         corners = positions[mesh.triangles[head_mask].reshape(-1)]
         head = (corners.min(axis=0) + corners.max(axis=0)) / 2.0
     else:
@@ -109,16 +121,31 @@ def template_from_mesh(name: str, mesh: SightMesh, head_mask: np.ndarray | None 
     shape = BodyShape(name, TriangleScene(local), model, centre, float(np.linalg.norm(hi - lo) / 2 + 1e-3))
     return Template(name, shape, head.astype(np.float64), np.array([lo[0], hi[0], lo[1], hi[1]]),
                     float(hi[2]), surface_samples(local, SAMPLES_PER_BODY, zlib.crc32(name.encode())),
-                    part_names or [])
+                    part_names or [], origin_z=origin_z,
+                    transparent=None if transparent is None else np.asarray(transparent, bool), seats=seats)
 
 
-def template_from_model(name: str, model: Model) -> Template:
-    """A template from a loaded unit or vehicle model (studs and tubes dropped as for decor)."""
-    mesh = sight_mesh(model)
+def template_from_model(name: str, model: Model, keep_studs: bool = False, transparent_parts=None,
+                        seats: np.ndarray | None = None) -> Template:
+    """A template from a loaded unit or vehicle model: studs and tubes dropped as for decor, or kept
+    (`keep_studs`: sight method silhouette-1). The head point is always the centre of the head part's
+    box without its stud. `transparent_parts` (I,) bool per model instance marks transparent parts;
+    `seats` (S, 3) seat points in the model frame (world axes, LDU)."""
+    mesh = sight_mesh(model, keep_studs)
     names = [inst.name for inst in model.instances]
     is_head = np.array([n.lower().startswith(HEAD_PARTS) for n in names] + [False], bool)
-    head_mask = is_head[mesh.tri_instance] if len(names) else None
-    return template_from_mesh(name, mesh, head_mask, model, names)
+    glass = None
+    if transparent_parts is not None and mesh.triangle_count:
+        glass = np.append(np.asarray(transparent_parts, bool), False)[mesh.tri_instance]
+    if not keep_studs:
+        head_mask = is_head[mesh.tri_instance] if len(names) else None
+        return template_from_mesh(name, mesh, head_mask, model, names, transparent=glass, seats=seats)
+    plain, head = sight_mesh(model), None
+    head_mask = is_head[plain.tri_instance] if len(names) and plain.triangle_count else None
+    if head_mask is not None and head_mask.any():
+        corners = plain.positions[plain.triangles[head_mask].reshape(-1)].astype(np.float64)
+        head = (corners.min(axis=0) + corners.max(axis=0)) / 2.0
+    return template_from_mesh(name, mesh, None, model, names, head=head, transparent=glass, seats=seats)
 
 
 SOLE_GRID = 7  # columns per side of the footprint where the body's underside is measured

@@ -122,7 +122,7 @@ def remove_decor(world, instances=None, region=None, materials=None) -> np.ndarr
     newly = chosen[~world.removed_decor[chosen]]
     if newly.size:
         world.removed_decor[newly] = True
-        world.decor_scene.hide(newly)
+        world.hide_decor(newly)
         _decor_changed(world, newly)
     return newly
 
@@ -133,7 +133,7 @@ def restore_decor(world, instances) -> None:
     back = chosen[world.removed_decor[chosen]]
     if back.size:
         world.removed_decor[back] = False
-        world.decor_scene.hide(back, hidden=False)
+        world.hide_decor(back, hidden=False)
         _decor_changed(world, back)
 
 
@@ -145,7 +145,8 @@ def _decor_changed(world, instances: np.ndarray) -> None:
     if world._grid is not None and len(boxes):
         world._grid.refresh(world, boxes[:, 0, :2].min(axis=0), boxes[:, 1, :2].max(axis=0))
     for body in world._rows:  # a loop over bodies (a handful of rays each), not over rays
-        if world.active[body.index]:
+        if world.active[body.index] and body.seat is None:
             pose = body_pose(body.position[0], body.position[1], body.facing, 0.0)
             world.poses[body.index, 2, 3] = world.rest_height(body.template, pose)
+    world.settle_occupants()
     world._version += 1

@@ -105,8 +105,8 @@ class StudGrid:
         an obstacle higher than a plate (others than except_ids)."""
         taken = np.zeros(self.shape, bool)
         for body in world.bodies.values():
-            if body.id in except_ids or not world.active[body.index]:
-                continue
+            if body.id in except_ids or not world.active[body.index] or body.seat is not None:
+                continue  # a seated unit is inside its vehicle's footprint
             if body.kind == "obstacle" and body.template.height <= PLATE_LDU + STEP_TOLERANCE_LDU:
                 continue  # as low as a plate: walked over, like plates and tiles of the decor
             if body.kind == "unit":

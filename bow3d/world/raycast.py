@@ -257,13 +257,18 @@ def segment_sphere_near(origins: np.ndarray, dirs: np.ndarray, tfar: np.ndarray,
 
 
 def near_bodies(origins: np.ndarray, dirs: np.ndarray, tfar: np.ndarray, shapes: list[BodyShape],
-                poses: np.ndarray, bodies: np.ndarray, eye: np.ndarray | None = None) -> np.ndarray:
-    """(len(bodies), N) bool: which segments pass near which of the given bodies (bounding spheres)."""
+                poses: np.ndarray, bodies: np.ndarray, eye: np.ndarray | None = None,
+                spheres: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+    """(len(bodies), N) bool: which segments pass near which of the given bodies (bounding spheres);
+    `spheres`: every body's sphere centre in its own frame (B, 3) and radius (B,), if already gathered."""
     if len(bodies) == 0:
         return np.zeros((0, origins.shape[0]), bool)
     rot = poses[bodies, :3, :3]
-    centres = np.einsum("bij,bj->bi", rot, np.stack([shapes[b].centre for b in bodies])) + poses[bodies, :3, 3]
-    radii = np.array([shapes[b].radius for b in bodies])
+    if spheres is None:
+        local, radii = np.stack([shapes[b].centre for b in bodies]), np.array([shapes[b].radius for b in bodies])
+    else:
+        local, radii = spheres[0][bodies], spheres[1][bodies]
+    centres = np.einsum("bij,bj->bi", rot, local) + poses[bodies, :3, 3]
     return segment_sphere_near(origins, dirs, tfar, centres, radii, eye)
 
 

@@ -52,9 +52,14 @@ class Blocker:
 class SightReport:
     """The referee's answer to 'can FIRER see TARGET' (implements C2 SightReport).
 
-    blockers: along the line of fire, nearest to the firer first (`blockers_by_share`: largest
-    share first). points (K, 3) float64: the target's samples facing the eye (world, LDU); seen
-    (K,) bool; blocked_by (K,) int32: index into `blockers` of what hides each sample (-1 = seen).
+    visible: some of the target is seen with nothing in the way; visible_fraction: that share of the
+    target as the eye sees it (sight method silhouette-1: of its silhouette; surface-samples-1: of its
+    samples facing the eye); transparent_fraction: the share seen only through transparent parts
+    (glass), counted in the hidden share: the ruleset decides whether glass hides (BOW: it does not,
+    but it covers). blockers: along the line of fire, nearest to the firer first (`blockers_by_share`:
+    largest share first); a ray's blocker is the first opaque thing on it, or the first glass when
+    only glass is in the way. points (K, 3) float64: where each ray meets the target (world, LDU);
+    seen (K,) bool; blocked_by (K,) int32: index into `blockers` of what hides each one (-1 = seen).
     Heights are world z in LDU: the target's feet (its lowest point, on the ground under it) and
     the top of its box, the firer's feet and eye (`eye_z_ldu`). complete: no LDraw part was missing
     from the decor or any body model (`missing_parts` names them: magenta boxes stood in for them).
@@ -77,6 +82,9 @@ class SightReport:
     complete: bool = True
     missing_parts: tuple[str, ...] = ()
     by_share: tuple[int, ...] | None = field(default=None, repr=False)  # indices into blockers, largest share first
+    transparent_fraction: float = 0.0  # share of the target seen only through transparent parts (glass)
+    through_glass: np.ndarray | None = field(default=None, repr=False)  # (K,) bool: those rays
+    method: str | None = None          # the sight method that measured it (bow3d.world.sight)
 
     @property
     def blockers_by_share(self) -> tuple[Blocker, ...]:
@@ -115,7 +123,10 @@ class SightReport:
                 "distance_cm": round(self.distance("cm"), 3), "distance_in": round(self.distance("in"), 3),
                 "target_feet_ldu": _round(self.target_feet_ldu), "target_top_ldu": _round(self.target_top_ldu),
                 "firer_feet_ldu": _round(self.firer_feet_ldu), "eye_z_ldu": _round(self.eye_z_ldu),
-                "complete": bool(self.complete), "missing_parts": list(self.missing_parts)}
+                "complete": bool(self.complete), "missing_parts": list(self.missing_parts),
+                "transparent_fraction": round(float(self.transparent_fraction), 4),
+                "through_glass": [bool(v) for v in self.through_glass] if self.through_glass is not None else [],
+                "sight_method": self.method}
 
 
 def _round(value: float) -> float | None:
@@ -130,11 +141,12 @@ class Contact:
     kind: str                    # 'decor' | 'unit' | 'vehicle' | 'ground' | 'edge'
     other: str | None            # id of the unit or vehicle hit (of the obstacle, for decor added by the rules)
     distance_studs: float        # travelled before the contact (turns: along the arc of the contact point)
-    sector: str | None           # 'front' | 'side' | 'back' of the hit vehicle
+    sector: str | None           # 'front' | 'side' | 'back' of the hit vehicle holding the mover's centre (bow3d.sectors)
     point: tuple[float, float, float] | None = None  # world, LDU
     decor: str | None = None     # decor part hit, described
     material: str | None = None  # what was hit is made of (bow3d.world.materials)
     instance: int | None = None  # decor: index into World.instances
+    contact_sector: str | None = None  # the hit vehicle's sector holding the contact point (BOW revision 1)
 
     def describe(self) -> str:
         what = {"decor": f"decor ({self.decor})", "unit": f"unit {self.other}", "ground": "the ground",

@@ -3,9 +3,12 @@
 Layer: world. Units: studs in and out, LDU inside. Design.md: a vehicle's footprint is its
 model's box seen from above; a compulsory move (speed x 5 studs, BOW §3) sweeps it in a straight
 line and the first contact with decor, a unit or another vehicle stops it. The collision sector
-of the vehicle hit is read from the footprint edge that the line from its centre to the contact
-crosses: the front edge -> 'front', the rear edge -> 'back', a long edge -> 'side'; a line
-through a corner exactly counts for the front or rear edge.
+of the vehicle hit (BOW §3.6.3) has one definition, bow3d.sectors (shared with the flat test
+geometry): the wedge of the hit vehicle's footprint diagonals holding a point. A contact gives it
+for the moving vehicle's centre at the moment of contact (`sector`, "the side the moving vehicle
+comes from") and for the contact point (`contact_sector`, the reading of BOW revision 1).
+A vehicle's seated occupants move with it: its sweeps pass them by, and a sweep that meets another
+vehicle's occupant meets that vehicle.
 
 How contacts are found: a sweep casts a fan of horizontal rays from the footprint's leading face
 (every RAY_SPACING_LDU across, every RAY_LAYER_LDU up), from one plate above the ground (ground
@@ -21,6 +24,7 @@ import math
 
 import numpy as np
 
+from bow3d.sectors import sector_in_frame
 from bow3d.units import LDU_PER_PLATE as PLATE_LDU
 from bow3d.units import LDU_PER_STUD as STUD
 from bow3d.world.bodies import footprint_corners
@@ -48,6 +52,8 @@ def _first_contacts(world, body, origins: np.ndarray, dirs: np.ndarray, tfar: np
     t_decor, prim = world.decor_scene.first_hit(origins, dirs, tfar)
     active = world.active.copy()
     active[body.index] = False
+    for occupant in world.occupants(body.id):  # they ride along
+        active[world.bodies[occupant].index] = False
     t_body, hit_body, _ = cast_bodies(origins, dirs, tfar, world._shapes, world.poses, active)
     decor_first = t_decor <= t_body
     t = np.where(decor_first, t_decor, t_body)
@@ -56,7 +62,10 @@ def _first_contacts(world, body, origins: np.ndarray, dirs: np.ndarray, tfar: np
     return t, who, prim
 
 
-def _contact(world, body, who: int, prim: int, point: np.ndarray, distance: float) -> Contact:
+def _contact(world, body, who: int, prim: int, point: np.ndarray, distance: float,
+             mover_xy: np.ndarray | None = None) -> Contact:
+    """The contact with what `who` names (-1 decor, else a body row) at `point`; `mover_xy` the moving
+    vehicle's footprint centre at that moment (for the sector of a vehicle hit)."""
     point_t = tuple(round(float(v), 3) for v in point)
     if who == -1:
         inst = int(world.decor.tri_instance[prim]) if prim >= 0 else -1
@@ -65,28 +74,33 @@ def _contact(world, body, who: int, prim: int, point: np.ndarray, distance: floa
         material = str(world.decor_materials[inst]) if inst >= 0 else world.material_table.default
         return Contact(kind, None, distance, None, point_t, described, material, inst if inst >= 0 else None)
     other = world._rows[who]
+    if other.seat is not None:  # an occupant sticking out of its vehicle: the vehicle is hit
+        other = world.bodies[other.seat[0]]
     if other.kind == "door":  # a closed door is part of the decor for a vehicle (BOW §3.6.2: a crash)
         return Contact("decor", None, distance, None, point_t, f"door {other.id}", other.material)
     if other.kind == "obstacle":  # decor added by the rules: a crash too
         return Contact("decor", other.id, distance, None, point_t, f"obstacle {other.id}", other.material)
-    sector = collision_sector(world, other.id, point[:2]) if other.kind == "vehicle" else None
-    return Contact(other.kind, other.id, distance, sector, point_t, material=other.material)
+    if other.kind != "vehicle":
+        return Contact(other.kind, other.id, distance, None, point_t, material=other.material)
+    mover = point[:2] if mover_xy is None else mover_xy
+    return Contact(other.kind, other.id, distance, collision_sector(world, other.id, mover), point_t,
+                   material=other.material, contact_sector=collision_sector(world, other.id, point[:2]))
 
 
 def collision_sector(world, vehicle: str, point_xy: np.ndarray) -> str:
-    """'front' | 'side' | 'back': which footprint edge the line from the centre to the point crosses."""
+    """'front' | 'side' | 'back' (bow3d.sectors): the sector of the vehicle's footprint holding a point."""
     body = world.body(vehicle)
     pose = world.poses[body.index]
     local = (np.asarray(point_xy, float) - pose[:2, 3]) @ pose[:2, :2]
     x0, x1, y0, y1 = body.template.footprint
     rel = local - [(x0 + x1) / 2, (y0 + y1) / 2]
-    ahead = -rel[1] / max((y1 - y0) / 2, 1e-9)   # the model faces its -Y
-    across = abs(rel[0]) / max((x1 - x0) / 2, 1e-9)
-    if ahead >= across - 1e-9:
-        return "front"
-    if -ahead >= across - 1e-9:
-        return "back"
-    return "side"
+    return sector_in_frame(-rel[1], rel[0], (y1 - y0) / 2, (x1 - x0) / 2)   # the model faces its -Y
+
+
+def _centre(world, body, forward: np.ndarray | None = None, travelled: float = 0.0) -> np.ndarray:
+    """(2,) the footprint's centre (world XY, LDU), moved `travelled` LDU along `forward`."""
+    centre = footprint_corners(body.template, world.poses[body.index]).mean(axis=0)
+    return centre if forward is None else centre + np.asarray(forward[:2], float) * travelled
 
 
 def _fan(world, body) -> tuple[np.ndarray, np.ndarray]:
@@ -126,7 +140,8 @@ def sweep(world, vehicle: str, distance_studs: float) -> Contact | None:
     if not np.isfinite(t[k]):
         return None
     point = origins[k].astype(np.float64) + t[k] * forward
-    return _contact(world, body, int(who[k]), int(prim[k]), point, travelled / STUD)
+    return _contact(world, body, int(who[k]), int(prim[k]), point, travelled / STUD,
+                    _centre(world, body, forward, travelled))
 
 
 def sweep_all(world, vehicle: str, distance_studs: float) -> tuple[Contact, ...]:
@@ -162,8 +177,11 @@ def sweep_all(world, vehicle: str, distance_studs: float) -> tuple[Contact, ...]
         rows = rows[start[rows] < reach]
         if rows.size == 0:
             break
-    contacts = [_contact(world, body, who, prim, origins[ray].astype(np.float64) + t * forward,
-                         max(t - START_INSIDE_LDU, 0.0) / STUD) for (who, _), (t, ray, prim) in first.items()]
+    contacts = []
+    for (who, _), (t, ray, prim) in first.items():
+        travelled = max(t - START_INSIDE_LDU, 0.0)
+        contacts.append(_contact(world, body, who, prim, origins[ray].astype(np.float64) + t * forward,
+                                 travelled / STUD, _centre(world, body, forward, travelled)))
     contacts.sort(key=lambda c: (c.distance_studs, c.other or "", c.instance if c.instance is not None else -1))
     if edge < distance_studs * STUD:
         contacts.append(Contact("edge", None, edge / STUD, None))
@@ -218,7 +236,7 @@ def turn_contacts(world, vehicle: str, delta_deg: float) -> Contact | None:
     point = origins.reshape(-1, 3)[first] + t[first] * dirs.reshape(-1, 3)[first]
     radius = float(np.hypot(*(point[:2] - pose[:2, 3])))
     travelled = abs(float(angles[step_of[first]])) + float(t[first]) / max(radius, 1e-9)
-    return _contact(world, body, int(who[first]), int(prim[first]), point, radius * travelled / STUD)
+    return _contact(world, body, int(who[first]), int(prim[first]), point, radius * travelled / STUD, _centre(world, body))
 
 
 def _outline(footprint: np.ndarray) -> np.ndarray:

@@ -22,12 +22,16 @@ from bow3d.units import LDU_PER_STUD as STUD
 from bow3d.world import changes, plan, queries
 from bow3d.world.bodies import (SAMPLE_STANDOFF_LDU, BodySpec, Template, body_pose, facing_samples, footprint_corners,
                                 parse_base, template_from_mesh, template_from_model)
-from bow3d.world.materials import STONE, UNIT, MaterialTable, classify_instances
-from bow3d.world.raycast import (SightMesh, TriangleScene, box_exit, box_mesh, cast_bodies, cast_merged,
-                                 merged_bodies, near_bodies, sight_mesh)
+from bow3d.world.materials import GLASS, STONE, UNIT, MaterialTable, classify_instances
+from bow3d.world.raycast import (CONTINUE_LDU, SightMesh, TriangleScene, box_exit, box_mesh, cast_bodies,
+                                 cast_merged, merged_bodies, near_bodies, sight_mesh)
 from bow3d.world.report import Blocker, Crossing, SightReport
+from bow3d.scene.seats import read_seats
+from bow3d.world.sight import SightMethod, silhouette_rays
+from bow3d.world.sight import sight_method as sight_method_named
 
 CLOSE_STUDS = 1.0   # design.md: "close" = the hands can touch, within 1 stud, body to body
+MAX_GLASS_LAYERS = 8  # transparent surfaces a sight line goes on past (then the next one stops it)
 ABOVE_LDU = 1000.0  # vertical rays for ground heights start this far above the decor's top
 MERGED_BATCH_RAYS = 4096  # batches this big, whose segments pass near bodies
 MERGED_NEAR_SHARE = 0.5   # ... more than this often (body-segment pairs per segment), cast bodies through one
@@ -48,18 +52,19 @@ class Body:
     flying: bool = False
     material: str = UNIT      # bow3d.world.materials
     base_studs: tuple[float, float] | None = None  # (width across the facing, depth along it); None: the model's
+    seat: tuple[str, int] | None = None  # (vehicle id, seat index) while seated in a vehicle (bow3d.world.seats)
 
 
 class World:
     """Decor (static), bodies (movable) and the queries of contract C2 on them."""
 
-    # How sight is measured (the sample set, the sight mesh, the grazing rules). A replay records it,
-    # so that a replay refereed by another method is known as such instead of diverging somewhere.
-    SIGHT_METHOD = "surface-samples-1"
-
     def __init__(self, decor: SightMesh, templates: dict[str, Template], bodies: list[BodySpec],
                  instances: list[PartInstance] | None = None, scene=None, decor_model: Model | None = None,
-                 materials: Mapping[str, str] | MaterialTable | None = None):
+                 materials: Mapping[str, str] | MaterialTable | None = None,
+                 sight_method: str | SightMethod | None = None, studs: SightMesh | None = None):
+        # How sight is measured (bow3d.world.sight: the rays, the sight geometry, what glass does). A
+        # replay records it and is re-played on a world built with the same method.
+        self.method = sight_method_named(sight_method)
         self.decor = decor
         self.decor_scene = TriangleScene(decor)
         self.instances = instances or []
@@ -75,6 +80,9 @@ class World:
         named = classify_instances(self.material_table, self.instances, decor_model)
         self.decor_materials = np.concatenate([named, np.full(self.decor_boxes.shape[0] - len(named),
                                                                self.material_table.default)])
+        self.decor_transparent = self.decor_materials == GLASS  # (I,) bool: glass, seen through (silhouette-1)
+        self._studs = studs   # stand-in studs (bow3d.world.studs), built on the first sight when None
+        self._studs_scene: TriangleScene | None = None  # the decor with them, for sight (`_sight_scene`)
         self.removed_decor = np.zeros(self.decor_boxes.shape[0], bool)  # hidden by remove_decor
         self.bodies: dict[str, Body] = {}
         self._rows: list[Body] = []  # bodies by row of poses
@@ -92,6 +100,11 @@ class World:
         for spec in bodies:
             if spec.position is not None and self.is_on_battlefield(spec.position):
                 self.place(spec.id, spec.position, spec.facing)
+
+    @property
+    def SIGHT_METHOD(self) -> str:  # noqa: N802 (the name replays and verify have always read)
+        """The name of the sight method this world measures with (a replay header's `sight`)."""
+        return self.method.name
 
     def _add_bodies(self, entries: list[tuple[BodySpec, Template]]) -> None:
         """New rows for bodies (not placed yet): grows poses, active, shapes and bases together."""
@@ -114,17 +127,23 @@ class World:
 
     # ----- construction -------------------------------------------------------------------------
     @classmethod
-    def from_scene(cls, scene, library: Library | None = None, keep_studs: bool = False) -> "World":
-        """The world of a loaded scene (C1): the battlefield as decor, one body per unit and vehicle."""
+    def from_scene(cls, scene, library: Library | None = None, keep_studs: bool = False,
+                   sight_method: str | SightMethod | None = None) -> "World":
+        """The world of a loaded scene (C1): the battlefield as decor, one body per unit and vehicle,
+        occupants seated in their vehicles; sight measured by `sight_method` (bow3d.world.sight; None:
+        the default; a replay's world is built with the method its header names). `keep_studs` puts the
+        real stud and tube triangles in the decor (the sight method's own choice otherwise)."""
+        method = sight_method_named(sight_method)
         library = library or Library.from_env()
         decor_model = load_model(scene.battlefield_path, library)
+        materials = MaterialTable.from_overrides(dict(getattr(scene, "materials", None) or {}))
         templates: dict[str, Template] = {}
         specs = []
         for kind, entries in (("unit", scene.units), ("vehicle", scene.vehicles)):
             for entry in entries:
                 key = str(entry.model)
                 if key not in templates:
-                    templates[key] = template_from_model(key, _load_body_model(scene, key, library))
+                    templates[key] = _body_template(scene, key, library, method, materials, kind)
                 sheet = scene.sheet(entry.sheet)
                 specs.append(BodySpec(entry.id, key, tuple(entry.position) if entry.position is not None else None,
                                       float(entry.facing), kind, entry.side, bool(getattr(sheet, "flying", False)),
@@ -135,13 +154,18 @@ class World:
                 templates[key] = door_template(door.height_ldu)
             specs.append(BodySpec(door.id, key, _cell_centre(door.cell), 270.0, "door",
                                   material=getattr(door, "material", None)))
-        materials = getattr(scene, "materials", None) or {}  # the scene's per-part overrides, when it has them
         world = cls(sight_mesh(decor_model, keep_studs), templates, specs, decor_model.instances,
-                    scene, decor_model, dict(materials))
+                    scene, decor_model, materials, method,
+                    studs=SightMesh(np.zeros((0, 3), np.float32), np.zeros((0, 3), np.int32), np.zeros(0, np.int32))
+                    if keep_studs else None)
         world.library = library
         for door in getattr(scene, "doors", None) or []:
             if door.open:
                 world.remove(door.id)
+        for vehicle in scene.vehicles:  # BOW §3.1: occupants sit in their seats, the first the pilot's
+            for seat, unit in enumerate(getattr(vehicle, "occupants", None) or []):
+                if unit in world.bodies and vehicle.id in world.bodies:
+                    world.seat(unit, vehicle.id, seat)
         return world
 
     def set_door(self, door: str, cell: tuple[int, int], open: bool) -> None:
@@ -165,12 +189,16 @@ class World:
         return body
 
     def place(self, id: str, position: tuple[float, float], facing_deg: float) -> None:
-        """Move (or put back) a unit or vehicle: a new pose, resting on the decor below. No rebuild."""
+        """Move (or put back) a unit or vehicle: a new pose, resting on the decor below. No rebuild.
+        A seated unit gets off its seat; a vehicle's seated occupants move with it."""
         body = self.body(id, placed=False)
+        body.seat = None
         ground = self.rest_height(body.template, body_pose(position[0], position[1], facing_deg, 0.0))
         body.position, body.facing = (float(position[0]), float(position[1])), float(facing_deg) % 360.0
         self.poses[body.index] = body_pose(position[0], position[1], facing_deg, ground)
         self.active[body.index] = True
+        if body.kind == "vehicle":
+            self.settle_occupants(body.id)
         self._version += 1
 
     def is_on_battlefield(self, position: tuple[float, float]) -> bool:
@@ -179,9 +207,61 @@ class World:
         return bool(self.bounds[0, 0] <= x <= self.bounds[1, 0] and self.bounds[0, 1] <= y <= self.bounds[1, 1])
 
     def remove(self, id: str) -> None:
-        """Take a unit or vehicle off the battlefield (dead, or aboard a vehicle)."""
-        self.active[self.body(id, placed=False).index] = False
+        """Take a unit or vehicle off the battlefield (dead, gone); a vehicle's seated occupants go with
+        it (still seated: they come back with it), a seated unit leaves its seat."""
+        body = self.body(id, placed=False)
+        body.seat = None if body.kind != "vehicle" else body.seat
+        self.active[body.index] = False
+        if body.kind == "vehicle":
+            for occupant in self.occupants(body.id):
+                self.active[self.bodies[occupant].index] = False
         self._version += 1
+
+    # ----- seats (BOW §3.1: occupants are bodies, seen, covered and reached for themselves) -------
+    def seat(self, unit: str, vehicle: str, seat: int) -> None:
+        """Seat a unit in a vehicle: its body sits at the vehicle's seat `seat` (0 = the pilot's; where
+        the model's seat lines say, bow3d.scene.seats; a seat the model does not name: the centre of the
+        vehicle's footprint, on its underside, so that the vehicle hides as much of it as it can), faces
+        the vehicle's way, moves with it and is on the battlefield while the vehicle is. `place` stands
+        it on the ground again; `remove` takes it away."""
+        body, carrier = self.body(unit, placed=False), self.body(vehicle, placed=False)
+        if body.kind != "unit" or carrier.kind != "vehicle":
+            raise UserInputError(f"only a unit sits in a vehicle: {unit} is a {body.kind}, {vehicle} a {carrier.kind}")
+        if not isinstance(seat, int) or seat < 0:
+            raise UserInputError(f"a seat is a number from 0 (the pilot's), got {seat!r}")
+        body.seat = (carrier.id, int(seat))
+        self._pose_occupant(body)
+        self._version += 1
+
+    def occupants(self, vehicle: str) -> list[str]:
+        """Ids of the units seated in a vehicle, by seat."""
+        return [b.id for b in sorted((b for b in self._rows if b.seat is not None and b.seat[0] == vehicle),
+                                     key=lambda b: b.seat[1])]
+
+    def seat_point(self, vehicle: str, seat: int) -> np.ndarray | None:
+        """(3,) the point of a vehicle's seat in its body frame (LDU), or None when its model names none."""
+        seats = self.body(vehicle, placed=False).template.seats
+        return None if seats is None or seat >= len(seats) else seats[seat]
+
+    def settle_occupants(self, vehicle: str | None = None) -> None:
+        """Pose the seated units again where their vehicle (any vehicle: None) now stands."""
+        for body in self._rows:
+            if body.seat is not None and (vehicle is None or body.seat[0] == vehicle):
+                self._pose_occupant(body)
+
+    def _pose_occupant(self, body: Body) -> None:
+        carrier = self.bodies[body.seat[0]]
+        local = np.eye(4)
+        point = self.seat_point(carrier.id, body.seat[1])
+        if point is None:
+            x0, x1, y0, y1 = carrier.template.footprint
+            local[:3, 3] = ((x0 + x1) / 2.0, (y0 + y1) / 2.0, 0.0)
+        else:
+            local[:3, 3] = point - np.array([0.0, 0.0, body.template.origin_z])
+        self.poses[body.index] = self.poses[carrier.index] @ local
+        self.active[body.index] = self.active[carrier.index]
+        body.position = (float(self.poses[body.index, 0, 3] / STUD), float(self.poses[body.index, 1, 3] / STUD))
+        body.facing = carrier.facing
 
     def head(self, id: str) -> np.ndarray:
         """(3,) float64 world head point (the eye) of a placed body, LDU."""
@@ -226,64 +306,124 @@ class World:
 
     # ----- sight --------------------------------------------------------------------------------
     def sight(self, firer: str, target: str) -> SightReport:
-        """Rays from the firer's eye to the target's samples facing it (design.md): the facts (visible
-        fraction, blockers along the line of fire with share, material and height, heights, distance);
-        the ruleset judges them (cover, range penalty...)."""
+        """What the firer's eye sees of the target, measured by the world's sight method
+        (bow3d.world.sight): the facts (visible fraction, the share seen only through transparent
+        parts, blockers along the line of fire with share, material and height, heights, distance);
+        the ruleset judges them (cover, range penalty...). The firer's own body and the vehicle it
+        rides never hide; a vehicle's own occupants are part of it when it is the target."""
         f, t = self.body(firer), self.body(target)
         if f.id == t.id:
             raise UserInputError(f"{firer} cannot be its own target")
         eye = self.head(firer)
-        points, facing = facing_samples(t.template, self.poses[t.index], eye)
-        points = points[facing]
         feet = float(self.poses[t.index, 2, 3])
-        seen, hider, blockers, by_share = self._cast(eye, points, (f.index, t.index), True, feet)
+        if self.method.rays == "silhouette":
+            dirs, t_hit = silhouette_rays(t.template, self.poses[t.index], eye)
+            points = eye + dirs.astype(np.float64) * t_hit[:, None].astype(np.float64)
+            tfar = np.maximum(t_hit - np.float32(SAMPLE_STANDOFF_LDU), 0.0).astype(np.float32)
+            seen, hider, blockers, by_share, glass = self._cast_rays(eye, dirs, tfar, self._sight_skip(f, t), True,
+                                                                     feet)
+        else:
+            points, facing = facing_samples(t.template, self.poses[t.index], eye)
+            points = points[facing]
+            seen, hider, blockers, by_share, glass = self._cast(eye, points, (f.index, t.index), True, feet)
         fraction = float(seen.mean()) if len(seen) else 0.0
         visible = bool(seen.any())
         dist = self.distance_studs(firer, target)
         return SightReport(firer, target, visible, fraction, dist, self.in_front_arc(firer, target), tuple(blockers),
                            eye, points,
                            seen, hider, feet, feet + t.template.height, float(self.poses[f.index, 2, 3]),
-                           not self.missing_parts, self.missing_parts, by_share)
+                           not self.missing_parts, self.missing_parts, by_share,
+                           float(glass.mean()) if len(glass) else 0.0, glass, self.method.name)
+
+    def _sight_skip(self, firer: Body, target: Body) -> tuple[int, ...]:
+        """Rows that never hide the target: the firer, the target, the vehicle the firer rides, and the
+        target's own occupants when it is a vehicle."""
+        skip = [firer.index, target.index]
+        if firer.seat is not None:
+            skip.append(self.bodies[firer.seat[0]].index)
+        if target.kind == "vehicle":
+            skip += [b.index for b in self._rows if b.seat is not None and b.seat[0] == target.id]
+        return tuple(skip)
 
     def cast_sight(self, eye: np.ndarray, points: np.ndarray, skip: tuple[int, ...] = (), describe: bool = True
                    ) -> tuple[np.ndarray, np.ndarray, list[Blocker]]:
         """Segments from one eye (3,) to many points (K, 3), the bodies in `skip` (indices) ignored:
         (seen (K,) bool, blocker index (K,) int32, blockers nearest to the eye first); `describe=False`
-        skips naming the blockers (index -1 and an empty list: the batch mode of heatmaps)."""
-        seen, hider, blockers, _ = self._cast(eye, points, skip, describe)
+        skips naming the blockers (index -1 and an empty list: the batch mode of heatmaps). Seen means
+        nothing at all in the way (transparent parts included)."""
+        seen, hider, blockers, _, glass = self._cast(eye, points, skip, describe)
         return seen, hider, blockers
 
     def _cast(self, eye: np.ndarray, points: np.ndarray, skip: tuple[int, ...], describe: bool,
-              feet: float = math.nan) -> tuple[np.ndarray, np.ndarray, list[Blocker], tuple[int, ...]]:
-        """cast_sight, plus the blockers' order by share (largest first; ties by decor instance, bodies
-        first); `feet`: the z heights of blockers are measured from."""
+              feet: float = math.nan) -> tuple[np.ndarray, np.ndarray, list[Blocker], tuple[int, ...], np.ndarray]:
+        """Segments from the eye to `points` (K, 3), each stopped SAMPLE_STANDOFF_LDU short: `_cast_rays`."""
         delta = points - eye
         dist = np.linalg.norm(delta, axis=1)
         dirs = (delta / np.maximum(dist, 1e-9)[:, None]).astype(np.float32)
-        origins = np.broadcast_to(eye.astype(np.float32), dirs.shape).copy()
         tfar = np.maximum(dist - SAMPLE_STANDOFF_LDU, 0.0).astype(np.float32)
-        t_decor, prim = self.decor_scene.first_hit(origins, dirs, tfar)
+        return self._cast_rays(eye, dirs, tfar, skip, describe, feet)
+
+    def _cast_rays(self, eye: np.ndarray, dirs: np.ndarray, tfar: np.ndarray, skip: tuple[int, ...], describe: bool,
+                   feet: float = math.nan
+                   ) -> tuple[np.ndarray, np.ndarray, list[Blocker], tuple[int, ...], np.ndarray]:
+        """Rays from the eye (3,), unit `dirs` (K, 3) float32, `tfar` (K,) float32 long; the bodies in
+        `skip` (rows) ignored. Returns (seen (K,) bool: nothing in the way; blocker index (K,) int32
+        (-1 = seen); blockers nearest to the eye first; their order by share (largest first; ties by
+        key, bodies first); through glass (K,) bool: only transparent parts in the way, when the
+        method sees through them (then the first of them is the ray's blocker; otherwise the first
+        opaque thing is)). `feet`: the z heights of blockers are measured from."""
+        origins = np.broadcast_to(eye.astype(np.float32), dirs.shape).copy()
+        t_decor, key_decor = self._decor_hits(origins, dirs, tfar)
+        glassy = self.method.see_through_transparent
+        if glassy:
+            t_decor, key_decor, gt_decor, gkey_decor = self._past_glass(origins, dirs, tfar, t_decor, key_decor)
         active = self.active.copy()
         active[list(skip)] = False
         # Bodies only up to the decor's hit: segments already stopped by decor pass near fewer bodies.
         limit = np.minimum(tfar, t_decor)
-        near = near_bodies(origins, dirs, limit, self._shapes, self.poses, np.flatnonzero(active), eye)
-        if len(points) >= MERGED_BATCH_RAYS and near.sum() > MERGED_NEAR_SHARE * len(points):
+        if self.method.rays == "silhouette" and len(dirs):
+            active &= self._in_cone(eye, dirs, limit)
+        near = near_bodies(origins, dirs, limit, self._shapes, self.poses, np.flatnonzero(active), eye,
+                           self._spheres())
+        if len(dirs) >= MERGED_BATCH_RAYS and near.sum() > MERGED_NEAR_SHARE * len(dirs):
             t_body, body = self._cast_merged(eye, origins, dirs, limit, active, skip)
+            prim = None
         else:
-            t_body, body, _ = cast_bodies(origins, dirs, limit, self._shapes, self.poses, active, eye, near)
+            t_body, body, prim = cast_bodies(origins, dirs, limit, self._shapes, self.poses, active, eye, near)
         by_body = np.isfinite(t_body) & (t_body < t_decor)
         by_decor = np.isfinite(t_decor) & ~by_body
-        seen = ~(by_decor | by_body)
-        hider = np.full(len(points), -1, np.int32)
+        opaque = by_decor | by_body
+        glass = np.zeros(len(dirs), bool)
+        if glassy:
+            gt_body, gbody = (self._past_glass_bodies(origins, dirs, limit, active, t_body, body, prim)
+                              if prim is not None else (np.full(len(dirs), np.inf, np.float32), body))
+            if prim is not None:
+                # a body hit may be glass (then t_body is the opaque hit behind it): opaque again
+                by_body = np.isfinite(t_body) & (t_body < t_decor)
+                by_decor = np.isfinite(t_decor) & ~by_body
+                opaque = by_decor | by_body
+            first_glass = np.minimum(np.where(gt_decor < tfar, gt_decor, np.inf),
+                                     np.where(gt_body < limit, gt_body, np.inf))
+            glass = ~opaque & np.isfinite(first_glass)
+        seen = ~(opaque | glass)
+        hider = np.full(len(dirs), -1, np.int32)
         if not describe or seen.all():
-            return seen, hider, [], ()
+            return seen, hider, [], (), glass
         # One key per blocker: decor instance index, or -(body index) - 2; grouped (one sort), nearest hit first.
         hidden = np.nonzero(~seen)[0]
-        on_body = by_body[hidden]
-        decor_key = self.decor.tri_instance[prim[hidden]] if self.decor.triangle_count else 0
-        key = np.where(on_body, -body[hidden].astype(np.int64) - 2, decor_key)
-        t_hit = np.where(on_body, t_body[hidden], t_decor[hidden])
+        if glassy and glass.any():  # rays seen only through glass: the nearest glass is their blocker
+            through = glass[hidden]
+            on_gbody = gt_body[hidden] < gt_decor[hidden]
+            on_body = np.where(through, on_gbody, by_body[hidden])
+            body_id = np.where(through, gbody[hidden], body[hidden])
+            decor_key = np.where(through, gkey_decor[hidden], key_decor[hidden])
+            t_b, t_d = np.where(through, gt_body[hidden], t_body[hidden]), np.where(through, gt_decor[hidden],
+                                                                                   t_decor[hidden])
+        else:
+            on_body, body_id, decor_key = by_body[hidden], body[hidden], key_decor[hidden]
+            t_b, t_d = t_body[hidden], t_decor[hidden]
+        key = np.where(on_body, -body_id.astype(np.int64) - 2, decor_key)
+        t_hit = np.where(on_body, t_b, t_d)
         order = np.lexsort((t_hit, key))
         sorted_keys = key[order]
         first = np.empty(len(order), bool)
@@ -299,8 +439,115 @@ class World:
         rank[along] = np.arange(len(keys), dtype=np.int32)
         hider[hidden[order]] = rank[np.cumsum(first) - 1]
         by_share = tuple(int(rank[i]) for i in sorted(range(len(keys)), key=lambda i: -counts[i]))
-        blockers = [self._blocker(keys[i], counts[i] / len(points), nearest[i], feet) for i in along]
-        return seen, hider, blockers, by_share
+        blockers = [self._blocker(keys[i], counts[i] / len(dirs), nearest[i], feet) for i in along]
+        return seen, hider, blockers, by_share, glass
+
+    def _in_cone(self, eye: np.ndarray, dirs: np.ndarray, limit: np.ndarray) -> np.ndarray:
+        """(B,) bool: bodies whose bounding sphere the cone of these rays from the eye can reach (a
+        conservative cull before the per-ray test)."""
+        axis = dirs.astype(np.float64).sum(axis=0)
+        axis /= max(float(np.linalg.norm(axis)), 1e-12)
+        half = math.acos(min(1.0, max(-1.0, float((dirs @ axis.astype(np.float32)).min()) - 1e-6)))
+        local, radii = self._spheres()
+        rel = np.einsum("bij,bj->bi", self.poses[:, :3, :3], local) + self.poses[:, :3, 3] - eye
+        dist = np.linalg.norm(rel, axis=1)
+        cos_phi = np.clip((rel @ axis) / np.maximum(dist, 1e-12), -1.0, 1.0)
+        spread = np.arcsin(np.clip(radii / np.maximum(dist, 1e-12), 0.0, 1.0))
+        return (dist <= radii) | ((np.arccos(cos_phi) - spread <= half + 1e-6) &
+                                  (dist - radii <= float(limit.max()) + 1e-3))
+
+    def _spheres(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every body's bounding sphere in its own frame: centres (B, 3) and radii (B,), kept until a
+        body is added or changes shape."""
+        key = (len(self._shapes), tuple(id(s) for s in self._shapes))
+        if getattr(self, "_sphere_key", None) != key:
+            self._sphere_key = key
+            self._sphere_arrays = (np.array([s.centre for s in self._shapes], np.float64).reshape(-1, 3),
+                                   np.array([s.radius for s in self._shapes], np.float64))
+        return self._sphere_arrays
+
+    def _decor_hits(self, origins: np.ndarray, dirs: np.ndarray, tfar: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """First decor hit per ray, stand-in studs included when the method keeps studs: (t (N,) float32,
+        inf where none; the decor instance hit (N,) int64, meaningful where t is finite)."""
+        scene = self._sight_scene() if self.method.keeps_studs else self.decor_scene
+        t, prim = scene.first_hit(origins, dirs, tfar)
+        key = scene.mesh.tri_instance[np.maximum(prim, 0)].astype(np.int64) if scene.mesh.triangle_count else \
+            np.zeros(len(t), np.int64)
+        return t, key
+
+    def _is_glass(self, key: np.ndarray, t: np.ndarray) -> np.ndarray:
+        inside = (key >= 0) & (key < len(self.decor_transparent))
+        return np.isfinite(t) & inside & self.decor_transparent[np.clip(key, 0, max(len(self.decor_transparent) - 1, 0))]
+
+    def _past_glass(self, origins, dirs, tfar, t, key):
+        """Rays whose first decor hit is transparent go on past it (MAX_GLASS_LAYERS at most): (t, key) of
+        the first opaque decor hit, and (t, key) of the first transparent one (inf where none)."""
+        t, key = t.copy(), key.copy()
+        gt, gkey = np.full(len(t), np.inf, np.float32), np.full(len(t), -1, np.int64)
+        if not self.decor_transparent.any():
+            return t, key, gt, gkey
+        rows = np.flatnonzero(self._is_glass(key, t))
+        gt[rows], gkey[rows] = t[rows], key[rows]
+        for _ in range(MAX_GLASS_LAYERS):
+            if rows.size == 0:
+                break
+            start = t[rows] + np.float32(CONTINUE_LDU)
+            o = np.ascontiguousarray(origins[rows] + start[:, None] * dirs[rows], np.float32)
+            t2, k2 = self._decor_hits(o, np.ascontiguousarray(dirs[rows]), np.maximum(tfar[rows] - start, 0.0))
+            t[rows], key[rows] = np.where(np.isfinite(t2), start + t2, np.inf), k2
+            rows = rows[self._is_glass(k2, t2)]
+        return t, key, gt, gkey
+
+    def _past_glass_bodies(self, origins, dirs, limit, active, t_body, body, prim):
+        """Body hits on transparent triangles (a windscreen) go on past them, in place on (t_body, body):
+        returns (t, body) of the first transparent body hit (inf where none)."""
+        gt, gbody = np.full(len(t_body), np.inf, np.float32), np.full(len(t_body), -1, np.int32)
+        glassy_rows = np.array([r.template.transparent is not None and bool(r.template.transparent.any())
+                                for r in self._rows], bool)
+        for _ in range(MAX_GLASS_LAYERS):
+            hit = np.flatnonzero(np.isfinite(t_body) & (body >= 0))
+            hit = hit[glassy_rows[body[hit]]] if glassy_rows.any() else hit[:0]
+            flags = [self._rows[b].template.transparent for b in body[hit]]
+            glassy = np.array([f is not None and bool(f[p]) for f, p in zip(flags, prim[hit])], bool)
+            rows = hit[glassy] if hit.size else hit
+            if rows.size == 0:
+                break
+            first = ~np.isfinite(gt[rows])
+            gt[rows[first]], gbody[rows[first]] = t_body[rows[first]], body[rows[first]]
+            start = t_body[rows] + np.float32(CONTINUE_LDU)
+            o = np.ascontiguousarray(origins[rows] + start[:, None] * dirs[rows], np.float32)
+            t2, b2, p2 = cast_bodies(o, np.ascontiguousarray(dirs[rows]), np.maximum(limit[rows] - start, 0.0),
+                                     self._shapes, self.poses, active)
+            t_body[rows] = np.where(np.isfinite(t2), start + t2, np.inf)
+            body[rows], prim[rows] = b2, p2
+        return gt, gbody
+
+    def _sight_scene(self) -> TriangleScene:
+        """The decor as sight sees it: its triangles and the stand-in studs (bow3d.world.studs) in one
+        scene, built on first use (the decor scene itself when there are no stand-ins); decor hidden is
+        hidden there too."""
+        if self._studs_scene is None:
+            if self._studs is None:
+                from bow3d.world.studs import standin_studs
+
+                self._studs = standin_studs(self.decor_model) if self.decor_model is not None else None
+            if self._studs is None or self._studs.triangle_count == 0:
+                self._studs_scene = self.decor_scene
+                return self._studs_scene
+            offset = self.decor.positions.shape[0]
+            self._studs_scene = TriangleScene(SightMesh(
+                np.concatenate([self.decor.positions, self._studs.positions]),
+                np.concatenate([self.decor.triangles, self._studs.triangles + offset]).astype(np.int32),
+                np.concatenate([self.decor.tri_instance, self._studs.tri_instance]).astype(np.int32)))
+            if self.decor_scene.hidden is not None:
+                self._studs_scene.hide(np.flatnonzero(self.decor_scene.hidden))
+        return self._studs_scene
+
+    def hide_decor(self, instances, hidden: bool = True) -> None:
+        """Hide (or show again) decor instances in every decor scene (the stand-in studs' too)."""
+        self.decor_scene.hide(instances, hidden)
+        if self._studs_scene is not None and self._studs_scene is not self.decor_scene:
+            self._studs_scene.hide(instances, hidden)
 
     def _cast_merged(self, eye, origins, dirs, limit, active, skip) -> tuple[np.ndarray, np.ndarray]:
         """Bodies through the merged scene. An eye inside an ignored body (the firer's own head) would
@@ -376,12 +623,23 @@ class World:
         return rectangle_gap(self.footprint(a), self.footprint(b)) / STUD
 
     def within_reach(self, attacker: str, target: str, reach_studs: float) -> bool:
-        """Melee (design.md): body to body within the weapon's reach, target in the front arc."""
+        """Footprints seen from above within the weapon's reach, target in the front arc (the reading of
+        BOW rulesets before revision 2; `touch_gap_studs` measures in 3D and not through walls)."""
         return self.body_gap_studs(attacker, target) <= reach_studs + 1e-9 and self.in_front_arc(attacker, target)
 
     def is_close(self, a: str, b: str) -> bool:
-        """Grab, give, treat, doors: the two bodies within 1 stud of each other."""
+        """The two footprints seen from above within 1 stud of each other (the reading before revision 2;
+        see `touch_gap_studs`)."""
         return self.body_gap_studs(a, b) <= CLOSE_STUDS + 1e-9
+
+    def touch_gap_studs(self, a: str, b: str) -> float:
+        """How far a hand or a weapon of `a` must reach to touch `b` (bow3d.world.reach): the shortest
+        straight segment from a's body (its box as it stands) to b's surface that no decor, closed door
+        or obstacle cuts, in 3D, in studs; 0 when they overlap; inf when every segment shorter than
+        REACH_SEARCH_STUDS is cut (a wall between them) or none is that short (b up a tower)."""
+        from bow3d.world.reach import touch_gap
+
+        return touch_gap(self, a, b) / STUD
 
     # ----- measures, bases and area queries (bow3d.world.queries) -----------------------------
     def measure(self, a: str, b: str, between: str = "heads", unit: str = "studs") -> float:
@@ -504,13 +762,27 @@ def _missing_parts(instances: list[PartInstance], decor_model: Model | None, tem
     return tuple(sorted(str(n) for n in names))
 
 
-def _load_body_model(scene, name: str, library: Library) -> Model:
-    """A unit's or vehicle's model: a file next to the scene, else a library part or model."""
+def _load_body_model(scene, name: str, library: Library) -> tuple[Model, Path]:
+    """A unit's or vehicle's model and its file: a file next to the scene, else a library part or model."""
     path = Path(scene.resolve(name))
     if path.is_file():
-        return load_model(path, library)
+        return load_model(path, library), path
     found = library.find(name)
     if found is None:
         raise UserInputError(f"{scene.path}: model {name!r} is neither a file next to the scene "
                              f"nor a part of the library ({library.describe()})")
-    return load_model(found, library)
+    return load_model(found, library), Path(found)
+
+
+def _body_template(scene, name: str, library: Library, method: SightMethod, materials: MaterialTable,
+                   kind: str) -> Template:
+    """The template of a unit's or vehicle's model as the sight method wants it: studs kept and
+    transparent parts marked (silhouette-1), or studs dropped (surface-samples-1); a vehicle's seats
+    from its model's seat lines (bow3d.scene.seats)."""
+    model, path = _load_body_model(scene, name, library)
+    seats = read_seats(path) if kind == "vehicle" else []
+    seats = np.array(seats, np.float64).reshape(-1, 3) if seats else None
+    if not method.keeps_studs:
+        return template_from_model(name, model, seats=seats)
+    glass = classify_instances(materials, model.instances, model) == GLASS if method.see_through_transparent else None
+    return template_from_model(name, model, True, glass, seats)

@@ -26,7 +26,8 @@ def village():
 
 def fresh_sight(world, a, b) -> CachedSight:
     r = world.sight(a, b)
-    return CachedSight(r.visible, r.visible_fraction, r.distance_studs, r.in_front_arc, tuple(r.blockers))
+    return CachedSight(r.visible, r.visible_fraction, r.distance_studs, r.in_front_arc, tuple(r.blockers),
+                       r.transparent_fraction)
 
 
 moves = st.lists(st.tuples(st.integers(0, 9), st.integers(2, 61), st.integers(2, 61),

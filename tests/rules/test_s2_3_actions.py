@@ -130,15 +130,22 @@ def test_s2_3_3_a_closed_door_bars_the_way_and_the_view_until_opened(rules):
 JEEP_AT = ("bj", "blue", "jeep", (14, 10.5), 0, 0)
 
 
-def test_s2_3_3_get_on_a_free_seat_and_off_by_the_door(rules):
-    """BOW 1.3 §2.3.3: get on when close and a seat is free; get off onto a free place by the door."""
-    game = rules.game([B1, R1, ("b2", "blue", "trooper", None, 0)], [(*JEEP_AT, ["b2"])])
+@pytest.mark.parametrize("bodies", [False, True])
+def test_s2_3_3_get_on_a_free_seat_and_off_by_the_door(rules, bodies):
+    """BOW 1.3 §2.3.3: get on when close and a seat is free; get off onto a free place by the door. Aboard,
+    the unit sits in its seat (reading `occupant_bodies`, §3.5) or is off the field (revision 1)."""
+    game = rules.game([B1, R1, ("b2", "blue", "trooper", None, 0)], [(*JEEP_AT, ["b2"])], occupant_bodies=bodies)
     assert game.refusal(GetOn("b1", "bj", 0)).reason is Reason.NOT_ALLOWED     # the pilot's seat is taken
     game.apply(GetOn("b1", "bj", 1))
-    assert game.state.units["b1"].aboard == "bj" and "b1" not in game.geometry.positions
+    assert game.state.units["b1"].aboard == "bj"
+    if bodies:
+        assert game.geometry.seated["b1"] == ("bj", 1) and game.geometry.positions["b1"] == (14.0, 10.5)
+    else:
+        assert "b1" not in game.geometry.positions
     assert game.refusal(Move("b1", (9, 9), 0)).reason is Reason.NOT_ALLOWED    # stuck in his seat (§3.1)
     game.apply(GetOff("b1", (10, 10)))
     assert game.state.units["b1"].aboard is None and game.state.vehicles["bj"].occupants == ("b2",)
+    assert game.geometry.positions["b1"] == (10.5, 10.5) and "b1" not in game.geometry.seated
 
 
 def test_s2_3_3_cannot_get_off_a_vehicle_against_walls(rules):

@@ -29,16 +29,22 @@ def test_s3_1_occupants_play_their_own_turns(rules):
     assert game.check(EndTurn("g")) is None and game.state.units["p"].played
 
 
-def test_s3_1_occupants_are_off_the_field_even_on_a_used_geometry(rules):
-    """BOW 1.3 §3.1: occupants are inside the vehicle, not on the field: a geometry where a game
-    left the pilot standing has him taken off when the next game starts."""
+@pytest.mark.parametrize("bodies", [False, True])
+def test_s3_1_occupants_are_in_their_seats_even_on_a_used_geometry(rules, bodies):
+    """BOW 1.3 §3.1, §3.5: occupants are inside the vehicle, not standing on the field: a geometry where
+    a game left the pilot standing has him put back when the next game starts: in his seat (reading
+    `occupant_bodies`, revision 2), or off the field (revision 1: judged by the vehicle)."""
     from bow3d.rules import Game
 
-    first = _jeep(rules, speed=0)
+    first = _jeep(rules, speed=0, occupant_bodies=bodies)
     geometry = first.geometry
     geometry.place("p", (30.5, 30.5), 0.0)          # as an earlier game might have left him
     Game.start(first.ctx.scene, geometry)
-    assert "p" not in geometry.positions and "g" not in geometry.positions
+    if bodies:
+        assert geometry.seated == {"p": ("bj", 0), "g": ("bj", 1)}
+        assert geometry.positions["p"] == geometry.positions["g"] == geometry.positions["bj"]
+    else:
+        assert "p" not in geometry.positions and "g" not in geometry.positions
 
 
 def test_s3_2_compulsory_move_is_speed_times_five(rules):

@@ -149,7 +149,7 @@ def test_remove_decor_by_region_and_material(world_library):
     assert world.remove_decor(region=region, materials=["plant"]).size == 0
     removed = world.remove_decor(region=region, materials="stone")
     assert removed.size > 0 and {world.instances[k].name for k in removed} == {"3004.dat"}
-    assert world.sight("blue-3", "red-3").visible_fraction == 1.0
+    assert world.sight("blue-3", "red-3").visible_fraction >= 0.98  # all but the soles' edge (baseplate studs)
     world.restore_decor(removed)
     assert not world.sight("blue-3", "red-3").visible
     with pytest.raises(UserInputError, match="no decor part 99999"):

@@ -60,8 +60,7 @@ def test_los_bad_ids_are_one_line_exit_2(world_library, capsys, args, words):
     assert words in err and len(err.splitlines()) == 1
 
 
-@pytest.mark.parametrize("change", ["aboard", "outside"])
-def test_los_unit_off_the_battlefield_exit_2(world_library, tmp_path, capsys, change):
+def _off_scene(tmp_path, change: str) -> Path:
     text = (DATA / "gallery.yaml").read_text()
     if change == "aboard":
         text = text.replace("position: [14.5, 4.5], ", "").replace(
@@ -74,9 +73,21 @@ def test_los_unit_off_the_battlefield_exit_2(world_library, tmp_path, capsys, ch
     for name in ("gallery.ldr", "minifig.ldr"):  # beside the scene: its files are read inside its folder
         (tmp_path / name).write_bytes((DATA / name).read_bytes())
     scene.write_text(text)
-    assert main(["los", str(scene), "blue-1", "red-1", *library_args(world_library)]) == 2
+    return scene
+
+
+def test_los_unit_off_the_battlefield_exit_2(world_library, tmp_path, capsys):
+    assert main(["los", str(_off_scene(tmp_path, "outside")), "blue-1", "red-1", *library_args(world_library)]) == 2
     err = capsys.readouterr().err
     assert "red-1 is not on the battlefield" in err and "on it: blue-1, blue-2" in err and len(err.splitlines()) == 1
+
+
+def test_los_judges_a_unit_aboard_in_its_seat(world_library, tmp_path, capsys):
+    """BOW 1.3 §3.5: an occupant is a body in its vehicle, seen (or hidden) for itself."""
+    assert main(["los", str(_off_scene(tmp_path, "aboard")), "blue-1", "red-1", "--json",
+                 *library_args(world_library)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["target"] == "red-1" and data["samples"] > 0
 
 
 def test_los_png_never_overwrites(world_library, tmp_path, capsys):

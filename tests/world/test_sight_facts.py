@@ -4,6 +4,8 @@ any unit; whether every LDraw part was found."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -54,8 +56,9 @@ def test_verdict_and_json_keep_the_largest_share_first():
     assert [d["share"] for d in report.to_dict()["blockers"]] == [b.share for b in by_share]
     first = report.to_dict()["blockers"][0]
     assert {"material", "distance_studs", "top_ldu", "height_ldu", "instance"} <= set(first)
-    assert sight_sentence(report, judge_sight(report)).index(f"({round(by_share[0].share * 100)}%)") < \
-        sight_sentence(report, judge_sight(report)).index(f"({round(by_share[1].share * 100)}%)")
+    sentence = sight_sentence(report, judge_sight(report))
+    listed = [int(x) for x in re.findall(r"\((\d+)%\)", sentence)]
+    assert listed == [round(b.share * 100) for b in by_share] and listed == sorted(listed, reverse=True)
 
 
 def test_heights_of_target_firer_and_blockers():

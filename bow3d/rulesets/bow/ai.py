@@ -38,7 +38,7 @@ from bow3d.rulesets.bow.combat import attack_plan
 from bow3d.rulesets.bow.handling import move_studs
 from bow3d.rulesets.bow.odds import attack_odds, treat_odds
 from bow3d.rulesets.bow.queries import actors, drifting_vehicles, piloted
-from bow3d.rulesets.bow.sight import is_covered
+from bow3d.rulesets.bow.sight import is_covered, sees
 from bow3d.rulesets.bow.vehicles import allowed_speeds
 
 # Weights, in expected damage points (a kill of the last HP is worth KILL_VALUE more).
@@ -453,7 +453,9 @@ class AIPlayer:
                 reports = [geometry.sight(b.enemies[i].id, unit.id) for i in asked]
             finally:
                 geometry.place(unit.id, unit.position, unit.facing)
-        value = sum(HIDDEN_VALUE if not r.visible else COVER_VALUE if is_covered(r, b.game.ctx.cover_threshold) else -EXPOSED_PENALTY
+        glass_hides = b.game.ctx.readings.glass_hides
+        value = sum(HIDDEN_VALUE if not sees(r, glass_hides) else
+                    COVER_VALUE if is_covered(r, b.game.ctx.cover_threshold, glass_hides) else -EXPOSED_PENALTY
                     for r in reports)
         return value + EXPOSED_PENALTY * len(asked)
 

@@ -9,8 +9,9 @@ Dodge/Armor roll):
 - the decor or the ground (§3.6.2, crash): an opponent rolls the Speed against the vehicle's
   Dodge/Armor; damage as §3.5; a surviving vehicle stops (speed 0; a flying one lands);
 - a vehicle (§3.6.3): relative speed by the hit vehicle's sector (front: sum of the speeds,
-  side: the mover's speed, back: the difference); each vehicle resists a relative-speed roll
-  with its Dodge/Armor; both survivors stop;
+  side: the mover's speed, back: the difference), read where the moving vehicle comes from (its
+  centre when they touch; reading `sector_from`, bow3d.sectors); each vehicle resists a
+  relative-speed roll with its Dodge/Armor; both survivors stop;
 - the edge of the battlefield: the vehicle and its occupants leave the game.
 """
 
@@ -30,6 +31,14 @@ from bow3d.rulesets.bow.state import cell_centre, replace
 
 if TYPE_CHECKING:
     from bow3d.rules.game import Game
+
+
+def collision_sector(g: Game, contact) -> str | None:
+    """BOW §3.6.3 "which side of the hit vehicle the moving vehicle comes from" (bow3d.sectors): the
+    geometry's sector at the mover's centre, or at the contact point (reading `sector_from`)."""
+    if g.ctx.readings.sector_from == "contact":
+        return getattr(contact, "contact_sector", contact.sector)
+    return contact.sector
 
 
 def relative_speed(sector: str | None, mover_speed: int, hit_speed: int) -> int:
@@ -79,8 +88,9 @@ def drive(g: Game, vehicle_id: str, distance: float | None = None, hit: tuple[st
             RollRequest(unit.side, dodge_armor(g, other), "dodge", p, target=other)],
             vehicle=vehicle_id, unit=other, remaining=distance - travelled, hit=list(hit) + [other])
     hit_vehicle = state.vehicles[other]
-    speed = relative_speed(contact.sector, vehicle.speed, hit_vehicle.speed)
-    events.append(g.event("collision", vehicle=vehicle_id, kind="vehicle", other=other, sector=contact.sector,
+    sector = collision_sector(g, contact)
+    speed = relative_speed(sector, vehicle.speed, hit_vehicle.speed)
+    events.append(g.event("collision", vehicle=vehicle_id, kind="vehicle", other=other, sector=sector,
                           relative_speed=speed))
     return events + answers.request(g, "vehicle_collision", [
         RollRequest(opponent(vehicle.side, hit_vehicle.side), speed, "relative_speed", p, vehicle=vehicle_id),

@@ -1,10 +1,14 @@
 """Attacks (BOW §2.4.2), damage points and death (§2.4.3), vehicle damage and its sharing (§3.5).
 
 Layer: rulesets (BOW). Attack/Damage bricks = attack skill + weapon damage; Dodge/Armor bricks = dodge +
-armor. Melee: target in the front arc (180) and within the weapon's reach. Long range: target
-visible, in the weapon's arc (180 in hand; the vehicle weapon's arc), -1 attack brick per
-`range_band_studs` (15) of head-to-head distance beyond the first band, refused at 0 bricks;
-+1 dodge brick when covered. Success when attack edges > dodge edges; damage = the difference.
+armor. Melee: target in the front arc (180) and within the weapon's reach (reading `reach`: 3D, body to
+body, not through walls). Long range: target seen (bow3d.rulesets.bow.sight: glass per `glass_hides`),
+in the weapon's arc (180 in hand; the vehicle weapon's arc), -1 attack brick per `range_band_studs` (15)
+of head-to-head distance beyond the first band, refused at 0 bricks; +1 dodge brick when covered (a
+won visibility dispute covers only with `dispute_covers`). Aboard a vehicle (§3.1, §3.4): one of its
+weapons, fired from its own seat (`weapon_seats`), one weapon per Attack action. An occupant (§3.5)
+may be attacked when its vehicle's occupants are exposed, seen for itself (`occupant_bodies`).
+Success when attack edges > dodge edges; damage = the difference.
 """
 
 from __future__ import annotations
@@ -20,9 +24,9 @@ from bow3d.rules.refusal import Reason, Refusal
 from bow3d.rulesets.bow.actions import Action, Attack
 from bow3d.rulesets.bow.chance import RollRequest
 from bow3d.rulesets.bow.context import DISPUTE_BRICKS, sheet_value, weapon_arc, weapon_kind, weapon_reach
-from bow3d.rulesets.bow.queries import actors, geo_id
+from bow3d.rulesets.bow.queries import actors, geo_id, is_exposed, seat_of, within
 from bow3d.rulesets.bow.resolvers import resolves
-from bow3d.rulesets.bow.sight import is_covered, range_penalty
+from bow3d.rulesets.bow.sight import is_covered, range_penalty, sees
 from bow3d.rulesets.bow.state import UnitState, replace
 from bow3d.rulesets.bow.turns import check_actor, spend
 
@@ -37,18 +41,37 @@ def dodge_armor(g: Game, target: str) -> int:
     return int(sheet_value(sheet, "dodge", 0)) + int(sheet_value(sheet, "armor", 0))
 
 
+def weapon_seat(weapon: Any) -> int:
+    """BOW §3.1: the seat whose occupant fires a vehicle weapon (the sheet's `seat`; none given: the pilot's)."""
+    seat = getattr(weapon, "seat", None)
+    return 0 if seat is None else int(seat)
+
+
 def attack_weapon(g: Game, unit: UnitState, name: str) -> tuple[Any | None, bool]:
-    """(weapon, is a vehicle weapon) the unit can use now, or (None, False)."""
+    """(weapon, is a vehicle weapon) the unit can use now, or (None, False): the one in hand, or a weapon
+    of the vehicle it is aboard (with the reading `weapon_seats`, only one of its own seat's, §3.1, §3.4);
+    aboard a vehicle whose occupants are not exposed, only the vehicle's (§3.5)."""
     if unit.aboard is not None:
         vsheet = g.ctx.sheet(g.state.vehicles[unit.aboard].sheet)
         for weapon in getattr(vsheet, "weapons", None) or []:
-            if weapon.name == name:
+            if weapon.name == name and (not g.ctx.readings.weapon_seats or weapon_seat(weapon) == seat_of(g, unit.id)):
                 return weapon, True
-        if not sheet_value(vsheet, "exposed_occupants", True):
+        if not is_exposed(g, unit.aboard):
             return None, False
     if unit.weapon == name:
         return g.ctx.weapon(unit.sheet, name), False
     return None, False
+
+
+def _weapon_refusal(g: Game, unit: UnitState, name: str) -> Refusal:
+    """Why the unit cannot use the weapon called `name` now."""
+    if unit.aboard is not None and g.ctx.readings.weapon_seats:
+        for weapon in getattr(g.ctx.sheet(g.state.vehicles[unit.aboard].sheet), "weapons", None) or []:
+            if weapon.name == name:
+                return Refusal(Reason.NOT_ALLOWED, f"the {name} of {unit.aboard} is fired from seat {weapon_seat(weapon)}"
+                               f"; {unit.id} sits in seat {seat_of(g, unit.id)} (BOW §3.1: which gunner controls "
+                               "which weapon)")
+    return Refusal(Reason.UNKNOWN, f"{unit.id} cannot use a '{name}' now (not in hand)")
 
 
 def _target_refusal(g: Game, unit: UnitState, target: str) -> Refusal | None:
@@ -57,8 +80,7 @@ def _target_refusal(g: Game, unit: UnitState, target: str) -> Refusal | None:
         other = state.units[target]
         if not other.in_play:
             return Refusal(Reason.BAD_TARGET, f"{target} is dead or gone")
-        if other.aboard is not None and not sheet_value(
-                g.ctx.sheet(state.vehicles[other.aboard].sheet), "exposed_occupants", True):
+        if other.aboard is not None and not is_exposed(g, other.aboard):
             return Refusal(Reason.NOT_VISIBLE, f"{target} is inside {other.aboard}, out of sight (BOW §3.5)")
         side = other.side
     elif target in state.vehicles:
@@ -80,7 +102,7 @@ def attack_plan(g: Game, action: Attack) -> tuple[dict[str, Any] | None, Refusal
     unit = g.state.units[action.unit]
     weapon, mounted = attack_weapon(g, unit, action.weapon)
     if weapon is None:
-        return None, Refusal(Reason.UNKNOWN, f"{unit.id} cannot use a '{action.weapon}' now (not in hand)")
+        return None, _weapon_refusal(g, unit, action.weapon)
     refusal = _target_refusal(g, unit, action.target)
     if refusal is not None:
         return None, refusal
@@ -89,8 +111,8 @@ def attack_plan(g: Game, action: Attack) -> tuple[dict[str, Any] | None, Refusal
         if len(set(action.extra_to)) != len(action.extra_to) or not set(action.extra_to) <= set(occupants):
             return None, Refusal(Reason.BAD_TARGET, f"extra_to {list(action.extra_to)} must name distinct occupants "
                                  f"of {action.target} (aboard: {', '.join(occupants) or 'none'})")
-    firer, target = geo_id(g, unit.id), (g.state.units[action.target].aboard if action.target in g.state.units
-                                          and g.state.units[action.target].aboard else action.target)
+    firer = geo_id(g, unit.id)
+    target = geo_id(g, action.target) if action.target in g.state.units else action.target
     attack = int(sheet_value(g.ctx.sheet(unit.sheet), "attack", 0)) + int(sheet_value(weapon, "damage", 0))
     plan = {"unit": unit.id, "target": action.target, "weapon": weapon.name, "kind": weapon_kind(weapon),
             "attack": attack, "dodge": dodge_armor(g, action.target), "penalty": 0, "covered": False,
@@ -100,7 +122,7 @@ def attack_plan(g: Game, action: Attack) -> tuple[dict[str, Any] | None, Refusal
             return None, Refusal(Reason.NOT_ALLOWED, "a visibility dispute is for long-range attacks")
         if not g.geometry.in_front_arc(firer, target, 180.0):
             return None, Refusal(Reason.NOT_IN_FRONT, f"{action.target} is not in front of {unit.id}")
-        if not g.geometry.within_reach(firer, target, weapon_reach(weapon)):
+        if not within(g, firer, target, weapon_reach(weapon)):
             return None, Refusal(Reason.OUT_OF_REACH, f"{action.target} is out of the {weapon.name}'s reach "
                                  f"({weapon_reach(weapon):g} studs)")
         return plan, None
@@ -114,18 +136,22 @@ def _ranged_plan(g: Game, action: Attack, plan: dict[str, Any], firer: str, targ
     in_arc = True if arc >= 360 else (sight.in_front_arc if arc == 180 else g.geometry.in_front_arc(firer, target, arc))
     if not in_arc:
         return None, Refusal(Reason.NOT_IN_FRONT, f"{action.target} is outside the {weapon.name}'s {arc:g}-degree arc")
+    read = g.ctx.readings
+    seen = sees(sight, read.glass_hides)
     if action.dispute:
         if not g.ctx.visibility_dispute:
             return None, Refusal(Reason.NOT_ALLOWED, "the visibility dispute option is off in this ruleset")
-        if sight.visible:
+        if seen:
             return None, Refusal(Reason.NOT_ALLOWED, f"{action.target} is visible: nothing to dispute")
-    elif not sight.visible:
+    elif not seen:
         return None, Refusal(Reason.NOT_VISIBLE, f"{action.target} is hidden from {plan['unit']}")
-    penalty = range_penalty(sight.distance_studs, g.ctx.range_band)
+    penalty = range_penalty(sight.distance_studs, g.ctx.range_band, read.range_edge)
     if plan["attack"] - penalty <= 0:
         return None, Refusal(Reason.TOO_FAR, f"{action.target} is {sight.distance_studs:.1f} studs away: -{penalty} "
                              f"bricks leaves {plan['attack'] - penalty} of {plan['attack']} (BOW §2.4.2)")
-    covered = is_covered(sight, g.ctx.cover_threshold) or bool(action.dispute)
+    # §2.4.2: a won dispute makes the target visible; with `dispute_covers` (revision 1) it also covers it
+    covered = is_covered(sight, g.ctx.cover_threshold, read.glass_hides) or (bool(action.dispute) and
+                                                                             read.dispute_covers)
     plan.update(attack=plan["attack"] - penalty, penalty=penalty, covered=covered,
                 dodge=plan["dodge"] + (1 if covered else 0), distance=float(sight.distance_studs))
     return plan, None
@@ -202,6 +228,8 @@ def damage_unit(g: Game, unit_id: str, amount: int) -> list[Event]:
         vehicle = g.state.vehicles[unit.aboard]
         seats = tuple(None if s == unit_id else s for s in vehicle.seats)
         g.state.vehicles[vehicle.id] = replace(vehicle, seats=seats)
+        if g.ctx.readings.occupant_bodies:
+            g.geometry.remove(unit_id)
     elif unit.position is not None:
         g.geometry.remove(unit_id)
     g.state.units[unit_id] = replace(unit, damage=damage, alive=False, aboard=None)
@@ -267,7 +295,8 @@ def candidates(g: Game) -> Iterator[Action]:
         unit = state.units[unit_id]
         weapons = [unit.weapon] if unit.weapon else []
         if unit.aboard is not None:
-            weapons += [w.name for w in getattr(g.ctx.sheet(state.vehicles[unit.aboard].sheet), "weapons", None) or []]
+            weapons += [w.name for w in getattr(g.ctx.sheet(state.vehicles[unit.aboard].sheet), "weapons", None) or []
+                        if not g.ctx.readings.weapon_seats or weapon_seat(w) == seat_of(g, unit_id)]
         targets = [u.id for u in state.units.values() if u.side != unit.side and u.in_play]
         targets += [v.id for v in state.vehicles.values() if v.side != unit.side and v.in_play]
         for weapon in weapons:

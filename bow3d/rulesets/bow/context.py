@@ -12,6 +12,7 @@ from typing import Any
 
 from bow3d.rules.geometry import Geometry
 from bow3d.rulesets.bow.chance import DEFAULT_P
+from bow3d.rulesets.bow.readings import REVISION, Readings, readings
 
 DEFAULT_RANGE_BAND = 15     # BOW §2.4.2: -1 brick per 15 studs
 DEFAULT_COVER_THRESHOLD = 0.25  # BOW §2.4.2 via design.md: hidden share from which a visible target is covered
@@ -33,9 +34,11 @@ class Context:
     scene: Any
     geometry: Geometry
     max_rounds: int | None = None
+    revision: int = REVISION     # the readings' revision the game is played with (bow3d.rulesets.bow.readings)
 
     def __post_init__(self) -> None:
         ruleset = getattr(self.scene, "ruleset", None)
+        self.readings: Readings = readings(ruleset, self.revision)
         self.p = float(_get(ruleset, "brick_edge_probability", DEFAULT_P))
         self.range_band = float(_get(ruleset, "range_band_studs", DEFAULT_RANGE_BAND))
         self.cover_threshold = float(_get(ruleset, "cover_threshold", DEFAULT_COVER_THRESHOLD))

@@ -2,7 +2,8 @@
 
 Layer: rulesets (BOW). Each costs one action of the budget; any order, repeatable. Cells are stud-grid
 cells; "close" for objects on the ground and doors is a cell at most one step away (8-connected)
-from the unit's cell; between units it is geometry.is_close (within 1 stud).
+from the unit's cell; between units the hands can touch (within 1 stud: bow3d.rulesets.bow.queries.within,
+reading `reach`).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from bow3d.rules.geometry import Cell
 from bow3d.rules.refusal import Reason, Refusal
 from bow3d.rulesets.bow.actions import Action, Door, Give, Grab, Move, SwitchWeapon, Throw
 from bow3d.rulesets.bow.context import sheet_value
-from bow3d.rulesets.bow.queries import actors
+from bow3d.rulesets.bow.queries import CLOSE_STUDS, actors, within
 from bow3d.rulesets.bow.state import UnitState, cell_centre, replace
 from bow3d.rulesets.bow.turns import check_actor, spend
 
@@ -166,7 +167,7 @@ def check_give(g: Game, action: Give) -> Refusal | None:
         return Refusal(Reason.BAD_TARGET, f"{action.receiver} cannot receive an object")
     if receiver.side != unit.side:
         return Refusal(Reason.NOT_ALLOWED, f"{action.receiver} is an enemy and does not accept the {action.item}")
-    if not g.geometry.is_close(unit.id, receiver.id):
+    if not within(g, unit.id, receiver.id, CLOSE_STUDS):
         return Refusal(Reason.OUT_OF_REACH, f"{action.receiver} is not close to {unit.id}")
     return None
 

@@ -212,11 +212,14 @@ def sight_sentence(report: Any, verdict: Any) -> str:
     penalty = verdict.range_penalty
     rng = f"{report.distance_studs:.1f} studs: " + (f"-{bricks(penalty)}" if penalty else "no range penalty")
     arc = "in front arc" if report.in_front_arc else "NOT in front arc (behind the firer)"
-    if not report.visible:
+    if not getattr(verdict, "visible", report.visible):
         why = f"hidden by {hiders}" if hiders else "no part of it faces the firer"
         return f"{report.firer} cannot see {report.target}: {why}; {rng}, {arc}."
     hidden = 1.0 - report.visible_fraction
     seen = f"{percent(report.visible_fraction)} visible"
+    glass = float(getattr(verdict, "through_glass", 0.0) or 0.0)
+    if glass > 0.0:  # BOW revision 2: glass hides nothing (seen through it) but covers (counted as hidden)
+        seen += f" and {percent(glass)} through glass"
     if verdict.covered:
         cover = f"covered ({percent(hidden)} hidden by {hiders}; cover from {verdict.cover_threshold:.0%})"
     elif hiders:

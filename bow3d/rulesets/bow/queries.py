@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 
 from bow3d.rulesets.bow.state import VehicleState
 
+CLOSE_STUDS = 1.0   # design.md: "close" = the hands can touch, within 1 stud, body to body
+
 if TYPE_CHECKING:
     from bow3d.rules.game import Game
 
@@ -30,9 +32,39 @@ def actors(g: Game) -> list[str]:
 
 
 def geo_id(g: Game, unit_id: str) -> str:
-    """The id the geometry knows: the unit, or its vehicle while aboard."""
+    """The id the geometry knows a unit by: itself, or its vehicle while aboard when occupants are not
+    bodies of their own (reading `occupant_bodies` off, revision 1)."""
     unit = g.state.units[unit_id]
-    return unit.aboard if unit.aboard is not None else unit_id
+    if unit.aboard is not None and not g.ctx.readings.occupant_bodies:
+        return unit.aboard
+    return unit_id
+
+
+def seat_of(g: Game, unit_id: str) -> int | None:
+    """The seat a unit sits in (0 = the pilot's), or None when it is not aboard."""
+    unit = g.state.units[unit_id]
+    if unit.aboard is None:
+        return None
+    seats = g.state.vehicles[unit.aboard].seats
+    return seats.index(unit_id) if unit_id in seats else None
+
+
+def within(g: Game, a: str, b: str, studs: float) -> bool:
+    """BOW §2.4.2 melee reach, §2.3.2 and §2.3.3 "close", §2.4.4 "in contact": can a hand or a weapon of
+    geometry body `a` reach `b` within `studs`? Reading `reach` 'touch' (revision 2): in 3D, body to
+    body, not through walls (geometry.touch_gap_studs); 'footprints' (revision 1): the gap between
+    footprints seen from above (geometry.within_reach, geometry.is_close for 1 stud)."""
+    if g.ctx.readings.reach == "touch":
+        return g.ask("touch_gap_studs", a, b) <= studs + 1e-6
+    if studs == CLOSE_STUDS:
+        return g.geometry.is_close(a, b)
+    return g.geometry.within_reach(a, b, studs)
+
+
+def is_exposed(g: Game, vehicle_id: str) -> bool:
+    """BOW §3.5: may the vehicle's occupants be attacked? Its sheet says, else the reading `exposed_occupants`."""
+    value = getattr(g.ctx.sheet(g.state.vehicles[vehicle_id].sheet), "exposed_occupants", None)
+    return g.ctx.readings.exposed_occupants if value is None else bool(value)
 
 
 def piloted(g: Game, unit_id: str) -> VehicleState | None:

@@ -19,6 +19,7 @@ from bow3d.rulesets.bow.actions import (
 )
 from bow3d.rulesets.bow.context import Context
 from bow3d.rulesets.bow.events import SCHEMA
+from bow3d.rulesets.bow.readings import REVISION
 from bow3d.rulesets.bow.resolvers import RESOLVERS
 from bow3d.rulesets.bow.sheets import NAME, BowParams, BowScene, Sheet, check_scene
 from bow3d.rulesets.bow.sight import judge_sight
@@ -40,6 +41,7 @@ class BowRuleset(Ruleset):
     sheet_model = Sheet
     event_schema = SCHEMA
     ai_version = "bow-ai-1"   # bump when the AI's choices change: replays of an older AI are not re-derived
+    revision = REVISION       # the readings (bow3d.rulesets.bow.readings); a replay re-plays with its own
     action_classes = ACTION_CLASSES
 
     def __init__(self) -> None:
@@ -66,10 +68,11 @@ class BowRuleset(Ruleset):
 
     # -- play --------------------------------------------------------------------------------
     def context(self, scene: Any, geometry: Any, *, max_rounds: int | None = None,
-                doors: Iterable[tuple[str, Any, bool]] | None = None) -> Context:
+                doors: Iterable[tuple[str, Any, bool]] | None = None, revision: int | None = None) -> Context:
         """`max_rounds` ends the game after that many rounds (result by points, Annex A.4); `doors`
-        lists (door id, cell, open) of the doors units may open or close (default: the scene's)."""
-        ctx = Context(scene, geometry, max_rounds)
+        lists (door id, cell, open) of the doors units may open or close (default: the scene's);
+        `revision` the readings' revision (default the current one; a replay passes its own)."""
+        ctx = Context(scene, geometry, max_rounds, REVISION if revision is None else int(revision))
         if doors is None:
             doors = [(d.id, tuple(d.cell), bool(d.open)) for d in getattr(scene, "doors", None) or []]
         ctx.doors = [(door_id, tuple(cell), bool(is_open)) for door_id, cell, is_open in doors]
@@ -109,6 +112,12 @@ class BowRuleset(Ruleset):
                     game.geometry.place(id, then.position, then.facing)
                 elif on_now and not on_then:
                     game.geometry.remove(id)
+        if game.ctx.readings.occupant_bodies:  # §3.1, §3.5: the occupants back in their seats
+            for vehicle in before.vehicles.values():
+                if vehicle.in_play:
+                    for seat, unit in enumerate(vehicle.seats):
+                        if unit is not None and before.units[unit].in_play:
+                            game.geometry.seat(unit, vehicle.id, seat)
         for door, was_open in before.doors.items():
             if game.state.doors.get(door) != was_open:
                 game.geometry.set_door(door, game.ctx.door_cells[door], was_open)

@@ -46,7 +46,8 @@ class _Strict(BaseModel):
 
 
 class BowParams(_Strict):
-    """BOW 1.3's rule parameters (and design.md's readings); a scene file may omit any of them."""
+    """BOW 1.3's rule parameters and readings; a scene file may omit any of them. A reading left out
+    (None) is the one of the revision the game is played with (bow3d.rulesets.bow.readings)."""
 
     name: Literal["bow-1.3"] = NAME
     brick_edge_probability: float = Field(DEFAULT_P, gt=0.0, lt=1.0)  # §2.1: one 2x2 brick lands on its edge
@@ -54,6 +55,15 @@ class BowParams(_Strict):
     range_band_studs: float = Field(float(DEFAULT_RANGE_BAND), gt=0.0)  # §2.4.2: -1 brick per 15 studs
     treat_removes_difference: bool = False  # §2.4.4 optional rule
     visibility_dispute: bool = False  # §2.4.2 optional rule
+    # readings (bow3d.rulesets.bow.readings: what each says, and each revision's value)
+    range_edge: Literal["lower", "upper"] | None = None      # §2.4.2: a head exactly 15/30/45 studs away
+    glass_hides: bool | None = None                           # §2.4.2: does glass hide (it covers anyway)
+    dispute_covers: bool | None = None                        # §2.4.2: does a won dispute also cover
+    reach: Literal["footprints", "touch"] | None = None       # §2.4.2 melee, §2.3.2 close, §2.4.4 contact
+    sector_from: Literal["contact", "mover"] | None = None    # §3.6.3: where the mover "comes from"
+    occupant_bodies: bool | None = None                       # §3.1, §3.5: occupants seen for themselves
+    exposed_occupants: bool | None = None                     # §3.5: for vehicle sheets that do not say
+    weapon_seats: bool | None = None                          # §3.1, §3.4: a vehicle weapon fired from its seat
 
 
 class Weapon(_Strict):
@@ -64,6 +74,7 @@ class Weapon(_Strict):
     damage: Count  # BOW A.2 damage value (black bricks)
     reach: float | None = Field(None, gt=0.0)  # studs, melee only; default by name (design.md)
     arc: float = Field(DEFAULT_ARC_DEG, gt=0.0, le=360.0)  # degrees: 180 front, 360 turret
+    seat: int | None = Field(None, ge=0)  # vehicles (§3.1, §3.4): the seat whose occupant fires it (0 = the pilot's)
 
     @model_validator(mode="after")
     def _reach_for_melee_only(self) -> "Weapon":
@@ -117,7 +128,8 @@ class VehicleSheet(_Armed):
     armor: Count = 0
     hp: Annotated[int, Field(ge=1)] = 1
     seats: Annotated[int, Field(ge=1)] = 1  # the first seat is the pilot's
-    exposed_occupants: bool = True  # occupants can be seen and targeted (jeep, horse) or not (tank)
+    exposed_occupants: bool | None = None  # §3.5: occupants may be attacked (jeep, horse) or not (tank);
+                                           # None: the ruleset's reading (bow3d.rulesets.bow.readings)
     weapons: list[Weapon] = Field(default_factory=list)
 
     @model_validator(mode="after")
@@ -170,9 +182,20 @@ def check_scene(scene: BowScene) -> list[SceneIssue]:
                 issues.append(SceneIssue((group, i, "speed"),
                                          f"speed {item.speed} is above the sheet's maximum {sheet.speed}",
                                          f"use a speed from 0 to {sheet.speed}"))
+            if group == "vehicles":
+                issues += _weapon_seat_issues(i, item.sheet, sheet)
             if group == "vehicles" and len(item.occupants) > sheet.seats:
                 issues.append(SceneIssue((group, i, "occupants"),
                                          f"{len(item.occupants)} occupants for {sheet.seats} seats "
                                          f"(sheet '{item.sheet}')", "take some off (give them a position) "
                                          "or raise seats on the sheet"))
     return issues
+
+
+def _weapon_seat_issues(index: int, sheet_id: str, sheet: VehicleSheet) -> list[SceneIssue]:
+    """BOW §3.1: a vehicle weapon's seat must be one of the vehicle's seats."""
+    return [SceneIssue(("vehicles", index, "sheet"),
+                       f"weapon '{w.name}' of sheet '{sheet_id}' is fired from seat {w.seat}, but the vehicle has "
+                       f"seats 0 to {sheet.seats - 1} (0 is the pilot's)",
+                       f"give it a seat from 0 to {sheet.seats - 1}, or raise seats on the sheet")
+            for w in sheet.weapons if w.seat is not None and w.seat >= sheet.seats]

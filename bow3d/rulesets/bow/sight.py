@@ -1,13 +1,18 @@
-"""BOW 1.3's judgement of a line of sight (§2.4.2): cover and the range penalty, from the world's facts.
+"""BOW 1.3's judgement of a line of sight (§2.4.2): seen, cover and the range penalty, from the world's facts.
 
-Layer: rulesets (BOW). The world measures (visible fraction, blockers, distance head to head,
-front arc); this module judges:
-- covered (+1 dodge brick): the target is visible and the hidden share is at least the ruleset's
-  `cover_threshold` (default 0.25; the book says "partially hidden", the threshold is our reading,
-  a named parameter of the scene's ruleset);
+Layer: rulesets (BOW). The world measures (visible fraction of the target's silhouette from the
+firer's eye, the share seen only through glass, blockers, distance head to head, front arc); this
+module judges, with the readings of bow3d.rulesets.bow.readings:
+- seen ("not hidden behind something"): some of the target is seen with nothing in the way; or,
+  when glass does not hide (`glass_hides` off, revision 2), seen through glass only;
+- covered (+1 dodge brick): seen, and the hidden share (glass included: glass covers) is at least
+  the ruleset's `cover_threshold` (default 0.25; the book says "partially hidden", the threshold is
+  our reading, a named parameter of the scene's ruleset);
 - range penalty: -1 attack brick per `range_band_studs` (15) of head-to-head distance beyond the
-  first band, i.e. ceil(d / band) - 1 (a distance of exactly 15, 30, 45 studs falls in the lower
-  band: "put the first stud of the ruler over the firer's head").
+  first band, i.e. ceil(d / band) - 1 with `range_edge` 'lower' (a distance of exactly 15, 30, 45
+  studs falls in the lower band: "put the first stud of the ruler over the firer's head [...] the
+  blue target on the left is just at the limit of the first 15 studs, so the firer will use a
+  normal Attack/Damage Ability"), floor(d / band) with 'upper'.
 """
 
 from __future__ import annotations
@@ -17,18 +22,29 @@ from dataclasses import dataclass
 from typing import Any
 
 from bow3d.rulesets.bow.context import DEFAULT_COVER_THRESHOLD, DEFAULT_RANGE_BAND
+from bow3d.rulesets.bow.readings import readings
 
 BAND_TOLERANCE = 1e-6   # of a band: 15.0000001 studs of float noise is still 15 studs
 
 
-def range_penalty(distance_studs: float, band_studs: float = DEFAULT_RANGE_BAND) -> int:
-    """BOW §2.4.2: bricks taken off for range: 0 up to one band (15 studs), 1 up to two, ... (ceil(d/band) - 1)."""
+def range_penalty(distance_studs: float, band_studs: float = DEFAULT_RANGE_BAND, edge: str = "lower") -> int:
+    """BOW §2.4.2: bricks taken off for range: 0 up to one band (15 studs), 1 up to two, ... (ceil(d/band) - 1);
+    with `edge` 'upper', a distance exactly on a band's edge counts in the next band (floor(d/band))."""
+    if edge == "upper":
+        return max(0, math.floor(distance_studs / band_studs + BAND_TOLERANCE))
     return max(0, math.ceil(distance_studs / band_studs - BAND_TOLERANCE) - 1)
 
 
-def is_covered(report: Any, threshold: float = DEFAULT_COVER_THRESHOLD) -> bool:
-    """BOW §2.4.2: visible, with at least `threshold` of the target hidden from the firer's eye."""
-    return bool(report.visible) and (1.0 - float(report.visible_fraction)) >= threshold - 1e-12
+def sees(report: Any, glass_hides: bool = True) -> bool:
+    """BOW §2.4.2 "not hidden behind something": some of the target seen with nothing in the way, or
+    through glass only when glass does not hide."""
+    return bool(report.visible) or (not glass_hides and float(getattr(report, "transparent_fraction", 0.0)) > 0.0)
+
+
+def is_covered(report: Any, threshold: float = DEFAULT_COVER_THRESHOLD, glass_hides: bool = True) -> bool:
+    """BOW §2.4.2: seen, with at least `threshold` of the target hidden from the firer's eye (glass counts
+    in the hidden share: a target behind glass is covered)."""
+    return sees(report, glass_hides) and (1.0 - float(report.visible_fraction)) >= threshold - 1e-12
 
 
 @dataclass(frozen=True)
@@ -39,16 +55,23 @@ class SightVerdict:
     range_penalty: int          # attack bricks taken off
     cover_threshold: float
     range_band_studs: float
+    visible: bool = True        # seen, as the readings judge it (glass)
+    through_glass: float = 0.0  # the share of the target seen only through glass (0 when glass hides)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"ruleset": "bow-1.3", "covered": self.covered, "range_penalty": self.range_penalty,
-                "dodge_bricks_added": 1 if self.covered else 0, "cover_threshold": self.cover_threshold,
-                "range_band_studs": self.range_band_studs}
+        return {"ruleset": "bow-1.3", "visible": self.visible, "covered": self.covered,
+                "range_penalty": self.range_penalty, "dodge_bricks_added": 1 if self.covered else 0,
+                "cover_threshold": self.cover_threshold, "range_band_studs": self.range_band_studs,
+                "through_glass": round(self.through_glass, 4)}
 
 
-def judge_sight(report: Any, params: Any = None) -> SightVerdict:
-    """The verdict on a world sight report with the scene's ruleset parameters (defaults when None)."""
+def judge_sight(report: Any, params: Any = None, revision: int | None = None) -> SightVerdict:
+    """The verdict on a world sight report with the scene's ruleset parameters (defaults when None) and
+    the readings of `revision` (default the current one) for those it leaves out."""
     threshold = float(getattr(params, "cover_threshold", None) or DEFAULT_COVER_THRESHOLD)
     band = float(getattr(params, "range_band_studs", None) or DEFAULT_RANGE_BAND)
-    return SightVerdict(is_covered(report, threshold), range_penalty(float(report.distance_studs), band),
-                        threshold, band)
+    read = readings(params, revision)
+    return SightVerdict(is_covered(report, threshold, read.glass_hides),
+                        range_penalty(float(report.distance_studs), band, read.range_edge), threshold, band,
+                        sees(report, read.glass_hides),
+                        0.0 if read.glass_hides else float(getattr(report, "transparent_fraction", 0.0)))

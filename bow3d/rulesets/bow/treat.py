@@ -20,7 +20,7 @@ from bow3d.rules.refusal import Reason, Refusal
 from bow3d.rulesets.bow.actions import Action, Treat
 from bow3d.rulesets.bow.chance import RollRequest
 from bow3d.rulesets.bow.context import sheet_value
-from bow3d.rulesets.bow.queries import actors, geo_id
+from bow3d.rulesets.bow.queries import CLOSE_STUDS, actors, geo_id, within
 from bow3d.rulesets.bow.resolvers import resolves
 from bow3d.rulesets.bow.state import replace
 from bow3d.rulesets.bow.turns import check_actor, spend
@@ -60,7 +60,7 @@ def check_treat(g: Game, action: Treat) -> Refusal | None:
     if target.damage <= 0:
         return Refusal(Reason.BAD_TARGET, f"{action.target} has no damage point")
     own, other = geo_id(g, unit.id), (action.target if action.target in state.vehicles else geo_id(g, action.target))
-    if own != other and not g.geometry.is_close(own, other):
+    if own != other and not within(g, own, other, CLOSE_STUDS):
         return Refusal(Reason.OUT_OF_REACH, f"{action.target} is not in contact with {unit.id}")
     return None
 

@@ -56,7 +56,8 @@ def initial_state(ctx: Context, doors: Iterable[tuple[str, Cell, bool]]) -> Game
 
 def place_bodies(g: Game) -> None:
     """Put the geometry in step with the state: units on foot and vehicles placed, units aboard a
-    vehicle taken off the field (a geometry used for an earlier game may still hold them)."""
+    vehicle seated in it (reading `occupant_bodies`, §3.1, §3.5) or taken off the field (a geometry
+    used for an earlier game may still hold them)."""
     for unit in g.state.units.values():
         if unit.position is not None:
             g.geometry.place(unit.id, unit.position, unit.facing)
@@ -65,6 +66,10 @@ def place_bodies(g: Game) -> None:
     for vehicle in g.state.vehicles.values():
         if vehicle.position is not None:
             g.geometry.place(vehicle.id, vehicle.position, vehicle.facing)
+        if g.ctx.readings.occupant_bodies and vehicle.in_play:
+            for seat, unit in enumerate(vehicle.seats):
+                if unit is not None and g.state.units[unit].in_play:
+                    g.geometry.seat(unit, vehicle.id, seat)
     for door, is_open in g.state.doors.items():
         g.geometry.set_door(door, g.ctx.door_cells[door], is_open)
 

@@ -23,7 +23,7 @@ from bow3d.rulesets.bow.actions import (
 )
 from bow3d.rulesets.bow.collisions import drive
 from bow3d.rulesets.bow.context import MAX_TURN_DEG, sheet_value
-from bow3d.rulesets.bow.queries import actors, drifting_vehicles, owes_compulsory_move, piloted
+from bow3d.rulesets.bow.queries import CLOSE_STUDS, actors, drifting_vehicles, owes_compulsory_move, piloted, within
 from bow3d.rulesets.bow.state import VehicleState, cell_centre, replace
 from bow3d.rulesets.bow.turns import check_actor, spend
 
@@ -49,7 +49,7 @@ def check_get_on(g: Game, action: GetOn) -> Refusal | None:
     if vehicle.seats[action.seat] is not None:
         taken_by = vehicle.seats[action.seat]
         return Refusal(Reason.NOT_ALLOWED, f"seat {action.seat} of {vehicle.id} is taken by {taken_by}")
-    if not g.geometry.is_close(unit.id, vehicle.id):
+    if not within(g, unit.id, vehicle.id, CLOSE_STUDS):
         return Refusal(Reason.OUT_OF_REACH, f"{unit.id} is not close to {vehicle.id}'s door")
     return None
 
@@ -61,7 +61,10 @@ def apply_get_on(g: Game, action: GetOn) -> list[Event]:
     seats[action.seat] = action.unit
     g.state.vehicles[vehicle.id] = replace(vehicle, seats=tuple(seats))
     g.state.units[action.unit] = replace(g.state.units[action.unit], aboard=vehicle.id, position=None)
-    g.geometry.remove(action.unit)
+    if g.ctx.readings.occupant_bodies:   # BOW §3.1, §3.5: a body in its seat
+        g.geometry.seat(action.unit, vehicle.id, action.seat)
+    else:
+        g.geometry.remove(action.unit)
     return events + [g.event("got_on", unit=action.unit, vehicle=vehicle.id, seat=action.seat)]
 
 
