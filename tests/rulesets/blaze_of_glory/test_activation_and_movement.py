@@ -106,6 +106,7 @@ def test_movement_running_on_a_d6_after_the_move():
     game.apply(Move("a", ((25, 20),)))
     game.apply(Run("a"))
     assert asked(game) == "run"
+    assert (game.pending.spec.count, game.pending.spec.sides) == (1, 6)   # "rolls a d6"
     events = feed(game, 3)
     assert of(events, "run")[0].data["inches"] == 3
     assert game.check(RunMove("a", ((25 + 3 * STUDS_PER_INCH + 0.05, 20),))) is not None
@@ -117,4 +118,5 @@ def test_movement_running_on_a_d6_after_the_move():
     feed(game, 6)
     attack = of(game.events, "attack")[-1]
     assert "-1 ran" in attack.data["modifiers"] and "+1 aiming" not in attack.data["modifiers"]
+    assert attack.data["value"] == 4 - 1 - 1    # S4, ran, b over half range (8 inches off)
     assert "rolled" in kinds(game.events)

@@ -73,12 +73,13 @@ def test_nerve_failing_removes_the_figure_unless_a_hero_point_ignores_it():
 def test_nerve_beside_someone_failing_within_6_inches_but_no_further_chain():
     """'If within 6 inches and L/O/S of someone failing N test for the above reason'."""
     game = scene(("near", "law", "n4", (40 + 10 * I, 60)), ("buddy", "law", "n4", (40 + 15 * I, 60)),
-                 ("third", "law", "n4", (40 + 20.5 * I, 60)))
+                 ("third", "law", "n4", (40 + 20.5 * I, 60)), ("aside", "law", "n4", (40 + 12 * I, 60 + 6.2 * I)))
     kill(game)
     feed(game, 5, False)                     # 'near' (10 inches) fails ...
     assert asked(game) == "nerve_failer" and game.pending.about["unit"] == "buddy"
     feed(game, 5, False)                     # ... so 'buddy' (5 inches from him) tests, and fails too
     assert game.state.figures["buddy"].status == "fled"
+    assert asked(game) is None               # 'aside' is 6.5 inches from 'near' (13.5 from the casualty)
     assert [t["unit"] for t in nerve_tests(game)] == ["near", "buddy"]   # 'third' is 5.5 from buddy: no chain
 
 
@@ -105,7 +106,8 @@ def test_nerve_when_activated_near_the_wounded_or_in_sight_of_the_dead():
     """'If within 6 inches and L/O/S of WOUNDED friend or 12 inches and L/O/S of a dead friend when
     ACTIVATED'; NERVES OF STEEL 'Ignores Nerve test caused by WOUNDED friends at start of turn'."""
     for sheet, status, distance, tests in (("n4", "wounded", 5, True), ("n4", "wounded", 7, False),
-                                           ("n4", "out_of_action", 11, True), ("steel", "wounded", 5, False),
+                                           ("n4", "out_of_action", 11, True), ("n4", "out_of_action", 13, False),
+                                           ("steel", "wounded", 5, False),
                                            ("steel", "out_of_action", 5, True)):
         game = make([("x", "outlaws", "shooter", (10, 90)), ("t", "law", sheet, (40, 60)),
                      ("hurt", "law", "n4", (40 + distance * I, 60))], sheets=SHEETS)

@@ -173,16 +173,20 @@ SHOTGUN = {"gun12": {"level": 1, "shoot": 4, "fisticuffs": 3, "reflexes": 3, "ne
 
 def test_scatter_guns_the_template_hits_everyone_under_it():
     """'a conical shape approximately 8 inches long and 2.5 inches wide at the end ... Everything under the
-    template can be shot at the same time': the enemy, the friend in front of him, not the one aside."""
+    template can be shot at the same time': the enemy, the friend in front of him, not the one aside. 7 inches
+    out the cone is 2.5 * 7 / 8 = 2.19 inches wide: a figure 1 inch off its axis is under it, one 1.4 inches off
+    is not."""
     units = [("a", "law", "gun12", (10, 20)), ("b", "outlaws", "mook", (10 + 6 * I, 20)),
-             ("friend", "law", "mook", (10 + 3 * I, 20.5)), ("aside", "outlaws", "mook", (10 + 6 * I, 20 + 3 * I))]
+             ("friend", "law", "mook", (10 + 3 * I, 20.5)), ("aside", "outlaws", "mook", (10 + 6 * I, 20 + 3 * I)),
+             ("edge", "outlaws", "mook", (10 + 7 * I, 20 + 1.0 * I)),
+             ("wide", "outlaws", "mook", (10 + 7 * I, 20 - 1.4 * I))]
     game = start(units, ["a#1"], sheets=SHOTGUN)
     assert game.check(Shoot("a", "shotgun", ("aside",))) is None          # it may be aimed there instead
     game.apply(Shoot("a", "shotgun", ("b",)))
     shots = of(game.events, "shots")[-1].data
-    assert shots["template"] and sorted(shots["targets"]) == ["b", "friend"]
-    assert shots["values"] == [4, 4]          # no aiming bonus, no range modifier
-    feed(game, (6, 1))
+    assert shots["template"] and sorted(shots["targets"]) == ["b", "edge", "friend"]
+    assert shots["values"] == [4, 4, 4]       # no aiming bonus, no range modifier
+    feed(game, (6, 1, 6))
     assert asked(game) == "wound"
     assert [e.data["target"] for e in of(game.events, "attack")] == ["friend", "b"]    # nearest first
     far = start([("a", "law", "gun12", (10, 20)), ("b", "outlaws", "mook", (10 + 8.5 * I, 20))], ["a#1"],

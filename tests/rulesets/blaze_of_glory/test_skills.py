@@ -29,7 +29,12 @@ def test_skills_by_level():
         FigureSheet(level=1, skills=["nimble"])
     with pytest.raises(ValidationError, match="at most 1"):
         FigureSheet(level=2, skills=["nimble", "true grit"])
+    FigureSheet(level=3, skills=["nimble", "true grit"])
+    with pytest.raises(ValidationError, match="at most 2"):
+        FigureSheet(level=3, skills=["nimble", "true grit", "pugilist"])
     FigureSheet(level=4, skills=["nimble", "true grit", "pugilist"])
+    with pytest.raises(ValidationError, match="at most 3"):
+        FigureSheet(level=4, skills=["nimble", "true grit", "pugilist", "dead eye"])
 
 
 def shootout(shooter: dict, target: dict, distance_in: float, first=("a#1",)):
