@@ -25,6 +25,7 @@ from bow3d.ldraw.colours import substitute_main_colour
 from bow3d.ldraw.flatten import FlatPart
 from bow3d.ldraw.studs import STUD_HEIGHT, STUD_RADIUS, covered_studs, stud_template  # noqa: F401 (re-exported)
 from bow3d.view.choices import QUALITIES
+from bow3d.view.normals import face_normals, smooth_normals
 
 CHUNK_LDU = 480.0  # 24 studs: culling granularity vs draw-call count
 LOW_STUD_SIDES = 6
@@ -35,7 +36,7 @@ NEAR_LDU = 1600.0  # chunks nearer than this (80 studs) are drawn with studs and
 
 @dataclass
 class Batch:
-    """One draw call: unindexed triangles (3 vertices each) with flat normals and colours.
+    """One draw call: unindexed triangles (3 vertices each) with normals and colours per corner.
 
     positions (N, 3) float32, normals (N, 3) float32, colours (N, 4) uint8, N = 3 * triangles.
     """
@@ -70,15 +71,19 @@ def build_batches(model: Model, quality: str = "default", chunk_ldu: float = CHU
     if quality not in QUALITIES:
         raise ValueError(f"quality must be one of {QUALITIES}, not {quality!r}")
     if quality == "full":
-        return _group(*placed_triangles(model, "full"), chunk_ldu, lod=0)
-    far = _group(*placed_triangles(model, "far"), chunk_ldu, lod=2 if quality == "default" else 0)
+        *placed, normals = placed_triangles(model, "full", with_normals=True)
+        return _group(*placed, chunk_ldu, lod=0, normals=normals)
+    *placed, normals = placed_triangles(model, "far", with_normals=True)
+    far = _group(*placed, chunk_ldu, lod=2 if quality == "default" else 0, normals=normals)
     if quality == "draft":
         return far
-    corners, rgba, certified, anchor = placed_triangles(model, "near")
+    corners, rgba, certified, anchor, normals = placed_triangles(model, "near", with_normals=True)
     stud_corners, stud_rgba, stud_anchor = low_poly_studs(model)
+    stud_normals = np.repeat(face_normals(stud_corners)[:, None], 3, axis=1).astype(np.float32)
     near = _group(np.concatenate([corners, stud_corners]), np.concatenate([rgba, stud_rgba]),
                   np.concatenate([certified, np.ones(stud_corners.shape[0], bool)]),
-                  np.concatenate([anchor, stud_anchor]), chunk_ldu, lod=1)
+                  np.concatenate([anchor, stud_anchor]), chunk_ldu, lod=1,
+                  normals=np.concatenate([normals, stud_normals]))
     return near + far
 
 
@@ -113,21 +118,26 @@ def _cluster(positions, triangles, codes, certified, cell):
     return centre[ids[first]], codes[first], certified[first]
 
 
-def placed_triangles(model: Model, level: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def placed_triangles(model: Model, level: str, *, with_normals: bool = False) -> tuple[np.ndarray, ...]:
     """Every instance's template placed in the world.
 
     Returns (T, 3, 3) float32 corners, (T, 4) uint8 RGBA, (T,) certified, and (T, 2) the
-    anchor of each triangle (its instance's origin, x and y) so a part never straddles chunks.
+    anchor of each triangle (its instance's origin, x and y) so a part never straddles chunks;
+    `with_normals` adds (T, 3, 3) float32 smooth corner normals (bow3d.view.normals).
     """
-    corners, codes, certified, anchors = [], [], [], []
+    corners, codes, certified, anchors, normals = [], [], [], [], []
     for key, idx in model.groups().items():
-        tris, part_codes, part_certified = part_template(model.parts[key], level)
+        part = model.parts[key]
+        tris, part_codes, part_certified = part_template(part, level)
         if tris.shape[0] == 0:
             continue
         mats = model.world_transforms(idx)
-        placed = np.einsum("nij,tcj->ntci", mats[:, :3, :3], tris) + mats[:, None, None, :3, 3]
+        placed = _turn(mats[:, :3, :3], tris) + mats[:, None, None, :3, 3]
         inverted = np.asarray([model.instances[i].inverted for i in idx], dtype=bool)
-        flip = (np.linalg.det(mats[:, :3, :3]) < 0) ^ inverted
+        det = np.linalg.det(mats[:, :3, :3])
+        flip = (det < 0) ^ inverted
+        if with_normals:
+            normals.append(_placed_normals(part_normals(part, level, tris), mats[:, :3, :3], det, flip))
         if flip.any():
             placed[flip] = placed[flip][:, :, [0, 2, 1]]
         colours = np.asarray([model.instances[i].colour for i in idx], np.int32)[:, None]
@@ -135,21 +145,50 @@ def placed_triangles(model: Model, level: str) -> tuple[np.ndarray, np.ndarray, 
         codes.append(substitute_main_colour(part_codes[None], colours).reshape(-1))
         certified.append(np.tile(part_certified, len(idx)))
         anchors.append(np.repeat(mats[:, :2, 3], tris.shape[0], axis=0))
+    extra = (np.concatenate(normals) if normals else np.zeros((0, 3, 3), np.float32),) if with_normals else ()
     if not corners:
-        return np.zeros((0, 3, 3), np.float32), np.zeros((0, 4), np.uint8), np.zeros(0, bool), np.zeros((0, 2))
+        return np.zeros((0, 3, 3), np.float32), np.zeros((0, 4), np.uint8), np.zeros(0, bool), np.zeros((0, 2)), *extra
     codes = np.concatenate(codes)
     distinct = np.unique(codes)
     rgba = model.colours.rgba(distinct)[np.searchsorted(distinct, codes)]
-    return np.concatenate(corners), rgba, np.concatenate(certified), np.concatenate(anchors)
+    return np.concatenate(corners), rgba, np.concatenate(certified), np.concatenate(anchors), *extra
+
+
+def part_normals(part: FlatPart, level: str, corners: np.ndarray) -> np.ndarray:
+    """Smooth corner normals (t, 3, 3) of `part_template(part, level)`'s `corners`, in the part's frame.
+
+    The part's own edge lines keep their sides hard; the far level's melted shapes have none that still fit.
+    """
+    melted = level == "far" and int((~part.tri_detail).sum()) >= SIMPLIFY_ABOVE
+    return smooth_normals(corners, None if melted else part.positions[part.edges])
+
+
+def _turn(matrices: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """(n, 3, 3) matrices times (t, 3, 3) points -> (n, t, 3, 3): one matmul per call (faster than einsum)."""
+    flat = points.reshape(1, -1, 3)
+    return np.matmul(flat, matrices.transpose(0, 2, 1)).reshape(matrices.shape[0], *points.shape)
+
+
+def _placed_normals(normals: np.ndarray, rotations: np.ndarray, det: np.ndarray, flip: np.ndarray) -> np.ndarray:
+    """Template normals (t, 3, 3) carried by each placement (n, 3, 3) onto the drawn faces: (n*t, 3, 3) float32.
+
+    A normal goes by the inverse transpose; a mirror turns the geometric face, a swapped winding turns it back.
+    """
+    cofactor = np.linalg.inv(rotations).transpose(0, 2, 1) * np.where((det < 0) ^ flip, -1.0, 1.0)[:, None, None]
+    placed = _turn(cofactor.astype(np.float32), normals.astype(np.float32))
+    if flip.any():
+        placed[flip] = placed[flip][:, :, [0, 2, 1]]
+    placed /= np.maximum(np.linalg.norm(placed, axis=-1, keepdims=True), 1e-12)
+    return placed.reshape(-1, 3, 3).astype(np.float32)
 
 
 def _group(corners: np.ndarray, rgba: np.ndarray, certified: np.ndarray, anchor: np.ndarray, chunk_ldu: float,
-           lod: int = 0) -> list[Batch]:
+           lod: int = 0, normals: np.ndarray | None = None) -> list[Batch]:
+    """Triangles into batches per chunk and kind; `normals` (T, 3, 3) per corner, else flat faces."""
     if corners.shape[0] == 0:
         return []
-    normals = np.cross(corners[:, 1] - corners[:, 0], corners[:, 2] - corners[:, 0])
-    length = np.linalg.norm(normals, axis=1, keepdims=True)
-    normals = np.divide(normals, length, out=np.zeros_like(normals), where=length > 0)
+    if normals is None:
+        normals = np.repeat(face_normals(corners)[:, None], 3, axis=1)
     cx = np.floor(anchor[:, 0] / chunk_ldu).astype(np.int64)
     cy = np.floor(anchor[:, 1] / chunk_ldu).astype(np.int64)
     transparent = rgba[:, 3] < 255
@@ -164,7 +203,7 @@ def _group(corners: np.ndarray, rgba: np.ndarray, certified: np.ndarray, anchor:
         x, y, k = keys[start]
         batches.append(Batch(
             positions=np.ascontiguousarray(corners[rows].reshape(-1, 3), dtype=np.float32),
-            normals=np.ascontiguousarray(np.repeat(normals[rows], 3, axis=0), dtype=np.float32),
+            normals=np.ascontiguousarray(normals[rows].reshape(-1, 3), dtype=np.float32),
             colours=np.ascontiguousarray(np.repeat(rgba[rows], 3, axis=0)),
             transparent=bool(k & 2), two_sided=bool(k & 1), chunk=(int(x), int(y)), lod=lod))
     return batches
