@@ -32,6 +32,8 @@ LOW_STUD_SIDES = 6
 FAR_CELL_LDU = 16.0  # far level of detail: vertices closer than this merge (a tree keeps its outline)
 SIMPLIFY_ABOVE = 200  # parts with fewer triangles (bricks, plates, baseplates) are kept exact
 NEAR_LDU = 1600.0  # chunks nearer than this (80 studs) are drawn with studs and full silhouettes
+SHINES = ("solid", "metal", "chrome")  # Batch.finish by shine level 0, 1, 2
+FINISH_SHINE = {"chrome": 2, "metal": 1, "matte_metallic": 1, "pearlescent": 1}  # LDConfig finishes; others 0
 
 
 @dataclass
@@ -48,6 +50,7 @@ class Batch:
     two_sided: bool
     chunk: tuple[int, int]
     lod: int = 0  # 0 always drawn; 1 near the camera only; 2 far only
+    finish: str = "solid"  # "solid", "metal" (metallic, pearlescent) or "chrome": how shiny (FINISH_SHINE)
 
 
     @property
@@ -71,19 +74,20 @@ def build_batches(model: Model, quality: str = "default", chunk_ldu: float = CHU
     if quality not in QUALITIES:
         raise ValueError(f"quality must be one of {QUALITIES}, not {quality!r}")
     if quality == "full":
-        *placed, normals = placed_triangles(model, "full", with_normals=True)
-        return _group(*placed, chunk_ldu, lod=0, normals=normals)
-    *placed, normals = placed_triangles(model, "far", with_normals=True)
-    far = _group(*placed, chunk_ldu, lod=2 if quality == "default" else 0, normals=normals)
+        *placed, normals, shine = placed_triangles(model, "full", looks=True)
+        return _group(*placed, chunk_ldu, lod=0, normals=normals, shine=shine)
+    *placed, normals, shine = placed_triangles(model, "far", looks=True)
+    far = _group(*placed, chunk_ldu, lod=2 if quality == "default" else 0, normals=normals, shine=shine)
     if quality == "draft":
         return far
-    corners, rgba, certified, anchor, normals = placed_triangles(model, "near", with_normals=True)
+    corners, rgba, certified, anchor, normals, shine = placed_triangles(model, "near", looks=True)
     stud_corners, stud_rgba, stud_anchor = low_poly_studs(model)
     stud_normals = np.repeat(face_normals(stud_corners)[:, None], 3, axis=1).astype(np.float32)
     near = _group(np.concatenate([corners, stud_corners]), np.concatenate([rgba, stud_rgba]),
                   np.concatenate([certified, np.ones(stud_corners.shape[0], bool)]),
                   np.concatenate([anchor, stud_anchor]), chunk_ldu, lod=1,
-                  normals=np.concatenate([normals, stud_normals]))
+                  normals=np.concatenate([normals, stud_normals]),
+                  shine=np.concatenate([shine, np.zeros(stud_corners.shape[0], np.int8)]))
     return near + far
 
 
@@ -118,12 +122,13 @@ def _cluster(positions, triangles, codes, certified, cell):
     return centre[ids[first]], codes[first], certified[first]
 
 
-def placed_triangles(model: Model, level: str, *, with_normals: bool = False) -> tuple[np.ndarray, ...]:
+def placed_triangles(model: Model, level: str, *, looks: bool = False) -> tuple[np.ndarray, ...]:
     """Every instance's template placed in the world.
 
     Returns (T, 3, 3) float32 corners, (T, 4) uint8 RGBA, (T,) certified, and (T, 2) the
     anchor of each triangle (its instance's origin, x and y) so a part never straddles chunks;
-    `with_normals` adds (T, 3, 3) float32 smooth corner normals (bow3d.view.normals).
+    `looks` adds (T, 3, 3) float32 smooth corner normals (bow3d.view.normals) and (T,) int8 shine
+    (FINISH_SHINE of each triangle's colour).
     """
     corners, codes, certified, anchors, normals = [], [], [], [], []
     for key, idx in model.groups().items():
@@ -136,7 +141,7 @@ def placed_triangles(model: Model, level: str, *, with_normals: bool = False) ->
         inverted = np.asarray([model.instances[i].inverted for i in idx], dtype=bool)
         det = np.linalg.det(mats[:, :3, :3])
         flip = (det < 0) ^ inverted
-        if with_normals:
+        if looks:
             normals.append(_placed_normals(part_normals(part, level, tris), mats[:, :3, :3], det, flip))
         if flip.any():
             placed[flip] = placed[flip][:, :, [0, 2, 1]]
@@ -145,13 +150,21 @@ def placed_triangles(model: Model, level: str, *, with_normals: bool = False) ->
         codes.append(substitute_main_colour(part_codes[None], colours).reshape(-1))
         certified.append(np.tile(part_certified, len(idx)))
         anchors.append(np.repeat(mats[:, :2, 3], tris.shape[0], axis=0))
-    extra = (np.concatenate(normals) if normals else np.zeros((0, 3, 3), np.float32),) if with_normals else ()
     if not corners:
+        extra = (np.zeros((0, 3, 3), np.float32), np.zeros(0, np.int8)) if looks else ()
         return np.zeros((0, 3, 3), np.float32), np.zeros((0, 4), np.uint8), np.zeros(0, bool), np.zeros((0, 2)), *extra
     codes = np.concatenate(codes)
     distinct = np.unique(codes)
     rgba = model.colours.rgba(distinct)[np.searchsorted(distinct, codes)]
-    return np.concatenate(corners), rgba, np.concatenate(certified), np.concatenate(anchors), *extra
+    placed = np.concatenate(corners), rgba, np.concatenate(certified), np.concatenate(anchors)
+    if not looks:
+        return placed
+    shines = np.asarray([_shine(model.colours.get(int(c))) for c in distinct], np.int8)
+    return *placed, np.concatenate(normals), shines[np.searchsorted(distinct, codes)]
+
+
+def _shine(colour) -> int:
+    return FINISH_SHINE.get(colour.finish, 0) if colour is not None else 0
 
 
 def part_normals(part: FlatPart, level: str, corners: np.ndarray) -> np.ndarray:
@@ -183,8 +196,9 @@ def _placed_normals(normals: np.ndarray, rotations: np.ndarray, det: np.ndarray,
 
 
 def _group(corners: np.ndarray, rgba: np.ndarray, certified: np.ndarray, anchor: np.ndarray, chunk_ldu: float,
-           lod: int = 0, normals: np.ndarray | None = None) -> list[Batch]:
-    """Triangles into batches per chunk and kind; `normals` (T, 3, 3) per corner, else flat faces."""
+           lod: int = 0, normals: np.ndarray | None = None, shine: np.ndarray | None = None) -> list[Batch]:
+    """Triangles into batches per chunk and kind (transparency, sidedness, `shine` (T,) 0-2: a finish);
+    `normals` (T, 3, 3) per corner, else flat faces."""
     if corners.shape[0] == 0:
         return []
     if normals is None:
@@ -193,6 +207,8 @@ def _group(corners: np.ndarray, rgba: np.ndarray, certified: np.ndarray, anchor:
     cy = np.floor(anchor[:, 1] / chunk_ldu).astype(np.int64)
     transparent = rgba[:, 3] < 255
     kind = transparent.astype(np.int64) * 2 + (~certified).astype(np.int64)
+    if shine is not None:
+        kind += shine.astype(np.int64) * 4
     order = np.lexsort((kind, cy, cx))
     keys = np.stack([cx, cy, kind], axis=1)[order]
     starts = np.flatnonzero(np.r_[True, (keys[1:] != keys[:-1]).any(axis=1)])
@@ -205,7 +221,7 @@ def _group(corners: np.ndarray, rgba: np.ndarray, certified: np.ndarray, anchor:
             positions=np.ascontiguousarray(corners[rows].reshape(-1, 3), dtype=np.float32),
             normals=np.ascontiguousarray(normals[rows].reshape(-1, 3), dtype=np.float32),
             colours=np.ascontiguousarray(np.repeat(rgba[rows], 3, axis=0)),
-            transparent=bool(k & 2), two_sided=bool(k & 1), chunk=(int(x), int(y)), lod=lod))
+            transparent=bool(k & 2), two_sided=bool(k & 1), chunk=(int(x), int(y)), lod=lod, finish=SHINES[k >> 2]))
     return batches
 
 

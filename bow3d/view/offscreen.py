@@ -38,6 +38,7 @@ from bow3d.paths import new_file_name
 from bow3d.view.choices import VIEWS
 
 SKY = (0.70, 0.80, 0.90, 1.0)
+MULTISAMPLES = 4  # MSAA samples per pixel in stills, films and the viewer (issue 13 looks); 0 turns it off
 
 
 class RenderUnavailable(Bow3dError):
@@ -102,11 +103,19 @@ def _configure() -> None:
 class OffscreenRenderer:
     """An offscreen buffer with a lit scene root; render frames and read them back."""
 
-    def __init__(self, width: int = 1280, height: int = 720, background: tuple = SKY, multisamples: int = 0):
+    def __init__(self, width: int = 1280, height: int = 720, background: tuple = SKY,
+                 multisamples: int = MULTISAMPLES):
         _configure()
         self.width, self.height = width, height
         self.engine = GraphicsEngine.get_global_ptr()
-        self.buffer = self._make_buffer(multisamples)
+        try:
+            self.buffer = self._make_buffer(multisamples)
+        except RenderUnavailable:  # a pipe without multisampled buffers still renders, aliased
+            if not multisamples:
+                raise
+            multisamples = 0
+            self.buffer = self._make_buffer(0)
+        self.multisamples = multisamples
         self.texture = Texture("frame")
         self.buffer.add_render_texture(self.texture, GraphicsOutput.RTM_copy_ram)
         self.buffer.set_clear_color(LColor(*background))

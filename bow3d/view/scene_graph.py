@@ -16,7 +16,9 @@ from panda3d.core import (
     GeomVertexData,
     GeomVertexFormat,
     LODNode,
+    LColor,
     LPoint3,
+    Material,
     NodePath,
     TransparencyAttrib,
 )
@@ -24,6 +26,10 @@ from panda3d.core import (
 from bow3d.view.batches import CHUNK_LDU, NEAR_LDU, Batch, EdgeBatch
 
 _FORMAT = None
+# Batch.finish -> (specular strength, shininess): a highlight on top of the vertex colour (fixed-function lights)
+# and a darker body for chrome, so its highlights stand out as on a mirror
+FINISH_MATERIALS = {"metal": (0.6, 12.0), "chrome": (1.0, 18.0)}
+CHROME_BODY = 0.62
 
 
 def _vertex_format() -> GeomVertexFormat:
@@ -86,6 +92,10 @@ def attach_batches(parent: NodePath, batches: list[Batch], name: str = "battlefi
                 levels[batch.chunk] = (near, far)
             holder = levels[batch.chunk][batch.lod - 1]
         path = holder.attach_new_node(batch_node(batch, f"{name}-{batch.chunk[0]}-{batch.chunk[1]}-{i}"))
+        if batch.finish in FINISH_MATERIALS:
+            path.set_material(finish_material(batch.finish))
+            if batch.finish == "chrome":
+                path.set_color_scale(CHROME_BODY, CHROME_BODY, CHROME_BODY, 1)
         if batch.two_sided:
             path.set_attrib(CullFaceAttrib.make(CullFaceAttrib.M_cull_none))
         if batch.transparent:
@@ -93,6 +103,15 @@ def attach_batches(parent: NodePath, batches: list[Batch], name: str = "battlefi
             path.set_bin("transparent", 10)
             path.set_depth_write(False)
     return root
+
+
+def finish_material(finish: str) -> Material:
+    """A Material for a shiny finish: the vertex colour stays the diffuse colour, a white highlight on top."""
+    strength, shininess = FINISH_MATERIALS[finish]
+    material = Material(finish)
+    material.set_specular(LColor(strength, strength, strength, 1))
+    material.set_shininess(shininess)
+    return material
 
 
 def attach_lines(parent: NodePath, name: str, positions: np.ndarray, colours: np.ndarray) -> NodePath:
