@@ -201,7 +201,7 @@ def resolve_scene(replay_path: Path, scene: str) -> Path:
     if here.is_file():
         return here
     raise ReplayError(f"{replay_path}: scene file {scene!r} not found beside the replay ({beside}) "
-                      f"nor from the working folder; put the scene back or run from its folder")
+                      f"nor from the working folder; give it with --scene FILE, or run from its folder")
 
 
 def _as_record(item: Any) -> dict[str, Any]:
