@@ -336,11 +336,19 @@ class World:
                            float(glass.mean()) if len(glass) else 0.0, glass, self.method.name)
 
     def _sight_skip(self, firer: Body, target: Body) -> tuple[int, ...]:
-        """Rows that never hide the target: the firer, the target, the vehicle the firer rides, and the
-        target's own occupants when it is a vehicle."""
+        """Rows that never hide the target: the firer, the target, the vehicle the firer rides and the
+        crewmates whose box holds the firer's eye (seats the model does not name share one point: an eye
+        inside a body looks out of it), and the target's own occupants when it is a vehicle."""
         skip = [firer.index, target.index]
         if firer.seat is not None:
             skip.append(self.bodies[firer.seat[0]].index)
+            eye = self.head(firer.id)
+            for mate in self._rows:
+                if mate.index != firer.index and mate.seat is not None and mate.seat[0] == firer.seat[0]:
+                    pose, box = self.poses[mate.index], mate.template.shape.box
+                    local = (eye - pose[:3, 3]) @ pose[:3, :3]
+                    if bool(np.all(local >= box[0]) and np.all(local <= box[1])):
+                        skip.append(mate.index)
         if target.kind == "vehicle":
             skip += [b.index for b in self._rows if b.seat is not None and b.seat[0] == target.id]
         return tuple(skip)
