@@ -336,9 +336,10 @@ class WarOfBrosAI:
                 norm = np.maximum(np.linalg.norm(way, axis=1, keepdims=True), 1e-9)
                 side = np.column_stack([-way[:, 1], way[:, 0]]) / norm * (min(ctx.bases[unit_id]) / 2.0 * 0.9)
                 ahead = way / norm * (max(ctx.bases[unit_id]) / 2.0 * 0.9)
-                for offset in (0.0, 1.0, -1.0):   # the middle and both sides of the base, its front edge ahead
-                    a, b = start + offset * side, spots + offset * side + ahead
-                    keep &= ~_segments_cross_boxes(a, b, walls).any(axis=1)
+                offsets = np.array([0.0, 1.0, -1.0])[:, None, None]   # the middle and both sides of the base,
+                a = (start[None] + offsets * side[None]).reshape(-1, 2)  # its front edge ahead
+                b = (spots[None] + offsets * side[None] + ahead[None]).reshape(-1, 2)
+                keep &= ~_segments_cross_boxes(a, b, walls).reshape(3, len(spots), -1).any(axis=(0, 2))
         keep[0] = True
         return keep
 
@@ -453,15 +454,27 @@ def _bearing(a, b) -> float:
 
 
 def _segments_cross_boxes(p: np.ndarray, q: np.ndarray, boxes: np.ndarray) -> np.ndarray:
-    """(S, N) bool: segment s (p[s] -> q[s], (S, 2)) meets box n (xmin, xmax, ymin, ymax) (slab test)."""
-    d = (q - p)[:, None, :]                                  # (S, 1, 2)
-    lo = np.stack([boxes[:, 0], boxes[:, 2]], -1)[None]      # (1, N, 2)
-    hi = np.stack([boxes[:, 1], boxes[:, 3]], -1)[None]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        a = (lo - p[:, None, :]) / d
-        c = (hi - p[:, None, :]) / d
-    flat = np.abs(d) < 1e-12
-    inside = (p[:, None, :] >= lo) & (p[:, None, :] <= hi)
-    t0 = np.where(flat, np.where(inside, -np.inf, np.inf), np.minimum(a, c)).max(axis=2)
-    t1 = np.where(flat, np.where(inside, np.inf, -np.inf), np.maximum(a, c)).min(axis=2)
-    return (t0 <= t1) & (t1 >= 0.0) & (t0 <= 1.0)
+    """(S, N) bool: segment s (p[s] -> q[s], (S, 2)) meets box n (xmin, xmax, ymin, ymax) (slab test, closed
+    boxes). Boxes outside the box round every segment are answered False without the test (same answers)."""
+    out = np.zeros((len(p), len(boxes)), bool)
+    if not len(p) or not len(boxes):
+        return out
+    lo_all, hi_all = np.minimum(p, q).min(axis=0), np.maximum(p, q).max(axis=0)
+    near = np.flatnonzero((boxes[:, 0] <= hi_all[0]) & (boxes[:, 1] >= lo_all[0]) &
+                          (boxes[:, 2] <= hi_all[1]) & (boxes[:, 3] >= lo_all[1]))
+    if not len(near):
+        return out
+    b = boxes[near]
+    t0 = t1 = None
+    for axis in (0, 1):
+        start, d = p[:, axis, None], (q[:, axis] - p[:, axis])[:, None]          # (S, 1)
+        lo, hi = b[None, :, 2 * axis], b[None, :, 2 * axis + 1]                  # (1, N)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            a, c = (lo - start) / d, (hi - start) / d
+        flat = np.abs(d) < 1e-12
+        inside = (start >= lo) & (start <= hi)
+        enter = np.where(flat, np.where(inside, -np.inf, np.inf), np.minimum(a, c))
+        leave = np.where(flat, np.where(inside, np.inf, -np.inf), np.maximum(a, c))
+        t0, t1 = (enter, leave) if t0 is None else (np.maximum(t0, enter), np.minimum(t1, leave))
+    out[:, near] = (t0 <= t1) & (t1 >= 0.0) & (t0 <= 1.0)
+    return out
