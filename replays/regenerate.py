@@ -1,4 +1,5 @@
-"""Regenerate the bundled replays (run from anywhere): `python replays/regenerate.py`.
+"""Regenerate the bundled replays (run from anywhere): `python replays/regenerate.py [SCENE ...]`
+(every scene below, or only those named, e.g. `python replays/regenerate.py war-of-bros`).
 
 Needed whenever a demo scene, the rules or the AI change (a replay pins its scene by sha256 and
 is verified event by event in tests/replay/test_bundled.py). Each replay is one AI-against-AI
@@ -13,11 +14,16 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-SCENES = ("village", "los-gallery")
+SCENES = ("village", "los-gallery", "western-town", "war-of-bros")
 SEED = 1
 
 
-def main() -> int:
+def main(names: list[str]) -> int:
+    unknown = sorted(set(names) - set(SCENES))
+    if unknown:
+        print(f"regenerate.py: no bundled replay of {', '.join(unknown)} (known: {', '.join(SCENES)})",
+              file=sys.stderr)
+        return 2
     # the bundled starter library, whatever $LDRAWDIR says: it ships with bow3d, so the replays
     # verify on any machine (their header says 'library: bundled' and verify builds the same world)
     os.environ.pop("LDRAWDIR", None)
@@ -25,7 +31,7 @@ def main() -> int:
     from bow3d.replay.simulate import simulate
     from bow3d.replay.verify import verify_replay
 
-    for name in SCENES:
+    for name in names or SCENES:
         old = HERE / f"{name}-seed{SEED}.bowreplay"
         old.unlink(missing_ok=True)
         summary = simulate(HERE.parent / "scenes" / f"{name}.yaml", 1, seed=SEED, replays_dir=HERE)
@@ -37,4 +43,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

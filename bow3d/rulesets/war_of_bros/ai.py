@@ -37,7 +37,6 @@ from bow3d.rulesets.war_of_bros import measures, plan
 from bow3d.rulesets.war_of_bros.actions import Action, Attack, EndStep, EndTurn, Move, Place, Turn
 from bow3d.rulesets.war_of_bros.combat import first_unit_on_line
 from bow3d.rulesets.war_of_bros.odds import attack_odds
-from bow3d.rulesets.war_of_bros.reactions import escape_options
 from bow3d.rulesets.war_of_bros.saves import STEPS, attack_dice, reactive_shield_active, save_of
 from bow3d.rulesets.war_of_bros.turns import activatable, to_place
 
