@@ -13,7 +13,7 @@ from panda3d.core import NodePath
 
 from bow3d.ldraw import Model
 from bow3d.view.batches import build_batches, edge_lines
-from bow3d.view.offscreen import CameraPose, OffscreenRenderer, pose_for_view
+from bow3d.view.offscreen import MULTISAMPLES, CameraPose, OffscreenRenderer, pose_for_view
 from bow3d.view.scene_graph import attach_batches, attach_edges
 
 
@@ -44,7 +44,7 @@ def render_still(model: Model, out: str | Path, size: tuple[int, int] = (1280, 7
                  force: bool = False) -> RenderStats:
     """Render `model` to a PNG at `out` (an existing file is replaced only with `force`; never a link)."""
     started = time.perf_counter()
-    renderer = OffscreenRenderer(*size)
+    renderer = OffscreenRenderer(*size, multisamples=MULTISAMPLES)
     try:
         _, triangles, calls = attach_model(renderer.render, model, quality, edges)
         renderer.look(pose or pose_for_view(model.bounds(), view, aspect=size[0] / size[1]))
@@ -68,7 +68,7 @@ def render_scene_still(scene, out: str | Path, size: tuple[int, int] = (1280, 72
     from bow3d.view.scene_nodes import attach_scene
 
     started = time.perf_counter()
-    renderer = OffscreenRenderer(*size)
+    renderer = OffscreenRenderer(*size, multisamples=MULTISAMPLES)
     try:
         nodes = attach_scene(renderer.render, scene, library, quality=quality)
         if edges:

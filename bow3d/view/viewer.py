@@ -20,7 +20,7 @@ import numpy as np
 
 from bow3d.ldraw import Model
 from bow3d.view.batches import QUALITIES
-from bow3d.view.offscreen import MULTISAMPLES, SKY, VIEWS, RenderUnavailable, add_lights
+from bow3d.view.offscreen import SKY, VIEWS, RenderUnavailable, add_lights
 from bow3d.view.orbit import OrbitCamera
 from bow3d.view.still import attach_model
 
@@ -40,7 +40,7 @@ def open_base(offscreen: bool = False, size: tuple[int, int] = (1280, 720), titl
     load_prc_file_data("bow3d-viewer", "\n".join([
         f"win-size {size[0]} {size[1]}", f"window-title {title}", "audio-library-name null",
         "notify-level-device fatal", "notify-level-egldisplay fatal", "notify-level-display error",
-        "sync-video false", "framebuffer-multisample 1", f"multisamples {MULTISAMPLES}",
+        "sync-video false",
         "load-display p3headlessgl" if offscreen else "load-display pandagl",
         "aux-display p3tinydisplay" if offscreen else "aux-display p3headlessgl"]))
     from direct.showbase.ShowBase import ShowBase
@@ -83,9 +83,6 @@ class Viewer:
         base.disable_mouse()
         base.set_background_color(*SKY)
         add_lights(self.base.render)
-        from panda3d.core import AntialiasAttrib
-
-        self.base.render.set_antialias(AntialiasAttrib.M_multisample)  # MSAA where the window has samples
         if self.scene is not None:
             from bow3d.view.scene_nodes import attach_scene
 
