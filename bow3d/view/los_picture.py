@@ -199,17 +199,19 @@ def _words(aspect2d, report, boxes, size, verdict_text: str, verdict=None) -> No
 
     aspect = size[0] / size[1]
 
-    def text(words: str, x: float, z: float, scale: float, colour=(1, 1, 1, 1), wrap: float = 0.0):
+    def text(words: str, x: float, z: float, scale: float, colour=(1, 1, 1, 1), wrap: float = 0.0,
+             card: float = 0.45):
         node = TextNode("los-words")
         node.set_text(words)
         node.set_text_color(*colour)
         node.set_shadow(0.05, 0.05)
         node.set_shadow_color(0, 0, 0, 1)
-        node.set_card_color(0, 0, 0, 0.45)
+        node.set_card_color(0, 0, 0, card)
         node.set_card_as_margin(0.3, 0.3, 0.2, 0.2)
         if wrap:
             node.set_wordwrap(wrap)
         path = aspect2d.attach_new_node(node)
+        path.set_bin("unsorted", 0)   # drawn in the graph's order: the card, then the words over it (not dimmed under it)
         path.set_pos(x, 0, z)
         path.set_scale(scale)
 
@@ -230,7 +232,8 @@ def _words(aspect2d, report, boxes, size, verdict_text: str, verdict=None) -> No
                  f"{int((~report.seen & ~glass).sum())} hidden (red)")
     lines.append("map: range bands 15 (green), 30 (yellow), 45 studs (orange); dark = outside the front arc")
     for k, line in enumerate(lines):
-        text(line, -aspect + 0.04, -0.55 - 0.055 * k, 0.04, orange if k < len(lines) - 2 else (1, 1, 1, 1))
+        # a darker card than the numbers': the legend stays readable over brown wood and sand
+        text(line, -aspect + 0.04, -0.55 - 0.055 * k, 0.04, orange if k < len(lines) - 2 else (1, 1, 1, 1), card=0.7)
 
 
 def draw_inset(image: np.ndarray, world, report, half_studs: float | None = None, band_studs: float = 15.0) -> None:
