@@ -25,6 +25,9 @@ once the game is over.
   bow3d replay FILE           watch it in the interactive viewer
   bow3d replay FILE --video out.mp4 [--size 1280x720] [--fps 30] [--force]
                               film it (H.264); an existing file is kept unless --force
+  bow3d replay FILE --check-shots [--size 1280x720]
+                              the film check: every shot's subject, its share seen from the camera
+                              (3D world rays) and of the frame; the worst shot last
   bow3d replay films DIR [-o OUTDIR] [--engine local|ray]
                               film every replay of a folder, shared among workers (processes here or
                               Ray: see bow3d simulate --help), with a progress bar
@@ -62,6 +65,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--size", default="1280x720", metavar="WxH", help="video size (default 1280x720)")
     parser.add_argument("--fps", type=int, default=30, help="video frames per second (default 30)")
     parser.add_argument("--force", action="store_true", help="overwrite an existing video file or pack")
+    parser.add_argument("--check-shots", action="store_true",
+                        help="measure every shot of the film (at --size): how much of its subject the camera sees "
+                             "(rays of the 3D world) and how big it is on screen; prints every shot and the worst, "
+                             "exit 1 when a shot is below 50 %% seen or 5 %% of the frame")
     parser.add_argument("-o", "--out", metavar="OUT.bowpack", help="pack: the pack file to write; films: the folder "
                         "for the films (default: the replays' folder)")
     parser.add_argument("--with-parts", action="store_true",
@@ -186,6 +193,8 @@ def watch(path: Path, args: argparse.Namespace) -> int:
     replay = opened.replay
     if replay.truncated:
         print(f"warning: {replay.truncation}", file=sys.stderr)
+    if args.check_shots:
+        return check_shots(path, args)
     if args.video:
         from bow3d.commands.render import parse_size
 
@@ -208,3 +217,27 @@ def watch(path: Path, args: argparse.Namespace) -> int:
         raise UserInputError(f"the replay viewer is not available in this bow3d ({error})") from None
     open_replay_viewer(path)
     return 0
+
+
+def check_shots(path: Path, args: argparse.Namespace) -> int:
+    """Print the film check of every shot and the worst one; exit 1 when a shot is below the bar."""
+    from bow3d.commands.render import parse_size
+    from bow3d.view.shot_check import MIN_SCREEN, MIN_VISIBLE, worst_shot
+    from bow3d.view.video import check_replay_shots
+
+    reports = check_replay_shots(path, parse_size(args.size), scene=args.scene)
+    for report in reports:
+        if report.subjects:
+            print(report.format())
+        else:
+            print(f"shot {report.shot:3d} {report.kind:17s} {report.start_s:6.1f}-"
+                  f"{report.start_s + report.duration_s:5.1f} s (wide: not measured)")
+    worst = worst_shot(reports)
+    below = [r for r in reports if r.subjects and not r.ok]
+    if worst is None:
+        print("no shot has a subject")
+        return 0
+    print(f"worst: {worst.format().strip()}")
+    print(f"{len(below)} of {sum(1 for r in reports if r.subjects)} shots below {MIN_VISIBLE:.0%} seen or "
+          f"{MIN_SCREEN:.0%} of the frame" if below else "every shot's subject is seen and big enough")
+    return 1 if below else 0

@@ -67,13 +67,14 @@ class FilmRenderer:
     """An offscreen buffer holding a scene's film set; `frame_bytes(t)` renders the frame at t seconds."""
 
     def __init__(self, scene: Any, timeline: Timeline, size: tuple[int, int] = (1280, 720), library=None,
-                 max_seconds: float = MAX_FILM_SECONDS):
+                 max_seconds: float = MAX_FILM_SECONDS, world: Any = None):
         from bow3d.view.offscreen import OffscreenRenderer
         from bow3d.view.scene_nodes import attach_scene
         from bow3d.view.stage import Stage
         from bow3d.view.titles import overlay_layer
 
         self.size = check_size(size)
+        self.world = world  # the replay's 3D world (bow3d.world.World): where the rules put everyone
         self.renderer = OffscreenRenderer(*self.size)
         try:
             aspect = self.size[0] / self.size[1]
@@ -212,6 +213,21 @@ def render_replay_video(replay_path: str | Path, out_path: str | Path, size: tup
     scene_obj, timeline, opened = load_timeline(replay_path, scene=scene)
     return render_timeline_video(scene_obj, timeline, out_path, size, fps, progress, library=opened.library(),
                                  max_seconds=max_seconds, overwrite=overwrite)
+
+
+def check_replay_shots(replay_path: str | Path, size: tuple[int, int] = (1280, 720), *,
+                       max_seconds: float = MAX_FILM_SECONDS, scene: str | Path | None = None) -> list:
+    """The film check of a replay's film at `size` (bow3d.view.shot_check): one ShotReport per shot,
+    the subject's visible share and screen share measured with the world's rays."""
+    from bow3d.view.shot_check import check_film
+
+    check_size(size)
+    scene_obj, timeline, opened = load_timeline(replay_path, scene=scene)
+    renderer = FilmRenderer(scene_obj, timeline, size, opened.library(), max_seconds, opened.world())
+    try:
+        return check_film(renderer.film, opened.world())
+    finally:
+        renderer.close()
 
 
 def _check_fps(fps: int) -> int:

@@ -1,0 +1,253 @@
+"""The film check: for every shot, how much of its subject the camera sees and how big it is on screen.
+
+Layer: view, numpy and the 3D world's ray engine (bow3d.world, embreex); no Panda3D. World frame Z
+up, LDU; times in seconds. The subject of a shot is who it is about: the firer and the target of an
+attack, the falling unit of a death, the mover (unit or vehicle) of a move, the medic and the
+patient of a treat, the actor of a glance (a unit aboard a vehicle is seen as its vehicle). Wide
+shots (establishing orbits, rolls, the finale) have none and are not measured.
+
+At a few moments of each shot the world's bodies are put where the frame shows them, and rays go
+from the camera's position to the subject's sample points (`facing_samples`, the samples the world
+measures sight with). A sample counts as seen when nothing at all is in the way (decor, another
+body, glass) and it lies inside the frame. The visible share is the mean over the subjects of each
+one's seen share; the screen size is the share of the frame its projected samples' box covers. The
+lens is clear when nothing lies within `NEAR_LDU` of the camera (rays in every direction, the camera
+above the ground) and the camera's path through the shot crosses no geometry.
+
+    reports = check_film(film, world)
+    worst = min(reports, key=lambda r: r.score)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+
+from bow3d.view.director import FrameSpec, ShotList
+from bow3d.view.offscreen import CameraPose
+from bow3d.view.timeline import Attacked, Died, Moved, Narrated, Pose, Treated, VehicleMoved
+
+NEAR_LDU = 24.0  # nothing this near the lens (a bit more than a stud: a wall there fills the frame)
+MIN_VISIBLE = 0.5  # issue 18: every shot's subject at least half seen ...
+MIN_SCREEN = 0.05  # ... and at least 5 % of the frame
+SAMPLE_AT = (0.1, 0.5, 0.9)  # moments of a shot that are measured (fractions of its length)
+WIDE_KINDS = ("establishing", "rolls", "finale")
+
+
+@dataclass(frozen=True)
+class ShotReport:
+    """One shot measured: its worst moment's visible share (0..1), screen share (0..1), clear lens."""
+
+    shot: int
+    kind: str
+    start_s: float
+    duration_s: float
+    subjects: tuple[str, ...]
+    visible: float
+    screen: float
+    lens_clear: bool
+    worst_s: float  # film time of the worst moment measured
+
+    @property
+    def ok(self) -> bool:
+        return self.lens_clear and self.visible >= MIN_VISIBLE and self.screen >= MIN_SCREEN
+
+    @property
+    def score(self) -> float:
+        """Lower is worse: the margin over the thresholds, the lens first."""
+        return min(self.visible - MIN_VISIBLE, (self.screen - MIN_SCREEN) * 4) - (0 if self.lens_clear else 1)
+
+    def format(self) -> str:
+        lens = "" if self.lens_clear else ", something at the lens"
+        return (f"shot {self.shot:3d} {self.kind:17s} {self.start_s:6.1f}-{self.start_s + self.duration_s:5.1f} s "
+                f"{', '.join(self.subjects):40s} visible {self.visible:4.0%}, {self.screen:5.1%} of the frame{lens}"
+                f"{'' if self.ok else '  <- below'}")
+
+
+def subjects_of(film: ShotList, index: int) -> tuple[str, ...]:
+    """The ids a shot is about (as drawn: a unit aboard is its vehicle); () for wide shots."""
+    shot = film.shots[index]
+    if shot.kind in WIDE_KINDS:
+        return ()
+    step = film.timeline.steps[shot.step]
+    beat = step.beat
+    if isinstance(beat, Attacked):
+        ids = (beat.firer, beat.target)
+    elif isinstance(beat, Died):
+        ids = (beat.unit,)
+    elif isinstance(beat, Moved):
+        ids = (beat.unit,)
+    elif isinstance(beat, VehicleMoved):
+        ids = (beat.vehicle,)
+    elif isinstance(beat, Treated):
+        ids = tuple(i for i in (beat.medic, beat.target) if i)
+    elif isinstance(beat, Narrated) and beat.unit is not None:
+        ids = (beat.unit,)
+    else:
+        ids = ()
+    poses = step.before
+    out: list[str] = []
+    for id_ in ids:
+        pose = poses.get(id_) or step.after.get(id_)
+        if pose is None:
+            continue
+        drawn = pose.aboard if pose.aboard is not None else id_
+        if drawn not in out:
+            out.append(drawn)
+    return tuple(out)
+
+
+class ShotJudge:
+    """Measures frames on a world (bodies moved to each frame's poses; the world's answers unchanged)."""
+
+    def __init__(self, world, aspect: float):
+        self.world = world
+        self.aspect = float(aspect)
+        self._placed: tuple | None = None
+
+    def place(self, poses: Mapping[str, Pose]) -> None:
+        """Put the world's units and vehicles where `poses` (studs) has them: standing, seated, or off."""
+        key = tuple(sorted(poses.items()))
+        if key == self._placed:
+            return
+        self._placed = key
+        world = self.world
+        seated = []
+        for id_, pose in poses.items():
+            body = world.bodies.get(id_)
+            if body is None or body.kind not in ("unit", "vehicle"):
+                continue
+            if pose.aboard is not None and pose.alive and pose.aboard in world.bodies:
+                seated.append((id_, pose))
+            elif pose.alive and pose.aboard is None and np.isfinite(pose.position).all() \
+                    and world.is_on_battlefield(pose.position):
+                world.place(id_, pose.position, pose.facing_deg)
+            else:
+                world.remove(id_)
+        for id_, pose in seated:
+            world.seat(id_, pose.aboard, pose.seat)
+
+    def samples(self, id_: str, eye: np.ndarray) -> np.ndarray:
+        """(S, 3) the sample points of a placed body that face `eye` (all of them when none does)."""
+        from bow3d.world.bodies import facing_samples
+
+        body = self.world.bodies[id_]
+        points, facing = facing_samples(body.template, self.world.poses[body.index], eye)
+        return points[facing] if facing.any() else points
+
+    def skip_rows(self, id_: str) -> tuple[int, ...]:
+        """The rows that never hide `id_` from the camera: itself and, for a vehicle, its occupants."""
+        world = self.world
+        rows = [world.bodies[id_].index]
+        rows += [world.bodies[o].index for o in world.occupants(id_)] if world.bodies[id_].kind == "vehicle" else []
+        return tuple(rows)
+
+    def project(self, camera: CameraPose, points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(N, 2) normalised screen coordinates (-1..1 inside the frame) and (N,) in front of the camera."""
+        eye, target = np.asarray(camera.position, np.float64), np.asarray(camera.target, np.float64)
+        forward = target - eye
+        forward /= max(float(np.linalg.norm(forward)), 1e-9)
+        right = np.cross(forward, [0.0, 0.0, 1.0])
+        right /= max(float(np.linalg.norm(right)), 1e-9)
+        up = np.cross(right, forward)
+        rel = np.asarray(points, np.float64) - eye
+        depth = rel @ forward
+        tan_v = math.tan(math.radians(camera.fov_deg) / 2)
+        safe = np.where(depth > 1e-6, depth, 1e-6)
+        xy = np.stack([(rel @ right) / (safe * tan_v * self.aspect), (rel @ up) / (safe * tan_v)], axis=1)
+        return xy, depth > 1e-6
+
+    def measure(self, spec: FrameSpec, subjects: tuple[str, ...]) -> tuple[float, float, bool]:
+        """(visible share, screen share, lens clear) of `subjects` in the frame `spec`."""
+        self.place(spec.poses)
+        eye = np.asarray(spec.camera.position, np.float64)
+        lens = self.lens_clear(eye)
+        shares, points_all = [], []
+        for id_ in subjects:
+            body = self.world.bodies.get(id_)
+            if body is None or not self.world.active[body.index]:
+                shares.append(0.0)
+                continue
+            points = self.samples(id_, eye)
+            seen, _, _ = self.world.cast_sight(eye, points, self.skip_rows(id_), describe=False)
+            xy, front = self.project(spec.camera, points)
+            inside = front & (np.abs(xy) <= 1.0).all(axis=1)
+            shares.append(float((seen & inside).mean()) if len(points) else 0.0)
+            points_all.append(xy[front])
+        visible = float(np.mean(shares)) if shares else 1.0
+        screen = screen_share(np.concatenate(points_all)) if points_all else 0.0
+        return visible, screen, lens
+
+    def lens_clear(self, eye: np.ndarray) -> bool:
+        """Nothing within NEAR_LDU of the camera, and the camera above the ground."""
+        ground = float(self.world.ground_heights(eye[None, :2])[0])
+        if np.isfinite(ground) and eye[2] < ground + NEAR_LDU:
+            return False
+        seen, _, _ = self.world.cast_sight(eye, eye + _SPHERE * NEAR_LDU, (), describe=False)
+        return bool(seen.all())
+
+    def path_clear(self, cameras: list[np.ndarray]) -> bool:
+        """The camera's path through these positions (in order) crosses no decor and no body."""
+        for a, b in zip(cameras[:-1], cameras[1:]):
+            if float(np.linalg.norm(b - a)) > 1.0:
+                seen, _, _ = self.world.cast_sight(a, b[None], (), describe=False)
+                if not seen.all():
+                    return False
+        return True
+
+
+def _sphere_dirs(count: int = 26) -> np.ndarray:
+    """(count, 3) unit directions spread over the sphere (a Fibonacci lattice), for the lens check."""
+    k = np.arange(count) + 0.5
+    z = 1 - 2 * k / count
+    angle = math.pi * (1 + 5 ** 0.5) * k
+    r = np.sqrt(1 - z * z)
+    return np.stack([r * np.cos(angle), r * np.sin(angle), z], axis=1)
+
+
+_SPHERE = _sphere_dirs()
+
+
+def screen_share(xy: np.ndarray) -> float:
+    """The share of the frame (normalised coordinates, -1..1) covered by the box of points `xy` (N, 2)."""
+    if len(xy) == 0:
+        return 0.0
+    lo = np.clip(xy.min(axis=0), -1.0, 1.0)
+    hi = np.clip(xy.max(axis=0), -1.0, 1.0)
+    return float(np.prod(hi - lo) / 4.0)
+
+
+def check_shot(film: ShotList, judge: ShotJudge, index: int) -> ShotReport:
+    """The shot measured at SAMPLE_AT moments: its worst moment (lowest visible, then screen share)."""
+    shot = film.shots[index]
+    subjects = subjects_of(film, index)
+    if not subjects:
+        return ShotReport(index, shot.kind, shot.start_s, shot.duration_s, (), 1.0, 1.0, True, shot.start_s)
+    worst = None
+    lens = True
+    cameras = []
+    for at in SAMPLE_AT:
+        time_s = shot.start_s + at * shot.duration_s
+        spec = film.frame(time_s)
+        visible, screen, clear = judge.measure(spec, subjects)
+        lens &= clear
+        cameras.append(np.asarray(spec.camera.position, np.float64))
+        if worst is None or (visible, screen) < worst[:2]:
+            worst = (visible, screen, time_s)
+    lens &= judge.path_clear(cameras)
+    return ShotReport(index, shot.kind, shot.start_s, shot.duration_s, subjects, worst[0], worst[1], lens, worst[2])
+
+
+def check_film(film: ShotList, world) -> list[ShotReport]:
+    """Every shot of `film` measured on `world` (its bodies are moved; the film's aspect ratio)."""
+    judge = ShotJudge(world, film.aspect)
+    return [check_shot(film, judge, index) for index in range(len(film.shots))]
+
+
+def worst_shot(reports: list[ShotReport]) -> ShotReport | None:
+    """The measured shot with the least margin (None when no shot has a subject)."""
+    measured = [r for r in reports if r.subjects]
+    return min(measured, key=lambda r: (r.score, r.shot)) if measured else None

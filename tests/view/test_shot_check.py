@@ -1,0 +1,64 @@
+"""The film check (bow3d.view.shot_check): the subject's share seen from the camera, measured with the
+world's rays, and its share of the frame; the bundled replays' films pass it."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bow3d.view.offscreen import CameraPose
+from bow3d.view.shot_check import MIN_SCREEN, MIN_VISIBLE, ShotJudge, screen_share
+
+ROOT = Path(__file__).resolve().parents[2]
+BUNDLED = sorted((ROOT / "replays").glob("*.bowreplay"))
+
+
+def test_screen_share_is_the_clipped_box():
+    assert screen_share(np.zeros((0, 2))) == 0.0
+    assert screen_share(np.array([[-1.0, -1.0], [1.0, 1.0]])) == pytest.approx(1.0)
+    assert screen_share(np.array([[0.0, 0.0], [1.0, 1.0]])) == pytest.approx(0.25)
+    assert screen_share(np.array([[0.5, 0.5], [3.0, 3.0]])) == pytest.approx(0.0625)  # off-frame part cut
+
+
+def test_projection_puts_the_target_in_the_middle_and_the_fov_at_the_edge():
+    judge = ShotJudge(world=None, aspect=2.0)
+    camera = CameraPose((0.0, -100.0, 0.0), (0.0, 0.0, 0.0), 90.0)
+    xy, front = judge.project(camera, np.array([[0.0, 0.0, 0.0], [0.0, 0.0, 100.0], [200.0, 0.0, 0.0],
+                                                [0.0, -200.0, 0.0]]))
+    assert xy[0] == pytest.approx([0.0, 0.0], abs=1e-9)
+    assert xy[1] == pytest.approx([0.0, 1.0])   # tan(45 deg) * 100 up: the top edge
+    assert xy[2] == pytest.approx([1.0, 0.0])   # the horizontal half-width is aspect times wider
+    assert front.tolist() == [True, True, True, False]
+
+
+@pytest.fixture(scope="module")
+def village_film():
+    from bow3d.view.video import FilmRenderer, load_timeline
+
+    replay = ROOT / "replays" / "village-seed1.bowreplay"
+    scene, timeline, opened = load_timeline(replay)
+    renderer = FilmRenderer(scene, timeline, (64, 36), opened.library(), world=opened.world())
+    yield renderer.film, opened.world()
+    renderer.close()
+
+
+@pytest.mark.render
+def test_the_check_notices_a_camera_in_the_ground_or_looking_away(village_film, renderer_available):
+    film, world = village_film
+    judge = ShotJudge(world, film.aspect)
+    index = next(i for i, s in enumerate(film.shots) if s.kind == "over_the_shoulder")
+    from bow3d.view.shot_check import subjects_of
+
+    shot = film.shots[index]
+    spec = film.frame(shot.start_s + shot.duration_s / 2)
+    subjects = subjects_of(film, index)
+    visible, screen, clear = judge.measure(spec, subjects)
+    assert clear and visible >= MIN_VISIBLE and screen >= MIN_SCREEN
+    eye, target = np.asarray(spec.camera.position), np.asarray(spec.camera.target)
+    away = replace(spec, camera=CameraPose(tuple(eye), tuple(2 * eye - target), spec.camera.fov_deg))
+    assert judge.measure(away, subjects)[:2] == (0.0, 0.0)  # behind the camera: nothing seen, nothing on screen
+    buried = replace(spec, camera=CameraPose((eye[0], eye[1], -40.0), tuple(target), spec.camera.fov_deg))
+    assert judge.measure(buried, subjects)[2] is False  # under the ground
