@@ -150,6 +150,8 @@ class BalanceRun:
         return all(abs(self.score(side) - self.target) <= margin + 1e-12 for side in self.sides)
 
     def verdict(self) -> str:
+        if self.games == 0:
+            return "no verdict: no game finished"
         fav = self.favoured
         low, high = self.interval(fav)
         share = f"{fav} scores {self.score(fav):.1%} (95 % CI {low:.1%}-{high:.1%}) over {self.games} games"

@@ -42,6 +42,8 @@ class BalanceReport:
     def suggestion(self) -> str:
         """The suggestion in one paragraph, with its measured effect (or why there is none)."""
         base = self.base
+        if base.games == 0:
+            return "No suggestion: no game of the scene as it is finished."
         if base.is_fair():
             return "No change suggested: the scenario is fair as it is."
         if self.chosen is None:
@@ -85,12 +87,20 @@ def play_variant(executor: Executor, job: GameJob, scene: Any, edits: tuple[Scen
             run.add(record)
             if first is not None and record.seed < seeds.start + first_count:
                 first.add(record)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as stop:
         run.interrupted = True
-        raise
-    finally:
         run.seconds = time.perf_counter() - started
+        raise Interrupted(run) from stop
+    run.seconds = time.perf_counter() - started
     return run
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl+C during play_variant, carrying the run of the games that finished."""
+
+    def __init__(self, run: BalanceRun) -> None:
+        super().__init__(f"interrupted after {run.games} games")
+        self.run = run
 
 
 def search(scene_path: str, games: int, seed: int, executor: Executor, *, job: GameJob, screen_games: int,
@@ -104,6 +114,7 @@ def search(scene_path: str, games: int, seed: int, executor: Executor, *, job: G
     screen_seeds = range(seed, seed + min(screen_games, games))
     screen_base = BalanceRun(scene, (), seed)
     report = BalanceReport(scene_path, BalanceRun(scene, (), seed), executor.describe(), screen_base=screen_base)
+    stage_of_run = "base"
     try:
         report.base = play_variant(executor, job, scene, (), seeds, "balance: the scene as it is", progress,
                                    first=screen_base, first_count=len(screen_seeds))
@@ -126,10 +137,16 @@ def search(scene_path: str, games: int, seed: int, executor: Executor, *, job: G
         if best is None or closeness(best[1]) >= closeness(screen_base):
             return report
         report.chosen = best[0]
+        stage_of_run = "confirmed"
         report.confirmed = play_variant(executor, job, scene, best[0].edits, seeds,
                                         "balance: the suggestion, measured", progress)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as stop:
         report.interrupted = True
+        run = getattr(stop, "run", None)
+        if run is not None and stage_of_run == "base" and report.base.games == 0:
+            report.base = run  # the games of the scene as it is that finished count
+        elif run is not None and stage_of_run == "confirmed":
+            report.confirmed = run
     finally:
         report.seconds = time.perf_counter() - started
     return report

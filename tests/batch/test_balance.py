@@ -95,6 +95,47 @@ def test_the_suggestion_is_measured_by_playing_it(lopsided_scene):
         assert heading in markdown
 
 
+
+class _StopAfter:
+    """An executor that plays the real games on one worker, then Ctrl+C after `games` of a batch."""
+
+    def __init__(self, executor, games: int, on_batch: int) -> None:
+        self.executor, self.games, self.on_batch, self.batches = executor, games, on_batch, 0
+
+    def describe(self):
+        return self.executor.describe()
+
+    def map(self, job, items, **kwargs):
+        self.batches += 1
+        for done, result in enumerate(self.executor.map(job, items, **kwargs)):
+            if self.batches == self.on_batch and done == self.games:
+                raise KeyboardInterrupt
+            yield result
+
+
+@pytest.mark.parametrize("on_batch", [1, 2])
+def test_ctrl_c_keeps_the_games_that_finished(lopsided_scene, on_batch):
+    """Ctrl+C while the scene as it is plays (batch 1) keeps its finished games as the base; while a
+    candidate is screened (batch 2) keeps the whole base and suggests nothing unmeasured."""
+    from tests.replay.test_session import flat
+
+    job = GameJob.of(lopsided_scene, max_rounds=6, geometry_factory=flat)
+    with open_executor("local", 1) as executor:
+        report = search(str(lopsided_scene), 12, 1, _StopAfter(executor, 5, on_batch), job=job, screen_games=6,
+                        candidates_per_stage=2, stages=1, progress=False)
+    assert report.interrupted and report.confirmed is None
+    assert report.base.games == (5 if on_batch == 1 else 12)
+    assert report.base.first_seed == 1 and sum(report.base.wins.values()) + report.base.draws == report.base.games
+    assert "no game" not in report.base.verdict()
+    data = report.as_dict()
+    assert data["interrupted"] and data["base"]["games"] == report.base.games
+
+
+def test_a_run_with_no_game_gives_no_verdict(scene_path):
+    run = BalanceRun(load_scene(scene_path))
+    assert run.verdict() == "no verdict: no game finished" and not run.is_fair()
+
+
 def run_cli(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "bow3d", *args], capture_output=True, text=True, timeout=600, cwd=ROOT)
 
@@ -130,3 +171,33 @@ def test_balance_command_writes_the_report_the_chart_and_the_changed_scene(tmp_p
 def test_balance_bad_input_is_one_line(args, message):
     result = run_cli("balance", "scenes/los-gallery.yaml", *args)
     assert result.returncode == 2 and message in result.stderr and "Traceback" not in result.stderr
+
+
+def _edits_of(chosen: dict) -> tuple:
+    kinds = {"SwapSheet": SwapSheet, "RemoveUnit": RemoveUnit}
+    return tuple(kinds[e["kind"]](**{k: v for k, v in e.items() if k != "kind"}) for e in chosen["edits"])
+
+
+def _armies(scene) -> list[tuple[str, str, str]]:
+    return sorted((u.id, u.side, u.sheet) for u in scene.units)
+
+
+@pytest.mark.skipif(not (ROOT / "docs" / "balance-village.json").is_file(), reason="the village's report is not here")
+def test_the_balanced_village_is_the_village_with_the_reports_suggestion_and_its_report_says_fair():
+    """docs/balance-village.json's suggestion applied to scenes/village.yaml gives exactly the armies of
+    scenes/village-balanced.yaml; that scene's own report (other seeds) says fair, on enough games for
+    the 95 % interval to lie inside the 45-55 % band."""
+    report = json.loads((ROOT / "docs" / "balance-village.json").read_text())
+    assert report["base"]["fair"] is False and report["confirmed"]["fair"] is True
+    assert report["chosen"] is not None, report["suggestion"]
+    village = load_scene(ROOT / "scenes" / "village.yaml")
+    balanced = load_scene(ROOT / "scenes" / "village-balanced.yaml")
+    assert _armies(apply_edits(village, _edits_of(report["chosen"]))) == _armies(balanced)
+    assert _armies(balanced) != _armies(village)
+    check = json.loads((ROOT / "docs" / "balance-village-balanced.json").read_text())
+    assert Path(check["scene"]).name == "village-balanced.yaml" and check["interrupted"] is False
+    base = check["base"]
+    assert base["verdict"].startswith("fair:") and "the whole interval inside the band" in base["verdict"]
+    for side in base["sides"].values():
+        assert 0.45 <= side["ci95"][0] and side["ci95"][1] <= 0.55
+    assert base["first_seed"] > report["base"]["first_seed"] + report["base"]["games"] - 1  # seeds not used before
