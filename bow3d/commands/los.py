@@ -12,11 +12,11 @@ NAME = "los"
 ORDER = 35
 HELP = "referee a line of sight: visible, covered, range penalty, front arc (BOW 2.4.2)"
 DESCRIPTION = """Settle 'can my unit see yours?' with the 3D geometry of the scene: rays from the
-firer's eye (the centre of its head) to points spread over the target's real surface, the side
-facing the firer. The verdict names what hides the target (decor part, colour, file and line;
-or a unit or vehicle id) and how much, says whether the target is covered (hidden share at least
-the ruleset's cover_threshold, default 25 %), the head-to-head distance in studs with its range
-penalty (-1 brick per 15 studs beyond the first 15) and whether the target is in the firer's
+firer's eye (the centre of its head) over the target's silhouette as the eye sees it, studs
+included (sight method silhouette-1; the JSON names the method). The verdict names what hides
+the target (decor part, colour, file and line; or a unit or vehicle id) and how much, says
+whether the target is covered (hidden share at least the ruleset's cover_threshold, default
+25 %), the head-to-head distance in studs with its range penalty (-1 brick per 15 studs beyond the first 15) and whether the target is in the firer's
 front arc. The geometry is measured by the 3D world; the verdict (covered, range penalty) is the
 scene's ruleset's (BOW 1.3 §2.4.2 for bow-1.3 scenes).
 
@@ -24,7 +24,7 @@ With only FIRER: every enemy unit, best target first.
 --json prints the world's facts (visible fraction, blockers with their share, material and
 distance along the line of fire, heights, distance) and the ruleset's `verdict` object beside
 them, with the sentence as `text`.
---png draws the view from the firer's eye: the target's sample points green (seen) or red
+--png draws the view from the firer's eye: where the rays meet the target, green (seen) or red
 (hidden), blockers outlined, and a top-down inset with the line of fire, the 15/30/45-stud
 range bands and the front arc.
 
