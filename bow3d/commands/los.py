@@ -16,9 +16,10 @@ firer's eye (the centre of its head) over the target's silhouette as the eye see
 included (sight method silhouette-1; the JSON names the method). The verdict names what hides
 the target (decor part, colour, file and line; or a unit or vehicle id) and how much, says
 whether the target is covered (hidden share at least the ruleset's cover_threshold, default
-25 %), the head-to-head distance in studs with its range penalty (-1 brick per 15 studs beyond the first 15) and whether the target is in the firer's
-front arc. The geometry is measured by the 3D world; the verdict (covered, range penalty) is the
-scene's ruleset's (BOW 1.3 §2.4.2 for bow-1.3 scenes).
+25 %), the head-to-head distance in studs with its range penalty (-1 brick per 15 studs beyond
+the first 15) and whether the target is in the firer's front arc. The geometry is measured by
+the 3D world; the verdict (covered, range penalty) is the scene's ruleset's (BOW 1.3 §2.4.2 for
+bow-1.3 scenes).
 
 With only FIRER: every enemy unit, best target first.
 --json prints the world's facts (visible fraction, blockers with their share, material and
