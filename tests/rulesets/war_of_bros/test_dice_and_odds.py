@@ -9,7 +9,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from bow3d.cli import main
@@ -159,3 +159,79 @@ def test_bow3d_odds_refuses_bad_dice_in_one_line(capsys):
     assert "d7" in capsys.readouterr().err
     assert main(["odds", "--ruleset", "war-of-bros", "--accuracy", "d6"]) == 2
     assert "--damage" in capsys.readouterr().err
+
+
+# -- `bow3d odds --json` against an enumeration written here, for any dice -------------------------------------
+def book_faces(text: str | None, more: int = 0, plus: int = 0) -> dict[int, int]:
+    """How many face combinations of a throw give each result, counted here from the text alone: 'NdS+B' is N
+    dice of S faces, the highest kept ("Multiple Die Saves"), plus B (a size past d12 or a Focus), `more` dice
+    added (Vital Attack), `plus` added (--focus). No text: {0: 1} (no save)."""
+    if text is None:
+        return {0: 1}
+    count, rest = text.split("d")
+    sides, _, bonus = rest.partition("+")
+    counts: dict[int, int] = {}
+    for faces in itertools.product(range(1, int(sides) + 1), repeat=int(count or 1) + more):
+        value = max(faces) + int(bonus or 0) + plus
+        counts[value] = counts.get(value, 0) + 1
+    return counts
+
+
+def enumerate_attack(dice: dict, cover: str, focus: bool, vital: bool, rail: bool, mechanized: bool) -> dict:
+    """Every face of every die of one attack (a d4 for the Cover Step, Accuracy against Evasion, then each of
+    Damage's three throws against Shield, Armor and Vitality), one grid, each combination weighted by how many
+    face combinations give it; the steps in the book's order, a save that is higher stops the attack; Rail
+    Driven halves the damage and ignores cover; a Mechanized target makes no Vitality Save."""
+    rolls = [book_faces("d4"), book_faces(dice["accuracy"], vital, focus), book_faces(dice["evasion"])]
+    for save in ("shield", "armor", "vitality"):
+        rolls += [book_faces(dice["damage"], vital, focus), book_faces(dice[save])]
+    values = np.meshgrid(*[np.array(list(r), float) for r in rolls], indexing="ij", sparse=True)
+    weight = np.ones([len(r) for r in rolls], np.int64)
+    for axis, roll in enumerate(rolls):
+        shape = [1] * len(rolls)
+        shape[axis] = len(roll)
+        weight = weight * np.array(list(roll.values()), np.int64).reshape(shape)
+    d4, accuracy, evasion, d1, shield, d2, armor, d3, vitality = values
+    halve = 0.5 if rail else 1.0
+    misses = 0 if rail else {"none": 0, "light": 1, "medium": 2, "heavy": 3, "total": 4}[cover]   # Rail Driven:
+    stops = {"p_miss_cover": d4 <= misses,                                          # "Ignore all checks for ... Cover"
+             "p_evaded": evasion > accuracy if dice["evasion"] else False,
+             "p_shield": shield > d1 * halve if dice["shield"] else False,
+             "p_armor": armor > d2 * halve if dice["armor"] else False,
+             "p_vitality_held": vitality > d3 * halve if dice["vitality"] and not mechanized else False}
+    left, out = np.ones(weight.shape, bool), {}
+    for name, stop in stops.items():
+        hit = left & stop
+        out[name] = Fraction(int(weight[hit].sum()), int(weight.sum()))
+        left &= ~hit
+    out["p_perish"] = Fraction(int(weight[left].sum()), int(weight.sum()))
+    return out
+
+
+attack_dice_text = st.sampled_from(["d4", "d6", "d8", "2d4", "2d6", "d4+1", "d12+1", "3d4"])
+save_dice_text = st.one_of(st.none(), st.sampled_from(["d4", "d6", "2d4", "d8", "d6+2", "2d10"]))
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(dice=st.fixed_dictionaries({"accuracy": attack_dice_text, "damage": attack_dice_text,
+                                   "evasion": save_dice_text, "shield": save_dice_text, "armor": save_dice_text,
+                                   "vitality": save_dice_text}),
+       cover=st.sampled_from(["none", "light", "medium", "heavy", "total"]), focus=st.booleans(),
+       vital=st.booleans(), rail=st.booleans(), mechanized=st.booleans())
+def test_bow3d_odds_json_equals_an_enumeration_for_any_dice(dice, cover, focus, vital, rail, mechanized, capsys):
+    """Quick Order Of Operation, Multiple Die Saves, Vital Attack, Rail Driven: `bow3d odds --ruleset war-of-bros
+    ... --json` gives exactly the share of the face combinations that end in each outcome (as fractions too)."""
+    sizes = [len(book_faces(dice[k], vital and k in ("accuracy", "damage"))) for k in dice]
+    assume(4 * sizes[0] * sizes[2] * (sizes[1] ** 3) * sizes[3] * sizes[4] * sizes[5] <= 400_000)
+    args = ["odds", "--ruleset", "war-of-bros", "--cover", cover, "--json"]
+    args += [a for k, v in dice.items() if v is not None for a in (f"--{k}", v)]
+    args += [flag for flag, on in (("--focus", focus), ("--vital", vital), ("--rail", rail),
+                                   ("--mechanized", mechanized)) if on]
+    assert main(args) == 0
+    data = json.loads(capsys.readouterr().out)
+    expected = enumerate_attack(dice, cover, focus, vital, rail, mechanized)
+    exact = {"p_miss_cover": "cover", "p_evaded": "evaded", "p_shield": "shield", "p_armor": "armor",
+             "p_vitality_held": "vitality", "p_perish": "perished"}
+    for name, key in exact.items():
+        assert Fraction(data["exact"][key]) == expected[name], (name, args)
+        assert data[name] == pytest.approx(float(expected[name]), abs=1e-12), (name, args)
