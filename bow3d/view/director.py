@@ -40,6 +40,14 @@ FINALE_S = 3.5  # the winner's title over a last look at the battlefield
 FALL_S = 0.8  # a dying unit topples over this long
 Ground = Callable[[float, float], float]  # world (x, y) LDU -> ground height z LDU
 Stand = Callable[[str, Pose], float]  # unit or vehicle id, pose -> the height it stands at (LDU), as drawn
+# The camera variants a planner may pick per shot: a move of the framer's camera about the point it looks
+# at, (distance scale, degrees raised, degrees turned); the first is the framer's own camera.
+CAMERA_MOVES = ((1.0, 0.0, 0.0), (1.0, 15.0, 0.0), (0.8, 0.0, 0.0), (1.0, 0.0, 25.0), (1.0, 0.0, -25.0),
+                (0.8, 15.0, 25.0), (0.8, 15.0, -25.0), (1.0, 30.0, 0.0), (0.65, 25.0, 0.0), (1.25, 10.0, 0.0),
+                (0.7, 50.0, 0.0), (0.6, 45.0, 40.0), (0.6, 45.0, -40.0), (1.5, 45.0, 90.0), (1.5, 45.0, -90.0))
+SIDES = {"over_the_shoulder": 3, "tracking": 3, "close_up": 5}  # camera sides a framer offers (clear_side)
+Variant = tuple[int, int]  # (side, index into CAMERA_MOVES)
+Planner = Callable[["ShotList", int], Variant]  # film, shot -> the variant kept (bow3d.view.shot_check.plan_shot)
 
 
 @dataclass(frozen=True)
@@ -150,7 +158,7 @@ class ShotList:
     """The film: shots over time, and the frame spec at any time. Build it with `direct`."""
 
     def __init__(self, timeline: Timeline, shots: tuple[Shot, ...], bounds: np.ndarray, ground: Ground,
-                 aspect: float, stand: Stand | None = None):
+                 aspect: float, stand: Stand | None = None, planner: Planner | None = None):
         self.timeline = timeline
         self.shots = shots
         self.bounds = np.asarray(bounds, dtype=np.float64)
@@ -159,6 +167,10 @@ class ShotList:
         self.aspect = aspect
         self.duration_s = shots[-1].end_s if shots else 0.0
         self._sides: dict[int, int] = {}  # shot -> the camera side chosen for it (picked once per shot)
+        self.planner = planner
+        self.plans: dict[int, Variant] = {}  # shot -> the variant the planner kept (planned on first use)
+        self.forced: dict[int, Variant] = {}  # shot -> a variant being tried (by the planner)
+        self._side = -1  # the side the frame being framed takes (-1: clear_side's own choice)
 
     def frame_count(self, fps: int) -> int:
         """Frames of the film at `fps` (the duration rounded to whole frames, at least one)."""
@@ -180,7 +192,11 @@ class ShotList:
         step = self.timeline.steps[shot.step]
         from bow3d.view.shots import FRAMERS  # the camera work of each kind of shot
 
+        variant = self.variant(index)
+        self._side = variant[0]
         spec = FRAMERS[shot.kind](self, index, shot, step, local)
+        if variant[1]:
+            spec = replace(spec, camera=moved_camera(spec.camera, CAMERA_MOVES[variant[1]]))
         if not np.isfinite(spec.camera.position + spec.camera.target).all():  # someone off the table
             spec = replace(spec, camera=self._establishing(step.round, 0.5), tracer=None)
         return replace(spec, doors=step.doors)
@@ -222,10 +238,30 @@ class ShotList:
         name = self.timeline.labels.get(id_, id_)
         return f"{side.name}: {name}" if side else name
 
+    def variant(self, index: int) -> Variant:
+        """The camera variant of shot `index`: the one being tried, else the planner's (planned once per
+        shot), else (-1, 0): the framer's own side (`clear_side`) and camera."""
+        if index in self.forced:
+            return self.forced[index]
+        if self.planner is None or self.shots[index].kind not in PLANNED_KINDS:
+            return (-1, 0)
+        if index not in self.plans:
+            self.plans[index] = self.planner(self, index)
+        return self.plans[index]
+
+    def variants(self, index: int) -> list[Variant]:
+        """Every camera variant shot `index` may take, the framer's own first."""
+        sides = SIDES.get(self.shots[index].kind, 1)
+        return [(-1, 0)] + [(side, move) for move in range(len(CAMERA_MOVES)) for side in range(sides)
+                            if (side, move) != (-1, 0)]
+
     def clear_side(self, shot: int, target: np.ndarray, offsets: list[np.ndarray], poses: Mapping[str, Pose],
                    ignore: tuple[str, ...]) -> int:
-        """Which of `offsets` (camera minus target, LDU) sees `target` best: the fewest samples of the
-        sight line under the decor's top surface or near another unit. Chosen once per shot."""
+        """Which of `offsets` (camera minus target, LDU) sees `target` best: the planned side, else the
+        fewest samples of the sight line under the decor's top surface or near another unit. Chosen once
+        per shot."""
+        if 0 <= self._side < len(offsets):
+            return self._side
         if shot not in self._sides:
             self._sides[shot] = int(np.argmax([self._clearance(target, target + o, poses, ignore)
                                                for o in offsets]))
@@ -265,8 +301,24 @@ class ShotList:
         return _pose(target + offset * distance, target, fov)
 
 
+PLANNED_KINDS = ("over_the_shoulder", "tracking", "close_up", "two_shot", "glance", "throw")
+
+
+def moved_camera(camera: CameraPose, move: tuple[float, float, float]) -> CameraPose:
+    """`camera` moved about the point it looks at: its distance scaled, raised and turned (degrees)."""
+    scale, raise_deg, turn_deg = move
+    target = np.asarray(camera.target, np.float64)
+    offset = np.asarray(camera.position, np.float64) - target
+    distance = float(np.linalg.norm(offset)) * scale
+    yaw = math.atan2(offset[1], offset[0]) + math.radians(turn_deg)
+    pitch = math.asin(max(-1.0, min(1.0, offset[2] / max(float(np.linalg.norm(offset)), 1e-9))))
+    pitch = min(math.radians(80.0), pitch + math.radians(raise_deg))
+    new = np.array([math.cos(pitch) * math.cos(yaw), math.cos(pitch) * math.sin(yaw), math.sin(pitch)]) * distance
+    return _pose(target + new, target, camera.fov_deg)
+
+
 def direct(timeline: Timeline, bounds: np.ndarray, ground: Ground | None = None, aspect: float = 16 / 9,
-           max_seconds: float = 90.0, stand: Stand | None = None) -> ShotList:
+           max_seconds: float = 90.0, stand: Stand | None = None, planner: Planner | None = None) -> ShotList:
     """The shot list of a timeline, at most `max_seconds` long.
 
     One shot per beat when it fits. A longer game is edited: shots are first tightened to
@@ -275,7 +327,8 @@ def direct(timeline: Timeline, bounds: np.ndarray, ground: Ground | None = None,
     game, and only then is everything scaled down. `bounds` ((2, 3), LDU) is the battlefield's
     box (establishing shots frame it); `ground(x, y)` gives the ground height under a point
     (default: z = the bottom of the box); `stand(id, pose)` the height a unit or vehicle stands
-    at, as the scene nodes place it (default: the ground under its position).
+    at, as the scene nodes place it (default: the ground under its position); `planner(film, shot)`
+    picks each shot's camera variant (bow3d.view.shot_check.ShotPlanner: scored with the world's rays).
     """
     bounds = np.asarray(bounds, dtype=np.float64)
     floor = float(bounds[0][2]) if bounds.size else 0.0
@@ -300,7 +353,7 @@ def direct(timeline: Timeline, bounds: np.ndarray, ground: Ground | None = None,
     shots = tuple(Shot(shot_kind(steps[i]) if n < len(lengths) - 1 or not timeline.finished else "finale",
                        float(start), float(length), int(i))
                   for n, (i, start, length) in enumerate(zip(chosen, starts, lengths)))
-    return ShotList(timeline, shots, bounds, ground, aspect, stand)
+    return ShotList(timeline, shots, bounds, ground, aspect, stand, planner)
 
 
 BRISK_S = {"establishing": 2.5, "over_the_shoulder": 3.4, "close_up": 2.0, "tracking": 1.4, "two_shot": 2.8,

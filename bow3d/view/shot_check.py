@@ -35,6 +35,7 @@ MIN_VISIBLE = 0.5  # issue 18: every shot's subject at least half seen ...
 MIN_SCREEN = 0.05  # ... and at least 5 % of the frame
 SAMPLE_AT = (0.1, 0.5, 0.9)  # moments of a shot that are measured (fractions of its length)
 WIDE_KINDS = ("establishing", "rolls", "finale")
+GOOD_VISIBLE, GOOD_SCREEN = 0.8, 0.12  # the planner stops looking farther once a camera does this well
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,7 @@ class ShotReport:
     screen: float
     lens_clear: bool
     worst_s: float  # film time of the worst moment measured
+    least: float = 1.0  # the least seen subject's share at its worst moment (a target hidden by the firer's head)
 
     @property
     def ok(self) -> bool:
@@ -63,7 +65,7 @@ class ShotReport:
     def format(self) -> str:
         lens = "" if self.lens_clear else ", something at the lens"
         return (f"shot {self.shot:3d} {self.kind:17s} {self.start_s:6.1f}-{self.start_s + self.duration_s:5.1f} s "
-                f"{', '.join(self.subjects):40s} visible {self.visible:4.0%}, {self.screen:5.1%} of the frame{lens}"
+                f"{', '.join(self.subjects):40s} visible {self.visible:4.0%} (least {self.least:4.0%}), {self.screen:5.1%} of the frame{lens}"
                 f"{'' if self.ok else '  <- below'}")
 
 
@@ -107,6 +109,7 @@ class ShotJudge:
         self.world = world
         self.aspect = float(aspect)
         self._placed: tuple | None = None
+        self.least = 1.0
 
     def place(self, poses: Mapping[str, Pose]) -> None:
         """Put the world's units and vehicles where `poses` (studs) has them: standing, seated, or off."""
@@ -179,6 +182,7 @@ class ShotJudge:
             points_all.append(xy[front])
         visible = float(np.mean(shares)) if shares else 1.0
         screen = screen_share(np.concatenate(points_all)) if points_all else 0.0
+        self.least = float(min(shares)) if shares else 1.0  # the least seen subject (the planner weighs it too)
         return visible, screen, lens
 
     def lens_clear(self, eye: np.ndarray) -> bool:
@@ -226,7 +230,7 @@ def check_shot(film: ShotList, judge: ShotJudge, index: int) -> ShotReport:
     subjects = subjects_of(film, index)
     if not subjects:
         return ShotReport(index, shot.kind, shot.start_s, shot.duration_s, (), 1.0, 1.0, True, shot.start_s)
-    worst = None
+    worst, least = None, 1.0
     lens = True
     cameras = []
     for at in SAMPLE_AT:
@@ -234,11 +238,49 @@ def check_shot(film: ShotList, judge: ShotJudge, index: int) -> ShotReport:
         spec = film.frame(time_s)
         visible, screen, clear = judge.measure(spec, subjects)
         lens &= clear
+        least = min(least, judge.least)
         cameras.append(np.asarray(spec.camera.position, np.float64))
         if worst is None or (visible, screen) < worst[:2]:
             worst = (visible, screen, time_s)
     lens &= judge.path_clear(cameras)
-    return ShotReport(index, shot.kind, shot.start_s, shot.duration_s, subjects, worst[0], worst[1], lens, worst[2])
+    return ShotReport(index, shot.kind, shot.start_s, shot.duration_s, subjects, worst[0], worst[1], lens, worst[2],
+                      least)
+
+
+class ShotPlanner:
+    """The director's planner (`direct(..., planner=)`): of every camera variant a shot may take
+    (`ShotList.variants`: the framer's sides, each moved closer, higher, turned), the one whose worst
+    moment best shows the subject. Ranked by: passing the check (a clear lens and camera path, at least
+    MIN_VISIBLE seen and MIN_SCREEN of the frame), then the seen share (up to 0.9) plus half the least seen
+    subject's share (up to 0.9) and half the screen share (up to 0.3), less 0.02 per step away from the framer's own composition (rule of thirds, the
+    firer's shoulder) so that it is kept when it is as good. Moves are tried in order (the framer's own camera
+    first), every side of each; once the best so far is GOOD_VISIBLE seen and GOOD_SCREEN of the frame,
+    the farther moves are not tried. Ties go to the first: the same replay, the same plan."""
+
+    def __init__(self, world, aspect: float):
+        self.judge = ShotJudge(world, aspect)
+        self.reports: dict[int, ShotReport] = {}  # shot -> the kept variant's report
+
+    def __call__(self, film: ShotList, index: int):
+        best, best_key, best_report = (-1, 0), None, None
+        variants = film.variants(index)
+        for rank, variant in enumerate(variants):
+            film.forced[index] = variant
+            try:
+                report = check_shot(film, self.judge, index)
+            finally:
+                del film.forced[index]
+            key = (report.ok, min(report.visible, 0.9) + 0.5 * min(report.least, 0.9)
+                   + 0.5 * min(report.screen, 0.3) - 0.02 * (variant[1] > 0)
+                   - 0.01 * (variant[0] >= 0) + (0.0 if report.lens_clear else -1.0))
+            if best_key is None or key > best_key:
+                best, best_key, best_report = variant, key, report
+            last_of_move = rank + 1 == len(variants) or variants[rank + 1][1] != variant[1]
+            if last_of_move and best_report.ok and best_report.visible >= GOOD_VISIBLE \
+                    and best_report.screen >= GOOD_SCREEN:
+                break  # a camera this good: the farther moves are not tried
+        self.reports[index] = best_report
+        return best
 
 
 def check_film(film: ShotList, world) -> list[ShotReport]:

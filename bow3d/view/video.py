@@ -83,8 +83,13 @@ class FilmRenderer:
             _, aspect2d = overlay_layer(self.renderer.buffer, aspect)
             self.stage = Stage(self.nodes, self.renderer.buffer, self.renderer.camera, self.renderer.lens, aspect2d,
                                aspect)
+            planner = None
+            if world is not None:  # shots planned with the world's rays (bow3d.view.shot_check)
+                from bow3d.view.shot_check import ShotPlanner
+
+                planner = ShotPlanner(world, aspect)
             self.film: ShotList = direct(timeline, self.nodes.battlefield_model.bounds(), _ground(self.nodes),
-                                         aspect, max_seconds, _stand(self.nodes))
+                                         aspect, max_seconds, _stand(self.nodes), planner)
         except BaseException:
             self.renderer.close()
             raise
@@ -185,13 +190,15 @@ def write_film(renderer: FilmRenderer, out_path: str | Path, fps: int = 30, prog
 
 def render_timeline_video(scene: Any, timeline: Timeline, out_path: str | Path, size: tuple[int, int] = (1280, 720),
                           fps: int = 30, progress: bool = True, library=None,
-                          max_seconds: float = MAX_FILM_SECONDS, overwrite: bool = False) -> VideoStats:
-    """An MP4 of a timeline on its scene (see `render_replay_video`)."""
+                          max_seconds: float = MAX_FILM_SECONDS, overwrite: bool = False, world: Any = None
+                          ) -> VideoStats:
+    """An MP4 of a timeline on its scene (see `render_replay_video`); with the replay's `world`, the shots
+    are planned with its rays (bow3d.view.shot_check.ShotPlanner)."""
     fps = _check_fps(fps)
     from bow3d.paths import new_file_name
 
     out = free_output(out_path, overwrite)
-    renderer = FilmRenderer(scene, timeline, size, library, max_seconds)
+    renderer = FilmRenderer(scene, timeline, size, library, max_seconds, world)
     try:
         with new_file_name(out, force=overwrite) as tmp:  # encoded beside it, renamed into place when whole
             return write_film(renderer, tmp, fps, progress, label=out.name)
@@ -212,7 +219,7 @@ def render_replay_video(replay_path: str | Path, out_path: str | Path, size: tup
     free_output(out_path, overwrite)
     scene_obj, timeline, opened = load_timeline(replay_path, scene=scene)
     return render_timeline_video(scene_obj, timeline, out_path, size, fps, progress, library=opened.library(),
-                                 max_seconds=max_seconds, overwrite=overwrite)
+                                 max_seconds=max_seconds, overwrite=overwrite, world=opened.world())
 
 
 def check_replay_shots(replay_path: str | Path, size: tuple[int, int] = (1280, 720), *,

@@ -13,7 +13,9 @@ from bow3d.view.offscreen import CameraPose
 from bow3d.view.shot_check import MIN_SCREEN, MIN_VISIBLE, ShotJudge, screen_share
 
 ROOT = Path(__file__).resolve().parents[2]
-BUNDLED = sorted((ROOT / "replays").glob("*.bowreplay"))
+NOT_YET = {"war-of-bros-seed1": "its targets (tanks, crews) are hidden from every camera the planner tries"}
+BUNDLED = [pytest.param(p, marks=pytest.mark.xfail(reason=NOT_YET[p.stem], strict=True)) if p.stem in NOT_YET else p
+           for p in sorted((ROOT / "replays").glob("*.bowreplay"))]
 
 
 def test_screen_share_is_the_clipped_box():
@@ -62,3 +64,17 @@ def test_the_check_notices_a_camera_in_the_ground_or_looking_away(village_film, 
     assert judge.measure(away, subjects)[:2] == (0.0, 0.0)  # behind the camera: nothing seen, nothing on screen
     buried = replace(spec, camera=CameraPose((eye[0], eye[1], -40.0), tuple(target), spec.camera.fov_deg))
     assert judge.measure(buried, subjects)[2] is False  # under the ground
+
+
+@pytest.mark.render
+@pytest.mark.parametrize("replay", BUNDLED, ids=lambda p: p.stem)
+def test_every_shot_of_the_bundled_films_shows_its_subject(replay, renderer_available):
+    from bow3d.view.shot_check import worst_shot
+    from bow3d.view.video import check_replay_shots
+
+    reports = check_replay_shots(replay, (64, 36))  # the film at 16:9: the same shots as at 720p
+    measured = [r for r in reports if r.subjects]
+    assert measured, "no shot with a subject"
+    below = [r.format() for r in measured if not r.ok]
+    assert not below, "\n".join(below)
+    assert worst_shot(reports).visible >= MIN_VISIBLE
