@@ -33,7 +33,7 @@ def test_cover_step_bow3d_los_names_the_class_and_the_part_in_text_and_json(fire
     text = capsys.readouterr().out
     assert f"{cover.upper()} cover" in text and f"given by {part}: {material}, the book's {book} = {cover}" in text
     assert ("no roll, the attack is a miss" if cover == "total" else
-            f"misses on a d4 roll of {dict(light=1, medium=2)[cover]} or less") in text
+            f"misses on a d4 roll of {{"light": 1, "medium": 2}[cover]} or less") in text
     assert main(["los", SCENE, firer, target, "--json", *LIBRARY]) == 0
     verdict = json.loads(capsys.readouterr().out)["verdict"]
     assert verdict["ruleset"] == "war-of-bros" and verdict["covered"] and verdict["cover"] == cover

@@ -14,7 +14,7 @@ def kill(game, target):
     answer(game, 6)
 
 
-def test_domination_ends_when_one_player_has_units_left_and_gives_the_rewards():
+def test_alternate_game_modes_domination_ends_when_one_player_has_units_left_and_gives_the_rewards():
     """Ending An Encounter / Domination: "the only player ... with units remaining shall be declared the winner";
     A Reward Is Given: 5 unit power to the winner, 2 to the loser at the first tier."""
     red = [{"id": "r1", "side": "red", "sheet": "private", "position": [40, 10], "facing": 180}]
@@ -25,7 +25,7 @@ def test_domination_ends_when_one_player_has_units_left_and_gives_the_rewards():
     assert over.kind == "game_over" and over.data["rewards"] == {"blue": 5, "red": 2}
 
 
-def test_the_encounter_goes_on_while_both_players_have_units():
+def test_ending_an_encounter_not_while_two_players_have_units():
     red = [{"id": "r1", "side": "red", "sheet": "private", "position": [40, 10], "facing": 180},
            {"id": "r2", "side": "red", "sheet": "private", "position": [150, 150], "facing": 180}]
     game = ready(scene(BLUE + red), rounds_skipped=1)
@@ -33,7 +33,7 @@ def test_the_encounter_goes_on_while_both_players_have_units():
     assert not game.is_over
 
 
-def test_capture_the_frag_primary_targets_tokens_and_the_loser_removed():
+def test_alternate_game_modes_capture_the_frag_primary_targets_tokens_and_the_loser_removed():
     """Capture The Frag: each player selects a Primary Target; "When a primary target is killed, the player that
     controlled that primary target will lose their frag token and will be required to select a new primary target
     ... When all 3 frag tokens are lost, that player's units and all Body and Vehicle Covers associated with that
@@ -63,7 +63,7 @@ def test_capture_the_frag_primary_targets_tokens_and_the_loser_removed():
     assert any(e.kind == "side_out" and e.data["side"] == "red" for e in game.events)
 
 
-def test_round_limit_decided_by_the_unit_power_in_play():
+def test_ending_an_encounter_round_limit_decided_by_the_unit_power_in_play():
     """Our reading for the session's round limit (the book has none): the unit power still in play decides."""
     red = [{"id": "r1", "side": "red", "sheet": "private", "position": [150, 150], "facing": 180}]
     game = ready(scene(BLUE + red), rounds_skipped=2, max_rounds=2)
