@@ -15,6 +15,7 @@ from bow3d.ldraw import BUNDLED_LIBRARY
 ROOT = Path(__file__).resolve().parents[3]
 SCENE = str(ROOT / "scenes" / "war-of-bros.yaml")
 LIBRARY = ["--library", str(BUNDLED_LIBRARY)]
+MISSES = {"light": 1, "medium": 2, "heavy": 3, "total": 4}   # Cover Step: d4 results that miss
 
 # firer, target, the class, the part that gives it (part, colour, line of war-of-bros.ldr), its material, the book
 EXAMPLES = [
@@ -33,13 +34,13 @@ def test_cover_step_bow3d_los_names_the_class_and_the_part_in_text_and_json(fire
     text = capsys.readouterr().out
     assert f"{cover.upper()} cover" in text and f"given by {part}: {material}, the book's {book} = {cover}" in text
     assert ("no roll, the attack is a miss" if cover == "total" else
-            f"misses on a d4 roll of {{"light": 1, "medium": 2}[cover]} or less") in text
+            f"misses on a d4 roll of {MISSES[cover]} or less") in text
     assert main(["los", SCENE, firer, target, "--json", *LIBRARY]) == 0
     verdict = json.loads(capsys.readouterr().out)["verdict"]
     assert verdict["ruleset"] == "war-of-bros" and verdict["covered"] and verdict["cover"] == cover
     assert verdict["given_by"] == {**verdict["given_by"], "what": part, "material": material, "book": book,
                                    "cover": cover, "counts": True}
-    assert verdict["cover_step_misses_on"] == {"light": 1, "medium": 2, "total": 4}[cover]
+    assert verdict["cover_step_misses_on"] == MISSES[cover]
 
 
 @pytest.mark.render
