@@ -50,11 +50,12 @@ def draw_in_scene_order() -> None:
 class Stage:
     """Everything the film draws, on top of `nodes` (a `SceneNodes` from `attach_scene`)."""
 
-    def __init__(self, nodes, window, camera, lens, aspect2d, aspect: float):
+    def __init__(self, nodes, window, camera, lens, aspect2d, aspect: float, rest=None):
         from bow3d.view import markers
 
         draw_in_scene_order()
         self.nodes = nodes
+        self.rest = rest  # (id, Pose) -> the z the rules rest it at (LDU; the world's); None: the nodes' own ground
         self.window = window
         self.camera = camera
         self.lens = lens
@@ -136,7 +137,10 @@ class Stage:
         if piece.alive != alive or not alive:
             self.nodes.set_alive(id_, alive)
             self.highlighted = ""  # set_alive hides the highlight ring: draw it again
-        self.nodes.set_pose(id_, pose.position, pose.facing_deg)
+        # Where the rules put it: the world's rest height (a footprint box under a roof's edge once stood
+        # a unit on the roof, legs in the sky, while the rules had it on the ground: issue 18).
+        ground_z = None if self.rest is None else self.rest(id_, pose)
+        self.nodes.set_pose(id_, pose.position, pose.facing_deg, ground_z)
         if alive:
             if piece.marks_state != (pose.marks, pose.damage):
                 self.nodes.set_marks(id_, marking_bricks=pose.marks, damage=pose.damage)

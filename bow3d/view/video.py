@@ -81,15 +81,16 @@ class FilmRenderer:
             self.nodes = attach_scene(self.renderer.render, scene, library)
             studs_within(self.nodes.battlefield, FILM_NEAR_LDU)
             _, aspect2d = overlay_layer(self.renderer.buffer, aspect)
+            rest = world_rest(world) if world is not None else None
             self.stage = Stage(self.nodes, self.renderer.buffer, self.renderer.camera, self.renderer.lens, aspect2d,
-                               aspect)
+                               aspect, rest)
             planner = None
             if world is not None:  # shots planned with the world's rays (bow3d.view.shot_check)
                 from bow3d.view.shot_check import ShotPlanner
 
                 planner = ShotPlanner(world, aspect)
             self.film: ShotList = direct(timeline, self.nodes.battlefield_model.bounds(), _ground(self.nodes),
-                                         aspect, max_seconds, _stand(self.nodes), planner)
+                                         aspect, max_seconds, rest or _stand(self.nodes), planner)
         except BaseException:
             self.renderer.close()
             raise
@@ -143,6 +144,24 @@ def _ground(nodes: Any):
         return cache[key]
 
     return ground
+
+
+def world_rest(world: Any):
+    """(id, pose) -> the z (LDU) the world rests a unit or vehicle at in that pose (its lowest point on
+    whatever is below, contract C1): where the rules put it. The world itself is not moved."""
+    from bow3d.world.bodies import body_pose
+
+    cache: dict[tuple, float] = {}
+
+    def rest(id_: str, pose: Any) -> float:
+        key = (id_, pose.position, pose.facing_deg)
+        if key not in cache:
+            body = world.bodies[id_]
+            cache[key] = float(world.rest_height(body.template, body_pose(pose.position[0], pose.position[1],
+                                                                          pose.facing_deg, 0.0)))
+        return cache[key]
+
+    return rest
 
 
 def _stand(nodes: Any):
