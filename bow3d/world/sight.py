@@ -127,13 +127,13 @@ def silhouette_rays(template, pose: np.ndarray, eye: np.ndarray, cells: int = SI
     rot, move = pose[:3, :3], pose[:3, 3]
     centre = rot @ ((corners[0] + corners[7]) / 2.0) + move
     forward, right, up, distance = view_frame(eye, centre)
-    frame = np.stack([right, up, forward])                         # rows: the camera's axes, world
+    frame = np.array([right, up, forward])                         # rows: the camera's axes, world
     rel = (corners @ rot.T + (move - eye)) @ frame.T               # (8, 3) in the camera's axes
     depth = np.maximum(rel[:, 2], NEAR_DEPTH_SHARE * max(distance, 1.0))
-    a = np.clip(rel[:, 0] / depth, -MAX_TANGENT, MAX_TANGENT)
-    b = np.clip(rel[:, 1] / depth, -MAX_TANGENT, MAX_TANGENT)
-    a0, b0 = float(a.min()), float(b.min())
-    wa, wb = float(a.max()) - a0, float(b.max()) - b0
+    ab = rel[:, :2] / depth[:, None]
+    np.clip(ab, -MAX_TANGENT, MAX_TANGENT, out=ab)
+    (a0, b0), (a1, b1) = ab.min(axis=0).tolist(), ab.max(axis=0).tolist()
+    wa, wb = a1 - a0, b1 - b0
     if not (wa > 0 and wb > 0):
         return np.zeros((0, 3), np.float32), np.zeros(0, np.float32)
     nx = min(max(1, int(round(math.sqrt(cells * wa / wb)))), cells)

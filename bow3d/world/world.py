@@ -36,6 +36,8 @@ ABOVE_LDU = 1000.0  # vertical rays for ground heights start this far above the 
 MERGED_BATCH_RAYS = 4096  # batches this big, whose segments pass near bodies
 MERGED_NEAR_SHARE = 0.5   # ... more than this often (body-segment pairs per segment), cast bodies through one
                           # merged scene (rebuilt on first use after a move); others cast each body near them
+CONE_CULL_BODIES = 64     # with more active bodies than this, a sight's rays are first culled as one cone
+                          # (fewer would cost more to cull than the per-ray test it saves; same answers)
 
 
 @dataclass
@@ -389,7 +391,7 @@ class World:
         active[list(skip)] = False
         # Bodies only up to the decor's hit: segments already stopped by decor pass near fewer bodies.
         limit = np.minimum(tfar, t_decor)
-        if self.method.rays == "silhouette" and len(dirs):
+        if self.method.rays == "silhouette" and len(dirs) and np.count_nonzero(active) > CONE_CULL_BODIES:
             active &= self._in_cone(eye, dirs, limit)
         near = near_bodies(origins, dirs, limit, self._shapes, self.poses, np.flatnonzero(active), eye,
                            self._spheres())
@@ -510,11 +512,12 @@ class World:
         """Body hits on transparent triangles (a windscreen) go on past them, in place on (t_body, body):
         returns (t, body) of the first transparent body hit (inf where none)."""
         gt, gbody = np.full(len(t_body), np.inf, np.float32), np.full(len(t_body), -1, np.int32)
-        glassy_rows = np.array([r.template.transparent is not None and bool(r.template.transparent.any())
-                                for r in self._rows], bool)
+        glassy_rows = self._glassy_rows()
+        if not glassy_rows.any():
+            return gt, gbody
         for _ in range(MAX_GLASS_LAYERS):
             hit = np.flatnonzero(np.isfinite(t_body) & (body >= 0))
-            hit = hit[glassy_rows[body[hit]]] if glassy_rows.any() else hit[:0]
+            hit = hit[glassy_rows[body[hit]]]
             flags = [self._rows[b].template.transparent for b in body[hit]]
             glassy = np.array([f is not None and bool(f[p]) for f, p in zip(flags, prim[hit])], bool)
             rows = hit[glassy] if hit.size else hit
@@ -529,6 +532,16 @@ class World:
             t_body[rows] = np.where(np.isfinite(t2), start + t2, np.inf)
             body[rows], prim[rows] = b2, p2
         return gt, gbody
+
+    def _glassy_rows(self) -> np.ndarray:
+        """(B,) bool: bodies whose model has transparent triangles, kept until a body is added or
+        changes model."""
+        key = tuple(id(r.template) for r in self._rows)
+        if getattr(self, "_glassy_key", None) != key:
+            self._glassy_key = key
+            self._glassy = np.array([r.template.transparent is not None and bool(r.template.transparent.any())
+                                     for r in self._rows], bool)
+        return self._glassy
 
     def _sight_scene(self) -> TriangleScene:
         """The decor as sight sees it: its triangles and the stand-in studs (bow3d.world.studs) in one
