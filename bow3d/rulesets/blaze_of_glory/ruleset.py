@@ -29,8 +29,8 @@ class BlazeRuleset(Ruleset):
     """Blaze of Glory, Tim Eagling's Wild West skirmish rules."""
 
     name = NAME
-    title = "Blaze of Glory: Wild West skirmish"
-    edition = "Tim Eagling's rules (web edition)"
+    title = "Blaze of Glory: Wild West skirmish (Tim Eagling)"
+    edition = "web edition"
     languages = ("en",)
     book = "blaze-of-glory-rules.txt"
     revision = 1          # the readings' revision (docs/blaze-of-glory.md); a replay records it

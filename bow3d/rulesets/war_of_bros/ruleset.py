@@ -27,8 +27,8 @@ class WarOfBrosRuleset(Ruleset):
     """War of Bros (YuLabs), the whole rule book, refereed on the 3D battlefield."""
 
     name = NAME
-    title = "War of Bros"
-    edition = "rule book as in war-of-bros-rules.txt"
+    title = "War of Bros (YuLabs)"
+    edition = "free edition, undated"
     languages = ("en",)
     book = "war-of-bros-rules.txt"
     scene_model = WarOfBrosScene
