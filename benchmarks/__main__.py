@@ -10,7 +10,8 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-ORDER = ["bench_ldraw", "bench_render", "bench_world", "bench_rules", "bench_engine", "bench_video"]
+ORDER = ["bench_ldraw", "bench_inspect", "bench_render", "bench_world", "bench_sight", "bench_rules", "bench_engine",
+         "bench_war_of_bros", "bench_blaze_of_glory", "bench_batch", "bench_video"]
 
 
 def main(argv: list[str]) -> int:
