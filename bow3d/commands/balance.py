@@ -29,9 +29,12 @@ report, for scenario designers:
 writes the scene with the suggestion applied (its files named relative to the new place). Existing
 files are refused unless --force. Ctrl+C stops cleanly and reports the games that finished.
 
-examples:
+examples (a village game takes about 0.6 s of one core):
   bow3d balance scenes/village.yaml --games 200
-  bow3d balance scenes/village.yaml --games 400 --report docs/balance-village --write-scene village-fair.yaml
+  bow3d balance scenes/village.yaml --games 200 --screen-games 100 --candidates 3 --report village-balance --write-scene scenes/village-fair.yaml
+  bow3d balance scenes/village-balanced.yaml --games 600 --seed 1001 --candidates 0
+  bow3d balance scenes/village.yaml --games 100 --engine ray --json
+  # on a node of a running Ray cluster (docs/ray-cluster.md):
   bow3d balance scenes/village.yaml --games 5000 --engine ray --address auto --json"""
 
 
@@ -130,7 +133,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"wrote {args.write_scene}" if report.chosen is not None else
                   f"{args.write_scene} not written: no change suggested")
     if report.interrupted:
-        print(f"interrupted: the report counts the {report.games_played:,} games that finished", file=sys.stderr)
+        print(f"interrupted: the report counts the {report.games_played:,} game{'' if report.games_played == 1 else 's'} "
+              "that finished", file=sys.stderr)
         return 130
     return 0
 
