@@ -53,6 +53,7 @@ TURNS = 2                         # free turns in one step at most
 NEAREST = 3                       # moves straight towards the nearest enemies are weighed too
 ATTACKS_WEIGHED = 2               # the best attacks in the open are weighed again with their cover
 COVER_REACH_STUDS = 8.0           # terrain this near a spot, towards an enemy, is taken for its cover
+_RANK_FACTOR = np.array(COVER_RANK_FACTOR)
 
 
 class WarOfBrosAI:
@@ -62,6 +63,7 @@ class WarOfBrosAI:
         self.side = side
         self.rng = rng
         self._odds: dict[tuple, float] = {}
+        self._p_fast: dict[tuple, tuple] = {}   # (id(weapon), id(profile), part, cover) -> (p, weapon, profile)
         self._hidden: set[tuple] = set()   # (round, unit): its Final Movement Step move is made
         self._turns: dict[tuple, int] = {}  # (round, unit, step): free turns made
 
@@ -261,6 +263,16 @@ class WarOfBrosAI:
 
     def _p_kill(self, game: Any, weapon: Any, target_id: str, part: str, cover: str) -> float:
         profile = game.ctx.profile(target_id)
+        # by identity first (hashing the frozen weapon and profile is the slow part); the objects are kept
+        # in the entry, so an id is never reused while it is there
+        fast = (id(weapon), id(profile), part, cover)
+        found = self._p_fast.get(fast)
+        if found is not None:
+            return found[0]
+        self._p_fast[fast] = (self._p_kill_exact(weapon, profile, part, cover), weapon, profile)
+        return self._p_fast[fast][0]
+
+    def _p_kill_exact(self, weapon: Any, profile: Any, part: str, cover: str) -> float:
         vital = part == "back" and not reactive_shield_active(profile, weapon, part)
         key = (weapon, profile.sheet, part, cover, vital)
         if key not in self._odds:
@@ -365,25 +377,28 @@ class WarOfBrosAI:
         ehalf = np.array([max(ctx.bases[e.id]) / 2.0 for e in enemies])
         dist_cm = plan.cm(np.linalg.norm(spots[:, None, :] - epos[None], axis=2) - my_half - ehalf[None])  # (K, E)
         cover = self._cover_rank(game, epos, spots)                                                        # (K, E)
-        factor = np.array(COVER_RANK_FACTOR)[cover]
-        threat = np.zeros(len(spots))
+        factor = _RANK_FACTOR[cover]
+        # the enemies' threats at once, summed left to right (np.add.accumulate) as the loop over them did
+        armed, reach, p = [], [], []
         for j, enemy in enumerate(enemies):
-            ep = ctx.profile(enemy.id)
-            reach = max((w.range_cm for w in ep.weapons), default=0.0) + (ep.movement_cm if mode != "fight" else
-                                                                           ep.movement_cm * 0.5)
-            weapon = max(ep.weapons, key=lambda w: (w.range_cm, w.name), default=None)
-            if weapon is None:
+            found = self._threat_of(game, enemy.id, mode)
+            if found is None:
                 continue
-            p = self._p_kill(game, weapon, unit_id, "front", "none")
-            threat += np.where(dist_cm[:, j] <= reach, p * factor[:, j], 0.0)
+            armed.append(j)
+            reach.append(found[0])
+            p.append(self._p_kill(game, found[1], unit_id, "front", "none"))
+        threat = np.zeros(len(spots))
+        if armed:
+            terms = np.where(dist_cm[:, armed] <= np.array(reach)[None], np.array(p)[None] * factor[:, armed], 0.0)
+            threat = threat + np.add.accumulate(terms, axis=1)[:, -1]
         gain = np.zeros(len(spots))
-        best_weapon = max(profile.weapons, key=lambda w: (w.range_cm, w.name), default=None)
+        best_weapon = self._longest(profile)
         my_range = best_weapon.range_cm if best_weapon is not None else 0.0
         if mode == "fight" and best_weapon is not None:
-            for j, enemy in enumerate(enemies):
-                p = self._p_kill(game, best_weapon, enemy.id, "front", "none")
-                value = p * g_power(game, enemy.id) * np.array(COVER_RANK_FACTOR)[cover[:, j]]
-                gain = np.maximum(gain, np.where(dist_cm[:, j] <= my_range, value, 0.0))
+            worth = np.array([self._p_kill(game, best_weapon, enemy.id, "front", "none") * g_power(game, enemy.id)
+                              for enemy in enemies])
+            values = np.where(dist_cm <= my_range, worth[None] * factor, 0.0)
+            gain = np.maximum(gain, values.max(axis=1))
         danger = self._boldness(game) * threat * g_power(game, unit_id)
         if mode == "safety":
             return -danger
@@ -391,6 +406,26 @@ class WarOfBrosAI:
         nearest = dist_cm.min(axis=1)
         approach = -ADVANCE_WEIGHT * np.abs(nearest - want * 0.9) * (0.5 if mode == "hide" else 1.0)
         return gain - danger + approach
+
+    def _longest(self, profile: Any) -> Any:
+        """The weapon with the longest range (then the last name), None when unarmed."""
+        key = ("longest", id(profile))
+        found = self._p_fast.get(key)
+        if found is None:
+            found = self._p_fast[key] = (max(profile.weapons, key=lambda w: (w.range_cm, w.name), default=None),
+                                         profile)
+        return found[0]
+
+    def _threat_of(self, game: Any, enemy_id: str, mode: str) -> tuple[float, Any] | None:
+        """(how far the enemy reaches: its longest range and its movement, half of it in 'fight'; that
+        weapon), None when unarmed."""
+        ep = game.ctx.profile(enemy_id)
+        weapon = self._longest(ep)
+        if weapon is None:
+            return None
+        reach = max((w.range_cm for w in ep.weapons), default=0.0) + (ep.movement_cm if mode != "fight" else
+                                                                       ep.movement_cm * 0.5)
+        return reach, weapon
 
     def _boldness(self, game: Any) -> float:
         """How much the enemy's replies weigh: less when the side is stronger (it closes in to finish)."""
@@ -470,10 +505,17 @@ def _segments_cross_boxes(p: np.ndarray, q: np.ndarray, boxes: np.ndarray) -> np
         lo, hi = b[None, :, 2 * axis], b[None, :, 2 * axis + 1]                  # (1, N)
         with np.errstate(divide="ignore", invalid="ignore"):
             a, c = (lo - start) / d, (hi - start) / d
-        flat = np.abs(d) < 1e-12
-        inside = (start >= lo) & (start <= hi)
-        enter = np.where(flat, np.where(inside, -np.inf, np.inf), np.minimum(a, c))
-        leave = np.where(flat, np.where(inside, np.inf, -np.inf), np.maximum(a, c))
-        t0, t1 = (enter, leave) if t0 is None else (np.maximum(t0, enter), np.minimum(t1, leave))
+        enter, leave = np.minimum(a, c), np.maximum(a, c)
+        flat = np.flatnonzero(np.abs(d[:, 0]) < 1e-12)
+        if len(flat):   # parallel to the slab: inside it all along, or never
+            s0 = start[flat]
+            inside = (s0 >= lo) & (s0 <= hi)
+            enter[flat] = np.where(inside, -np.inf, np.inf)
+            leave[flat] = np.where(inside, np.inf, -np.inf)
+        if t0 is None:
+            t0, t1 = enter, leave
+        else:
+            np.maximum(t0, enter, out=t0)
+            np.minimum(t1, leave, out=t1)
     out[:, near] = (t0 <= t1) & (t1 >= 0.0) & (t0 <= 1.0)
     return out
