@@ -23,8 +23,14 @@ once the game is over.
                               seed, the header checked against the scene; says "complete" or
                               "incomplete (stopped after round N)", else names the first bad record
   bow3d replay FILE           watch it in the interactive viewer
-  bow3d replay FILE --video out.mp4 [--size 1280x720] [--fps 30] [--force]
-                              film it (H.264); an existing file is kept unless --force
+  bow3d replay FILE --video out.mp4 [--quality draft|default|high] [--size 1280x720] [--fps 30]
+                              [--clip START:END] [--gif out.gif] [--force]
+                              film it (H.264), with a progress bar and the time left; an existing
+                              file is kept unless --force (exit 2). A minute at 1280x720 is about
+                              7 MB in draft, 18 MB by default, 32 MB in high quality
+  bow3d replay FILE --gif out.gif --clip START:END [--size 480x270] [--fps 10]
+                              a GIF to share (at most 30 s of the film; with --video as well, the
+                              GIF is 480 pixels wide at 10 frames/s)
   bow3d replay FILE --check-shots [--size 1280x720]
                               the film check: every shot's subject, its share seen from the camera
                               (3D world rays) and of the frame; the worst shot last
@@ -51,10 +57,18 @@ examples:
   bow3d replay verify replays/los-gallery-seed1.bowreplay
   bow3d replay verify stopped-game.bowreplay --allow-incomplete
   bow3d replay replays/village-seed1.bowreplay --video village.mp4 --size 1920x1080
+  bow3d replay replays/village-seed1.bowreplay --video village-draft.mp4 --quality draft
+  bow3d replay replays/village-seed1.bowreplay --video charge.mp4 --quality high --clip 10:25
+  bow3d replay replays/village-seed1.bowreplay --gif charge.gif --clip 10:20
   bow3d replay pack replays/village-seed1.bowreplay -o village.bowpack
   bow3d replay verify village.bowpack"""
 
 SUBCOMMANDS = ("show", "verify", "pack", "films")
+
+# --quality: sizes measured on the village film's first 20 s at 1280x720 (2.3, 6.1 and 10.8 MB) (x264 CRF/preset in bow3d.view.encoder)
+QUALITY_HELP = {"draft": "CRF 30, about 7 MB a minute at 1280x720, for a quick look",
+                "default": "CRF 23, about 18 MB a minute",
+                "high": "CRF 18, about 32 MB a minute, slower"}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -62,8 +76,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "or a FILE to watch or film")
     parser.add_argument("file", nargs="?", metavar="FILE", help="the replay file or pack (after show, verify or pack)")
     parser.add_argument("--video", metavar="OUT.mp4", help="film the replay into this video file")
-    parser.add_argument("--size", default="1280x720", metavar="WxH", help="video size (default 1280x720)")
-    parser.add_argument("--fps", type=int, default=30, help="video frames per second (default 30)")
+    parser.add_argument("--size", metavar="WxH", help="video size (default 1280x720; a GIF alone: 480x270)")
+    parser.add_argument("--fps", type=int, help="video frames per second (default 30; a GIF alone: 10)")
+    parser.add_argument("--quality", choices=tuple(QUALITY_HELP), default="default",
+                        help="the film's quality and size: " + "; ".join(f"{k}: {v}" for k, v in QUALITY_HELP.items()))
+    parser.add_argument("--gif", metavar="OUT.gif", help="also (or, without --video, only) write an animated GIF "
+                        "of the film or its --clip (at most 30 s): 480 pixels wide at 10 frames/s, one palette")
+    parser.add_argument("--clip", metavar="START:END", help="only these seconds of the film, e.g. 10:25 (10: to the "
+                        "end), for --video and --gif")
     parser.add_argument("--force", action="store_true", help="overwrite an existing video file or pack")
     parser.add_argument("--check-shots", action="store_true",
                         help="measure every shot of the film (at --size): how much of its subject the camera sees "
@@ -96,8 +116,9 @@ def _split(args: argparse.Namespace) -> tuple[str, Path]:
 
 def run(args: argparse.Namespace) -> int:
     command, path = _split(args)
-    if command != "watch" and args.video:
-        raise UserInputError("--video goes with 'bow3d replay FILE --video OUT.mp4', not with show or verify")
+    if command != "watch" and (args.video or args.gif or args.clip):
+        raise UserInputError("--video, --gif and --clip go with 'bow3d replay FILE --video OUT.mp4', not with "
+                             f"{command}")
     if command == "show":
         return show(path, args.json, args.scene)
     if command == "verify":
@@ -195,27 +216,53 @@ def watch(path: Path, args: argparse.Namespace) -> int:
         print(f"warning: {replay.truncation}", file=sys.stderr)
     if args.check_shots:
         return check_shots(path, args)
-    if args.video:
-        from bow3d.commands.render import parse_size
-
-        out = Path(args.video)
-        if out.exists() and not args.force:
-            raise UserInputError(f"{out} exists; bow3d never overwrites a file: choose another name or add --force")
-        size = parse_size(args.size)
-        try:
-            from bow3d.view.video import render_replay_video
-        except ImportError as error:
-            raise UserInputError(f"video export is not available in this bow3d ({error})") from None
-        stats = render_replay_video(path, out, size=size, fps=args.fps, progress=True, overwrite=args.force,
-                                    scene=args.scene)
-        print(f"wrote {out}: {stats.frames} frames, {stats.seconds:.1f} s of video, encoded at "
-              f"{stats.encode_fps:.1f} frames/s")
-        return 0
+    if args.video or args.gif:
+        return film(path, args)
+    if args.clip or args.quality != "default":
+        raise UserInputError("--clip and --quality go with --video OUT.mp4 or --gif OUT.gif")
     try:
         from bow3d.view.replay_viewer import open_replay_viewer
     except ImportError as error:
         raise UserInputError(f"the replay viewer is not available in this bow3d ({error})") from None
     open_replay_viewer(path)
+    return 0
+
+
+def film(path: Path, args: argparse.Namespace) -> int:
+    """--video and/or --gif: the film (or its --clip) at --quality; existing files refused unless --force."""
+    from bow3d.commands.render import parse_size
+    from bow3d.paths import check_new
+
+    video = Path(args.video) if args.video else None
+    gif = Path(args.gif) if args.gif else None
+    for out, suffix in ((video, ".mp4"), (gif, ".gif")):
+        if out is not None and out.suffix.lower() != suffix:
+            raise UserInputError(f"{out}: give a file name ending in {suffix}")
+        if out is not None:
+            check_new(out, force=args.force)  # before the long work: an existing file is never overwritten
+    if video is not None and gif is not None and video.resolve() == gif.resolve():
+        raise UserInputError("--video and --gif name the same file")
+    try:
+        from bow3d.view.encoder import GIF_FPS, GIF_WIDTH
+        from bow3d.view.video import parse_clip, render_replay_video
+    except ImportError as error:
+        raise UserInputError(f"video export is not available in this bow3d ({error})") from None
+    clip = parse_clip(args.clip)
+    if video is None:  # a GIF alone is rendered at its own small size and rate
+        size, fps = parse_size(args.size or f"{GIF_WIDTH}x{GIF_WIDTH * 9 // 16}"), (args.fps if args.fps is not None else GIF_FPS)
+        gif_width, gif_fps = None, None
+    else:
+        size, fps = parse_size(args.size or "1280x720"), (args.fps if args.fps is not None else 30)
+        gif_width, gif_fps = GIF_WIDTH, min(GIF_FPS, fps)
+    stats = render_replay_video(path, video, size=size, fps=fps, progress=True, overwrite=args.force,
+                                scene=args.scene, quality=args.quality, clip=clip, gif_path=gif,
+                                gif_width=gif_width, gif_fps=gif_fps)
+    what = f"{stats.seconds:.1f} s" + (f" (--clip {clip.text()})" if clip else "")
+    for out in (video, gif):
+        if out is not None:
+            size_b = out.stat().st_size
+            print(f"wrote {out}: {what}, " + (f"{size_b / 1e6:.1f} MB" if size_b >= 1e6 else f"{size_b / 1e3:.0f} kB"))
+    print(f"{stats.frames} frames rendered at {stats.encode_fps:.1f} frames/s")
     return 0
 
 
@@ -225,7 +272,7 @@ def check_shots(path: Path, args: argparse.Namespace) -> int:
     from bow3d.view.shot_check import MIN_SCREEN, MIN_VISIBLE, worst_shot
     from bow3d.view.video import check_replay_shots
 
-    reports = check_replay_shots(path, parse_size(args.size), scene=args.scene)
+    reports = check_replay_shots(path, parse_size(args.size or "1280x720"), scene=args.scene)
     for report in reports:
         if report.subjects:
             print(report.format())

@@ -30,7 +30,8 @@ def films(folder: Path, args: argparse.Namespace) -> int:
     out_dir = Path(args.out) if args.out else folder
     if out_dir.exists() and not out_dir.is_dir():
         raise UserInputError(f"{out_dir}: exists and is not a folder; -o names the folder for the films")
-    size = parse_size(args.size)
+    size = parse_size(args.size or "1280x720")
+    args.fps = 30 if args.fps is None else args.fps
     if not 1 <= args.fps <= 120:
         raise UserInputError(f"--fps {args.fps}: give a whole number of frames per second from 1 to 120, e.g. 30")
     out_dir.mkdir(parents=True, exist_ok=True)

@@ -14,8 +14,16 @@ import numpy as np
 
 from bow3d.errors import Bow3dError, UserInputError
 
-PRESET = "superfast"  # x264 speed/size: ~12 ms of CPU per 720p frame here (veryfast ~17, ultrafast ~7 but 2.6x bigger)
+PRESET = "veryfast"  # x264 speed/size: at CRF 23 on the village film's 720p frames superfast made files 2.2x as
+# big for 15 % less encoding time, and the whole film rendered no faster (the encoder runs beside the renderer)
 CRF = 23  # x264 constant quality: 18 is near transparent, 23 is x264's default
+
+# --quality: (x264 CRF, preset) per name; sizes measured on the village film's first 20 s at 1280x720 in
+# bow3d replay --help (QUALITY_HELP) and the README.
+QUALITIES = {"draft": (30, "veryfast"), "default": (CRF, PRESET), "high": (18, "medium")}
+
+GIF_WIDTH = 480  # a GIF's default width (height from the film's aspect) and frame rate: a few MB for 10 s
+GIF_FPS = 10
 
 
 def check_size(size: tuple[int, int]) -> tuple[int, int]:
@@ -30,13 +38,22 @@ def check_size(size: tuple[int, int]) -> tuple[int, int]:
     return width, height
 
 
-def free_output(path: str | Path, overwrite: bool = False) -> Path:
+def quality_settings(quality: str) -> tuple[int, str]:
+    """(CRF, x264 preset) of a --quality name (draft, default, high)."""
+    try:
+        return QUALITIES[quality]
+    except KeyError:
+        raise UserInputError(f"quality {quality!r}: choose one of {', '.join(QUALITIES)}") from None
+
+
+def free_output(path: str | Path, overwrite: bool = False, suffix: str = ".mp4") -> Path:
     """The output path, refused when a file is already there (a user's file is never overwritten)."""
     from bow3d.paths import check_new
 
     path = Path(path)
-    if path.suffix.lower() != ".mp4":
-        raise UserInputError(f"{path}: the video is written as MP4; give a file name ending in .mp4")
+    if path.suffix.lower() != suffix:
+        kind = "video is written as MP4" if suffix == ".mp4" else f"picture is written as {suffix[1:].upper()}"
+        raise UserInputError(f"{path}: the {kind}; give a file name ending in {suffix}")
     return check_new(path, force=overwrite)  # no link, no special file, an existing one only when asked
 
 
@@ -86,6 +103,78 @@ class Mp4Writer:
         return self
 
     def __exit__(self, *exc) -> None:
+        self.close()
+
+
+class GifWriter:
+    """Frames in, an animated GIF out, through ffmpeg: one palette of 256 colours made from every frame
+    (palettegen), then each frame mapped onto it (paletteuse, light dithering); scaled to `width`
+    (height from the aspect) and resampled to `fps` on the way. The same interface as Mp4Writer."""
+
+    def __init__(self, path: str | Path, size: tuple[int, int], fps: int, raw_bottom_up: bool = True,
+                 width: int = GIF_WIDTH, gif_fps: int = GIF_FPS):
+        import subprocess
+
+        import imageio_ffmpeg
+
+        self.path = Path(path)
+        self.size = check_size(size)
+        self.frames = 0
+        self._frame_bytes = self.size[0] * self.size[1] * 3
+        width = min(int(width), self.size[0])
+        chain = ["vflip"] if raw_bottom_up else []
+        if gif_fps != fps:
+            chain.append(f"fps={gif_fps}")
+        if width != self.size[0]:
+            chain.append(f"scale={width}:-2:flags=lanczos")
+        graph = ",".join([*chain, "split[a][b]"]) + ";[a]palettegen=stats_mode=full[p];" \
+            "[b][p]paletteuse=dither=bayer:bayer_scale=4"
+        command = [imageio_ffmpeg.get_ffmpeg_exe(), "-hide_banner", "-loglevel", "error", "-y",
+                   "-f", "rawvideo", "-pix_fmt", "bgr24" if raw_bottom_up else "rgb24",
+                   "-s", f"{self.size[0]}x{self.size[1]}", "-r", str(fps), "-i", "-",
+                   "-filter_complex", graph, "-loop", "0", "-f", "gif", str(self.path)]
+        try:
+            self._process = subprocess.Popen(command, stdin=subprocess.PIPE, stderr=subprocess.PIPE)
+        except OSError as error:
+            raise Bow3dError(f"{self.path}: cannot start ffmpeg (from imageio-ffmpeg): {error}") from None
+
+    def write(self, frame) -> None:
+        data = frame if isinstance(frame, bytes | bytearray | memoryview) else np.ascontiguousarray(frame).tobytes()
+        if len(data) != self._frame_bytes:
+            raise ValueError(f"frame of {len(data)} bytes, expected {self._frame_bytes} "
+                             f"({self.size[0]}x{self.size[1]}x3)")
+        try:
+            self._process.stdin.write(data)
+        except (BrokenPipeError, OSError):
+            raise Bow3dError(f"{self.path}: the GIF encoder stopped: {self._error()}") from None
+        self.frames += 1
+
+    def _error(self) -> str:
+        self._process.wait()
+        return self._process.stderr.read().decode(errors="replace").strip()[-500:] or "no message"
+
+    def close(self) -> None:
+        if self._process is None:
+            return
+        process, self._process = self._process, None
+        try:
+            process.stdin.close()
+        except OSError:
+            pass
+        error = process.stderr.read().decode(errors="replace").strip()
+        process.stderr.close()
+        if process.wait() != 0:
+            raise Bow3dError(f"{self.path}: the GIF encoder failed: {error[-500:] or 'no message'}")
+
+    def __enter__(self) -> GifWriter:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if exc[0] is not None and self._process is not None:
+            self._process.kill()
+            self._process.wait()
+            self._process = None
+            return
         self.close()
 
 

@@ -181,64 +181,166 @@ def _stand(nodes: Any):
     return stand
 
 
-def film_frames(renderer: FilmRenderer, fps: int) -> Iterator[memoryview]:
-    """Every frame of the film at `fps`, in order (raw buffer bytes)."""
-    for index in range(renderer.film.frame_count(fps)):
+MAX_GIF_SECONDS = 30.0  # a GIF is for sharing a moment: longer ones are refused (give --clip)
+
+
+@dataclass(frozen=True)
+class Clip:
+    """A part of the film, in seconds: `end_s` None = to the film's end."""
+
+    start_s: float = 0.0
+    end_s: float | None = None
+
+    def frames(self, film_seconds: float, fps: int, count: int) -> range:
+        """The film's frame indices inside the clip (frame i shows i / fps s); a clip outside the film is
+        refused in one line."""
+        from bow3d.errors import UserInputError
+
+        end = film_seconds if self.end_s is None else self.end_s
+        if self.start_s >= film_seconds or end > film_seconds + 1e-9:
+            raise UserInputError(f"--clip {self.text()}: the film is {film_seconds:.1f} s long; give START:END "
+                                 f"within 0:{film_seconds:g}, e.g. 0:{min(10.0, film_seconds):g}")
+        first, last = round(self.start_s * fps), min(round(end * fps), count)
+        if last <= first:
+            raise UserInputError(f"--clip {self.text()}: shorter than one frame at {fps} frames/s")
+        return range(first, last)
+
+    def text(self) -> str:
+        return f"{self.start_s:g}:{'' if self.end_s is None else f'{self.end_s:g}'}"
+
+
+def parse_clip(text: str | None) -> Clip | None:
+    """'10:25' (seconds of the film), '10:' (to the end), ':25' (from the start) -> Clip; else one line."""
+    from bow3d.errors import UserInputError
+
+    if text is None:
+        return None
+    start, sep, end = text.partition(":")
+    try:
+        if not sep:
+            raise ValueError
+        clip = Clip(float(start) if start.strip() else 0.0, float(end) if end.strip() else None)
+    except ValueError:
+        raise UserInputError(f"--clip {text!r}: give START:END in seconds of the film, e.g. 10:25") from None
+    if not (0.0 <= clip.start_s < float("inf")) or (clip.end_s is not None and not clip.end_s <= float("inf")):
+        raise UserInputError(f"--clip {text!r}: give START:END in seconds of the film, e.g. 10:25")
+    if clip.end_s is not None and clip.end_s <= clip.start_s:
+        raise UserInputError(f"--clip {text!r}: END must come after START, e.g. 10:25")
+    return clip
+
+
+def film_frames(renderer: FilmRenderer, fps: int, frames: range | None = None) -> Iterator[memoryview]:
+    """Every frame of the film at `fps` (or those of `frames`: indices), in order (raw buffer bytes)."""
+    for index in frames if frames is not None else range(renderer.film.frame_count(fps)):
         yield renderer.frame_bytes(index / fps)
 
 
-def write_film(renderer: FilmRenderer, out_path: str | Path, fps: int = 30, progress: bool = True,
-               label: str | None = None) -> VideoStats:
-    """Render and encode the whole film to `out_path` (which must be free)."""
+def clip_frames(renderer: FilmRenderer, fps: int, clip: Clip | None) -> range:
+    """The frame indices of `clip` (all of the film without one)."""
+    count = renderer.film.frame_count(fps)
+    return range(count) if clip is None else clip.frames(renderer.film.duration_s, fps, count)
+
+
+def write_film(renderer: FilmRenderer, out_path: str | Path | None, fps: int = 30, progress: bool = True,
+               label: str | None = None, *, quality: str = "default", clip: Clip | None = None,
+               gif_path: str | Path | None = None, gif_width: int | None = None,
+               gif_fps: int | None = None) -> VideoStats:
+    """Render and encode the film (or its `clip`) to `out_path` (MP4 at `quality`) and/or `gif_path`
+    (a GIF `gif_width` wide at `gif_fps`, defaults: the render's own), each path free; frames rendered
+    once for both. A progress bar with the time left on stderr."""
+    from contextlib import ExitStack
+
     from tqdm import tqdm
 
-    count = renderer.film.frame_count(fps)
+    from bow3d.view.encoder import GifWriter, quality_settings
+
+    frames = clip_frames(renderer, fps, clip)
+    if gif_path is not None and len(frames) / fps > MAX_GIF_SECONDS + 1e-9:
+        from bow3d.errors import UserInputError
+
+        raise UserInputError(f"a GIF of {len(frames) / fps:.0f} s is too long to share (at most "
+                             f"{MAX_GIF_SECONDS:g} s): give --clip START:END, e.g. --clip 10:25")
+    crf, preset = quality_settings(quality)
     started = time.perf_counter()
-    with Mp4Writer(out_path, renderer.size, fps) as writer:
-        bar = tqdm(total=count, unit="frame", desc=f"rendering {label or Path(out_path).name}", disable=not progress,
+    with ExitStack() as stack:
+        writers = []
+        if out_path is not None:
+            writers.append(stack.enter_context(Mp4Writer(out_path, renderer.size, fps, crf=crf, preset=preset)))
+        if gif_path is not None:
+            writers.append(stack.enter_context(GifWriter(gif_path, renderer.size, fps, width=gif_width or
+                                                         renderer.size[0], gif_fps=gif_fps or fps)))
+        name = label or Path(out_path if out_path is not None else gif_path).name
+        bar = tqdm(total=len(frames), unit="frame", desc=f"rendering {name}", disable=not progress,
                    leave=False, dynamic_ncols=True)
         try:
-            for frame in film_frames(renderer, fps):
-                writer.write(frame)
+            for frame in film_frames(renderer, fps, frames):
+                for writer in writers:
+                    writer.write(frame)
                 bar.update(1)
         finally:
             bar.close()
     elapsed = time.perf_counter() - started
-    return VideoStats(count, count / fps, count / elapsed if elapsed > 0 else float("inf"))
+    return VideoStats(len(frames), len(frames) / fps, len(frames) / elapsed if elapsed > 0 else float("inf"))
 
 
-def render_timeline_video(scene: Any, timeline: Timeline, out_path: str | Path, size: tuple[int, int] = (1280, 720),
-                          fps: int = 30, progress: bool = True, library=None,
-                          max_seconds: float = MAX_FILM_SECONDS, overwrite: bool = False, world: Any = None
-                          ) -> VideoStats:
-    """An MP4 of a timeline on its scene (see `render_replay_video`); with the replay's `world`, the shots
-    are planned with its rays (bow3d.view.shot_check.ShotPlanner)."""
-    fps = _check_fps(fps)
+def render_timeline_video(scene: Any, timeline: Timeline, out_path: str | Path | None,
+                          size: tuple[int, int] = (1280, 720), fps: int = 30, progress: bool = True, library=None,
+                          max_seconds: float = MAX_FILM_SECONDS, overwrite: bool = False, world: Any = None, *,
+                          quality: str = "default", clip: Clip | None = None, gif_path: str | Path | None = None,
+                          gif_width: int | None = None, gif_fps: int | None = None) -> VideoStats:
+    """An MP4 (and/or a GIF) of a timeline on its scene (see `render_replay_video`); with the replay's
+    `world`, the shots are planned with its rays (bow3d.view.shot_check.ShotPlanner)."""
+    from contextlib import ExitStack
+
     from bow3d.paths import new_file_name
+    from bow3d.view.encoder import quality_settings
 
-    out = free_output(out_path, overwrite)
+    fps = _check_fps(fps)
+    quality_settings(quality)
+    out = free_output(out_path, overwrite) if out_path is not None else None
+    gif = free_output(gif_path, overwrite, ".gif") if gif_path is not None else None
+    if out is None and gif is None:
+        from bow3d.errors import UserInputError
+
+        raise UserInputError("nothing to write: give a video file (.mp4) or a GIF (.gif)")
     renderer = FilmRenderer(scene, timeline, size, library, max_seconds, world)
     try:
-        with new_file_name(out, force=overwrite) as tmp:  # encoded beside it, renamed into place when whole
-            return write_film(renderer, tmp, fps, progress, label=out.name)
+        with ExitStack() as stack:  # encoded beside the targets, renamed into place when whole
+            tmp = stack.enter_context(new_file_name(out, force=overwrite)) if out is not None else None
+            tmp_gif = stack.enter_context(new_file_name(gif, force=overwrite)) if gif is not None else None
+            return write_film(renderer, tmp, fps, progress, label=(out or gif).name, quality=quality, clip=clip,
+                              gif_path=tmp_gif, gif_width=gif_width, gif_fps=gif_fps)
     finally:
         renderer.close()
 
 
-def render_replay_video(replay_path: str | Path, out_path: str | Path, size: tuple[int, int] = (1280, 720),
+def render_replay_video(replay_path: str | Path, out_path: str | Path | None, size: tuple[int, int] = (1280, 720),
                         fps: int = 30, progress: bool = True, *, max_seconds: float = MAX_FILM_SECONDS,
-                        overwrite: bool = False, scene: str | Path | None = None) -> VideoStats:
+                        overwrite: bool = False, scene: str | Path | None = None, quality: str = "default",
+                        clip: Clip | None = None, gif_path: str | Path | None = None, gif_width: int | None = None,
+                        gif_fps: int | None = None) -> VideoStats:
     """Render a replay to an MP4 (H.264, yuv420p) at `size` and `fps`, with a progress bar on stderr.
 
+    `quality`: draft, default or high (x264 CRF and preset: bow3d.view.encoder.QUALITIES); `clip`: only
+    that part of the film (Clip, seconds); `gif_path`: also (or, with `out_path` None, only) an animated
+    GIF, `gif_width` wide at `gif_fps` (defaults: `size` and `fps`).
     Refuses an existing `out_path` unless `overwrite`. Raises ReplayError for a broken replay,
-    UserInputError for a bad size or output path, RenderUnavailable without a graphics pipe.
+    UserInputError for a bad size, clip or output path, RenderUnavailable without a graphics pipe.
     """
+    from bow3d.view.encoder import quality_settings
+
     check_size(size)
     _check_fps(fps)
-    free_output(out_path, overwrite)
+    quality_settings(quality)
+    if out_path is not None:
+        free_output(out_path, overwrite)
+    if gif_path is not None:
+        free_output(gif_path, overwrite, ".gif")
     scene_obj, timeline, opened = load_timeline(replay_path, scene=scene)
     return render_timeline_video(scene_obj, timeline, out_path, size, fps, progress, library=opened.library(),
-                                 max_seconds=max_seconds, overwrite=overwrite, world=opened.world())
+                                 max_seconds=max_seconds, overwrite=overwrite, world=opened.world(),
+                                 quality=quality, clip=clip, gif_path=gif_path, gif_width=gif_width,
+                                 gif_fps=gif_fps)
 
 
 def check_replay_shots(replay_path: str | Path, size: tuple[int, int] = (1280, 720), *,
