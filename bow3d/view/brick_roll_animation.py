@@ -66,6 +66,22 @@ def roll_settled_s(roll: ThrowShown, k: int) -> float:
     return roll_started_s(k) + THROW_S + STAGGER_S * max(0, min(roll.bricks, MAX_BRICKS_SHOWN) - 1) + 0.1
 
 
+def first_in_view_s(rolls: tuple[ThrowShown, ...]) -> float:
+    """Seconds after the throw when the first brick of the first roll comes into the tray camera's view
+    (`RollTray._frame_bricks`' half width, less half a brick): the tray is shown from then on, never empty."""
+    if not rolls:
+        return 0.0
+    widest = max(min(r.bricks, MAX_BRICKS_SHOWN) for r in rolls)
+    shown = min(rolls[0].bricks, MAX_BRICKS_SHOWN)
+    half_w = max(3, widest) * BRICK_SPACING_LDU / 2 + 30.0 - 20.0
+    final_x = -(shown - 1) / 2 * BRICK_SPACING_LDU
+    need = (-half_w - (final_x - 260.0)) / 260.0  # the ease reached when the brick's x crosses -half_w
+    if need <= 0.0:
+        return 0.0
+    u = 1.0 - math.sqrt(max(0.0, 1.0 - min(need, 1.0)))
+    return u * THROW_S
+
+
 def brick_poses(rolls: tuple[ThrowShown, ...], seconds: float, seed: int) -> BrickPoses:
     """Every brick's pose `seconds` after the throw (vectorised over bricks)."""
     which, on_edge = landing(rolls, seed)
@@ -131,7 +147,7 @@ class RollTray:
     physics = True
     VIEW = np.array([0.0, -0.34, 0.94])  # dice and cards seen from 70 degrees up: the numbers on top read
 
-    def __init__(self, window, frame=(0.64, 0.985, 0.04, 0.42)):
+    def __init__(self, window, frame=(0.70, 0.985, 0.04, 0.34)):
         from panda3d.core import AmbientLight, Camera, DirectionalLight, LColor, NodePath, PerspectiveLens
 
         from bow3d.view import markers
@@ -171,6 +187,12 @@ class RollTray:
         self.throws_key = None
         self.font = None
         self.hide()
+
+    def place(self, frame: tuple[float, float, float, float]) -> None:
+        """Move the tray to `frame` ((left, right, bottom, top), 0-1 of the window; the same size)."""
+        if tuple(frame) != tuple(self.frame):
+            self.frame = tuple(frame)
+            self.region.set_dimensions(*frame)
 
     def _frame_bricks(self, widest: int, rows: int) -> None:
         """Bring the camera as close as the widest roll and the number of rolls allow."""

@@ -283,6 +283,65 @@ class ShotPlanner:
         return best
 
 
+# The roll tray's corners ((left, right, bottom, top), 0-1 of the window), the first preferred: the bottom
+# left holds the unit and result titles, the top edge the shot's title; the throw captions sit above the tray.
+TRAY_FRAMES = ((0.70, 0.985, 0.04, 0.34), (0.70, 0.985, 0.52, 0.82), (0.015, 0.30, 0.52, 0.82))
+
+
+def subject_box(judge: ShotJudge, spec: FrameSpec, subjects: tuple[str, ...]):
+    """(left, right, bottom, top), 0-1 of the window, of the subjects' sample points projected in the frame
+    `spec` (clipped to the frame); None when none is in front of the camera."""
+    judge.place(spec.poses)
+    eye = np.asarray(spec.camera.position, np.float64)
+    boxes = []
+    for id_ in subjects:
+        body = judge.world.bodies.get(id_)
+        if body is None or not judge.world.active[body.index]:
+            continue
+        xy, front = judge.project(spec.camera, judge.samples(id_, eye))
+        if front.any():
+            boxes.append(np.clip((xy[front] + 1.0) / 2.0, 0.0, 1.0))
+    if not boxes:
+        return None
+    points = np.concatenate(boxes)
+    (left, bottom), (right, top) = points.min(axis=0), points.max(axis=0)
+    return float(left), float(right), float(bottom), float(top)
+
+
+def overlap(a, b) -> float:
+    """The area shared by two (left, right, bottom, top) rectangles."""
+    return max(0.0, min(a[1], b[1]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[2], b[2]))
+
+
+def tray_frame(film: ShotList, judge: ShotJudge | None, index: int) -> tuple[float, float, float, float]:
+    """Where shot `index` shows its roll tray: the corner of TRAY_FRAMES that covers least of its subject's
+    box while the tray is up (the box over the roll's frames), then the farthest from it; the first corner
+    when the shot has no subject or no world to measure it with."""
+    shot = film.shots[index]
+    subjects = subjects_of(film, index)
+    if judge is None or not subjects:
+        return TRAY_FRAMES[0]
+    box = None
+    for k in range(9):
+        spec = film.frame(shot.start_s + shot.duration_s * k / 8 * 0.999)
+        if spec.roll is None:
+            continue
+        seen = subject_box(judge, spec, subjects)
+        if seen is not None:
+            box = seen if box is None else (min(box[0], seen[0]), max(box[1], seen[1]),
+                                            min(box[2], seen[2]), max(box[3], seen[3]))
+    if box is None:
+        return TRAY_FRAMES[0]
+    centre = np.array([(box[0] + box[1]) / 2, (box[2] + box[3]) / 2])
+
+    def key(item):
+        rank, frame = item
+        middle = np.array([(frame[0] + frame[1]) / 2, (frame[2] + frame[3]) / 2])
+        return round(overlap(frame, box), 6), -round(float(np.linalg.norm(middle - centre)), 6), rank
+
+    return min(enumerate(TRAY_FRAMES), key=key)[1]
+
+
 def check_film(film: ShotList, world) -> list[ShotReport]:
     """Every shot of `film` measured on `world` (its bodies are moved; the film's aspect ratio)."""
     judge = ShotJudge(world, film.aspect)

@@ -12,6 +12,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from bow3d.view.brick_roll_animation import first_in_view_s, is_bricks_only
 from bow3d.view.director import (FALL_S, HEAD_LDU, VEHICLE_EYE_LDU, FrameSpec, RollView, Shot, ShotList, Title,
                                  Tracer, _pose, _smooth)
 from bow3d.view.timeline import Attacked, Died, Moved, Narrated, RollsShown, RoundStarted, Step, Treated, VehicleMoved
@@ -198,6 +199,8 @@ def _roll_view(film: ShotList, step: Step, rolls, seconds: float, shot: Shot) ->
     """The tray's view of `rolls`, `seconds` after the first throw (none before, nor without throws)."""
     if not rolls or seconds < 0:
         return None
+    if is_bricks_only(rolls):  # the throw starts with its first brick in view: never an empty tray
+        seconds += first_in_view_s(rolls)
     return RollView(rolls, seconds, shot.step, tuple(film.rgb_of_side(r.side) for r in rolls))
 
 

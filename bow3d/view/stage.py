@@ -104,6 +104,9 @@ class Stage:
     def _throw_captions(self, captions: list[tuple[str, tuple[float, float, float]]]) -> None:
         if self.captions is None and not captions:
             return  # made the first time a throw other than bricks is shown
+        if self.captions is not None and self.captions.frame != tuple(self.tray.frame):  # the tray moved
+            self.captions.remove()
+            self.captions = None
         if self.captions is None:
             self.captions = ThrowCaptions(self.aspect2d, self.aspect, self.titles.font, self.tray.frame)
         self.captions.show(captions)
@@ -193,6 +196,7 @@ class ThrowCaptions:
     def __init__(self, aspect2d, aspect: float, font, frame: tuple[float, float, float, float]):
         from panda3d.core import TextNode
 
+        self.frame = tuple(frame)
         self.left = (frame[0] * 2 - 1) * aspect + 0.03
         self.bottom = frame[3] * 2 - 1 + 0.04
         self.wrap = (aspect - 0.04 - self.left) / CAPTION_SCALE
@@ -215,6 +219,11 @@ class ThrowCaptions:
             path.hide()
             self.slots.append((text, path))
         self.shown: list = []
+
+    def remove(self) -> None:
+        for _, path in self.slots:
+            path.remove_node()
+        self.slots = []
 
     def show(self, captions: list[tuple[str, tuple[float, float, float]]]) -> None:
         from bow3d.view.titles import _readable

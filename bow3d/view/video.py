@@ -67,7 +67,7 @@ class FilmRenderer:
     """An offscreen buffer holding a scene's film set; `frame_bytes(t)` renders the frame at t seconds."""
 
     def __init__(self, scene: Any, timeline: Timeline, size: tuple[int, int] = (1280, 720), library=None,
-                 max_seconds: float = MAX_FILM_SECONDS, world: Any = None):
+                 max_seconds: float = MAX_FILM_SECONDS, world: Any = None, plan: bool = True):
         from bow3d.view.offscreen import OffscreenRenderer
         from bow3d.view.scene_nodes import attach_scene
         from bow3d.view.stage import Stage
@@ -75,6 +75,7 @@ class FilmRenderer:
 
         self.size = check_size(size)
         self.world = world  # the replay's 3D world (bow3d.world.World): where the rules put everyone
+        # plan=False: the director's own framing even with a world (benchmarks/bench_video.py compares)
         self.renderer = OffscreenRenderer(*self.size)
         try:
             aspect = self.size[0] / self.size[1]
@@ -85,10 +86,12 @@ class FilmRenderer:
             self.stage = Stage(self.nodes, self.renderer.buffer, self.renderer.camera, self.renderer.lens, aspect2d,
                                aspect, rest)
             planner = None
-            if world is not None:  # shots planned with the world's rays (bow3d.view.shot_check)
+            if world is not None and plan:  # shots planned with the world's rays (bow3d.view.shot_check)
                 from bow3d.view.shot_check import ShotPlanner
 
                 planner = ShotPlanner(world, aspect)
+            self.planner = planner
+            self._judge, self._trays = None, {}
             self.film: ShotList = direct(timeline, self.nodes.battlefield_model.bounds(), _ground(self.nodes),
                                          aspect, max_seconds, rest or _stand(self.nodes), planner)
         except BaseException:
@@ -97,9 +100,23 @@ class FilmRenderer:
 
     def frame_bytes(self, time_s: float) -> memoryview:
         """The frame at `time_s` as the buffer holds it: BGR, bottom row first."""
-        self.stage.show(self.film.frame(time_s), self.film)
+        spec = self.film.frame(time_s)
+        if spec.roll is not None:
+            self.stage.tray.place(self.tray_frame(spec.shot))
+        self.stage.show(spec, self.film)
         self.renderer.engine.render_frame()
         return memoryview(self.renderer.texture.get_ram_image())
+
+    def tray_frame(self, shot: int) -> tuple[float, float, float, float]:
+        """The roll tray's corner in shot `shot`: away from its subject (bow3d.view.shot_check.tray_frame)."""
+        from bow3d.view.shot_check import ShotJudge, tray_frame
+
+        if shot not in self._trays:
+            if self._judge is None and self.world is not None:
+                self._judge = self.planner.judge if self.planner is not None else ShotJudge(self.world,
+                                                                                          self.film.aspect)
+            self._trays[shot] = tray_frame(self.film, self._judge, shot)
+        return self._trays[shot]
 
     def frame(self, time_s: float) -> np.ndarray:
         """The frame at `time_s` as an (H, W, 3) uint8 RGB array, top row first."""
