@@ -220,11 +220,6 @@ class ThrowCaptions:
             self.slots.append((text, path))
         self.shown: list = []
 
-    def remove(self) -> None:
-        for _, path in self.slots:
-            path.remove_node()
-        self.slots = []
-
     def show(self, captions: list[tuple[str, tuple[float, float, float]]]) -> None:
         from bow3d.view.titles import _readable
 
