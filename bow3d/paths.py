@@ -104,6 +104,10 @@ def new_file_name(path: str | os.PathLike[str], *, force: bool = False) -> Itera
         fd, name = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.", suffix=f".tmp{out.suffix}")
     except OSError as error:
         raise UserInputError(f"{out}: cannot be written ({_reason(error)})") from None
+    try:
+        os.fchmod(fd, 0o666 & ~_umask())  # mkstemp makes it 0600; the user's file gets what open() would give
+    except (OSError, AttributeError):  # no fchmod (Windows): the default stays
+        pass
     os.close(fd)
     tmp = Path(name)
     try:
@@ -136,6 +140,17 @@ def open_exclusive(path: str | os.PathLike[str], mode: str = "w", *, force: bool
     if mode == "wb":
         return os.fdopen(fd, "wb")
     return os.fdopen(fd, "w", encoding=encoding, buffering=1)
+
+
+def _umask() -> int:
+    """The process's umask (read without changing it where /proc says it; else set and put back)."""
+    with contextlib.suppress(OSError, ValueError):
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def _sync(tmp: Path, out: Path) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import errno
 import os
+import stat
 from pathlib import Path
 
 import pytest
@@ -197,3 +198,18 @@ def test_heatmap_refuses_a_dangling_link_before_the_long_work(tmp_path, capsys):
     scene = Path(__file__).resolve().parents[2] / "scenes" / "village.yaml"
     assert main(["heatmap", str(scene), "--from", "blue-sword", "-o", str(tmp_path / "map.png"), "--force"]) == 2
     assert "symbolic link" in capsys.readouterr().err and not (tmp_path / "created.png").exists()
+
+
+@pytest.mark.parametrize("mask", [0o022, 0o077, 0o002])
+def test_written_files_get_the_permissions_open_would_give(tmp_path, mask):
+    """A picture or a film written by bow3d is readable as any file the user makes (umask applied),
+    not private to its owner like the temporary file it was written through (mkstemp's 0600)."""
+    old = os.umask(mask)
+    try:
+        out = write_new(tmp_path / "picture.png", b"data")
+        with new_file_name(tmp_path / "film.mp4") as tmp:
+            tmp.write_bytes(b"film")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(out.stat().st_mode) == 0o666 & ~mask
+    assert stat.S_IMODE((tmp_path / "film.mp4").stat().st_mode) == 0o666 & ~mask
