@@ -446,21 +446,36 @@ class WarOfBrosAI:
         out = np.zeros((len(spots), len(epos)), np.int64)
         if not terrain.pieces or not len(epos):
             return out
+        decor, ranks_all, instances = self._decor_table(terrain)
         lo, hi = spots.min(axis=0) - COVER_REACH_STUDS, spots.max(axis=0) + COVER_REACH_STUDS
         b = terrain.boxes
-        near = np.flatnonzero((b[:, 0] <= hi[0]) & (b[:, 1] >= lo[0]) & (b[:, 2] <= hi[1]) & (b[:, 3] >= lo[1]))
-        near = [k for k in near.tolist() if terrain.pieces[k].kind == "decor"
-                and terrain.pieces[k].instance not in game.state.removed]
-        if not near:
+        near = np.flatnonzero((b[:, 0] <= hi[0]) & (b[:, 1] >= lo[0]) & (b[:, 2] <= hi[1]) & (b[:, 3] >= lo[1])
+                              & decor)
+        removed = game.state.removed
+        if removed and len(near):
+            near = near[~np.isin(instances[near], np.fromiter(removed, np.int64, len(removed)))]
+        if not len(near):
             return out
         boxes = b[near]
-        ranks = np.array([covers.rank(terrain.pieces[k].cover) for k in near])
+        ranks = ranks_all[near]
         towards = epos[None, :, :] - spots[:, None, :]                                       # (K, E, 2)
         length = np.maximum(np.linalg.norm(towards, axis=2, keepdims=True), 1e-9)
         start = np.broadcast_to(spots[:, None, :], towards.shape).reshape(-1, 2)
         end = (spots[:, None, :] + towards * np.minimum(COVER_REACH_STUDS / length, 1.0)).reshape(-1, 2)
         hit = _segments_cross_boxes(start, end, boxes)                                       # (K * E, N)
         return np.where(hit, ranks[None], 0).max(axis=1).reshape(len(spots), len(epos))
+
+    def _decor_table(self, terrain: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(decor?, cover rank, instance) per static piece, once per terrain."""
+        key = ("decor", id(terrain))
+        found = self._p_fast.get(key)
+        if found is None:
+            pieces = terrain.pieces
+            found = self._p_fast[key] = (
+                (np.array([p.kind == "decor" for p in pieces], bool),
+                 np.array([covers.rank(p.cover) for p in pieces], np.int64),
+                 np.array([p.instance for p in pieces], np.int64)), terrain)
+        return found[0]
 
 
 def _crushes(game: Any, unit_id: str, heading: float, distance: float) -> bool:

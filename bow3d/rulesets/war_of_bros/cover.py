@@ -143,9 +143,29 @@ def describe(blocker: Any) -> str:
     return f"{blocker.kind} {getattr(blocker, 'id', None)}"
 
 
+_JUDGED: dict[tuple[int, int], tuple] = {}   # (id(report), id(params)) -> (verdict, report, params)
+JUDGED_LIMIT = 4096
+
+
 def judge(report: Any, params: Any = None, distance_cm: float | None = None) -> CoverVerdict:
     """The verdict on a sight report (the world's, or any object with visible, visible_fraction and
-    blockers of kind, share, material) with the scene's ruleset parameters (defaults when None)."""
+    blockers of kind, share, material) with the scene's ruleset parameters (defaults when None).
+    Remembered by the report's and the parameters' identity (a cached world hands the same report object
+    for the same line of sight; both are kept with the verdict, so an id is not reused meanwhile)."""
+    if distance_cm is not None:
+        return _judge(report, params, distance_cm)
+    key = (id(report), id(params))
+    found = _JUDGED.get(key)
+    if found is not None:
+        return found[0]
+    if len(_JUDGED) >= JUDGED_LIMIT:
+        _JUDGED.clear()
+    verdict = _judge(report, params, None)
+    _JUDGED[key] = (verdict, report, params)
+    return verdict
+
+
+def _judge(report: Any, params: Any, distance_cm: float | None) -> CoverVerdict:
     threshold = float(_param(params, "cover_threshold", DEFAULT_COVER_THRESHOLD))
     least = float(_param(params, "blocker_share", DEFAULT_BLOCKER_SHARE))
     overrides = dict(_param(params, "cover", {}) or {})

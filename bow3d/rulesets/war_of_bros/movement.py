@@ -56,7 +56,18 @@ class MovePlan:
 
 
 def dynamic_pieces(g: Game) -> list[Piece]:
-    """Bodies (light cover, difficulty 2) and wrecks (Vehicle cover, impassable) on the battlefield."""
+    """Bodies (light cover, difficulty 2) and wrecks (Vehicle cover, impassable) on the battlefield
+    (the same list while the same obstacles lie there: kept on the context with them)."""
+    obstacles = tuple(g.state.obstacles.values())
+    held = g.ctx.__dict__.get("_dynamic_pieces")
+    if held is not None and len(held[0]) == len(obstacles) and all(a is b for a, b in zip(held[0], obstacles)):
+        return held[1]
+    out = _dynamic_pieces(g)
+    g.ctx.__dict__["_dynamic_pieces"] = (obstacles, out)
+    return out
+
+
+def _dynamic_pieces(g: Game) -> list[Piece]:
     out = []
     for obstacle in g.state.obstacles.values():
         if obstacle.kind == "body":
