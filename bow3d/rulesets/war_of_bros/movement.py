@@ -137,14 +137,30 @@ def blocked_by(g: Game, unit_id: str, polygons) -> str | None:
             return _what(piece)
     if profile.airborne:
         return None
+    x0, x1, y0, y1 = _union(boxed)
     for other in g.state.units.values():
         if other.id == unit_id or not other.on_field or g.ctx.profile(other.id).airborne:
             continue
         if profile.mechanized and g.ctx.profile(other.id).infantry:
             continue  # trampled, not in the way
+        r = _reach(g, other.id)
+        px, py = other.position
+        if px - r > x1 or px + r < x0 or py - r > y1 or py + r < y0:
+            continue  # its base lies inside this circle: no box of the polygons meets it
         if _touching_any(boxed, measures.corners(g, other.id)):
             return f"the base of {other.id}"
     return None
+
+
+def _union(boxed: list) -> tuple[float, float, float, float]:
+    return (min(b[0] for _, b in boxed), max(b[1] for _, b in boxed), min(b[2] for _, b in boxed),
+            max(b[3] for _, b in boxed))
+
+
+def _reach(g: Game, unit_id: str) -> float:
+    """Half the base's diagonal and a little: every corner of the base lies this near its centre."""
+    width, depth = g.ctx.bases[unit_id]
+    return math.hypot(width, depth) / 2.0 + 1e-6
 
 
 def plan_move(g: Game, unit_id: str, heading: float, distance_cm: float) -> tuple[MovePlan | None, Refusal | None]:
@@ -214,12 +230,19 @@ def _trampled(g: Game, unit_id: str, polys, heading: float, start) -> tuple[str,
     fx, fy = plan.unit_vector(heading)
     edge = plan.front_edge(start)
     met = []
+    boxed = _boxed(polys)
+    x0, x1, y0, y1 = _union(boxed)
     for other in g.state.units.values():
         if other.id == unit_id or not other.on_field or not g.ctx.profile(other.id).infantry:
             continue
+        r = _reach(g, other.id)
+        px, py = other.position
+        if px - r > x1 or px + r < x0 or py - r > y1 or py + r < y0:
+            continue  # no polygon's box meets its base
         base = measures.corners(g, other.id)
-        for k, poly in enumerate(polys):
-            if plan.boxes_meet(poly, base) and plan.overlaps(poly, base, 1e-6):
+        bx0, bx1, by0, by1 = plan.bounds([base])
+        for k, (poly, (ax0, ax1, ay0, ay1)) in enumerate(boxed):
+            if ax0 <= bx1 and bx0 <= ax1 and ay0 <= by1 and by0 <= ay1 and plan.overlaps(poly, base, 1e-6):
                 along = min((p[0] - edge[0][0]) * fx + (p[1] - edge[0][1]) * fy for p in base)
                 met.append((k, along, other.id))
                 break
