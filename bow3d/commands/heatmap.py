@@ -34,7 +34,7 @@ shared among workers (--engine local, the default, or ray; each builds the world
 progress bar; Ctrl+C keeps the pictures already written.
 
 examples:
-  bow3d heatmap scenes/village.yaml --from blue-1 -o blue-1.png
+  bow3d heatmap scenes/village.yaml --from blue-rifle-2 -o blue-rifle-2.png
   bow3d heatmap scenes/village.yaml --cover red -o red-cover.png
   bow3d heatmap scenes/village.yaml --all-units -o village-heatmaps/ --engine ray"""
 

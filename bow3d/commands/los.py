@@ -30,10 +30,10 @@ them, with the sentence as `text`.
 range bands and the front arc.
 
 examples:
-  bow3d los scenes/village.yaml blue-3 red-2
-  bow3d los scenes/village.yaml blue-3 red-2 --json
-  bow3d los scenes/village.yaml blue-3 red-2 --png sight.png
-  bow3d los scenes/village.yaml blue-3"""
+  bow3d los scenes/village.yaml blue-rifle-2 red-pistol
+  bow3d los scenes/village.yaml blue-rifle-2 red-pistol --json
+  bow3d los scenes/village.yaml blue-rifle-2 red-pistol --png sight.png
+  bow3d los scenes/village.yaml blue-rifle-2"""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -26,11 +26,11 @@ position : point looked at, Z up). --los FIRER:TARGET draws the line of sight be
 units (rays, blockers, range bands, front arc).
 
 examples:
-  bow3d render battlefield.ldr -o battlefield.png
-  bow3d render village.mpd -o top.png --view top --size 1920x1080 --edges
+  bow3d render scenes/village.ldr -o battlefield.png
+  bow3d render scenes/western-town.ldr -o top.png --view top --size 1920x1080 --edges
   bow3d render scenes/village.yaml -o village.png
-  bow3d render scenes/village.yaml -o sight.png --camera unit:blue-1 --los blue-1:red-2
-  bow3d render scenes/village.yaml -o high.png --camera=-10,-10,40:24,24,0  (write = before a minus)"""
+  bow3d render scenes/village.yaml -o shoulder.png --camera unit:blue-rifle-2 --los blue-rifle-2:red-pistol
+  bow3d render scenes/village.yaml -o high.png --camera=-10,-10,40:24,24,0   # write = before a minus"""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -24,8 +24,8 @@ Without a display, --screenshot PNG opens offscreen, saves one frame and quits.
 
 examples:
   bow3d view scenes/village.yaml
-  bow3d view scenes/village.yaml --screenshot village.png --los blue-1:red-2
-  bow3d view scenes/village.yaml --screenshot sheet.png --select blue-1 --camera unit:blue-1
+  bow3d view scenes/village.yaml --screenshot shot.png --los blue-rifle-2:red-pistol
+  bow3d view scenes/village.yaml --screenshot sheet.png --select blue-rifle-2 --camera unit:blue-rifle-2
   bow3d view mymodel.mpd --quality full --edges"""
 
 
