@@ -21,8 +21,8 @@ A warning line says when the armies differ by more than the tolerance (BOW §1.4
 
 examples:
   bow3d cost scenes/village.yaml
-  bow3d cost village.yaml --tolerance 5
-  bow3d cost village.yaml --json"""
+  bow3d cost scenes/village.yaml --tolerance 5
+  bow3d cost scenes/village.yaml --json"""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
