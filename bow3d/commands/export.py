@@ -30,7 +30,7 @@ examples:
   bow3d export scenes/village.yaml -o village.glb
   bow3d export replays/village-seed1.bowreplay -o battle.glb
   bow3d export scenes/village.ldr -o village.gltf --scale ldu --quality draft
-  bow3d export game.bowpack -o battle.glb"""
+  bow3d export village.bowpack -o village-pack.glb      # a pack from bow3d replay pack"""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -28,7 +28,7 @@ that reaches --max-rounds ends on the rules' round limit.
 
 examples:
   bow3d simulate scenes/village.yaml --games 50
-  bow3d simulate scenes/village.yaml --games 1 --seed 1 --replays replays/
+  bow3d simulate scenes/village.yaml --games 1 --seed 1 --replays my-replays/
   bow3d simulate scenes/village.yaml --games 40 --seed 1 --engine ray --json
   bow3d simulate scenes/village.yaml --games 100000 --engine ray --address auto --results village.jsonl"""
 
