@@ -288,6 +288,8 @@ def wanted_shift(run: BalanceRun) -> float:
 def spread(found: list[Candidate], limit: int) -> list[Candidate]:
     """At most `limit` candidates, the best first, no two changing the same unit in the same way."""
     kept: list[Candidate] = []
+    if limit <= 0:
+        return kept
     seen_units: set[tuple[str, str]] = set()
     for candidate in found:
         key = (type(candidate.edits[0]).__name__, getattr(candidate.edits[0], "unit", ""))

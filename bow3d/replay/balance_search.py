@@ -33,6 +33,7 @@ class BalanceReport:
     confirmed: BalanceRun | None = None
     seconds: float = 0.0
     interrupted: bool = False
+    searched: bool = True   # False: no candidate was asked for
 
     @property
     def games_played(self) -> int:
@@ -46,6 +47,13 @@ class BalanceReport:
             return "No suggestion: no game of the scene as it is finished."
         if base.is_fair():
             return "No change suggested: the scenario is fair as it is."
+        if self.chosen is None and self.interrupted and base.interrupted:
+            return "No suggestion: interrupted while the scene as it is was played."
+        if self.chosen is None and self.interrupted:
+            return (f"No suggestion: the search for a change was interrupted ({len(self.screened)} candidate "
+                    "changes screened to the end).")
+        if self.chosen is None and not self.searched:
+            return "No change looked for (--candidates 0)."
         if self.chosen is None:
             return ("No change found that brings the sides closer among those tried "
                     f"({len(self.screened)} screened); try more --candidates or more --screen-games.")
@@ -119,6 +127,9 @@ def search(scene_path: str, games: int, seed: int, executor: Executor, *, job: G
         report.base = play_variant(executor, job, scene, (), seeds, "balance: the scene as it is", progress,
                                    first=screen_base, first_count=len(screen_seeds))
         if report.base.is_fair():
+            return report
+        if candidates_per_stage <= 0:
+            report.searched = False
             return report
         best: tuple[Candidate, BalanceRun] | None = None
         reference = screen_base

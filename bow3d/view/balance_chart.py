@@ -137,7 +137,7 @@ def _sides_panel(canvas: Canvas, base: dict, after: dict | None, sides: list[str
             canvas.vline(mid, y_of(high), y_of(low), INK, 2)
             canvas.hline(mid - 8, mid + 8, y_of(high), INK, 2)
             canvas.hline(mid - 8, mid + 8, y_of(low), INK, 2)
-            canvas.text(f"{data['score']:.0%}", mid, y_of(high) - 8, 14, align="center")
+            canvas.text(f"{data['score']:.1%}", mid, y_of(high) - 8, 14, align="center")
         points = base["sides"][side].get("cost_points")
         after_points = after["sides"][side].get("cost_points") if after else None
         cp = "" if points is None else f" ({points:g} CP" + ("" if after_points in (None, points) else
