@@ -344,13 +344,13 @@ class WarOfBrosAI:
             if len(walls):
                 start = np.broadcast_to(np.asarray(me.position, float), spots.shape)
                 way = spots - start
-                norm = np.maximum(np.linalg.norm(way, axis=1, keepdims=True), 1e-9)
+                norm = np.maximum(_norm(way, 1, True), 1e-9)
                 side = np.column_stack([-way[:, 1], way[:, 0]]) / norm * (min(ctx.bases[unit_id]) / 2.0 * 0.9)
                 ahead = way / norm * (max(ctx.bases[unit_id]) / 2.0 * 0.9)
                 offsets = np.array([0.0, 1.0, -1.0])[:, None, None]   # the middle and both sides of the base,
                 a = (start[None] + offsets * side[None]).reshape(-1, 2)  # its front edge ahead
                 b = (spots[None] + offsets * side[None] + ahead[None]).reshape(-1, 2)
-                keep &= ~_segments_cross_boxes(a, b, walls).reshape(3, len(spots), -1).any(axis=(0, 2))
+                keep &= ~_segments_cross_any(a, b, walls).reshape(3, len(spots)).any(axis=0)
         keep[0] = True
         return keep
 
@@ -375,7 +375,7 @@ class WarOfBrosAI:
         my_half = ctx.bases[unit_id][1] / 2.0
         epos = np.array([e.position for e in enemies])
         ehalf = np.array([max(ctx.bases[e.id]) / 2.0 for e in enemies])
-        dist_cm = plan.cm(np.linalg.norm(spots[:, None, :] - epos[None], axis=2) - my_half - ehalf[None])  # (K, E)
+        dist_cm = plan.cm(_norm(spots[:, None, :] - epos[None], 2) - my_half - ehalf[None])  # (K, E)
         cover = self._cover_rank(game, epos, spots)                                                        # (K, E)
         factor = _RANK_FACTOR[cover]
         # the enemies' threats at once, summed left to right (np.add.accumulate) as the loop over them did
@@ -459,7 +459,7 @@ class WarOfBrosAI:
         boxes = b[near]
         ranks = ranks_all[near]
         towards = epos[None, :, :] - spots[:, None, :]                                       # (K, E, 2)
-        length = np.maximum(np.linalg.norm(towards, axis=2, keepdims=True), 1e-9)
+        length = np.maximum(_norm(towards, 2, True), 1e-9)
         start = np.broadcast_to(spots[:, None, :], towards.shape).reshape(-1, 2)
         end = (spots[:, None, :] + towards * np.minimum(COVER_REACH_STUDS / length, 1.0)).reshape(-1, 2)
         hit = _segments_cross_boxes(start, end, boxes)                                       # (K * E, N)
@@ -502,6 +502,20 @@ def _bearing(a, b) -> float:
     return math.degrees(math.atan2(b[1] - a[1], b[0] - a[0])) % 360.0
 
 
+def _segments_cross_any(p: np.ndarray, q: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    """(S,) bool: segment s meets any of the boxes (_segments_cross_boxes(...).any(axis=1), without the (S, N)
+    answer filled in)."""
+    if not len(p) or not len(boxes):
+        return np.zeros(len(p), bool)
+    lo_all, hi_all = np.minimum(p, q).min(axis=0), np.maximum(p, q).max(axis=0)
+    near = np.flatnonzero((boxes[:, 0] <= hi_all[0]) & (boxes[:, 1] >= lo_all[0]) &
+                          (boxes[:, 2] <= hi_all[1]) & (boxes[:, 3] >= lo_all[1]))
+    if not len(near):
+        return np.zeros(len(p), bool)
+    t0, t1 = _slabs(p, q, boxes[near])
+    return ((t0 <= t1) & (t1 >= 0.0) & (t0 <= 1.0)).any(axis=1)
+
+
 def _segments_cross_boxes(p: np.ndarray, q: np.ndarray, boxes: np.ndarray) -> np.ndarray:
     """(S, N) bool: segment s (p[s] -> q[s], (S, 2)) meets box n (xmin, xmax, ymin, ymax) (slab test, closed
     boxes). Boxes outside the box round every segment are answered False without the test (same answers)."""
@@ -513,15 +527,31 @@ def _segments_cross_boxes(p: np.ndarray, q: np.ndarray, boxes: np.ndarray) -> np
                           (boxes[:, 2] <= hi_all[1]) & (boxes[:, 3] >= lo_all[1]))
     if not len(near):
         return out
-    b = boxes[near]
+    t0, t1 = _slabs(p, q, boxes[near])
+    out[:, near] = (t0 <= t1) & (t1 >= 0.0) & (t0 <= 1.0)
+    return out
+
+
+def _norm(x: np.ndarray, axis: int, keepdims: bool = False) -> np.ndarray:
+    """np.linalg.norm(x, axis=axis, keepdims=keepdims) of a float array, the same sums in the same order,
+    without its wrapper's checks (called thousands of times a game on small arrays)."""
+    return np.sqrt(np.add.reduce(x * x, axis=axis, keepdims=keepdims))
+
+
+def _slabs(p: np.ndarray, q: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(S, N) entering and leaving parameters of segment s (p[s] -> q[s]) through box n (xmin, xmax, ymin,
+    ymax): it meets the closed box when t0 <= t1, t1 >= 0 and t0 <= 1."""
+    way = q - p
+    flat_any = np.abs(way) < 1e-12                                                # (S, 2)
+    pt, wt, bt = p.T[:, :, None], way.T[:, :, None], b.T[:, None, :]               # (2, S, 1), (2, S, 1), (4, 1, N)
     t0 = t1 = None
     for axis in (0, 1):
-        start, d = p[:, axis, None], (q[:, axis] - p[:, axis])[:, None]          # (S, 1)
-        lo, hi = b[None, :, 2 * axis], b[None, :, 2 * axis + 1]                  # (1, N)
+        start, d = pt[axis], wt[axis]                                              # (S, 1)
+        lo, hi = bt[2 * axis], bt[2 * axis + 1]                                    # (1, N)
         with np.errstate(divide="ignore", invalid="ignore"):
             a, c = (lo - start) / d, (hi - start) / d
         enter, leave = np.minimum(a, c), np.maximum(a, c)
-        flat = np.flatnonzero(np.abs(d[:, 0]) < 1e-12)
+        flat = np.flatnonzero(flat_any[:, axis])
         if len(flat):   # parallel to the slab: inside it all along, or never
             s0 = start[flat]
             inside = (s0 >= lo) & (s0 <= hi)
@@ -532,5 +562,4 @@ def _segments_cross_boxes(p: np.ndarray, q: np.ndarray, boxes: np.ndarray) -> np
         else:
             np.maximum(t0, enter, out=t0)
             np.minimum(t1, leave, out=t1)
-    out[:, near] = (t0 <= t1) & (t1 >= 0.0) & (t0 <= 1.0)
-    return out
+    return t0, t1
