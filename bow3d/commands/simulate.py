@@ -90,10 +90,11 @@ def run(args: argparse.Namespace) -> int:
         summary.write_json(sys.stdout)
         return 130 if summary.interrupted else 0
     last = args.seed + max(summary.played, 1) - 1
-    print(f"{summary.scene}: {summary.played:,} games, seeds {args.seed}..{last}, {summary.engine} engine, "
+    seeds = f"seed {args.seed}" if last == args.seed else f"seeds {args.seed}..{last}"
+    print(f"{summary.scene}: {summary.played:,} game{'' if summary.played == 1 else 's'}, {seeds}, {summary.engine} engine, "
           f"{summary.workers} worker{'s' if summary.workers > 1 else ''}")
     for side, wins in summary.wins.items():
-        print(f"  {side:<12} {wins:>5} wins ({wins / max(summary.played, 1):.0%})")
+        print(f"  {side:<12} {wins:>5} win{' ' if wins == 1 else 's'} ({wins / max(summary.played, 1):.0%})")
     print(f"  {'draws':<12} {summary.draws:>5}")
     print(f"average rounds {summary.average_rounds:.1f}; {summary.games_per_second:.2f} games/s "
           f"({summary.seconds:.2f} s, world building included)")

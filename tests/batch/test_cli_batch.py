@@ -112,7 +112,8 @@ def local_ray():
     """A local Ray instance of two CPUs for this module (the engine joins it, and leaves it running)."""
     module = _ray()
     if not module.is_initialized():
-        module.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
+        # address="local": a fresh instance, never a stale /tmp/ray/ray_current_cluster left by a killed one
+        module.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
     yield module
     module.shutdown()
 
