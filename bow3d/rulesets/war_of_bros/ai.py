@@ -374,30 +374,21 @@ class WarOfBrosAI:
         ctx, profile = game.ctx, game.ctx.profile(unit_id)
         my_half = ctx.bases[unit_id][1] / 2.0
         epos = np.array([e.position for e in enemies])
-        ehalf = np.array([max(ctx.bases[e.id]) / 2.0 for e in enemies])
+        ehalf, armed, reach, p, worth = self._enemy_table(game, unit_id, enemies, mode)
         dist_cm = plan.cm(_norm(spots[:, None, :] - epos[None], 2) - my_half - ehalf[None])  # (K, E)
         cover = self._cover_rank(game, epos, spots)                                                        # (K, E)
         factor = _RANK_FACTOR[cover]
         # the enemies' threats at once, summed left to right (np.add.accumulate) as the loop over them did
-        armed, reach, p = [], [], []
-        for j, enemy in enumerate(enemies):
-            found = self._threat_of(game, enemy.id, mode)
-            if found is None:
-                continue
-            armed.append(j)
-            reach.append(found[0])
-            p.append(self._p_kill(game, found[1], unit_id, "front", "none"))
         threat = np.zeros(len(spots))
-        if armed:
-            terms = np.where(dist_cm[:, armed] <= np.array(reach)[None], np.array(p)[None] * factor[:, armed], 0.0)
+        if armed is not None and len(armed):
+            near, scaled = (dist_cm, factor) if len(armed) == len(enemies) else (dist_cm[:, armed], factor[:, armed])
+            terms = np.where(near <= reach, p * scaled, 0.0)
             threat = threat + np.add.accumulate(terms, axis=1)[:, -1]
         gain = np.zeros(len(spots))
         best_weapon = self._longest(profile)
         my_range = best_weapon.range_cm if best_weapon is not None else 0.0
-        if mode == "fight" and best_weapon is not None:
-            worth = np.array([self._p_kill(game, best_weapon, enemy.id, "front", "none") * g_power(game, enemy.id)
-                              for enemy in enemies])
-            values = np.where(dist_cm <= my_range, worth[None] * factor, 0.0)
+        if worth is not None:
+            values = np.where(dist_cm <= my_range, worth * factor, 0.0)
             gain = np.maximum(gain, values.max(axis=1))
         danger = self._boldness(game) * threat * g_power(game, unit_id)
         if mode == "safety":
@@ -406,6 +397,32 @@ class WarOfBrosAI:
         nearest = dist_cm.min(axis=1)
         approach = -ADVANCE_WEIGHT * np.abs(nearest - want * 0.9) * (0.5 if mode == "hide" else 1.0)
         return gain - danger + approach
+
+    def _enemy_table(self, game: Any, unit_id: str, enemies: list, mode: str) -> tuple:
+        """What _score reads of the enemies, the same while the same enemies stand (profiles do not change in
+        a game): their half bases (E,), the armed ones' columns, their reach and their odds against this unit
+        ((1, A) each), and in 'fight' this unit's best weapon's odds against each times its unit power (1, E)."""
+        key = ("enemies", unit_id, mode, tuple(e.id for e in enemies))
+        found = self._p_fast.get(key)
+        if found is not None:
+            return found
+        ctx = game.ctx
+        ehalf = np.array([max(ctx.bases[e.id]) / 2.0 for e in enemies])
+        armed, reach, p = [], [], []
+        for j, enemy in enumerate(enemies):
+            threat = self._threat_of(game, enemy.id, mode)
+            if threat is None:
+                continue
+            armed.append(j)
+            reach.append(threat[0])
+            p.append(self._p_kill(game, threat[1], unit_id, "front", "none"))
+        worth = None
+        best_weapon = self._longest(ctx.profile(unit_id))
+        if mode == "fight" and best_weapon is not None:
+            worth = np.array([self._p_kill(game, best_weapon, enemy.id, "front", "none") * g_power(game, enemy.id)
+                              for enemy in enemies])[None]
+        found = self._p_fast[key] = (ehalf, np.array(armed, np.intp), np.array(reach)[None], np.array(p)[None], worth)
+        return found
 
     def _longest(self, profile: Any) -> Any:
         """The weapon with the longest range (then the last name), None when unarmed."""
