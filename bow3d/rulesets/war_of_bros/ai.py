@@ -54,6 +54,7 @@ NEAREST = 3                       # moves straight towards the nearest enemies a
 ATTACKS_WEIGHED = 2               # the best attacks in the open are weighed again with their cover
 COVER_REACH_STUDS = 8.0           # terrain this near a spot, towards an enemy, is taken for its cover
 _RANK_FACTOR = np.array(COVER_RANK_FACTOR)
+WEIGHED_LIMIT = 256               # moves weighed, remembered per unit and state (see WarOfBrosAI._weighed)
 
 
 class WarOfBrosAI:
@@ -63,6 +64,7 @@ class WarOfBrosAI:
         self.side = side
         self.rng = rng
         self._odds: dict[tuple, float] = {}
+        self._weighed_memo: dict[tuple, tuple | None] = {}   # see _weighed
         self._p_fast: dict[tuple, tuple] = {}   # (id(weapon), id(profile), part, cover) -> (p, weapon, profile)
         self._hidden: set[tuple] = set()   # (round, unit): its Final Movement Step move is made
         self._turns: dict[tuple, int] = {}  # (round, unit, step): free turns made
@@ -284,18 +286,13 @@ class WarOfBrosAI:
     # -- moves ---------------------------------------------------------------------------------------------------
     def _best_move(self, game: Any, unit_id: str, left_cm: float, mode: str) -> Move | None:
         state = game.state
-        me = state.units[unit_id]
         enemies = [u for u in state.units.values() if u.side != self.side and u.on_field]
         if not enemies:
             return None
-        if mode == "hide" and self._score(game, unit_id, np.array([me.position]), enemies, "safety")[0] >= 0.0:
+        weighed = self._weighed(game, unit_id, enemies, left_cm, mode)
+        if weighed is None:
             return None   # nothing threatens it where it stands: it stays
-        spots, moves = self._spots(game, unit_id, enemies, left_cm)
-        keep = self._clear(game, unit_id, spots)
-        spots, moves = spots[keep], [m for m, k in zip(moves, keep) if k]
-        scores = self._score(game, unit_id, spots, enemies, mode)
-        here = scores[0]
-        order = sorted(range(1, len(spots)), key=lambda k: (-scores[k], k))
+        moves, scores, here, order = weighed
         blocked: dict[float, float] = {}   # heading -> the shortest distance refused
         tries = 0
         for k in order:
@@ -312,6 +309,31 @@ class WarOfBrosAI:
                 return action
             blocked[round(heading, 2)] = distance
         return None
+
+    def _weighed(self, game: Any, unit_id: str, enemies: list, left_cm: float, mode: str) -> tuple | None:
+        """(moves, scores, the score where it stands, the moves' order best first) of the spots worth asking the
+        checker about, None when hiding and nothing threatens it. None of it depends on the unit's facing (the
+        checker's answers do): a unit that turned and weighs its move again finds it here."""
+        state = game.state
+        key = ("weighed", unit_id, mode, left_cm,
+               tuple((u.id, u.position, u.on_field) for u in state.units.values()), state.removed,
+               tuple((k, o.kind, o.corners) for k, o in state.obstacles.items()))
+        if key in self._weighed_memo:
+            return self._weighed_memo[key]
+        me = state.units[unit_id]
+        if mode == "hide" and self._score(game, unit_id, np.array([me.position]), enemies, "safety")[0] >= 0.0:
+            found = None
+        else:
+            spots, moves = self._spots(game, unit_id, enemies, left_cm)
+            keep = self._clear(game, unit_id, spots)
+            spots, moves = spots[keep], [m for m, k in zip(moves, keep) if k]
+            scores = self._score(game, unit_id, spots, enemies, mode)
+            order = sorted(range(1, len(spots)), key=lambda k: (-scores[k], k))
+            found = (moves, scores, scores[0], order)
+        if len(self._weighed_memo) >= WEIGHED_LIMIT:
+            self._weighed_memo.clear()
+        self._weighed_memo[key] = found
+        return found
 
     def _spots(self, game: Any, unit_id: str, enemies: list, left_cm: float) -> tuple[np.ndarray, list]:
         me = game.state.units[unit_id]
