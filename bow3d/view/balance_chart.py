@@ -120,8 +120,6 @@ def _sides_panel(canvas: Canvas, base: dict, after: dict | None, sides: list[str
     for tick in (0.0, 0.25, 0.5, 0.75, 1.0):
         canvas.hline(x0, x1, y_of(tick), GRID)
         canvas.text(f"{tick:.0%}", x0 - 8, y_of(tick) + 5, 14, align="right")
-    canvas.text(f"fair: {target - 0.05:.0%}-{target + 0.05:.0%}", x1 - 6, y_of(target + 0.05) - 6, 13,
-                (60, 120, 60), align="right")
     runs = [("as it is", base)] + ([("with the suggestion", after)] if after else [])
     group = (x1 - x0) / max(len(sides), 1)
     bar = min(70.0, group / (len(runs) + 1.5))
@@ -144,6 +142,8 @@ def _sides_panel(canvas: Canvas, base: dict, after: dict | None, sides: list[str
                                                              f" -> {after_points:g}") + ")"
         canvas.text(f"{side}{cp}", centre, y1 + 20, 15, align="center")
     canvas.hline(x0, x1, y1, INK, 2)
+    canvas.rect(x0 + 300, y1 + 34, x0 + 314, y1 + 46, FAIR)  # the band's legend, below the bars and their labels
+    canvas.text(f"fair: {target - 0.05:.0%}-{target + 0.05:.0%}", x0 + 320, y1 + 45, 13, (60, 120, 60))
     if len(runs) > 1:
         canvas.rect(x0 + 4, y1 + 34, x0 + 18, y1 + 46, (120, 120, 130))
         canvas.text("as it is", x0 + 24, y1 + 45, 13)

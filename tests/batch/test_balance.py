@@ -219,22 +219,37 @@ def _armies(scene) -> list[tuple[str, str, str]]:
     return sorted((u.id, u.side, u.sheet) for u in scene.units)
 
 
-@pytest.mark.skipif(not (ROOT / "docs" / "balance-village.json").is_file(), reason="the village's report is not here")
-def test_the_committed_changed_village_is_the_village_with_the_reports_suggestion():
-    """docs/balance-village.json's suggestion applied to scenes/village.yaml gives exactly the armies of
-    scenes/village-balanced.yaml; that scene's own report (docs/balance-village-balanced.json) was
-    played on seeds the first report did not use, on enough games for a 95 % interval about 8 points
-    wide, and its verdict says what its scores say."""
-    report = json.loads((ROOT / "docs" / "balance-village.json").read_text())
+@pytest.mark.parametrize("report_name, before, after", [
+    ("balance-village", "village.yaml", "village-balanced.yaml"),
+    ("balance-village-balanced-search", "village-balanced.yaml", "village-balanced-2.yaml"),
+])
+def test_each_committed_changed_village_carries_its_reports_suggestion(report_name, before, after):
+    """docs/REPORT.json's suggestion applied to scenes/BEFORE gives exactly the armies of scenes/AFTER."""
+    path = ROOT / "docs" / f"{report_name}.json"
+    if not path.is_file():
+        pytest.skip(f"{path.name} is not here")
+    report = json.loads(path.read_text())
+    assert Path(report["scene"]).name == before
     assert report["base"]["fair"] is False and report["chosen"] is not None, report["suggestion"]
-    village = load_scene(ROOT / "scenes" / "village.yaml")
-    balanced = load_scene(ROOT / "scenes" / "village-balanced.yaml")
-    assert _armies(apply_edits(village, _edits_of(report["chosen"]))) == _armies(balanced)
-    assert _armies(balanced) != _armies(village)
-    check = json.loads((ROOT / "docs" / "balance-village-balanced.json").read_text())
+    scene = load_scene(ROOT / "scenes" / before)
+    changed = load_scene(ROOT / "scenes" / after)
+    assert _armies(apply_edits(scene, _edits_of(report["chosen"]))) == _armies(changed)
+    assert _armies(changed) != _armies(scene)
+
+
+@pytest.mark.parametrize("report_name, searched", [("balance-village-balanced", "balance-village"),
+                                                   ("balance-village-balanced-2", "balance-village-balanced-search")])
+def test_each_changed_village_is_measured_again_on_new_seeds(report_name, searched):
+    """The changed scene's own report was played on seeds its search did not use, on enough games for a
+    95 % interval about 8 points wide, and its verdict says what its scores say."""
+    path = ROOT / "docs" / f"{report_name}.json"
+    if not path.is_file():
+        pytest.skip(f"{path.name} is not here")
+    check = json.loads(path.read_text())
+    search_report = json.loads((ROOT / "docs" / f"{searched}.json").read_text())
     base = check["base"]
-    assert Path(check["scene"]).name == "village-balanced.yaml" and not base["interrupted"]
-    assert base["games"] >= 400 and base["first_seed"] > report["base"]["first_seed"] + report["base"]["games"] - 1
+    assert not base["interrupted"] and base["games"] >= 400
+    assert base["first_seed"] > search_report["base"]["first_seed"] + search_report["base"]["games"] - 1
     within = all(0.45 <= side["score"] <= 0.55 for side in base["sides"].values())
     assert base["fair"] is within and base["verdict"].startswith("fair:" if within else "unfair:")
     for side in base["sides"].values():
