@@ -92,7 +92,7 @@ def test_replay_video_never_overwrites(replay_file, tmp_path):
     (["replay", "play", "x.bowreplay"], "unknown replay command"),
     (["replay", "show"], "needs a replay FILE"),
     (["replay", "nowhere.bowreplay"], "no such replay file"),
-    (["replay", "verify", "x.bowreplay", "--video", "a.mp4"], "--video goes with"),
+    (["replay", "verify", "x.bowreplay", "--video", "a.mp4"], "--video, --gif and --clip go with"),
 ])
 def test_replay_bad_arguments_exit_2(args, message, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
