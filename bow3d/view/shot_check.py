@@ -6,7 +6,8 @@ attack, the falling unit of a death, the mover (unit or vehicle) of a move, the 
 patient of a treat, the actor of a glance (a unit aboard a vehicle is seen as its vehicle). Wide
 shots (establishing orbits, rolls, the finale) have none and are not measured.
 
-At a few moments of each shot the world's bodies are put where the frame shows them, and rays go
+At a few moments of each shot the world's bodies are put where the frame shows them (the remains the
+rules left, a War of Bros Body or wreck, only once their owner is dead), and rays go
 from the camera's position to the subject's sample points (`facing_samples`, the samples the world
 measures sight with). A sample counts as seen when nothing at all is in the way (decor, another
 body, glass) and it lies inside the frame. The visible share is the mean over the subjects of each
@@ -110,9 +111,19 @@ class ShotJudge:
         self.aspect = float(aspect)
         self._placed: tuple | None = None
         self.least = 1.0
+        # The remains the rules left on the field (War of Bros: a fallen unit's Body "<unit>~body", a destroyed
+        # vehicle's wreck "<vehicle>~wreck"): the world holds them as at the game's end, for every frame. They
+        # lie there only while their owner is dead; before, the owner stands (or drives) in their place.
+        self.remains: dict[str, str] = {}  # obstacle id -> the unit or vehicle it is the remains of
+        for id_, body in (world.bodies.items() if world is not None else ()):
+            owner = id_.split("~", 1)[0]
+            if body.kind == "obstacle" and "~" in id_ and owner in world.bodies and world.active[body.index] \
+                    and world.bodies[owner].kind in ("unit", "vehicle"):
+                self.remains[id_] = owner
 
     def place(self, poses: Mapping[str, Pose]) -> None:
-        """Put the world's units and vehicles where `poses` (studs) has them: standing, seated, or off."""
+        """Put the world's units and vehicles where `poses` (studs) has them: standing, seated, or off; the
+        remains of a unit or vehicle (its Body, its wreck) on the field only while `poses` has it dead."""
         key = tuple(sorted(poses.items()))
         if key == self._placed:
             return
@@ -132,6 +143,14 @@ class ShotJudge:
                 world.remove(id_)
         for id_, pose in seated:
             world.seat(id_, pose.aboard, pose.seat)
+        for id_, owner in self.remains.items():
+            pose = poses.get(owner)
+            body = world.bodies[id_]
+            fallen = pose is not None and not pose.alive
+            if fallen and not world.active[body.index]:
+                world.place(id_, body.position, body.facing)  # where the rules left it (as add_obstacle did)
+            elif not fallen and world.active[body.index]:
+                world.remove(id_)
 
     def samples(self, id_: str, eye: np.ndarray) -> np.ndarray:
         """(S, 3) the sample points of a placed body that face `eye` (all of them when none does)."""

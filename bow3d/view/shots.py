@@ -107,6 +107,10 @@ def _frame_over_the_shoulder(film: ShotList, index: int, shot: Shot, step: Step,
     camera = firer + shoulders[choice] * (1.0 - 0.2 * u)
     look = firer + d * 0.72
     fov = float(np.clip(52.0 - reach / 40.0, 26.0, 48.0))
+    # at a long range (War of Bros fires across 50-60 studs) the narrow lens leaves the firer below the
+    # frame: the lens widens, then tilts down, until the firer's feet are in it too
+    look, fov = _keep_in_frame(camera, look, fov, film.at(beat.firer, firer_pose, 0.1 * HEAD_LDU),
+                               film.head(beat.target, target_pose) + np.array([0.0, 0.0, 0.3 * HEAD_LDU]))
     aim = math.degrees(math.atan2(d[1], d[0])) % 360
     poses = dict(before)
     if before[beat.firer].aboard is None:
@@ -129,6 +133,35 @@ def _frame_over_the_shoulder(film: ShotList, index: int, shot: Shot, step: Step,
         poses[beat.target] = replace(before[beat.target], damage=step.after[beat.target].damage)
     return FrameSpec(shot.start_s + local, index, _pose(camera, look, fov), poses, {}, tuple(titles), tracer,
                      roll, beat.target)
+
+
+SHOULDER_MAX_FOV = 56.0  # the widest lens an over-the-shoulder shot opens to keep its firer in the frame
+IN_FRAME = 0.88  # the share of the frame's half-height the kept points stay within (a margin at the edges)
+
+
+def _elevation(vector: np.ndarray) -> float:
+    return math.atan2(float(vector[2]), float(np.linalg.norm(vector[:2])))
+
+
+def _keep_in_frame(camera: np.ndarray, look: np.ndarray, fov: float, low: np.ndarray,
+                   high: np.ndarray) -> tuple[np.ndarray, float]:
+    """(look, fov) so that `low` (the firer's feet, near the camera) and `high` (above the target's head)
+    both lie within IN_FRAME of the frame's half-height: unchanged when they already do, else the lens
+    widened (up to SHOULDER_MAX_FOV), then the look point lowered (same bearing, same distance), keeping
+    `high` in the frame before `low` when both cannot be."""
+    aim = look - camera
+    centre = _elevation(aim)
+    bottom, top = _elevation(low - camera), _elevation(high - camera)
+    half = math.atan(IN_FRAME * math.tan(math.radians(fov) / 2))  # the kept band's half-angle
+    if bottom >= centre - half and top <= centre + half:
+        return look, fov
+    half = min(max(half, (top - bottom) / 2), math.atan(IN_FRAME * math.tan(math.radians(SHOULDER_MAX_FOV) / 2)))
+    centre = top - half if top - bottom > 2 * half else min(max(centre, top - half), bottom + half)
+    fov = 2 * math.degrees(math.atan(math.tan(half) / IN_FRAME))
+    flat = float(np.linalg.norm(aim[:2])) or 1.0
+    distance = float(np.linalg.norm(aim))
+    direction = np.array([aim[0] / flat * math.cos(centre), aim[1] / flat * math.cos(centre), math.sin(centre)])
+    return camera + direction * distance, fov
 
 
 def _short(text: str, limit: int = 90) -> str:
