@@ -130,6 +130,10 @@ def _syntax_error(problem: yaml.YAMLError, source: str, error: ErrorType) -> Use
     mark = getattr(problem, "problem_mark", None)
     where = f":{mark.line + 1}" if mark is not None else ""
     what = getattr(problem, "problem", None) or str(problem).splitlines()[0]
+    if "maximum nesting depth" in what:  # libyaml 0.2.6+ (PyYAML 6.0.4 wheels) stops runaway nesting itself,
+        # while scanning ahead, before _scan_yaml_events sees the start events: the same words either way
+        return error(f"{source}{where}: (YAML): nested deeper than {MAX_DEPTH} levels; a scene needs far fewer: "
+                     "look for runaway brackets or indentation")
     return error(f"{source}{where}: (YAML): {what}; fix the YAML syntax (indentation, a missing ':' or an "
                  "unclosed bracket)")
 
