@@ -92,6 +92,8 @@ class BalanceRun:
     units: dict[str, UnitTally] = field(default_factory=dict)
     interrupted: bool = False
     seconds: float = 0.0
+    words: str | None = None   # the edits in words, said of the scene they were applied to (a removed
+                               # unit is not in `scene` any more: it cannot describe its own edits)
 
     def __post_init__(self) -> None:
         costs = unit_costs(self.scene) or {}
@@ -197,7 +199,7 @@ class BalanceRun:
                            "score": round(self.score(side), 4), "ci95": [round(low, 4), round(high, 4)],
                            "cost_points": costs.get(side) if costs else None}
         return {"games": self.games, "first_seed": self.first_seed, "interrupted": self.interrupted,
-                "edits": describe_edits(self.scene, self.edits) if self.edits else None,
+                "edits": (self.words or describe_edits(self.scene, self.edits)) if self.edits else None,
                 "sides": sides, "draws": self.draws,
                 "average_rounds": round(self.rounds / max(self.games, 1), 3), "fair": self.is_fair(),
                 "verdict": self.verdict(), "units": [t.as_dict(self.games) for t in self.units.values()],

@@ -17,7 +17,7 @@ from bow3d.batch import Executor
 from bow3d.replay.balance import (BalanceRun, Candidate, army_costs, candidates, closeness, combine, compatible,
                                   describe)
 from bow3d.replay.simulate import GameJob
-from bow3d.replay.variants import SceneEdit, apply_edits
+from bow3d.replay.variants import SceneEdit, apply_edits, describe_edits
 
 
 @dataclass
@@ -87,7 +87,7 @@ def play_variant(executor: Executor, job: GameJob, scene: Any, edits: tuple[Scen
                  ) -> BalanceRun:
     """Play `seeds` of a variant; KeyboardInterrupt is re-raised after marking the run interrupted.
     `first` (optional) also counts the games of the first `first_count` seeds (the screening base)."""
-    run = BalanceRun(apply_edits(scene, edits), edits, seeds.start)
+    run = BalanceRun(apply_edits(scene, edits), edits, seeds.start, words=describe_edits(scene, edits) if edits else None)
     started = time.perf_counter()
     try:
         for record in executor.map(dataclasses.replace(job, edits=edits), seeds, total=len(seeds), label=label,

@@ -255,3 +255,18 @@ def test_each_changed_village_is_measured_again_on_new_seeds(report_name, search
     for side in base["sides"].values():
         low, high = side["ci95"]
         assert low <= side["score"] <= high and high - low < 0.085
+
+
+def test_a_variant_run_describes_its_edits_of_the_scene_they_were_applied_to(scene_path):
+    """Was: a screened candidate that takes a unit out ended the search with KeyError ('no unit'): its run
+    described the edits against the edited scene, where that unit no longer is (and said 'swap red-3's
+    sheet medic for medic' of a swap)."""
+    from bow3d.replay.balance_search import play_variant
+    from tests.replay.test_session import flat
+
+    scene = load_scene(scene_path)
+    edits = (RemoveUnit("red-2"), SwapSheet("red-3", "medic"))
+    with open_executor("local", 1) as executor:
+        run = play_variant(executor, GameJob.of(scene_path, max_rounds=2, geometry_factory=flat), scene, edits,
+                           range(1, 3), "test", progress=False)
+    assert run.as_dict()["edits"] == "take red-2 (rifleman) out; swap red-3's sheet hero for medic"
