@@ -5,8 +5,9 @@ target's samples facing the eye, `seen` (K,) bool, `blockers` with the LDraw fil
 each decor part) and draws, in the world frame (LDU):
 - one ray per sample from the firer's eye: green where the sample is seen, red where hidden;
 - every blocking decor part drawn again in translucent orange (units: an orange ring);
-- the range bands of BOW 1.3 §2.4.2 (every `range_band_studs` studs, -1 brick each) as
-  circles on the ground round the firer, labelled;
+- the ruleset's range rings as circles on the ground round the firer, labelled in its words
+  (BOW 1.3 §2.4.2: a band every `range_band_studs` studs, -1 brick each; War of Bros and Blaze
+  of Glory: their weapons' ranges, which a weapon reaches or does not);
 - the firer's front arc (design.md: the half space in front, 180 degrees) as a pale half disc.
 """
 
@@ -148,19 +149,31 @@ class LosOverlay:
         z = self.nodes.ground.heights(xy) + 3.0
         return np.concatenate([xy, z[:, None]], axis=1)
 
+    def _rings(self) -> tuple[tuple[float, str], ...]:
+        """The ruleset's rings round the firer (radius studs, words), out to the first beyond the target;
+        BOW's bands every `range_band_studs` when the verdict has none."""
+        rings = getattr(self.judgement, "range_rings", None)
+        if rings is None:
+            return tuple((k * self.band, f"{k * self.band:g} studs") for k in range(1, 4))
+        out = []
+        for radius, words in rings(self.report.distance_studs):
+            out.append((radius, words))
+            if radius >= self.report.distance_studs:
+                break
+        return tuple(out)
+
     def _bands(self) -> None:
         firer = self.nodes.pieces[self.report.firer]
         centre = np.array(firer.position) * STUD
-        bands = max(1, math.ceil(self.report.distance_studs / self.band))
         target = np.array(self.nodes.pieces[self.report.target].position) * STUD
         toward = math.atan2(*(target - centre)[::-1]) if np.any(target != centre) else 0.0
-        for k in range(1, bands + 1):
-            ring = self._ground_circle(centre, k * self.band * STUD)
-            rgba = np.array([BAND_RGBA[min(k - 1, len(BAND_RGBA) - 1)]] * (ring.shape[0] - 1), np.uint8)
+        for k, (radius, words) in enumerate(self._rings(), start=1):
+            colour = BAND_RGBA[min(k - 1, len(BAND_RGBA) - 1)]
+            ring = self._ground_circle(centre, radius * STUD)
+            rgba = np.array([colour] * (ring.shape[0] - 1), np.uint8)
             _lines_node(self.root, f"band-{k}", np.stack([ring[:-1], ring[1:]], axis=1), rgba, 2.5)
-            at = self._ground_circle(centre, k * self.band * STUD, toward + 0.4, toward + 0.4, 1)[0]
-            words = f"{k * self.band:g} studs" + ("" if k == 1 else f": -{k - 1} brick" + ("s" if k > 2 else ""))
-            _label(self.root, words, at + [0, 0, 20], LABEL_LDU, BAND_RGBA[min(k - 1, len(BAND_RGBA) - 1)])
+            at = self._ground_circle(centre, radius * STUD, toward + 0.4, toward + 0.4, 1)[0]
+            _label(self.root, words, at + [0, 0, 20], LABEL_LDU, colour)
         distance = self.report.distance_studs
         eye, tip = np.asarray(self.report.eye), np.asarray(self.nodes.head_point(self.report.target))
         _label(self.root, f"{distance:.1f} studs", (eye + tip) / 2 + [0, 0, 24], LABEL_LDU, (255, 255, 255, 255))
@@ -169,7 +182,7 @@ class LosOverlay:
         firer = self.nodes.pieces[self.report.firer]
         centre = np.array(firer.position) * STUD
         facing = math.radians(firer.facing_deg)
-        radius = self.band * STUD
+        radius = (self._rings() or ((self.band, ""),))[0][0] * STUD
         rim = self._ground_circle(centre, radius, facing - math.pi / 2, facing + math.pi / 2, 48)
         hub = np.array([centre[0], centre[1], firer.ground_z + 3.0])
         fan = np.stack([np.broadcast_to(hub, rim[:-1].shape), rim[:-1], rim[1:]], axis=1)

@@ -4,7 +4,7 @@ Layer: view. Drawn: the scene from the firer's eye (its own body hidden), framin
 the target's rays as dots where they meet it, green = seen, blue = seen only through glass (the
 ruleset judges: BOW's glass hides nothing but covers), red = hidden; each blocker outlined
 in orange with a number, listed with its share in a legend; the verdict on top; a top-down inset
-(lower right) with the line of fire, the range bands at 15/30/45 studs (BOW 1.3 §2.4.2) round the
+(lower right) with the line of fire, the ruleset's range rings (BOW 1.3 §2.4.2: bands at 15/30/45 studs) round the
 firer and the firer's front arc (the half plane behind it shaded). Pixels are drawn with numpy
 on the rendered frame; words are Panda3D TextNodes on a 2D layer.
 """
@@ -24,7 +24,8 @@ SEEN = (40, 220, 70)
 HIDDEN = (230, 40, 40)
 THROUGH_GLASS = (90, 190, 255)   # seen only through transparent parts (glass): the ruleset decides
 BLOCKER = (255, 140, 0)
-BAND_COLOURS = [(60, 200, 60), (240, 200, 40), (245, 120, 30)]
+BAND_COLOURS = [(60, 200, 60), (240, 200, 40), (245, 120, 30), (225, 80, 200)]
+BAND_COLOUR_NAMES = ("green", "yellow", "orange", "pink")
 STUD = 20.0
 
 
@@ -137,7 +138,6 @@ def draw_los_picture(scene, world, report, out: str | Path, size: tuple[int, int
 
     if verdict is None or text is None:
         verdict, text = judged(scene, report)
-    band = float(getattr(verdict, "range_band_studs", None) or 15.0)
     from bow3d.view.scene_nodes import attach_scene
     from bow3d.view.titles import overlay_layer
 
@@ -170,7 +170,7 @@ def draw_los_picture(scene, world, report, out: str | Path, size: tuple[int, int
     stamp_discs(image, xy[front & report.seen], 3.0, SEEN)
     for lo, hi in boxes:
         draw_rectangle(image, lo, hi, BLOCKER)
-    draw_inset(image, world, report, band_studs=band)
+    draw_inset(image, world, report, rings=inset_rings(verdict, report))
     return write_png(image, out, force=force)
 
 
@@ -230,20 +230,43 @@ def _words(aspect2d, report, boxes, size, verdict_text: str, verdict=None) -> No
     through = f", {int(glass.sum())} through glass (blue)" if glass.any() else ""
     lines.append(f"samples: {int(report.seen.sum())} seen (green){through}, "
                  f"{int((~report.seen & ~glass).sum())} hidden (red)")
-    lines.append("map: range bands 15 (green), 30 (yellow), 45 studs (orange); dark = outside the front arc")
+    lines.append(map_legend(inset_rings(verdict, report)))
     for k, line in enumerate(lines):
         # a darker card than the numbers': the legend stays readable over brown wood and sand
         text(line, -aspect + 0.04, -0.55 - 0.055 * k, 0.04, orange if k < len(lines) - 2 else (1, 1, 1, 1), card=0.7)
 
 
-def draw_inset(image: np.ndarray, world, report, half_studs: float | None = None, band_studs: float = 15.0) -> None:
-    """Top-down map (lower right): heights, front arc, range bands, line of fire, units."""
+def inset_half_studs(report) -> float:
+    """Half the side of the inset map, studs: the target and a margin."""
+    return max(48.0, float(report.distance_studs) + 4.0)
+
+
+def inset_rings(verdict, report) -> tuple[tuple[float, str], ...]:
+    """The rings the scene's ruleset draws round the firer on the map (its range bands, or its weapons'
+    ranges), as many as the map and the colours hold; none when the verdict has no rings."""
+    rings = getattr(verdict, "range_rings", None)
+    if rings is None:
+        return ()
+    half = inset_half_studs(report)
+    return tuple(r for r in rings(half) if r[0] <= half)[:len(BAND_COLOURS)]
+
+
+def map_legend(rings) -> str:
+    """The map's line of the legend, in the ruleset's words: 'map: 15 studs (green), ...'."""
+    drawn = ", ".join(f"{words} ({BAND_COLOUR_NAMES[k]})" for k, (_, words) in enumerate(rings))
+    return f"map: {drawn + '; ' if drawn else ''}dark = outside the front arc"
+
+
+def draw_inset(image: np.ndarray, world, report, half_studs: float | None = None,
+               rings: tuple[tuple[float, str], ...] = ()) -> None:
+    """Top-down map (lower right): heights, front arc, the ruleset's `rings` (radius studs, words),
+    line of fire, units."""
     h, w, _ = image.shape
     side = int(min(h, w) * 0.42)
     x0, y0 = w - side - 10, h - side - 10
     firer, target = world.body(report.firer), world.body(report.target)
     centre = np.asarray(firer.position, float)
-    half = half_studs or max(48.0, report.distance_studs + 4.0)
+    half = half_studs or inset_half_studs(report)
     grid = world.grid
     py, px = np.mgrid[0:side, 0:side]
     sx = centre[0] + (px / side * 2 - 1) * half            # studs
@@ -261,8 +284,8 @@ def draw_inset(image: np.ndarray, world, report, half_studs: float | None = None
     behind = ((sx - centre[0]) * math.cos(facing) + (sy - centre[1]) * math.sin(facing)) < 0
     tile[behind] *= 0.55
     dist = np.hypot(sx - centre[0], sy - centre[1])
-    for k, band in enumerate((15, 30, 45)):
-        ring = np.abs(dist - band * band_studs / 15.0) < half / side * 1.6
+    for k, (radius, _) in enumerate(rings[:len(BAND_COLOURS)]):
+        ring = np.abs(dist - radius) < half / side * 1.6
         tile[ring] = BAND_COLOURS[k]
     image[y0:y0 + side, x0:x0 + side] = tile.astype(np.uint8)
 

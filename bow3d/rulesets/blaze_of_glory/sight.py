@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from bow3d.rulesets.blaze_of_glory.book import inches, studs
+from bow3d.rulesets.blaze_of_glory.book import WEAPONS, inches, studs
 from bow3d.rulesets.blaze_of_glory.sheets import FULL_COVER, OPENING_COVER, PARTIAL_COVER
 
 NONE, PARTIAL, FULL, HIDDEN = "none", "partial", "full", "hidden"
@@ -39,6 +39,9 @@ OPENING_LDU = 90.0                              # a blocker this high above the 
 COVER_REACH_IN = 3.0                            # scenery this near the target (along the line of fire) covers him
 COVER_MODIFIER = {NONE: 0, PARTIAL: -1, FULL: -2, HIDDEN: 0}
 TOLERANCE = 1e-9
+# the LOS picture's rings: the weapons that shoot to a range, shortest first
+RING_WEAPONS = tuple(sorted(((k.name, k.range_in) for k in WEAPONS.values()
+                             if k.range_in is not None and not k.template and not k.close_combat), key=lambda i: i[1]))
 
 
 @dataclass(frozen=True)
@@ -59,6 +62,11 @@ class CoverVerdict:
     def modifier(self) -> int:
         """The SHOOT modifier the cover gives (Shooting): partial -1, full -2."""
         return COVER_MODIFIER[self.cover]
+
+    def range_rings(self, out_to_studs: float) -> tuple[tuple[float, str], ...]:
+        """Rings of the Weapon Ranges round the firer: thrown 6", pistol 12", bow 24", rifle 30" (the
+        shotgun's template and close combat weapons have none); over half a weapon's range is -1."""
+        return tuple((studs(reach), f'{reach:g}": {name}') for name, reach in RING_WEAPONS)
 
     def to_dict(self) -> dict[str, Any]:
         partial, opening, full = self.thresholds

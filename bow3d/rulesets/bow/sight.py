@@ -64,6 +64,14 @@ class SightVerdict:
                 "cover_threshold": self.cover_threshold, "range_band_studs": self.range_band_studs,
                 "through_glass": round(self.through_glass, 4)}
 
+    def range_rings(self, out_to_studs: float) -> tuple[tuple[float, str], ...]:
+        """The range bands round the firer (§2.4.2) out to `out_to_studs`, at least three, with what
+        each costs: ((15, '15 studs'), (30, '30 studs: -1 brick'), (45, '45 studs: -2 bricks'), ...)."""
+        count = max(3, math.ceil(out_to_studs / self.range_band_studs - BAND_TOLERANCE))
+        return tuple((k * self.range_band_studs,
+                      f"{k * self.range_band_studs:g} studs" + ("" if k == 1 else f": -{k - 1} brick{'s' * (k > 2)}"))
+                     for k in range(1, count + 1))
+
 
 def judge_sight(report: Any, params: Any = None, revision: int | None = None) -> SightVerdict:
     """The verdict on a world sight report with the scene's ruleset parameters (defaults when None) and

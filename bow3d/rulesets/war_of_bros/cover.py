@@ -30,6 +30,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from bow3d.rulesets.war_of_bros.tables import STARTING_WEAPONS
+from bow3d.units import convert
+
 CLASSES = ("none", "light", "medium", "heavy", "total")
 MISS_ON = {"none": 0, "light": 1, "medium": 2, "heavy": 3, "total": 4}   # d4 results that miss (total: always)
 BOOK_OBJECTS = {
@@ -42,6 +45,10 @@ BOOK_OBJECTS = {
 OTHER = ("Obstructions", "medium")
 DEFAULT_COVER_THRESHOLD = 0.25
 DEFAULT_BLOCKER_SHARE = 0.05
+STUDS_PER_CM = float(convert(1.0, "cm", "studs"))   # 1.25: a stud is 8 mm
+# the LOS picture's rings: the Starting Weapons that shoot, shortest reach first
+RING_WEAPONS = tuple(sorted(((name, float(w.range_cm)) for name, w in STARTING_WEAPONS.items() if w.role != "melee"),
+                            key=lambda item: item[1]))
 
 
 def rank(cover: str) -> int:
@@ -96,7 +103,6 @@ class CoverVerdict:
     distance_cm: float = 0.0
     cover_threshold: float = DEFAULT_COVER_THRESHOLD
     blocker_share: float = DEFAULT_BLOCKER_SHARE
-    range_band_studs: float = field(default=37.5)   # the LOS picture's range rings: 30 cm (a Ranged Weapon)
 
     @property
     def covered(self) -> bool:
@@ -110,6 +116,11 @@ class CoverVerdict:
     @property
     def range_penalty(self) -> int:
         return 0   # War of Bros has no range penalty: a weapon reaches its range or it does not
+
+    def range_rings(self, out_to_studs: float) -> tuple[tuple[float, str], ...]:
+        """Rings of the Starting Weapons' ranges round the firer (a weapon reaches or it does not:
+        no penalty bands): the Sidearm's 15 cm, the Machine Gun's 30, the Carbine's 35, the Rifle's 40."""
+        return tuple((cm * STUDS_PER_CM, f"{cm:g} cm: {name}") for name, cm in RING_WEAPONS)
 
     def miss_faces(self) -> int:
         """How many faces of the Cover Step's d4 miss (light 1, medium 2, heavy 3; total: 4, no roll)."""
@@ -189,7 +200,7 @@ def _judge(report: Any, params: Any, distance_cm: float | None) -> CoverVerdict:
             given = max((b for b in counted if rank(b.cover) == best), key=lambda b: b.share)
             cover = given.cover
     if distance_cm is None:
-        distance_cm = float(getattr(report, "distance_studs", 0.0)) * 0.8
+        distance_cm = float(getattr(report, "distance_studs", 0.0)) / STUDS_PER_CM
     return CoverVerdict(visible, hidden, cover, given, tuple(judged), units, float(distance_cm), threshold, least)
 
 
