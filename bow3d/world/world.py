@@ -518,9 +518,11 @@ class World:
         for _ in range(MAX_GLASS_LAYERS):
             hit = np.flatnonzero(np.isfinite(t_body) & (body >= 0))
             hit = hit[glassy_rows[body[hit]]]
-            flags = [self._rows[b].template.transparent for b in body[hit]]
-            glassy = np.array([f is not None and bool(f[p]) for f, p in zip(flags, prim[hit])], bool)
-            rows = hit[glassy] if hit.size else hit
+            glassy = np.zeros(hit.size, bool)
+            for b in np.unique(body[hit]):   # a few glassy bodies, many rays: one lookup per body
+                on = body[hit] == b
+                glassy[on] = self._rows[b].template.transparent[prim[hit][on]]
+            rows = hit[glassy]
             if rows.size == 0:
                 break
             first = ~np.isfinite(gt[rows])
