@@ -16,6 +16,7 @@ from types import ModuleType
 import bow3d.commands
 from bow3d import __version__
 from bow3d.errors import Bow3dError
+from bow3d.i18n import LANGUAGES, choose, speaking
 
 EXIT_OK = 0
 EXIT_INTERNAL = 1
@@ -41,6 +42,17 @@ def _chosen_command(argv: list[str]) -> str | None:
     return word if word in known else None
 
 
+def _asked_language(argv: list[str]) -> str | None:
+    """The value of `--lang X` / `--lang=X` wherever it stands (read before the parser is built: the
+    help texts are written in the language chosen)."""
+    for k, word in enumerate(argv):
+        if word == "--lang" and k + 1 < len(argv):
+            return argv[k + 1]
+        if word.startswith("--lang="):
+            return word.split("=", 1)[1]
+    return None
+
+
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The argument parser, one subparser per command module; with `only`, that command's alone (so a
     command imports what it needs and no other command's: `bow3d inspect` starts without the rulesets)."""
@@ -53,6 +65,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"bow3d {__version__}")
     parser.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
+    parser.add_argument("--lang", metavar="LANG", help=f"the language of the words printed ({', '.join(LANGUAGES)}; "
+                        "default: $BOW3D_LANG, else the locale, else English)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in _command_modules(only):
         command = sub.add_parser(
@@ -69,6 +83,14 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the `bow3d` console command; returns the exit code."""
     argv = sys.argv[1:] if argv is None else list(argv)
+    language, note = choose(_asked_language(argv))
+    if note:
+        print(note, file=sys.stderr)
+    with speaking(language):
+        return _main(argv)
+
+
+def _main(argv: list[str]) -> int:
     parser = build_parser(_chosen_command(argv))
     args = parser.parse_args(argv)
     if not hasattr(args, "_run"):
@@ -87,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     except Exception:  # an internal bug: say so plainly, traceback only on request
         if args.debug:
             raise
-        error_type, error, _ = sys.exc_info()
+        error_type, error, _traceback = sys.exc_info()
         print(
             f"bow3d {args.command}: internal error ({error_type.__name__}: {error}). "
             "Please report it with the command you ran; add --debug for the traceback.",

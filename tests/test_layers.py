@@ -27,7 +27,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1] / "bow3d"
 ORDER = ["ldraw", "scene", "world", "rules", "rulesets", "replay", "view"]
 TOP = {"commands", "cli", "__main__"}  # above every layer; may import anything
-BASE_PACKAGES = {"batch"}  # packages of the base: every layer may use them, they import no layer
+BASE_PACKAGES = {"batch", "locale"}  # packages of the base (batch work; the message catalogues): every layer may use them, they import no layer
 FORBIDDEN = {  # beyond the order: bow3d layers and third-party packages a layer never imports
     "rules": {"world", "view", "replay", "panda3d", "direct", "numpy"},
     "rulesets": {"world", "view", "replay", "panda3d", "direct"},

@@ -104,5 +104,7 @@ def test_a_wheel_in_a_fresh_venv_runs_the_demo_and_los_without_the_source_tree(t
     los = run("los", str(scenes / "village.yaml"), "blue-sword", "red-archer-1")
     assert los.returncode == 0, los.stdout[-2000:] + los.stderr[-2000:]
     assert "blue-sword" in los.stdout
+    french = run("--lang", "fr", "los", str(scenes / "village.yaml"), "blue-sword", "red-archer-1")
+    assert french.returncode == 0 and "tenons" in french.stdout, french.stdout + french.stderr  # the shipped .mo
 
     assert not log.exists(), f"the installed bow3d read the checkout: {log.read_text()[:2000]}"

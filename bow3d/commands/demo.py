@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 from bow3d.errors import UserInputError
+from bow3d.i18n import _, decimal, integer
 from bow3d.paths import free_path
 from bow3d.ldraw import Library, load_model
 
@@ -57,17 +58,25 @@ def demo_scene() -> Path:
 
     scene = bundled.demo_scene()
     if not scene.is_file():
-        raise UserInputError(f"no demo scene at {scene}: this bow3d was installed without its bundled scenes; "
-                             "reinstall it (pip install bow3d, or pip install . in the checkout)")
+        raise UserInputError(_("no demo scene at {scene}: this bow3d was installed without its bundled scenes; "
+                               "reinstall it (pip install bow3d, or pip install . in the checkout)").format(scene=scene))
     return scene
 
 
 def _out_dir(text: str) -> Path:
     out = Path(text)
     if out.exists() and not out.is_dir():
-        raise UserInputError(f"{out} exists and is not a folder; choose another --out")
+        raise UserInputError(_("{out} exists and is not a folder; choose another --out").format(out=out))
     out.mkdir(parents=True, exist_ok=True)
     return out
+
+
+def ending_words(ended: str) -> str:
+    """How a game ended ('win', 'draw', 'points', 'record limit') in the language spoken."""
+    names = {"win": lambda: _("win"), "draw": lambda: _("draw"), "points": lambda: _("points"),
+             "record limit": lambda: _("record limit")}
+    say = names.get(str(ended))
+    return say() if say is not None else str(ended)
 
 
 def _step(text: str) -> float:
@@ -78,9 +87,11 @@ def _step(text: str) -> float:
 def describe(scene, library: Library) -> list[str]:
     """Lines about the scene: battlefield parts, units per side with their sheets, army costs."""
     model = load_model(scene.battlefield_path, library)
-    lines = [f"{scene.name}: battlefield {scene.battlefield} with {len(model.instances):,} parts "
-             f"({len(model.unique_part_names())} distinct), {len(model.missing_parts)} missing, "
-             f"library {library.describe()}"]
+    lines = [_("{name}: battlefield {battlefield} with {parts} parts ({distinct} distinct), {missing} missing, "
+               "library {library}").format(name=scene.name, battlefield=scene.battlefield,
+                                           parts=integer(len(model.instances)),
+                                           distinct=len(model.unique_part_names()),
+                                           missing=len(model.missing_parts), library=library.describe())]
     from bow3d.rulesets import ruleset_of
 
     costs = ruleset_of(scene).army_costs(scene) or {}
@@ -90,9 +101,10 @@ def describe(scene, library: Library) -> list[str]:
         kinds: dict[str, int] = {}
         for unit in units:
             kinds[unit.sheet] = kinds.get(unit.sheet, 0) + 1
-        cost = f", {costs[side.id]} cost points (BOW A.4)" if side.id in costs else ""
-        lines.append(f"  {side.name}: {len(units)} minifigs ({', '.join(f'{n} {k}' for k, n in kinds.items())})"
-                     f"{', ' if vehicles else ''}{', '.join(v.id for v in vehicles)}{cost}")
+        cost = _(", {points} cost points (BOW A.4)").format(points=costs[side.id]) if side.id in costs else ""
+        lines.append("  " + _("{side}: {n} minifigs ({kinds})").format(
+            side=side.name, n=len(units), kinds=", ".join(f"{n} {k}" for k, n in kinds.items()))
+                     + f"{', ' if vehicles else ''}{', '.join(v.id for v in vehicles)}{cost}")
     return lines
 
 
@@ -102,13 +114,15 @@ def render_picture(scene, library: Library, out: Path, size: tuple[int, int]) ->
     from bow3d.view.still import render_scene_still
 
     target = free_path(out, "village", ".png")
-    started = _step(f"rendering the battlefield with its units ({size[0]}x{size[1]})")
+    started = _step(_("rendering the battlefield with its units ({width}x{height})").format(width=size[0],
+                                                                                           height=size[1]))
     try:
         stats = render_scene_still(scene, target, size, "iso", "default", False, None, library)
     except RenderUnavailable as error:
-        print(f"  skipped the picture: no offscreen graphics pipe here ({error})")
+        print("  " + _("skipped the picture: no offscreen graphics pipe here ({error})").format(error=error))
         return None
-    print(f"  wrote {target} ({stats.triangles:,} triangles, {time.perf_counter() - started:.1f} s)")
+    print("  " + _("wrote {path} ({triangles} triangles, {seconds} s)").format(
+        path=target, triangles=integer(stats.triangles), seconds=decimal(time.perf_counter() - started)))
     return target
 
 
@@ -119,19 +133,21 @@ def play_short_game(scene, library: Library, out: Path, seed: int, max_rounds: i
     from bow3d.replay.session import play_game
     from bow3d.world import World
 
-    started = _step("building the 3D world (line of sight, cover, movement grid)")
+    started = _step(_("building the 3D world (line of sight, cover, movement grid)"))
     world = World.from_scene(scene, library)
-    print(f"  ready in {time.perf_counter() - started:.1f} s")
+    print("  " + _("ready in {seconds} s").format(seconds=decimal(time.perf_counter() - started)))
     target = free_path(out, f"village-seed{seed}", ".bowreplay")
     players = {side.id: "ai" for side in scene.sides}
-    started = _step(f"playing a short AI game (seed {seed}, at most {max_rounds} rounds)")
+    started = _step(_("playing a short AI game (seed {seed}, at most {rounds} rounds)").format(seed=seed,
+                                                                                               rounds=max_rounds))
     # the header names the library, so the replay verifies wherever LDRAWDIR points
     with ReplayWriter(target, scene, seed, players, max_rounds=max_rounds, library=library_kind(library),
                       sight=world.SIGHT_METHOD) as writer:
         result = play_game(scene, world, None, seed, writer=writer, max_rounds=max_rounds)
-    winner = f"{result.winner} wins" if result.winner else "no winner"
-    print(f"  {winner} after {result.rounds} rounds ({result.ended}), {result.records} records, "
-          f"{time.perf_counter() - started:.1f} s; replay {target}")
+    winner = _("{side} wins").format(side=result.winner) if result.winner else _("no winner")
+    print("  " + _("{winner} after {rounds} rounds ({ended}), {records} records, {seconds} s; replay {path}").format(
+        winner=winner, rounds=result.rounds, ended=ending_words(result.ended), records=result.records,
+        seconds=decimal(time.perf_counter() - started), path=target))
     return target
 
 
@@ -141,14 +157,15 @@ def film(replay: Path, out: Path, size: tuple[int, int], seconds: float) -> Path
     from bow3d.view.video import render_replay_video
 
     target = free_path(out, replay.stem, ".mp4")
-    started = _step(f"filming the replay ({size[0]}x{size[1]}, at most {seconds:g} s of film)")
+    started = _step(_("filming the replay ({width}x{height}, at most {seconds} s of film)").format(
+        width=size[0], height=size[1], seconds=f"{seconds:g}"))
     try:
         stats = render_replay_video(replay, target, size, 30, True, max_seconds=seconds)
     except RenderUnavailable as error:
-        print(f"  skipped the film: no offscreen graphics pipe here ({error})")
+        print("  " + _("skipped the film: no offscreen graphics pipe here ({error})").format(error=error))
         return None
-    print(f"  wrote {target} ({stats.frames} frames, {stats.seconds:.1f} s of film, "
-          f"{time.perf_counter() - started:.1f} s)")
+    print("  " + _("wrote {path} ({frames} frames, {film} s of film, {seconds} s)").format(
+        path=target, frames=stats.frames, film=decimal(stats.seconds), seconds=decimal(time.perf_counter() - started)))
     return target
 
 
@@ -160,12 +177,12 @@ def run(args: argparse.Namespace) -> int:
     size = parse_size(args.size)
     video_size = parse_size(args.video_size)
     if args.max_rounds < 1:
-        raise UserInputError(f"--max-rounds must be at least 1, got {args.max_rounds}")
+        raise UserInputError(_("--max-rounds must be at least 1, got {value}").format(value=args.max_rounds))
     check_seed(args.seed)
     if not args.film_seconds > 0:
-        raise UserInputError(f"--film-seconds must be positive, got {args.film_seconds}")
+        raise UserInputError(_("--film-seconds must be positive, got {value}").format(value=args.film_seconds))
     out = _out_dir(args.out)
-    started = _step(f"loading {demo_scene()}")
+    started = _step(_("loading {scene}").format(scene=demo_scene()))
     scene = load_scene(demo_scene())
     library = Library.from_env()
     for line in describe(scene, library):
@@ -177,6 +194,6 @@ def run(args: argparse.Namespace) -> int:
         if not args.no_video:
             written.append(film(replay, out, video_size, args.film_seconds))
     done = [str(p) for p in written if p is not None]
-    print(f"done in {time.perf_counter() - started:.1f} s; everything is in {out}/: "
-          + ", ".join(Path(p).name for p in done))
+    print(_("done in {seconds} s; everything is in {out}/: {files}").format(
+        seconds=decimal(time.perf_counter() - started), out=out, files=", ".join(Path(p).name for p in done)))
     return 0

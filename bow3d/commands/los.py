@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 from bow3d.errors import UserInputError
+from bow3d.i18n import _, ngettext
 
 NAME = "los"
 ORDER = 35
@@ -56,9 +57,10 @@ MISSING_NAMED = 5   # missing parts named in a message; the rest are counted
 def missing_words(parts) -> str:
     """'3 LDraw parts missing (a.dat, b.dat, c.dat)'."""
     parts = list(parts)
-    named = ", ".join(parts[:MISSING_NAMED]) + (f" and {len(parts) - MISSING_NAMED} more" if len(parts) > MISSING_NAMED
-                                                else "")
-    return f"{len(parts)} LDraw part{'s' if len(parts) != 1 else ''} missing ({named})"
+    named = ", ".join(parts[:MISSING_NAMED]) + (_(" and {n} more").format(n=len(parts) - MISSING_NAMED)
+                                                if len(parts) > MISSING_NAMED else "")
+    return ngettext("{n} LDraw part missing ({named})", "{n} LDraw parts missing ({named})", len(parts)).format(
+        n=len(parts), named=named)
 
 
 def check_complete(world, scene_path: str, allow_missing: bool) -> None:
@@ -132,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
         verdict = ruleset.judge_sight(report, scene.ruleset)
         text = ruleset.sight_sentence(report, verdict)
         if not getattr(report, "complete", True):
-            text += f" (Incomplete: {missing_words(report.missing_parts)}.)"
+            text += " " + _("(Incomplete: {missing}.)").format(missing=missing_words(report.missing_parts))
         return report, verdict, text
 
     if args.target:
@@ -145,7 +147,7 @@ def run(args: argparse.Namespace) -> int:
             draw_los_picture(scene, world, report, out, parse_size(args.size), verdict=verdict, text=text,
                              force=args.force)
             if not args.json:
-                print(f"wrote {out}")
+                print(_("wrote {path}").format(path=out))
         return 0
     enemies = world.enemies_of(args.firer)
     if not enemies:

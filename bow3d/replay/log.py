@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bow3d.errors import ReplayError
+from bow3d.i18n import _
 from bow3d.replay.opened import OpenReplay, open_replay
 from bow3d.rules.events import event_from_record
 
@@ -27,24 +28,25 @@ class BattleLog:
         lines = [self.title]
         for number, texts in self.rounds:
             lines.append("")
-            lines.append("Before the battle" if number == 0 else f"Round {number}")
+            lines.append(_("Before the battle") if number == 0 else _("Round {n}").format(n=number))
             lines.extend(f"  {text}" for text in texts)
         lines.append("")
-        lines.append(self.result or "No result: the replay ends before the game does.")
+        lines.append(self.result or _("No result: the replay ends before the game does."))
         return "\n".join(lines)
 
     def rounds_as_dict(self) -> list[dict[str, Any]]:
         return [{"round": number, "events": texts} for number, texts in self.rounds]
 
 
-def battle_log(replay: OpenReplay | Any, language: str = "en") -> BattleLog:
+def battle_log(replay: OpenReplay | Any, language: str | None = None) -> BattleLog:
     """The battle log of a replay (an OpenReplay or a path); a cut-short last line is simply not there."""
     opened = replay if isinstance(replay, OpenReplay) else open_replay(replay)
     narrator = opened.narrator(language)
     header = opened.header
-    players = " vs ".join(f"{side} ({who})" for side, who in header.players.items())
-    title = (f"{opened.path.name}: scene {header.scene}, {header.ruleset.get('name', '?')}, seed {header.seed}, "
-             f"{players}, {len(opened.entries)} entries, written {header.created}")
+    players = _(" vs ").join(f"{side} ({who})" for side, who in header.players.items())
+    title = _("{file}: scene {scene}, {ruleset}, seed {seed}, {players}, {entries} entries, written {created}").format(
+        file=opened.path.name, scene=header.scene, ruleset=header.ruleset.get("name", "?"), seed=header.seed,
+        players=players, entries=len(opened.entries), created=header.created)
     log = BattleLog(title)
     schema = opened.ruleset.event_schema
     for entry in opened.entries:
@@ -62,5 +64,5 @@ def battle_log(replay: OpenReplay | Any, language: str = "en") -> BattleLog:
                 log.rounds.append((event.round, []))
             log.rounds[-1][1].append(text)
             if event.kind == "game_over":
-                log.result = f"Result: {text}"
+                log.result = _("Result: {text}").format(text=text)
     return log

@@ -191,7 +191,7 @@ class OpenReplay:
         for entry, action, events in self.replay_entries(game):
             yield entry.n, game, action, events
 
-    def narrator(self, language: str = "en") -> Any:
+    def narrator(self, language: str | None = None) -> Any:
         return self.ruleset.narrator(language)
 
 

@@ -130,7 +130,7 @@ class Ruleset:
         """The ruleset's verdict on a world sight report (an object with `to_dict()`)."""
         raise NotImplementedError
 
-    def sight_sentence(self, report: Any, verdict: Any, language: str = "en") -> str:
+    def sight_sentence(self, report: Any, verdict: Any, language: str | None = None) -> str:
         """The verdict in words (bow3d los)."""
         raise NotImplementedError
 
@@ -142,7 +142,8 @@ class Ruleset:
         """The hidden share from which a target is in cover (heatmaps shade by it)."""
         raise NotImplementedError
 
-    def narrator(self, language: str = "en") -> Narrator:
+    def narrator(self, language: str | None = None) -> Narrator:
+        """Its battle-log words in `language` (None: the language spoken, bow3d.i18n)."""
         raise NotImplementedError
 
     def player(self, side: str, rng: Any) -> Any:

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
+from bow3d.i18n import _
 from bow3d.paths import write_new
 
 SEEN = (40, 220, 70)
@@ -25,7 +26,6 @@ HIDDEN = (230, 40, 40)
 THROUGH_GLASS = (90, 190, 255)   # seen only through transparent parts (glass): the ruleset decides
 BLOCKER = (255, 140, 0)
 BAND_COLOURS = [(60, 200, 60), (240, 200, 40), (245, 120, 30), (225, 80, 200)]
-BAND_COLOUR_NAMES = ("green", "yellow", "orange", "pink")
 STUD = 20.0
 
 
@@ -33,7 +33,7 @@ STUD = 20.0
 def write_png(image: np.ndarray, path: str | Path, *, force: bool = True) -> Path:
     """Write an (H, W, 3) uint8 RGB array as a PNG (bow3d.paths.write_new: never through a link; an
     existing file only with `force`)."""
-    h, w, _ = image.shape
+    h, w = image.shape[:2]
     raw = np.concatenate([np.zeros((h, 1), np.uint8), np.ascontiguousarray(image).reshape(h, w * 3)], axis=1)
 
     def chunk(kind: bytes, data: bytes) -> bytes:
@@ -46,7 +46,7 @@ def write_png(image: np.ndarray, path: str | Path, *, force: bool = True) -> Pat
 
 def stamp_discs(image: np.ndarray, xy: np.ndarray, radius: float, colour, outline=(20, 20, 20)) -> None:
     """Filled discs with a dark rim at pixel centres xy (N, 2)."""
-    h, w, _ = image.shape
+    h, w = image.shape[:2]
     r = int(math.ceil(radius)) + 1
     oy, ox = np.mgrid[-r:r + 1, -r:r + 1]
     d = np.hypot(ox, oy)
@@ -60,7 +60,7 @@ def stamp_discs(image: np.ndarray, xy: np.ndarray, radius: float, colour, outlin
 
 def draw_segments(image: np.ndarray, a: np.ndarray, b: np.ndarray, colour, width: int = 2) -> None:
     """Segments from a (N, 2) to b (N, 2) in pixels."""
-    h, w, _ = image.shape
+    h, w = image.shape[:2]
     length = np.maximum(np.hypot(*(b - a).T), 1.0)
     steps = int(length.max()) + 1
     u = np.linspace(0, 1, steps)
@@ -155,7 +155,7 @@ def draw_los_picture(scene, world, report, out: str | Path, size: tuple[int, int
                 nodes.set_pose(id_, body.position, body.facing, float(world.poses[body.index, 2, 3]))
             else:
                 node.hide()
-        _, aspect2d = overlay_layer(renderer.buffer, size[0] / size[1])
+        _layer, aspect2d = overlay_layer(renderer.buffer, size[0] / size[1])
         boxes = _blocker_boxes(world, report, camera)
         _words(aspect2d, report, boxes, size, text, verdict)
         renderer.look(CameraPose(tuple(camera.position), tuple(camera.position + camera.forward * 100.0),
@@ -217,23 +217,42 @@ def _words(aspect2d, report, boxes, size, verdict_text: str, verdict=None) -> No
 
     text(verdict_text, -aspect + 0.04, 0.92, 0.045, wrap=2 * aspect / 0.045 - 2)
     orange = tuple(c / 255 for c in BLOCKER) + (1,)
-    for k, (lo, _) in enumerate(boxes):
+    for k, (lo, _hi) in enumerate(boxes):
         x, z = lo[0] / size[0] * 2 * aspect - aspect, 1 - lo[1] / size[1] * 2
         text(str(k + 1), x + 0.01, z - 0.06, 0.05, orange)
     from bow3d.rulesets.bow.narrator import percent
 
     # numbered along the line of fire, nearest to the firer first, with what each is made of
     label = getattr(verdict, "blocker_label", None)   # what the ruleset makes of each (War of Bros: its cover class)
-    lines = [f"{k + 1}: {b.describe()} ({getattr(b, 'material', '?')}{': ' + label(b) if label and label(b) else ''})"
-             f"  {percent(b.share)}" for k, b in enumerate(report.blockers[:8])]
+    lines = [f"{k + 1}: {blocker_words(b)} ({material_words(getattr(b, 'material', '?'))}"
+             f"{': ' + label(b) if label and label(b) else ''})  {percent(b.share)}"
+             for k, b in enumerate(report.blockers[:8])]
     glass = _through_glass(report)
-    through = f", {int(glass.sum())} through glass (blue)" if glass.any() else ""
-    lines.append(f"samples: {int(report.seen.sum())} seen (green){through}, "
-                 f"{int((~report.seen & ~glass).sum())} hidden (red)")
+    through = _(", {n} through glass (blue)").format(n=int(glass.sum())) if glass.any() else ""
+    lines.append(_("samples: {seen} seen (green){through}, {hidden} hidden (red)").format(
+        seen=int(report.seen.sum()), through=through, hidden=int((~report.seen & ~glass).sum())))
     lines.append(map_legend(inset_rings(verdict, report)))
     for k, line in enumerate(lines):
         # a darker card than the numbers': the legend stays readable over brown wood and sand
         text(line, -aspect + 0.04, -0.55 - 0.055 * k, 0.04, orange if k < len(lines) - 2 else (1, 1, 1, 1), card=0.7)
+
+
+def blocker_words(blocker) -> str:
+    """'3004.dat, Light_Bluish_Grey, village.ldr line 212' or 'unit red-1', in the language spoken."""
+    if blocker.kind == "decor":
+        where = _(", {file} line {line}").format(file=blocker.file, line=blocker.line) if blocker.file else ""
+        return f"{blocker.part}, {blocker.colour}{where}"
+    return f"{material_words(blocker.kind)} {blocker.id}"
+
+
+def material_words(material: str) -> str:
+    """A material of bow3d.world.materials (or a body's kind) in the language spoken."""
+    names = {"stone": lambda: _("stone"), "wood": lambda: _("wood"), "glass": lambda: _("glass"),
+             "plant": lambda: _("plant"), "metal": lambda: _("metal"), "sand": lambda: _("sand"),
+             "ground": lambda: _("ground"), "unit": lambda: _("unit"), "vehicle": lambda: _("vehicle"),
+             "body": lambda: _("body")}
+    say = names.get(material)
+    return say() if say is not None else material
 
 
 def inset_half_studs(report) -> float:
@@ -253,15 +272,18 @@ def inset_rings(verdict, report) -> tuple[tuple[float, str], ...]:
 
 def map_legend(rings) -> str:
     """The map's line of the legend, in the ruleset's words: 'map: 15 studs (green), ...'."""
-    drawn = ", ".join(f"{words} ({BAND_COLOUR_NAMES[k]})" for k, (_, words) in enumerate(rings))
-    return f"map: {drawn + '; ' if drawn else ''}dark = outside the front arc"
+    names = (_("green"), _("yellow"), _("orange"), _("pink"))   # BAND_COLOURS' names
+    drawn = ", ".join(f"{words} ({names[k]})" for k, (_radius, words) in enumerate(rings))
+    outside = _("dark = outside the front arc")
+    return _("map: {rings}; {outside}").format(rings=drawn, outside=outside) if drawn else \
+        _("map: {outside}").format(outside=outside)
 
 
 def draw_inset(image: np.ndarray, world, report, half_studs: float | None = None,
                rings: tuple[tuple[float, str], ...] = ()) -> None:
     """Top-down map (lower right): heights, front arc, the ruleset's `rings` (radius studs, words),
     line of fire, units."""
-    h, w, _ = image.shape
+    h, w = image.shape[:2]
     side = int(min(h, w) * 0.42)
     x0, y0 = w - side - 10, h - side - 10
     firer, target = world.body(report.firer), world.body(report.target)
@@ -284,7 +306,7 @@ def draw_inset(image: np.ndarray, world, report, half_studs: float | None = None
     behind = ((sx - centre[0]) * math.cos(facing) + (sy - centre[1]) * math.sin(facing)) < 0
     tile[behind] *= 0.55
     dist = np.hypot(sx - centre[0], sy - centre[1])
-    for k, (radius, _) in enumerate(rings[:len(BAND_COLOURS)]):
+    for k, (radius, _words) in enumerate(rings[:len(BAND_COLOURS)]):
         ring = np.abs(dist - radius) < half / side * 1.6
         tile[ring] = BAND_COLOURS[k]
     image[y0:y0 + side, x0:x0 + side] = tile.astype(np.uint8)

@@ -103,7 +103,7 @@ class BlazeRuleset(Ruleset):
     def judge_sight(self, report: Any, params: Any = None) -> Any:
         return judge_sight(report, params)
 
-    def sight_sentence(self, report: Any, verdict: Any, language: str = "en") -> str:
+    def sight_sentence(self, report: Any, verdict: Any, language: str | None = None) -> str:
         from bow3d.rulesets.blaze_of_glory.narrator import sight_sentence
 
         return sight_sentence(report, verdict)
@@ -123,7 +123,7 @@ class BlazeRuleset(Ruleset):
     def check_scene(self, scene: Any) -> list:
         return check_scene(scene)
 
-    def narrator(self, language: str = "en") -> Narrator:
+    def narrator(self, language: str | None = None) -> Narrator:
         from bow3d.rulesets.blaze_of_glory.narrator import EnglishNarrator
 
         return EnglishNarrator()

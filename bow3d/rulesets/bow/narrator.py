@@ -11,6 +11,7 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from bow3d.i18n import _, current, decimal, ngettext, percent_sign, speaking
 from bow3d.rules.events import Event, Narrator
 from bow3d.rulesets.bow.context import STUDS_PER_SPEED
 
@@ -18,8 +19,19 @@ QUIET_KINDS = frozenset({"roll_requested"})  # the roll itself ('rolled') says i
 
 
 def bricks(n: int) -> str:
-    """'1 brick' / '3 bricks'."""
-    return f"{n} brick" if n == 1 else f"{n} bricks"
+    """'1 brick' / '3 bricks' ('1 brique' / '3 briques')."""
+    return ngettext("{n} brick", "{n} bricks", n).format(n=n)
+
+
+def studs(distance: float) -> str:
+    """'22.4 studs' ('22,4 tenons')."""
+    return _("{distance} studs").format(distance=decimal(float(distance)))
+
+
+def band_words(radius: float, penalty: int) -> str:
+    """A range band's ring (§2.4.2): '15 studs', '30 studs: -1 brick'."""
+    reach = _("{distance} studs").format(distance=f"{radius:g}")
+    return _("{distance}: {penalty}").format(distance=reach, penalty=f"-{bricks(penalty)}") if penalty else reach
 
 
 def _cell(value: Sequence[Any]) -> str:
@@ -28,20 +40,21 @@ def _cell(value: Sequence[Any]) -> str:
 
 def purpose_words(purpose: str, about: dict[str, Any]) -> str:
     """What a throw is for, in words ('attack/damage: blue-3 on red-2')."""
-    unit, target, vehicle = about.get("unit"), about.get("target"), about.get("vehicle")
+    names = {"unit": about.get("unit"), "target": about.get("target"), "vehicle": about.get("vehicle")}
     words = {
-        "starting_player": "starting player",
-        "attack": f"attack/damage: {unit} on {target}",
-        "dodge": f"dodge/armor: {target}",
-        "dispute_sees": f"visibility dispute: {unit} sees {target}",
-        "dispute_hidden": f"visibility dispute: {target} is hidden",
-        "treat": f"treat/repair: {unit} on {target}",
-        "damage_points": f"damage points of {target}",
-        "crash_speed": f"crash speed of {vehicle}",
-        "collision_speed": f"collision speed of {vehicle}",
-        "relative_speed": f"relative speed against {vehicle}",
+        "starting_player": lambda: _("starting player"),
+        "attack": lambda: _("attack/damage: {unit} on {target}"),
+        "dodge": lambda: _("dodge/armor: {target}"),
+        "dispute_sees": lambda: _("visibility dispute: {unit} sees {target}"),
+        "dispute_hidden": lambda: _("visibility dispute: {target} is hidden"),
+        "treat": lambda: _("treat/repair: {unit} on {target}"),
+        "damage_points": lambda: _("damage points of {target}"),
+        "crash_speed": lambda: _("crash speed of {vehicle}"),
+        "collision_speed": lambda: _("collision speed of {vehicle}"),
+        "relative_speed": lambda: _("relative speed against {vehicle}"),
     }
-    return words.get(purpose, purpose.replace("_", " "))
+    say = words.get(purpose)
+    return say().format(**names) if say is not None else purpose.replace("_", " ")
 
 
 def _spec_words(spec: dict[str, Any]) -> str:
@@ -54,129 +67,232 @@ def _spec_words(spec: dict[str, Any]) -> str:
 
 def _outcome_words(spec: dict[str, Any], outcome: Any) -> str:
     if spec.get("kind") == "bricks":
-        return f"{outcome} on edge"
+        return _("{edges} on edge").format(edges=outcome)
     return str(outcome)
 
 
 def _attack(e: Event) -> str:
     d = e.data
     if d.get("melee"):
-        text = f"{d['unit']} strikes {d['target']} with its {d['weapon']}"
+        text = _("{unit} strikes {target} with its {weapon}").format(unit=d["unit"], target=d["target"],
+                                                                      weapon=d["weapon"])
     else:
-        how = [f"{float(d['distance']):.1f} studs"] + ([f"-{bricks(d['range_penalty'])}"] if d["range_penalty"] else [])
-        how += ["covered"] if d["covered"] else []
-        text = f"{d['unit']} fires its {d['weapon']} at {d['target']} ({', '.join(how)})"
-    return text + f": {d['attack_bricks']} attack against {d['dodge_bricks']} dodge"
+        how = [studs(d["distance"])] + ([f"-{bricks(d['range_penalty'])}"] if d["range_penalty"] else [])
+        how += [_("covered")] if d["covered"] else []
+        text = _("{unit} fires its {weapon} at {target} ({how})").format(unit=d["unit"], weapon=d["weapon"],
+                                                                         target=d["target"], how=", ".join(how))
+    return text + _(": {attack} attack against {dodge} dodge").format(attack=d["attack_bricks"],
+                                                                       dodge=d["dodge_bricks"])
 
 
 def _attack_result(e: Event, following: Sequence[Event]) -> str:
     d = e.data
-    result = f"{d['damage']} damage" if d["damage"] else "no effect"
+    result = _("{damage} damage").format(damage=d["damage"]) if d["damage"] else _("no effect")
     for later in following:
         if later.kind == "destroyed" and later.get("vehicle") == d["target"]:
-            result += f", {d['target']} is destroyed"
+            result += _(", {target} is destroyed").format(target=d["target"])
             break
         if later.kind == "died" and later.get("unit") == d["target"]:
-            result += f", {d['target']} dies"
+            result += _(", {target} dies").format(target=d["target"])
             break
-    return f"{d['unit']} on {d['target']}: {d['attack']} attack bricks on edge vs {d['dodge']} dodge: {result}"
+    return _("{unit} on {target}: {attack} attack bricks on edge vs {dodge} dodge: {result}").format(
+        unit=d["unit"], target=d["target"], attack=d["attack"], dodge=d["dodge"], result=result)
 
 
 def _collision(e: Event) -> str:
     d = e.data
     if d["kind"] in ("decor", "ground") or d.get("other") is None:
-        return f"{d['vehicle']} crashes into the {d['kind']} at speed {d['relative_speed']}"
+        what = _("the decor") if d["kind"] == "decor" else _("the ground") if d["kind"] == "ground" else d["kind"]
+        return _("{vehicle} crashes into {what} at speed {speed}").format(vehicle=d["vehicle"], what=what,
+                                                                          speed=d["relative_speed"])
     if d["kind"] == "unit":
-        return f"{d['vehicle']} hits {d['other']} at speed {d['relative_speed']}"
-    return f"{d['vehicle']} hits {d['other']} ({d['sector']} sector): relative speed {d['relative_speed']}"
+        return _("{vehicle} hits {other} at speed {speed}").format(vehicle=d["vehicle"], other=d["other"],
+                                                                   speed=d["relative_speed"])
+    return _("{vehicle} hits {other} ({sector} sector): relative speed {speed}").format(
+        vehicle=d["vehicle"], other=d["other"], sector=sector_words(d["sector"]), speed=d["relative_speed"])
+
+
+def sector_words(sector: str) -> str:
+    """A vehicle's sector (§3.6.3) in words: 'front', 'side', 'back' ('avant', 'côté', 'arrière')."""
+    names = {"front": lambda: _("front"), "side": lambda: _("side"), "back": lambda: _("back")}
+    say = names.get(str(sector))
+    return say() if say is not None else str(sector)
 
 
 def _placed(e: Event) -> str:
     cell = _cell([math.floor(v) for v in e.data["position"]])
-    verb = "is thrown out at" if e.data.get("reason") == "thrown_out" else "is pushed aside to"
-    return f"{e.data['unit']} {verb} {cell}"
+    if e.data.get("reason") == "thrown_out":
+        return _("{unit} is thrown out at {cell}").format(unit=e.data["unit"], cell=cell)
+    return _("{unit} is pushed aside to {cell}").format(unit=e.data["unit"], cell=cell)
 
 
 def _moved(e: Event) -> str:
     d = e.data
     if not d["path"]:
-        return f"{d['unit']} turns to {float(d['facing']):.0f} degrees"
-    return f"{d['unit']} moves {len(d['path'])} studs to {_cell(d['to'])}, facing {float(d['facing']):.0f}"
+        return _("{unit} turns to {facing} degrees").format(unit=d["unit"], facing=f"{float(d['facing']):.0f}")
+    # English says "1 studs", as the version-1 logs did (tests/replay/test_version1.py); French agrees in number
+    return ngettext("{unit} moves {n} studs to {cell}, facing {facing}", "{unit} moves {n} studs to {cell}, facing {facing}",
+                    len(d["path"])).format(unit=d["unit"], n=len(d["path"]), cell=_cell(d["to"]),
+                                           facing=f"{float(d['facing']):.0f}")
 
 
 def _treat_result(e: Event) -> str:
     d = e.data
     healed = d["healed"]
-    result = f"{healed} damage point{'s' if healed != 1 else ''} removed" if healed else "no effect"
-    return f"{d['unit']} on {d['target']}: {d['treat']} against {d['resist']} on edge: {result}"
+    result = (ngettext("{n} damage point removed", "{n} damage points removed", healed).format(n=healed)
+              if healed else _("no effect"))
+    return _("{unit} on {target}: {treat} against {resist} on edge: {result}").format(
+        unit=d["unit"], target=d["target"], treat=d["treat"], resist=d["resist"], result=result)
+
+
+def _rolled(e: Event, announced: bool = False) -> str:
+    d = e.data
+    words = {"side": d["side"], "spec": _spec_words(d["spec"]), "purpose": purpose_words(d["purpose"], d["about"])}
+    if announced:
+        return _("{side} rolls {spec} ({purpose})").format(**words)
+    return _("{side} rolls {spec} ({purpose}): {outcome}").format(**words,
+                                                                  outcome=_outcome_words(d["spec"], d["outcome"]))
+
+
+def _decision(e: Event, decided: bool) -> str:
+    d = e.data
+    what = d["decision"].replace("_", " ")
+    if decided:
+        return _("{side} decides ({decision}): {choice}").format(side=d["side"], decision=what, choice=d["choice"])
+    return _("{side} decides ({decision})").format(side=d["side"], decision=what)
+
+
+def _game_over(e: Event) -> str:
+    d = e.data
+    how = {"win": lambda: _("win"), "draw": lambda: _("draw"), "points": lambda: _("points")}.get(d["result"])
+    result = how() if how is not None else d["result"]
+    if d["winner"]:
+        return _("game over: {winner} wins ({result})").format(winner=d["winner"], result=result)
+    return _("game over: draw ({result})").format(result=result)
+
+
+def _seat(e: Event) -> str:
+    d = e.data
+    seat = _("pilot's seat") if d["seat"] == 0 else _("seat {n}").format(n=d["seat"])
+    return _("{unit} gets on {vehicle} ({seat})").format(unit=d["unit"], vehicle=d["vehicle"], seat=seat)
+
+
+def _speed(e: Event) -> str:
+    d = e.data
+    return _("{vehicle} goes from speed {previous} to {speed} ({distance})").format(
+        vehicle=d["vehicle"], previous=d["previous"], speed=d["speed"],
+        distance=_("{distance} studs").format(distance=f"{d['speed'] * STUDS_PER_SPEED:g}"))
+
+
+def _left(e: Event) -> str:
+    d = e.data
+    if d["occupants"]:
+        return _("{vehicle} leaves the battlefield with {occupants}").format(vehicle=d["vehicle"],
+                                                                            occupants=", ".join(d["occupants"]))
+    return _("{vehicle} leaves the battlefield").format(vehicle=d["vehicle"])
+
+
+def _dispute(e: Event) -> str:
+    d = e.data
+    if d["won"]:
+        text = _("visibility dispute {attacker} against {defender}: {target} counts as visible (and covered)")
+    else:
+        text = _("visibility dispute {attacker} against {defender}: {target} stays hidden: the attack is lost")
+    return text.format(attacker=d["attacker_edges"], defender=d["defender_edges"], target=d["target"])
+
+
+def _treat(e: Event) -> str:
+    d = e.data
+    text = (_("{unit} repairs {target}: {bricks} against {points} damage points") if d["repair"] else
+            _("{unit} treats {target}: {bricks} against {points} damage points"))
+    return text.format(unit=d["unit"], target=d["target"], bricks=bricks(d["treat_bricks"]), points=d["resist_bricks"])
 
 
 LINES: dict[str, Callable[[Event], str]] = {
-    "game_started": lambda e: f"Game starts: {', '.join(e.data['sides'])}",
-    "roll_requested": lambda e: (f"{e.data['side']} rolls {_spec_words(e.data['spec'])} "
-                                 f"({purpose_words(e.data['purpose'], e.data['about'])})"),
-    "rolled": lambda e: (f"{e.data['side']} rolls {_spec_words(e.data['spec'])} "
-                         f"({purpose_words(e.data['purpose'], e.data['about'])}): "
-                         f"{_outcome_words(e.data['spec'], e.data['outcome'])}"),
-    "decision_requested": lambda e: f"{e.data['side']} decides ({e.data['decision'].replace('_', ' ')})",
-    "decided": lambda e: f"{e.data['side']} decides ({e.data['decision'].replace('_', ' ')}): {e.data['choice']}",
-    "starting_tie": lambda e: f"tie at {e.data['edges']} between {', '.join(e.data['sides'])}: roll again",
-    "starting_player": lambda e: f"{e.data['side']} starts ({e.data['edges']} on edge)",
-    "round_started": lambda e: f"{e.data['starter']} starts; played units {e.data['marking']} a marking brick",
-    "turn_started": lambda e: f"{e.data['unit']}'s turn",
-    "turn_ended": lambda e: f"{e.data['unit']} ends its turn ({e.data['actions']} actions)",
-    "round_ended": lambda e: f"round {e.round} is over",
-    "game_over": lambda e: (f"game over: {e.data['winner'] + ' wins' if e.data['winner'] else 'draw'} "
-                            f"({e.data['result']})"),
-    "round_limit": lambda e: "round limit reached; cost points in play: " + ", ".join(
-        f"{side} {value}" for side, value in e.data["points"].items()),
+    "game_started": lambda e: _("Game starts: {sides}").format(sides=", ".join(e.data["sides"])),
+    "roll_requested": lambda e: _rolled(e, announced=True),
+    "rolled": _rolled,
+    "decision_requested": lambda e: _decision(e, False),
+    "decided": lambda e: _decision(e, True),
+    "starting_tie": lambda e: _("tie at {edges} between {sides}: roll again").format(
+        edges=e.data["edges"], sides=", ".join(e.data["sides"])),
+    "starting_player": lambda e: _("{side} starts ({edges} on edge)").format(side=e.data["side"],
+                                                                            edges=e.data["edges"]),
+    "round_started": lambda e: _("{starter} starts; played units {marking} a marking brick").format(
+        starter=e.data["starter"], marking=marking_words(e.data["marking"])),
+    "turn_started": lambda e: _("{unit}'s turn").format(unit=e.data["unit"]),
+    "turn_ended": lambda e: ngettext("{unit} ends its turn ({n} actions)", "{unit} ends its turn ({n} actions)",
+                                     e.data["actions"]).format(unit=e.data["unit"], n=e.data["actions"]),
+    "round_ended": lambda e: _("round {n} is over").format(n=e.round),
+    "game_over": _game_over,
+    "round_limit": lambda e: _("round limit reached; cost points in play: {points}").format(points=", ".join(
+        f"{side} {value}" for side, value in e.data["points"].items())),
     "moved": _moved,
-    "grabbed": lambda e: f"{e.data['unit']} grabs the {e.data['item']}",
-    "thrown": lambda e: f"{e.data['unit']} throws the {e.data['item']} to {_cell(e.data['to'])}",
-    "given": lambda e: f"{e.data['unit']} gives the {e.data['item']} to {e.data['receiver']}",
-    "switched": lambda e: f"{e.data['unit']} takes its {e.data['weapon']} in hand (damage {e.data['damage']})",
-    "door": lambda e: f"{e.data['unit']} {'opens' if e.data['open'] else 'closes'} {e.data['door']}",
-    "got_on": lambda e: (f"{e.data['unit']} gets on {e.data['vehicle']} "
-                         f"({'pilot' + chr(39) + 's seat' if e.data['seat'] == 0 else 'seat ' + str(e.data['seat'])})"),
-    "got_off": lambda e: f"{e.data['unit']} gets off {e.data['vehicle']} at {_cell(e.data['to'])}",
-    "speed_changed": lambda e: (f"{e.data['vehicle']} goes from speed {e.data['previous']} to {e.data['speed']} "
-                                f"({e.data['speed'] * STUDS_PER_SPEED} studs)"),
-    "landed": lambda e: f"{e.data['vehicle']} lands",
-    "turned": lambda e: f"{e.data['vehicle']} turns {float(e.data['delta_deg']):g} degrees to {float(e.data['facing']):.0f}",
-    "vehicle_moved": lambda e: f"{e.data['vehicle']} moves {float(e.data['distance']):.1f} studs",
+    "grabbed": lambda e: _("{unit} grabs the {item}").format(unit=e.data["unit"], item=e.data["item"]),
+    "thrown": lambda e: _("{unit} throws the {item} to {cell}").format(unit=e.data["unit"], item=e.data["item"],
+                                                                       cell=_cell(e.data["to"])),
+    "given": lambda e: _("{unit} gives the {item} to {receiver}").format(unit=e.data["unit"], item=e.data["item"],
+                                                                         receiver=e.data["receiver"]),
+    "switched": lambda e: _("{unit} takes its {weapon} in hand (damage {damage})").format(
+        unit=e.data["unit"], weapon=e.data["weapon"], damage=e.data["damage"]),
+    "door": lambda e: (_("{unit} opens {door}") if e.data["open"] else _("{unit} closes {door}")).format(
+        unit=e.data["unit"], door=e.data["door"]),
+    "got_on": _seat,
+    "got_off": lambda e: _("{unit} gets off {vehicle} at {cell}").format(unit=e.data["unit"],
+                                                                         vehicle=e.data["vehicle"],
+                                                                         cell=_cell(e.data["to"])),
+    "speed_changed": _speed,
+    "landed": lambda e: _("{vehicle} lands").format(vehicle=e.data["vehicle"]),
+    "turned": lambda e: _("{vehicle} turns {delta} degrees to {facing}").format(
+        vehicle=e.data["vehicle"], delta=f"{float(e.data['delta_deg']):g}", facing=f"{float(e.data['facing']):.0f}"),
+    "vehicle_moved": lambda e: _("{vehicle} moves {distance}").format(vehicle=e.data["vehicle"],
+                                                                     distance=studs(e.data["distance"])),
     "collision": _collision,
-    "stopped": lambda e: f"{e.data['vehicle']} stops" + (f" against {e.data['against']}" if e.data.get("against")
-                                                          else ""),
-    "left_field": lambda e: f"{e.data['vehicle']} leaves the battlefield" + (
-        f" with {', '.join(e.data['occupants'])}" if e.data["occupants"] else ""),
+    "stopped": lambda e: (_("{vehicle} stops against {against}") if e.data.get("against") else
+                          _("{vehicle} stops")).format(vehicle=e.data["vehicle"], against=e.data.get("against")),
+    "left_field": _left,
     "attack": _attack,
-    "dispute_result": lambda e: (f"visibility dispute {e.data['attacker_edges']} against {e.data['defender_edges']}: "
-                                 f"{e.data['target']} " + ("counts as visible (and covered)" if e.data["won"]
-                                                           else "stays hidden: the attack is lost")),
-    "damaged": lambda e: f"{e.data['id']} takes {e.data['amount']} damage ({e.data['damage']}/{e.data['hp']})",
-    "died": lambda e: f"{e.data['unit']} dies",
-    "destroyed": lambda e: f"{e.data['vehicle']} is destroyed",
+    "dispute_result": _dispute,
+    "damaged": lambda e: _("{id} takes {amount} damage ({damage}/{hp})").format(**e.data),
+    "died": lambda e: _("{unit} dies").format(unit=e.data["unit"]),
+    "destroyed": lambda e: _("{vehicle} is destroyed").format(vehicle=e.data["vehicle"]),
     "placed": _placed,
-    "treat": lambda e: (f"{e.data['unit']} {'repairs' if e.data['repair'] else 'treats'} {e.data['target']}: "
-                        f"{bricks(e.data['treat_bricks'])} against {e.data['resist_bricks']} damage points"),
+    "treat": _treat,
     "treat_result": _treat_result,
 }
 
 
-class EnglishNarrator(Narrator):
-    """BOW 1.3's battle log in English (the words of the rule book's English edition)."""
+def marking_words(marking: str) -> str:
+    """What the units played do with a marking brick this round (§2.2): 'add' / 'remove'."""
+    names = {"add": lambda: _("add"), "remove": lambda: _("remove")}
+    say = names.get(str(marking))
+    return say() if say is not None else str(marking)
 
-    language = "en"
+
+class BowNarrator(Narrator):
+    """BOW 1.3's battle log in `language` (English: the words of the English edition; French: the
+    words of the French rule book, bow3d/locale/fr)."""
+
+    def __init__(self, language: str | None = None):
+        self.language = language or current()
 
     def line(self, event: Event, following: Sequence[Event] = ()) -> str | None:
-        if event.kind == "attack_result":
-            return _attack_result(event, following)
-        say = LINES.get(event.kind)
-        return say(event) if say is not None else f"{event.kind.replace('_', ' ')}"
+        with speaking(self.language):
+            if event.kind == "attack_result":
+                return _attack_result(event, following)
+            say = LINES.get(event.kind)
+            return say(event) if say is not None else f"{event.kind.replace('_', ' ')}"
 
     def log_line(self, event: Event, following: Sequence[Event] = ()) -> str | None:
         """The line for a battle log: None for the announcements a roll repeats (QUIET_KINDS)."""
         return None if event.kind in QUIET_KINDS else self.line(event, following)
+
+
+class EnglishNarrator(BowNarrator):
+    """BOW 1.3's battle log in English, whatever the language spoken."""
+
+    def __init__(self):
+        super().__init__("en")
 
 
 # -- the referee's sentence on a line of sight (bow3d los) -------------------------------------------
@@ -184,46 +300,61 @@ VERDICT_BLOCKERS = 3   # blockers named in a verdict; the rest are summed up
 
 
 def percent(fraction: float) -> str:
-    """'62%'-style words that never round a little to nothing: '<1%' and '>99%' at the ends."""
+    """'62%'-style words that never round a little to nothing: '<1%' and '>99%' at the ends ('62 %' in French)."""
     if 0.0 < fraction < 0.005:
-        return "<1%"
+        return "<" + percent_sign("1")
     if 0.995 <= fraction < 1.0:
-        return ">99%"
-    return f"{fraction:.0%}"
+        return ">" + percent_sign("99")
+    return percent_sign(f"{fraction * 100:.0f}")
 
 
 def _blocker_words(blocker: Any) -> str:
     """'3004.dat, Light_Bluish_Grey, village.ldr line 212' or 'unit red-1'."""
     if blocker.kind == "decor":
-        where = f", {blocker.file} line {blocker.line}" if getattr(blocker, "file", None) else ""
+        where = (_(", {file} line {line}").format(file=blocker.file, line=blocker.line)
+                 if getattr(blocker, "file", None) else "")
         return f"{blocker.part}, {blocker.colour}{where}"
-    return f"{blocker.kind} {blocker.id}"
+    kinds = {"unit": lambda: _("unit"), "vehicle": lambda: _("vehicle")}
+    say = kinds.get(blocker.kind)
+    return f"{say() if say is not None else blocker.kind} {blocker.id}"
 
 
-def sight_sentence(report: Any, verdict: Any) -> str:
-    """BOW's verdict on a line of sight in one paragraph, as a referee would say it (§2.4.2)."""
+def sight_sentence(report: Any, verdict: Any, language: str | None = None) -> str:
+    """BOW's verdict on a line of sight in one paragraph, as a referee would say it (§2.4.2), in
+    `language` (default: the language spoken)."""
+    with speaking(language or current()):
+        return _sight_sentence(report, verdict)
+
+
+def _sight_sentence(report: Any, verdict: Any) -> str:
     by_share = getattr(report, "blockers_by_share", None)  # the biggest share first
     blockers = tuple(by_share) if by_share is not None else sorted(report.blockers, key=lambda b: -b.share)
     named = [f"{_blocker_words(b)} ({percent(b.share)})" for b in blockers[:VERDICT_BLOCKERS]]
     rest = blockers[VERDICT_BLOCKERS:]
     if rest:
-        named.append(f"{len(rest)} more ({percent(sum(b.share for b in rest))})")
+        named.append(_("{n} more ({share})").format(n=len(rest), share=percent(sum(b.share for b in rest))))
     hiders = ", ".join(named)
     penalty = verdict.range_penalty
-    rng = f"{report.distance_studs:.1f} studs: " + (f"-{bricks(penalty)}" if penalty else "no range penalty")
-    arc = "in front arc" if report.in_front_arc else "NOT in front arc (behind the firer)"
+    rng = _("{distance}: {penalty}").format(distance=studs(report.distance_studs),
+                                            penalty=f"-{bricks(penalty)}" if penalty else _("no range penalty"))
+    arc = _("in front arc") if report.in_front_arc else _("NOT in front arc (behind the firer)")
+    who = {"firer": report.firer, "target": report.target}
     if not getattr(verdict, "visible", report.visible):
-        why = f"hidden by {hiders}" if hiders else "no part of it faces the firer"
-        return f"{report.firer} cannot see {report.target}: {why}; {rng}, {arc}."
+        why = _("hidden by {hiders}").format(hiders=hiders) if hiders else _("no part of it faces the firer")
+        return _("{firer} cannot see {target}: {why}; {range}, {arc}.").format(**who, why=why, range=rng, arc=arc)
     hidden = 1.0 - report.visible_fraction
-    seen = f"{percent(report.visible_fraction)} visible"
+    seen = _("{share} visible").format(share=percent(report.visible_fraction))
     glass = float(getattr(verdict, "through_glass", 0.0) or 0.0)
     if glass > 0.0:  # BOW revision 2: glass hides nothing (seen through it) but covers (counted as hidden)
-        seen += f" and {percent(glass)} through glass"
+        seen += _(" and {share} through glass").format(share=percent(glass))
+    threshold = percent(verdict.cover_threshold)
     if verdict.covered:
-        cover = f"covered ({percent(hidden)} hidden by {hiders}; cover from {verdict.cover_threshold:.0%})"
+        cover = _("covered ({hidden} hidden by {hiders}; cover from {threshold})").format(
+            hidden=percent(hidden), hiders=hiders, threshold=threshold)
     elif hiders:
-        cover = f"not covered ({percent(hidden)} hidden by {hiders}, under {verdict.cover_threshold:.0%})"
+        cover = _("not covered ({hidden} hidden by {hiders}, under {threshold})").format(
+            hidden=percent(hidden), hiders=hiders, threshold=threshold)
     else:
-        cover = "not covered (nothing in the way)"
-    return f"{report.firer} can see {report.target}: {seen}, {cover}, {rng}, {arc}."
+        cover = _("not covered (nothing in the way)")
+    return _("{firer} can see {target}: {seen}, {cover}, {range}, {arc}.").format(**who, seen=seen, cover=cover,
+                                                                                   range=rng, arc=arc)

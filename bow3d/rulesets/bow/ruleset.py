@@ -126,10 +126,10 @@ class BowRuleset(Ruleset):
     def judge_sight(self, report: Any, params: Any = None) -> Any:
         return judge_sight(report, params)
 
-    def sight_sentence(self, report: Any, verdict: Any, language: str = "en") -> str:
+    def sight_sentence(self, report: Any, verdict: Any, language: str | None = None) -> str:
         from bow3d.rulesets.bow.narrator import sight_sentence
 
-        return sight_sentence(report, verdict)
+        return sight_sentence(report, verdict, language)
 
     def in_cover(self, visible_fraction: Any, params: Any = None) -> Any:
         """BOW §2.4.2 for heatmaps: hidden at least the cover threshold (covered, or not seen at all)."""
@@ -145,10 +145,10 @@ class BowRuleset(Ruleset):
     def check_scene(self, scene: Any) -> list:
         return check_scene(scene)
 
-    def narrator(self, language: str = "en") -> Narrator:
-        from bow3d.rulesets.bow.narrator import EnglishNarrator
+    def narrator(self, language: str | None = None) -> Narrator:
+        from bow3d.rulesets.bow.narrator import BowNarrator
 
-        return EnglishNarrator()
+        return BowNarrator(language)
 
     def player(self, side: str, rng: Any) -> Any:
         from bow3d.rulesets.bow.ai import AIPlayer

@@ -67,9 +67,10 @@ class SightVerdict:
     def range_rings(self, out_to_studs: float) -> tuple[tuple[float, str], ...]:
         """The range bands round the firer (§2.4.2) out to `out_to_studs`, at least three, with what
         each costs: ((15, '15 studs'), (30, '30 studs: -1 brick'), (45, '45 studs: -2 bricks'), ...)."""
+        from bow3d.rulesets.bow.narrator import band_words
+
         count = max(3, math.ceil(out_to_studs / self.range_band_studs - BAND_TOLERANCE))
-        return tuple((k * self.range_band_studs,
-                      f"{k * self.range_band_studs:g} studs" + ("" if k == 1 else f": -{k - 1} brick{'s' * (k > 2)}"))
+        return tuple((k * self.range_band_studs, band_words(k * self.range_band_studs, k - 1))
                      for k in range(1, count + 1))
 
 

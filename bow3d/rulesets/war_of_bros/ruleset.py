@@ -105,7 +105,7 @@ class WarOfBrosRuleset(Ruleset):
     def judge_sight(self, report: Any, params: Any = None) -> CoverVerdict:
         return judge(report, params, report.distance("cm") if hasattr(report, "distance") else None)
 
-    def sight_sentence(self, report: Any, verdict: Any, language: str = "en") -> str:
+    def sight_sentence(self, report: Any, verdict: Any, language: str | None = None) -> str:
         return sight_sentence(report, verdict)
 
     def in_cover(self, visible_fraction: Any, params: Any = None) -> Any:
@@ -120,7 +120,7 @@ class WarOfBrosRuleset(Ruleset):
     def check_scene(self, scene: Any) -> list:
         return checks.check_scene(scene)
 
-    def narrator(self, language: str = "en") -> Narrator:
+    def narrator(self, language: str | None = None) -> Narrator:
         from bow3d.rulesets.war_of_bros.narrator import EnglishNarrator
 
         return EnglishNarrator()

@@ -1,0 +1,118 @@
+"""The language of the words bow3d prints: GNU gettext catalogues, English and French.
+
+Layer: bottom (imports nothing of bow3d). Words are written at the edges (design.md): narrators
+and commands pass their English text through `_()` (or `ngettext()` for plurals) with named
+`{placeholders}`, and the catalogue of the chosen language gives it back translated. The
+catalogues are `bow3d/locale/<lang>/LC_MESSAGES/bow3d.po` in the repository, compiled to `.mo`
+next to them and shipped in the package; `python -m bow3d.locale` extracts the messages from
+the source (Babel), updates the `.po` files and compiles them.
+
+The language follows `--lang`, else `BOW3D_LANG`, else the locale (`LC_ALL`, `LC_MESSAGES`,
+`LANG`, in POSIX's order of precedence); a language without a catalogue falls back to English
+with one line saying so. Numbers are written the language's way: `22.4 studs` / `22,4 tenons`,
+`38%` / `38 %`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import gettext
+import os
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+
+DOMAIN = "bow3d"
+LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+LANGUAGES = {"en": "English", "fr": "français"}
+DEFAULT = "en"
+ENVIRONMENT = ("BOW3D_LANG", "LC_ALL", "LC_MESSAGES", "LANG")   # the first one set decides
+NEUTRAL = {"c", "posix"}   # LANG=C: no language asked for (English)
+
+_speaking: contextvars.ContextVar[str] = contextvars.ContextVar("bow3d_language", default=DEFAULT)
+_catalogues: dict[str, gettext.NullTranslations] = {}
+
+
+def language_code(value: str) -> str:
+    """'fr_FR.UTF-8' -> 'fr'; 'en-GB' -> 'en'; 'C.UTF-8' -> 'c'."""
+    return value.split(".")[0].split("@")[0].replace("-", "_").split("_")[0].strip().lower()
+
+
+def choose(option: str | None = None, environ: Mapping[str, str] | None = None) -> tuple[str, str | None]:
+    """(language, note): the language of `--lang` (`option`), else of the environment; `note` is the
+    line to print when the language asked for has no catalogue (then English), else None."""
+    environ = os.environ if environ is None else environ
+    asked = [("--lang", option)] + [(name, environ.get(name)) for name in ENVIRONMENT]
+    for source, value in asked:
+        if not value:
+            continue
+        code = language_code(value)
+        if code in LANGUAGES:
+            return code, None
+        if code in NEUTRAL:
+            return DEFAULT, None
+        return DEFAULT, (f"bow3d: no catalogue for the language {value!r} ({source}); "
+                         f"available: {', '.join(LANGUAGES)}. Using English.")
+    return DEFAULT, None
+
+
+def catalogue(lang: str) -> gettext.NullTranslations:
+    """The compiled catalogue of `lang` (English: the words as written in the source)."""
+    if lang not in _catalogues:
+        if lang == DEFAULT:
+            _catalogues[lang] = gettext.NullTranslations()
+        else:
+            _catalogues[lang] = gettext.translation(DOMAIN, localedir=str(LOCALE_DIR), languages=[lang],
+                                                    fallback=True)
+    return _catalogues[lang]
+
+
+def use(lang: str) -> None:
+    """Speak `lang` from now on in this process (the command line's choice)."""
+    _speaking.set(lang if lang in LANGUAGES else DEFAULT)
+
+
+def current() -> str:
+    """The language spoken now."""
+    return _speaking.get()
+
+
+@contextlib.contextmanager
+def speaking(lang: str) -> Iterator[None]:
+    """Speak `lang` inside the block (a narrator asked for a language), then as before."""
+    token = _speaking.set(lang if lang in LANGUAGES else DEFAULT)
+    try:
+        yield
+    finally:
+        _speaking.reset(token)
+
+
+def _(message: str) -> str:
+    """`message` in the language spoken now."""
+    return catalogue(current()).gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The singular or plural form (by the language's own plural rule) of a message about `n` things."""
+    return catalogue(current()).ngettext(singular, plural, n)
+
+
+def decimal(value: float, digits: int = 1) -> str:
+    """`value` with `digits` decimals, written the language's way: '22.4' / '22,4'."""
+    text = f"{value:.{digits}f}"
+    return text.replace(".", ",") if current() == "fr" else text
+
+
+def integer(value: int) -> str:
+    """`value` with its thousands grouped the language's way: '83,900' / '83 900'."""
+    text = f"{int(value):,}"
+    return text.replace(",", " ") if current() == "fr" else text
+
+
+def percent_sign(number: str) -> str:
+    """'38' -> '38%' / '38 %' (French puts a space before the sign)."""
+    return f"{number} %" if current() == "fr" else f"{number}%"
+
+
+__all__ = ["DOMAIN", "LANGUAGES", "LOCALE_DIR", "_", "catalogue", "choose", "current", "decimal", "integer", "language_code",
+           "ngettext", "percent_sign", "speaking", "use"]
