@@ -21,6 +21,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from bow3d.i18n import _, ngettext
+
 from bow3d.view.timeline import ThrowShown
 
 BRICK_SPACING_LDU = 56.0
@@ -114,9 +116,21 @@ def brick_poses(rolls: tuple[ThrowShown, ...], seconds: float, seed: int) -> Bri
 
 def roll_caption(roll: ThrowShown, side_name: str) -> str:
     """'Blue army, attack: 2 of 3 bricks on edge'."""
-    purpose = roll.purpose.replace("_", " ")
+    purpose = purpose_words(roll.purpose)
     what = f"{side_name}, {purpose}" if purpose else side_name
-    return f"{what}: {roll.edges} of {roll.bricks} brick{'s' if roll.bricks != 1 else ''} on edge"
+    return ngettext("{what}: {edges} of {n} brick on edge", "{what}: {edges} of {n} bricks on edge",
+                    roll.bricks).format(what=what, edges=roll.edges, n=roll.bricks)
+
+
+def purpose_words(purpose: str) -> str:
+    """What a brick throw is for (BOW's purposes), in the language spoken: 'attack', 'dodge', ..."""
+    names = {"attack": lambda: _("attack"), "dodge": lambda: _("dodge"), "treat": lambda: _("treat"),
+             "damage_points": lambda: _("damage points"), "starting_player": lambda: _("starting player"),
+             "dispute_sees": lambda: _("dispute sees"), "dispute_hidden": lambda: _("dispute hidden"),
+             "crash_speed": lambda: _("crash speed"), "collision_speed": lambda: _("collision speed"),
+             "relative_speed": lambda: _("relative speed")}
+    say = names.get(purpose)
+    return say() if say is not None else purpose.replace("_", " ")
 
 
 def is_bricks_only(rolls: tuple[ThrowShown, ...]) -> bool:
@@ -210,7 +224,7 @@ class RollTray:
         self.bricks = []
         for k, roll in enumerate(rolls):
             rgba = tuple(int(255 * c) for c in rgbs[k]) + (255,) if k < len(rgbs) else (200, 200, 200, 255)
-            for _ in range(min(roll.bricks, MAX_BRICKS_SHOWN)):
+            for _brick in range(min(roll.bricks, MAX_BRICKS_SHOWN)):
                 self.bricks.append(self._markers.solid_node(self.root, "dice-brick", [(self._brick, rgba)]))
 
     def show(self, rolls: tuple[ThrowShown, ...], seconds: float, seed: int, rgbs) -> np.ndarray:

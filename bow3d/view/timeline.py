@@ -22,6 +22,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Union
 
+from bow3d.i18n import _, current, speaking
+
 
 STUD_LDU = 20.0
 QUIET_RECORDS = ("end_turn", "roll", "decide")  # records that need no shot of their own
@@ -316,8 +318,16 @@ def _state_of(game: Any) -> tuple[dict[str, Pose], dict[str, bool], int]:
             int(getattr(game.state, "round", 1) or 1))
 
 
+def _round_title(language: str | None):
+    """n -> 'Round n' in `language` (the narrator's)."""
+    def title(n: int) -> str:
+        with speaking(language or current()):
+            return _("Round {n}").format(n=n)
+    return title
+
+
 def timeline_from_replay(opened: Any, geometry: Any = None, sides: Mapping[str, SideStyle] | None = None,
-                         language: str = "en") -> Timeline:
+                         language: str | None = None) -> Timeline:
     """Re-play a replay (an OpenReplay: bow3d.replay.open_replay) through its one re-simulation loop
     and tell what happened as beats, read from the typed events; captions from its ruleset's
     narrator in `language`. Records are taken in groups: an action and the throws and decisions
@@ -326,9 +336,10 @@ def timeline_from_replay(opened: Any, geometry: Any = None, sides: Mapping[str, 
     A record the rules refuse raises ReplayError naming its entry."""
     scene = opened.scene()
     narrator = opened.narrator(language)
+    round_title = _round_title(narrator.language)
     game = opened.start(geometry)
     vehicles = frozenset(v.id for v in getattr(scene, "vehicles", []) or [])
-    start, start_doors, _ = _state_of(game)
+    start, start_doors, _doors = _state_of(game)
     steps: list[Step] = []
     shown: list[int | None] = [None]
     groups: list[_Group] = []
@@ -340,7 +351,7 @@ def timeline_from_replay(opened: Any, geometry: Any = None, sides: Mapping[str, 
         side = _side_of(scene, _actor(action)) if action is not None and _actor(action) else None
         if round_now != shown[0]:
             steps.append(Step(RoundStarted(round_now), round_now, None, group.before, group.before,
-                              f"Round {round_now}", group.doors_before))
+                              round_title(round_now), group.doors_before))
             shown[0] = round_now
         events = group.events
         text = "; ".join(line for line in narrator.lines([e for e in events if e.kind not in QUIET_EVENTS]) if line)

@@ -128,7 +128,10 @@ class TitleOverlay:
                 continue
             text.set_text(key[0])
             text.set_text_color(*_readable(key[1]), 1)
-            path.set_pos(left, 0, top + 0.04 + 0.075 * (len(captions) - 1 - k))
+            # a caption longer than the tray (French runs longer) ends at the frame's right edge, not past it
+            width = (text.get_width() + 0.6) * ROLL_CAPTION_SCALE   # the card's margins included
+            x = max(-self.aspect + 0.02, min(left, self.aspect - 0.02 - width))
+            path.set_pos(x, 0, top + 0.04 + 0.075 * (len(captions) - 1 - k))
             path.show()
 
     def hide(self) -> None:

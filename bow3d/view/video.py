@@ -45,7 +45,7 @@ class VideoStats:
 # --- replay -> scene and timeline --------------------------------------------------------------
 
 def load_timeline(replay_path: str | Path, geometry: Any = None, *, scene: str | Path | None = None,
-                  language: str = "en") -> tuple[Any, Timeline, Any]:
+                  language: str | None = None) -> tuple[Any, Timeline, Any]:
     """(scene, timeline, opened replay): the replay opened (scene sha256 checked, world built with the
     header's library), every record re-applied through the rules, the beats read from the events."""
     from bow3d.replay import open_replay

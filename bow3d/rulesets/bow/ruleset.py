@@ -34,7 +34,7 @@ class BowRuleset(Ruleset):
     name = NAME
     title = "BOW: Bricks Only Wargame"
     edition = "1.3 (English edition)"
-    languages = ("en",)
+    languages = ("en", "fr")   # its narrator speaks both (bow3d/locale/fr: the French rule book's words)
     book = "bow-rules-1.3-en.md"
     scene_model = BowScene
     params_model = BowParams
