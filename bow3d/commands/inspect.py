@@ -41,7 +41,31 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         f"per allowed instance (default {DEFAULT_MAX_INSTANCES:,})")
 
 
+SCENE_SUFFIXES = (".yaml", ".yml")
+
+
+def _not_a_scene(path: str) -> None:
+    """A scene file is not an LDraw model (read as one it has no parts): say which model to inspect."""
+    from pathlib import Path
+
+    from bow3d.errors import UserInputError
+
+    if Path(path).suffix.lower() not in SCENE_SUFFIXES:
+        return
+    battlefield = None
+    try:
+        from bow3d.rulesets import load_scene
+
+        battlefield = load_scene(path).battlefield_path
+    except Exception:   # noqa: BLE001 - a broken scene still is no LDraw model; scene check says what is wrong
+        pass
+    hint = f"bow3d inspect {battlefield}" if battlefield else "bow3d scene check " + path
+    raise UserInputError(f"{path}: a scene file, not an LDraw model; inspect its battlefield ({hint}), or render "
+                         f"the scene with its units (bow3d render {path} -o scene.png)")
+
+
 def run(args: argparse.Namespace) -> int:
+    _not_a_scene(args.file)
     library = Library.from_env(args.library, budget=LoadBudget(max_instances=args.max_instances))
     model = load_model(args.file, library, strict=args.strict, cache=not args.no_cache)
     stats = model_stats(model)

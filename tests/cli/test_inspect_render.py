@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -53,3 +54,11 @@ def test_render_end_to_end(tmp_path, library, renderer_available):
 def test_render_bad_arguments_exit_2(tmp_path, args):
     result = run_cli("render", str(tmp_path / "m.ldr"), "-o", str(tmp_path / "o.png"), *args)
     assert result.returncode == 2 and "Traceback" not in result.stderr
+
+
+def test_inspect_a_scene_file_names_its_battlefield_and_exits_2(capsys):
+    """A scene is no LDraw model: read as one it had 0 parts and exit 0 (a silent wrong answer)."""
+    scene = Path(__file__).resolve().parents[2] / "scenes" / "village.yaml"
+    assert main(["inspect", str(scene)]) == 2
+    err = capsys.readouterr().err
+    assert "a scene file, not an LDraw model" in err and "bow3d inspect " in err and "village.ldr" in err
