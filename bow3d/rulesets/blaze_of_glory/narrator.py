@@ -13,7 +13,8 @@ from typing import Any
 
 from bow3d.rules.events import Event, Narrator
 
-QUIET_KINDS = frozenset({"roll_requested"})  # the roll itself ('rolled') says it all in a log
+# the roll itself ('rolled') and the choice ('decided') say it all in a log
+QUIET_KINDS = frozenset({"roll_requested", "decision_requested"})
 STATE_WORDS = {"knocked_down": "KNOCKED DOWN and lies on his back", "wounded": "WOUNDED and lies on his front",
                "unconscious": "only unconscious: he lies on his front, a dead marker beside him"}
 RESULT_WORDS = {"miss": "a miss", "dodged": "dodged", "no_effect": "no effect", "headlock": "a HEADLOCK",
@@ -111,6 +112,27 @@ def _brother(e: Event) -> str:
     return f"{d['unit']}, blood brother of {d['friend']}, rolls {d['die']}: {words}"
 
 
+def _decided(e: Event) -> str:
+    """A player's choice in the book's words ('Black Bart keeps his Hero Point'), not the engine's
+    ('outlaws decides (hero point): False')."""
+    d, about = e.data, e.data.get("about") or {}
+    unit, choice = about.get("unit", d["side"]), d["choice"]
+    yes = choice is True or (isinstance(choice, (list, tuple)) and choice[:1] == [True])
+    if d["decision"] == "hero_point":
+        use = PURPOSE_WORDS.get(about.get("use", ""), "")
+        return f"{unit} will spend a HERO POINT {use}".rstrip() if yes else f"{unit} keeps his Hero Point"
+    if d["decision"] == "countershot":
+        return (f"{unit} goes for a QUICK DRAW at {about.get('target')}" if yes
+                else f"{unit} holds his fire")
+    if d["decision"] == "duck_and_dive":
+        return f"{unit} DUCKS AND DIVES" if yes else f"{unit} takes what comes"
+    if d["decision"] == "fist_target":
+        return f"{unit} goes for {choice}"
+    if d["decision"] == "attribute_loss":
+        return f"{unit} takes the loss of {about.get('points')} as {choice}"
+    return f"{d['side']} decides ({d['decision'].replace('_', ' ')}): {choice}"
+
+
 LINES: dict[str, Callable[[Event], str]] = {
     "game_started": lambda e: (f"BLAZE OF GLORY: the Goodies ({e.data['goodies']}) against the Baddies "
                                f"({e.data['baddies']})"),
@@ -128,7 +150,7 @@ LINES: dict[str, Callable[[Event], str]] = {
     "roll_requested": lambda e: f"{e.data['side']} to roll {_spec_words(e.data['spec'])}",
     "rolled": _rolled,
     "decision_requested": lambda e: f"{e.data['side']} decides ({e.data['decision'].replace('_', ' ')})",
-    "decided": lambda e: f"{e.data['side']} decides ({e.data['decision'].replace('_', ' ')}): {e.data['choice']}",
+    "decided": _decided,
     "test": _test,
     "reroll": lambda e: f"{e.data['unit']} rolls again ({e.data['skill'].upper()})",
     "hero_point": lambda e: (f"{e.data['unit']} spends a HERO POINT {PURPOSE_WORDS.get(e.data['use'], e.data['use'])}"

@@ -156,3 +156,15 @@ def test_the_bundled_town_plays_and_verifies_on_the_real_world(tmp_path):
         assert SCHEMA.check(json.loads(json.dumps(event.to_record()))) is None
     result = verify_replay(out, geometry=World.from_scene(scene, Library([BUNDLED_LIBRARY])))
     assert result.ok, result.first_divergence
+
+
+def test_hero_points_the_log_says_each_choice_in_the_book_s_words(capsys):
+    """Hero Points: the battle log says who spends one and for what, not the engine's 'outlaws decides
+    (hero point): True', and the question itself (decision_requested) stays out of the log."""
+    from bow3d.cli import main
+
+    replay = Path(__file__).resolve().parents[3] / "replays" / "western-town-seed1.bowreplay"
+    assert main(["replay", "show", str(replay)]) == 0
+    log = capsys.readouterr().out
+    assert "decides (" not in log
+    assert "will spend a HERO POINT" in log or "keeps his Hero Point" in log
