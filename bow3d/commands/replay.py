@@ -254,7 +254,8 @@ def film(path: Path, args: argparse.Namespace) -> int:
     else:
         size, fps = parse_size(args.size or "1280x720"), (args.fps if args.fps is not None else 30)
         gif_width, gif_fps = GIF_WIDTH, min(GIF_FPS, fps)
-    stats = render_replay_video(path, video, size=size, fps=fps, progress=True, overwrite=args.force,
+    stats = render_replay_video(path, video, size=size, fps=fps, progress=not getattr(args, "no_progress", False),
+                                overwrite=args.force,
                                 scene=args.scene, quality=args.quality, clip=clip, gif_path=gif,
                                 gif_width=gif_width, gif_fps=gif_fps)
     what = f"{stats.seconds:.1f} s" + (f" (--clip {clip.text()})" if clip else "")
