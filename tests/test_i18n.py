@@ -143,7 +143,8 @@ def test_replay_show_in_french_is_the_same_log_in_other_words(capsys):
     assert len(french) == len(english)
     assert french[2] == "Avant la bataille" and "Round 1" in french
     assert any("lance 3 briques (Attaque/Dommage : blue-driver sur red-pistol)" in line for line in french)
-    assert french[-1].startswith("Résultat : fin de la partie : red gagne")
+    winner = english[-1].split("game over: ")[1].split(" wins")[0]
+    assert french[-1].startswith(f"Résultat : fin de la partie : {winner} gagne")
     changed = sum(a != b for a, b in zip(english, french))
     assert changed > 0.9 * len([line for line in english if line.strip()])
 

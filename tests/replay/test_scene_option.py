@@ -61,3 +61,23 @@ def test_scene_option_takes_a_commented_scene_moved_with_its_files(alone, tmp_pa
                                                   "blood_brothers: {}"))
     refused = bow3d("replay", "verify", "town.bowreplay", "--scene", str(moved / "town.yaml"), cwd=alone)
     assert refused.returncode == 2 and "another scene" in refused.stderr, refused.stderr
+
+
+@pytest.mark.parametrize("replay", sorted((ROOT / "replays").glob("*.bowreplay")), ids=lambda p: p.stem)
+def test_every_bundled_replay_names_its_scene_by_meaning(replay):
+    """Issue 19: a bundled replay is format 3 (its scene named by the digest of its meaning, not of its
+    bytes), so a comment in the bundled scene breaks none of them."""
+    import json
+
+    header = json.loads(replay.read_text().splitlines()[0])
+    assert header["version"] == 3 and header["scene_digest"]["method"].startswith("bow3d-scene-meaning/")
+
+
+def test_a_comment_in_the_bundled_village_breaks_not_its_replay(tmp_path):
+    village = ROOT / "scenes" / "village.yaml"
+    shutil.copy(village.parent / "village.ldr", tmp_path)
+    shutil.copytree(village.parent / "figures", tmp_path / "figures")
+    (tmp_path / "village.yaml").write_text("# our club's table\n" + village.read_text())
+    result = bow3d("replay", "verify", str(ROOT / "replays" / "village-seed1.bowreplay"), "--scene",
+                   str(tmp_path / "village.yaml"), cwd=tmp_path)
+    assert result.returncode == 0 and "every event identical" in result.stdout, result.stderr
