@@ -7,7 +7,8 @@
         two pictures of the same size side by side, a 4-pixel white gap between them
 
 docs/4854-no-phantom-studs.png: 4854 tiled over, default quality (left) and --quality full (right).
-docs/looks-*.png: the same view before issue 13's looks (left) and after (right).
+docs/looks-*.png: the same view before issue 13's looks (left) and after (right); looks-textured*.png: before
+and after textures (!TEXMAP planar: 3622p06, 39266p01; spherical: the globe 61287p01).
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ SUBJECTS = {
     "head": ("1 14 0 0 0 1 0 0 0 1 0 0 0 1 3626bp01.dat\n", "front", (480, 480)),
     "tyre": ("1 0 0 0 0 1 0 0 0 1 0 0 0 1 6015.dat\n1 71 0 0 0 1 0 0 0 1 0 0 0 1 6014a.dat\n", "iso", (480, 480)),
     "textured": ("1 15 0 0 0 1 0 0 0 1 0 0 0 1 3622p06.dat\n", "front", (480, 480)),
+    "textured-round": ("1 15 -45 0 0 -1 0 0 0 1 0 0 0 -1 61287p01.dat\n"
+                       "1 15 55 0 0 1 0 0 0 1 0 0 0 1 39266p01.dat\n", "front", (640, 360)),
     "chrome": ("1 383 0 0 0 1 0 0 0 1 0 0 0 1 3941.dat\n1 334 50 0 0 1 0 0 0 1 0 0 0 1 4589.dat\n1 80 -50 0 0 1 0 0 0 1 0 0 0 1 3062b.dat\n", "iso",
                (640, 480)),
     "village": ("scenes/village.ldr", "iso", (960, 540)),

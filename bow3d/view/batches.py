@@ -12,6 +12,12 @@ Quality (the render's level of detail):
   studs, and detailed parts (plants, minifigs) simplified by vertex clustering.
   Back faces of BFC-certified triangles are culled by the renderer.
 - "draft": the far level everywhere.
+
+Textures (!TEXMAP): a textured triangle is drawn twice, in its colour with everything else and
+again as a decal over itself (`textured_batches`: white, lit like the surface, the image's
+alpha blending it over the colour; off the image it is transparent). So a model without
+textures costs nothing more, and a texture that cannot be read leaves the part in its colour.
+Decals are drawn with the near level ("default"), always ("full"), never ("draft").
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ import numpy as np
 
 from bow3d.ldraw import Model
 from bow3d.ldraw.colours import substitute_main_colour
-from bow3d.ldraw.flatten import FlatPart
+from bow3d.ldraw.flatten import FlatPart, group_rows
 from bow3d.ldraw.studs import STUD_HEIGHT, STUD_RADIUS, covered_studs, stud_template  # noqa: F401 (re-exported)
 from bow3d.view.choices import QUALITIES
 from bow3d.view.normals import face_normals, smooth_normals
@@ -51,6 +57,8 @@ class Batch:
     chunk: tuple[int, int]
     lod: int = 0  # 0 always drawn; 1 near the camera only; 2 far only
     finish: str = "solid"  # "solid", "metal" (metallic, pearlescent) or "chrome": how shiny (FINISH_SHINE)
+    texture: str = ""  # a decal of this image (Model.textures), drawn over the triangles it repeats
+    uvs: np.ndarray | None = None  # (N, 2) float32 texture coordinates, v upwards (1 - the image's v)
 
 
     @property
@@ -75,7 +83,7 @@ def build_batches(model: Model, quality: str = "default", chunk_ldu: float = CHU
         raise ValueError(f"quality must be one of {QUALITIES}, not {quality!r}")
     if quality == "full":
         *placed, normals, shine = placed_triangles(model, "full", looks=True)
-        return _group(*placed, chunk_ldu, lod=0, normals=normals, shine=shine)
+        return _group(*placed, chunk_ldu, lod=0, normals=normals, shine=shine) + textured_batches(model, quality, chunk_ldu)
     *placed, normals, shine = placed_triangles(model, "far", looks=True)
     far = _group(*placed, chunk_ldu, lod=2 if quality == "default" else 0, normals=normals, shine=shine)
     if quality == "draft":
@@ -88,7 +96,59 @@ def build_batches(model: Model, quality: str = "default", chunk_ldu: float = CHU
                   np.concatenate([anchor, stud_anchor]), chunk_ldu, lod=1,
                   normals=np.concatenate([normals, stud_normals]),
                   shine=np.concatenate([shine, np.zeros(stud_corners.shape[0], np.int8)]))
-    return near + far
+    return near + far + textured_batches(model, quality, chunk_ldu)
+
+
+def textured_batches(model: Model, quality: str = "default", chunk_ldu: float = CHUNK_LDU) -> list[Batch]:
+    """Decals of the textured triangles whose images were found (see the module's docstring)."""
+    if quality == "draft" or not model.textures:
+        return []
+    level = "full" if quality == "full" else "near"
+    corners, normals, uvs, names, anchors = [], [], [], [], []
+    for key, idx in model.groups().items():
+        part = model.parts[key]
+        if not part.is_textured:
+            continue
+        keep = np.ones(part.triangle_count, bool) if level == "full" else ~part.tri_detail
+        kept_texture = part.tri_texture[keep]
+        textured = kept_texture >= 0
+        textured &= np.isin(kept_texture, [i for i, n in enumerate(part.textures) if n in model.textures])
+        if not textured.any():
+            continue
+        tris = part.positions[part.triangles[keep][textured]].astype(np.float64)
+        smooth = part_normals(part, level, part.positions[part.triangles[keep]].astype(np.float64))[textured]
+        uv = part.tex_uv[np.cumsum(part.tri_texture >= 0)[keep][textured] - 1].astype(np.float32)
+        uv[..., 1] = 1.0 - uv[..., 1]  # image rows run down, texture coordinates up
+        mats = model.world_transforms(idx)
+        det = np.linalg.det(mats[:, :3, :3])
+        flip = (det < 0) ^ model.table.inverted[idx]
+        placed = _turn(mats[:, :3, :3], tris) + mats[:, None, None, :3, 3]
+        placed_uv = np.broadcast_to(uv, (len(idx), *uv.shape)).copy()
+        if flip.any():
+            placed[flip] = placed[flip][:, :, [0, 2, 1]]
+            placed_uv[flip] = placed_uv[flip][:, :, [0, 2, 1]]
+        corners.append(placed.reshape(-1, 3, 3).astype(np.float32))
+        normals.append(_placed_normals(smooth, mats[:, :3, :3], det, flip))
+        uvs.append(placed_uv.reshape(-1, 3, 2))
+        names.append(np.tile(np.asarray(part.textures, dtype=object)[kept_texture[textured]], len(idx)))
+        anchors.append(np.repeat(mats[:, :2, 3], tris.shape[0], axis=0))
+    if not corners:
+        return []
+    corners, normals, uvs = np.concatenate(corners), np.concatenate(normals), np.concatenate(uvs)
+    anchor, names = np.concatenate(anchors), np.concatenate(names)
+    image, image_of = np.unique(names.astype(str), return_inverse=True)
+    chunk = np.floor(anchor / chunk_ldu).astype(np.int64)
+    keys = np.stack([chunk[:, 0], chunk[:, 1], image_of.reshape(-1)], axis=1)
+    _, group = np.unique(keys, axis=0, return_inverse=True)
+    batches = []
+    for rows in group_rows(group.reshape(-1)):  # one draw call per chunk and image
+        x, y, k = keys[rows[0]]
+        batches.append(Batch(
+            positions=np.ascontiguousarray(corners[rows].reshape(-1, 3)), normals=np.ascontiguousarray(
+                normals[rows].reshape(-1, 3)), colours=np.full((rows.shape[0] * 3, 4), 255, np.uint8),
+            transparent=True, two_sided=True, chunk=(int(x), int(y)), lod=0 if quality == "full" else 1,
+            texture=str(image[k]), uvs=np.ascontiguousarray(uvs[rows].reshape(-1, 2), np.float32)))
+    return batches
 
 
 def part_template(part: FlatPart, level: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -31,7 +31,7 @@ class RenderStats:
 def attach_model(parent: NodePath, model: Model, quality: str = "default", edges: bool = False) -> tuple[NodePath, int, int]:
     """The model's static geometry under `parent`: (node, triangles at the nearest level, draw calls)."""
     batches = build_batches(model, quality)
-    node = attach_batches(parent, batches)
+    node = attach_batches(parent, batches, textures=model.textures)
     calls = len(batches)
     if edges:
         attach_edges(node, edge_lines(model, quality))
