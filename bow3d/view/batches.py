@@ -68,10 +68,15 @@ class Batch:
 
 @dataclass
 class EdgeBatch:
-    """Edge lines of one chunk: (M, 3) float32 positions (2 per line), (M, 4) uint8 colours."""
+    """Edge lines of one chunk: (M, 3) float32 positions (2 per line), (M, 4) uint8 colours.
+
+    Conditional (type 5) lines also carry `controls` (M, 3, 3) float32: for each end, the line's other
+    end and its two control points (drawn only where both control points fall on one side of the line).
+    """
 
     positions: np.ndarray
     colours: np.ndarray
+    controls: np.ndarray | None = None
 
 
 def build_batches(model: Model, quality: str = "default", chunk_ldu: float = CHUNK_LDU) -> list[Batch]:
@@ -302,6 +307,17 @@ def low_poly_studs(model: Model, sides: int = LOW_STUD_SIDES) -> tuple[np.ndarra
     origins = np.asarray([i.transform[:2, 3] for i in model.instances]).reshape(-1, 2)
     anchor = np.repeat(origins[owners], template.shape[0], axis=0)
     return corners.reshape(-1, 3, 3).astype(np.float32), np.repeat(rgba, template.shape[0], axis=0), anchor
+
+
+def conditional_lines(model: Model) -> EdgeBatch:
+    """Type 5 conditional lines, dark grey like the edges, each end carrying the other and the controls."""
+    mesh = model.mesh
+    points = mesh.positions[mesh.optional_edges].astype(np.float32)  # (O, 4, 3): ends, then controls
+    ends = points[:, :2].reshape(-1, 3)
+    controls = np.stack([points[:, [1, 0]], np.repeat(points[:, 2:3], 2, axis=1),
+                         np.repeat(points[:, 3:4], 2, axis=1)], axis=2).reshape(-1, 3, 3)
+    colours = np.tile(np.array([[40, 40, 40, 255]], np.uint8), (ends.shape[0], 1))
+    return EdgeBatch(np.ascontiguousarray(ends), colours, np.ascontiguousarray(controls))
 
 
 def edge_lines(model: Model, quality: str = "default") -> EdgeBatch:
