@@ -6,7 +6,8 @@ a colour is a vertex attribute, so a 5,000-part battlefield is a few hundred dra
 
 Quality (the render's level of detail):
 - "full": every triangle of every part, studs and the tubes under bricks included.
-- "default": two levels per chunk, switched by distance (NEAR_LDU). Near: the tubes and stud
+- "default": two levels per chunk, switched at NEAR_LDU times the camera's LOD scale, which
+  bow3d.view.detail sets from the picture's size and lens (size on screen: studs of 4 px or more). Near: the tubes and stud
   primitives are dropped and studs come back as low-poly studs (`LOW_STUD_SIDES` sides) only
   where nothing covers them (a stud under another part's bottom is never seen). Far: no
   studs, and detailed parts (plants, minifigs) simplified by vertex clustering.
@@ -37,7 +38,7 @@ CHUNK_LDU = 480.0  # 24 studs: culling granularity vs draw-call count
 LOW_STUD_SIDES = 6
 FAR_CELL_LDU = 16.0  # far level of detail: vertices closer than this merge (a tree keeps its outline)
 SIMPLIFY_ABOVE = 200  # parts with fewer triangles (bricks, plates, baseplates) are kept exact
-NEAR_LDU = 1600.0  # chunks nearer than this (80 studs) are drawn with studs and full silhouettes
+NEAR_LDU = 1600.0  # chunks nearer than this (80 studs) at LOD scale 1 are drawn with studs and full silhouettes
 SHINES = ("solid", "metal", "chrome")  # Batch.finish by shine level 0, 1, 2
 FINISH_SHINE = {"chrome": 2, "metal": 1, "matte_metallic": 1, "pearlescent": 1}  # LDConfig finishes; others 0
 

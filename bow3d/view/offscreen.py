@@ -36,6 +36,7 @@ from panda3d.core import (
 from bow3d.errors import Bow3dError
 from bow3d.paths import new_file_name
 from bow3d.view.choices import VIEWS
+from bow3d.view.detail import set_detail_by_size
 
 SKY = (0.70, 0.80, 0.90, 1.0)
 # MSAA samples per pixel in stills (issue 13 looks). Not the default of a renderer: on software GL (llvmpipe)
@@ -161,7 +162,7 @@ class OffscreenRenderer:
 
     def look(self, pose: CameraPose) -> None:
         """Place the camera; near and far planes follow the distance."""
-        aim_camera(self.camera, self.lens, pose, self.width / self.height)
+        aim_camera(self.camera, self.lens, pose, self.width / self.height, height_px=self.height)
 
     def render_frame(self) -> None:
         self.engine.render_frame()
@@ -207,9 +208,10 @@ def add_lights(render: NodePath) -> None:
 
 
 def aim_camera(camera: NodePath, lens, pose: CameraPose, aspect: float, *, near_fraction: float = 1 / 200,
-               far_margin_ldu: float = 2000.0) -> None:
+               far_margin_ldu: float = 2000.0, height_px: int | None = None) -> None:
     """Put `camera` at the pose, Z up, and fit `lens` (a PerspectiveLens): the vertical field of
-    view of the pose, the horizontal one from `aspect`, near and far planes from the distance."""
+    view of the pose, the horizontal one from `aspect`, near and far planes from the distance;
+    with `height_px` (the picture's height), the level of detail by size on screen (bow3d.view.detail)."""
     position, target = LPoint3(*pose.position), LPoint3(*pose.target)
     camera.set_pos(position)
     camera.look_at(target, LVector3(0, 0, 1))
@@ -217,6 +219,8 @@ def aim_camera(camera: NodePath, lens, pose: CameraPose, aspect: float, *, near_
     vertical = math.radians(pose.fov_deg)
     lens.set_fov(math.degrees(2 * math.atan(math.tan(vertical / 2) * aspect)), pose.fov_deg)
     lens.set_near_far(max(1.0, distance * near_fraction), distance * 4 + far_margin_ldu)
+    if height_px:
+        set_detail_by_size(camera, height_px, pose.fov_deg)
 
 
 def pointer_position(win) -> tuple[float, float] | None:

@@ -20,6 +20,7 @@ import numpy as np
 
 from bow3d.ldraw import Model
 from bow3d.view.batches import QUALITIES
+from bow3d.view.detail import set_detail_by_size
 from bow3d.view.offscreen import SKY, VIEWS, RenderUnavailable, add_lights
 from bow3d.view.orbit import OrbitCamera
 from bow3d.view.still import attach_model
@@ -322,6 +323,8 @@ class Viewer:
         lens.set_near_far(max(1.0, distance / 200), distance * 4 + float(np.ptp(self.bounds, axis=0).max()) * 2)
         vertical = math.radians(pose.fov_deg)
         lens.set_fov(math.degrees(2 * math.atan(math.tan(vertical / 2) * self.aspect)), pose.fov_deg)
+        if self.base.win is not None:  # level of detail by size on screen (bow3d.view.detail)
+            set_detail_by_size(self.base.camera, self.base.win.get_y_size(), pose.fov_deg)
 
     def screenshot(self, path: str) -> None:
         """Render one frame and save the window's picture (without the frame-rate meter)."""
