@@ -111,6 +111,7 @@ class OffscreenRenderer:
         _configure()
         self.width, self.height = width, height
         self.engine = GraphicsEngine.get_global_ptr()
+        self.host: GraphicsOutput | None = None  # a multisampled buffer's host (see _make_buffer)
         try:
             self.buffer = self._make_buffer(multisamples)
         except RenderUnavailable:  # a pipe without multisampled buffers still renders, aliased
@@ -150,9 +151,7 @@ class OffscreenRenderer:
             if pipe is None or not pipe.is_valid():
                 errors.append(f"{module}: not available")
                 continue
-            buffer = self.engine.make_output(
-                pipe, "bow3d-offscreen", -2, props, WindowProperties.size(self.width, self.height),
-                GraphicsPipe.BF_refuse_window, None, None)
+            buffer = self._open(pipe, props, multisamples)
             if buffer is not None:
                 self.pipe_name = f"{module} ({pipe.get_interface_name()})"
                 return buffer
@@ -189,8 +188,37 @@ class OffscreenRenderer:
                 raise Bow3dError(f"{path}: cannot write the picture (is the folder there and writable?)")
         return path
 
+    def _open(self, pipe, props: FrameBufferProperties, multisamples: int) -> GraphicsOutput | None:
+        """The buffer. A multisampled one is a framebuffer object on a small plain host buffer: a
+        multisampled EGL pbuffer (llvmpipe) reports its samples but never blends an edge, while a
+        framebuffer object's samples are resolved into the picture it copies out."""
+        size = WindowProperties.size(self.width, self.height)
+        if not multisamples:
+            return self.engine.make_output(pipe, "bow3d-offscreen", -2, props, size, GraphicsPipe.BF_refuse_window,
+                                           None, None)
+        plain = FrameBufferProperties()
+        plain.set_rgb_color(True)
+        plain.set_depth_bits(24)
+        host = self.engine.make_output(pipe, "bow3d-offscreen-host", -3, plain, WindowProperties.size(16, 16),
+                                       GraphicsPipe.BF_refuse_window, None, None)
+        if host is None:
+            return None
+        self.engine.open_windows()
+        buffer = self.engine.make_output(pipe, "bow3d-offscreen", -2, props, size,
+                                         GraphicsPipe.BF_refuse_window | GraphicsPipe.BF_can_bind_every,
+                                         host.get_gsg(), host)
+        if buffer is None or buffer.get_fb_properties().get_multisamples() < multisamples:
+            if buffer is not None:
+                self.engine.remove_window(buffer)
+            self.engine.remove_window(host)
+            return None
+        self.host = host
+        return buffer
+
     def close(self) -> None:
         self.engine.remove_window(self.buffer)
+        if self.host is not None:
+            self.engine.remove_window(self.host)
 
 
 def add_lights(render: NodePath) -> None:

@@ -34,11 +34,16 @@ HELP = ("mouse: left drag orbit, right drag pan, wheel zoom, click a unit then a
 CLICK_PIXELS = 4.0  # a left press and release closer than this is a click, not a drag
 
 
-def open_base(offscreen: bool = False, size: tuple[int, int] = (1280, 720), title: str = "bow3d"):
-    """A ShowBase with a window (or an offscreen buffer); raises RenderUnavailable if none opens."""
-    from panda3d.core import load_prc_file_data
+def open_base(offscreen: bool = False, size: tuple[int, int] = (1280, 720), title: str = "bow3d",
+              multisamples: int = 0):
+    """A ShowBase with a window (or an offscreen buffer); raises RenderUnavailable if none opens.
+
+    `multisamples` > 0 asks for a multisampled framebuffer (anti-aliasing: `bow3d view --antialias`); off by
+    default because on software OpenGL it costs several times the frame time (benchmarks/RESULTS.md)."""
+    from panda3d.core import AntialiasAttrib, load_prc_file_data
 
     load_prc_file_data("bow3d-viewer", "\n".join([
+        f"framebuffer-multisample {'true' if multisamples else 'false'}", f"multisamples {max(0, multisamples)}",
         f"win-size {size[0]} {size[1]}", f"window-title {title}", "audio-library-name null",
         "notify-level-device fatal", "notify-level-egldisplay fatal", "notify-level-display error",
         "sync-video false",
@@ -53,6 +58,8 @@ def open_base(offscreen: bool = False, size: tuple[int, int] = (1280, 720), titl
                                 "Without a display, use 'bow3d render' for pictures.") from None
     if base.win is None:
         raise RenderUnavailable("Panda3D opened no window; without a display use 'bow3d render'")
+    if multisamples:
+        base.render.set_antialias(AntialiasAttrib.M_multisample)
     return base
 
 
