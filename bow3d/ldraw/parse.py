@@ -208,7 +208,8 @@ class _FileBuilder:
         # Rows are converted to numpy in batches so a huge file never holds all its tokens at once.
         self.done: dict[int, list[tuple[np.ndarray, np.ndarray, np.ndarray]]] = {k: [] for k in range(1, 6)}
         self.seen_any = False
-        self.texmap = TexmapBlocks()
+        self.texmap: TexmapBlocks | None = None  # made by the file's first !TEXMAP (the common case stays fast)
+        self.skipping = False  # inside a !TEXMAP FALLBACK section: geometry for renderers without textures
 
     def diagnose(self, line: int, message: str, severity: str = "warning") -> None:
         if self.strict:
@@ -233,7 +234,7 @@ class _FileBuilder:
         elif head == "!TEXMAP":
             self._texmap(number, words[1:])
         elif head == "STEP":  # the spec: a STEP ends every texture still in effect
-            self.texmap = TexmapBlocks()
+            self.texmap, self.skipping = None, False
         elif head == "PE_TEX_INFO":
             self.diagnose(number, "Studio texture (PE_TEX_INFO) not drawn: bow3d draws LDraw !TEXMAP textures only; "
                                   "the part is drawn in its colour")
@@ -247,8 +248,11 @@ class _FileBuilder:
             self.file.meta.append((number, text))
 
     def _texmap(self, number: int, words: list[str]) -> None:
+        if self.texmap is None:
+            self.texmap = TexmapBlocks()
         for message in self.texmap.command(words, self.file.texmaps):
             self.diagnose(number, message)
+        self.skipping = self.texmap.in_fallback
 
     def _has_geometry(self) -> bool:
         return any(self.rows.values()) or any(self.done.values())
@@ -288,7 +292,7 @@ class _FileBuilder:
             return
         self.rows[1].append(tokens[1:14])
         self.row_meta[1].append(number)
-        self.ref_texmaps.append(self.texmap.take())
+        self.ref_texmaps.append(-1 if self.texmap is None else self.texmap.take())
         name = tokens[14] if len(tokens) == 15 else " ".join(tokens[14:])
         index = self.name_index.get(name)
         if index is None:
@@ -313,7 +317,8 @@ class _FileBuilder:
         # Numbers are converted per batch in one numpy call (finish), not per line.
         rows = self.rows[kind]
         rows.append(tokens[1:need + 1])
-        self.row_meta[kind].append((number, self.ccw, self.certified_here, self.texmap.take()))
+        self.row_meta[kind].append((number, self.ccw, self.certified_here,
+                                    -1 if self.texmap is None else self.texmap.take()))
         if len(rows) >= FLUSH_ROWS:
             self._flush(kind)
 
@@ -470,7 +475,7 @@ def parse_document(data: bytes | str | Iterable[str], source: str, *, strict: bo
             continue
         kind_token = tokens[0]
         if kind_token == "1":  # the most common line by far: no detour
-            if not (in_data or builder.texmap.in_fallback):
+            if not (in_data or builder.skipping):
                 builder.reference(number, tokens)
             continue
         if kind_token == "0":
@@ -486,7 +491,7 @@ def parse_document(data: bytes | str | Iterable[str], source: str, *, strict: bo
                             data_name = ""
                         else:
                             embedded[data_name].append("".join(tokens[2:]))
-                elif builder.texmap.takes_textured_line():
+                elif builder.texmap is not None and builder.texmap.takes_textured_line():
                     _textured_line(builder, number, tokens[2:])
                 else:
                     builder.diagnose(number, "0 !: outside a !TEXMAP START..FALLBACK block or after NEXT; line skipped")
@@ -515,7 +520,7 @@ def parse_document(data: bytes | str | Iterable[str], source: str, *, strict: bo
             continue
         if in_data and data_name:
             in_data, data_name = False, ""
-        if in_data or builder.texmap.in_fallback:
+        if in_data or builder.skipping:
             continue
         if kind_token in ("2", "3", "4", "5"):
             builder.geometry(number, int(kind_token), tokens)
