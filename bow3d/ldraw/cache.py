@@ -215,7 +215,8 @@ def _decode(data: bytes, key: str) -> tuple[FlatPart, list, bool]:
     if not isinstance(reparse, bool):
         raise _BadEntry("manifest reparse is not true or false")
     textures = manifest.get("textures", [])
-    if not (isinstance(textures, list) and len(textures) <= MAX_TEXTURE_NAMES and all(isinstance(t, str) for t in textures)):
+    if not (isinstance(textures, list) and len(textures) <= MAX_TEXTURE_NAMES
+            and all(isinstance(t, str) for t in textures)):
         raise _BadEntry("manifest textures are not a list of names")
     _check_shapes(members, len(textures))
     return FlatPart(**members, dependencies=frozenset(d[0] for d in deps), textures=tuple(textures)), deps, reparse

@@ -36,7 +36,7 @@ class ModelStats:
     load_seconds: float
     cache_hits: int
     loose_geometry: int = 0  # sub-models with lines drawn straight into them (no part: not in `parts`)
-    textures: dict[str, str] = field(default_factory=dict)  # image name -> where it was found, or "not found" (textured parts only)
+    textures: dict[str, str] = field(default_factory=dict)  # image -> where it was found, or "not found"
 
     def as_dict(self) -> dict:
         return asdict(self)

@@ -56,7 +56,8 @@ def parse_texmap(words: list[str]) -> TexMap:
 
     Raises ValueError saying what is wrong."""
     if not words or words[0].upper() not in METHODS:
-        raise ValueError(f"unknown projection {words[0] if words else '(none)'!r}: use PLANAR, CYLINDRICAL or SPHERICAL")
+        named = words[0] if words else "(none)"
+        raise ValueError(f"unknown projection {named!r}: use PLANAR, CYLINDRICAL or SPHERICAL")
     method = words[0].upper()
     count = 9 + METHODS[method]
     numbers = [float(w) for w in words[1:1 + count]]  # ValueError on a word that is not a number

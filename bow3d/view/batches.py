@@ -6,10 +6,10 @@ a colour is a vertex attribute, so a 5,000-part battlefield is a few hundred dra
 
 Quality (the render's level of detail):
 - "full": every triangle of every part, studs and the tubes under bricks included.
-- "default": two levels per chunk, switched at NEAR_LDU times the camera's LOD scale, which
-  bow3d.view.detail sets from the picture's size and lens (size on screen: studs of 4 px or more). Near: the tubes and stud
-  primitives are dropped and studs come back as low-poly studs (`LOW_STUD_SIDES` sides) only
-  where nothing covers them (a stud under another part's bottom is never seen). Far: no
+- "default": two levels per chunk, switched at NEAR_LDU scaled by the camera's LOD scale, which
+  bow3d.view.detail sets from the picture's size and lens (size on screen: studs of 4 px or
+  more). Near: the tubes and stud primitives are dropped and studs come back as low-poly
+  studs (`LOW_STUD_SIDES` sides) only where nothing covers them (a stud under another part's bottom is never seen). Far: no
   studs, and detailed parts (plants, minifigs) simplified by vertex clustering.
   Back faces of BFC-certified triangles are culled by the renderer.
 - "draft": the far level everywhere.
@@ -89,7 +89,8 @@ def build_batches(model: Model, quality: str = "default", chunk_ldu: float = CHU
         raise ValueError(f"quality must be one of {QUALITIES}, not {quality!r}")
     if quality == "full":
         *placed, normals, shine = placed_triangles(model, "full", looks=True)
-        return _group(*placed, chunk_ldu, lod=0, normals=normals, shine=shine) + textured_batches(model, quality, chunk_ldu)
+        decals = textured_batches(model, quality, chunk_ldu)
+        return _group(*placed, chunk_ldu, lod=0, normals=normals, shine=shine) + decals
     *placed, normals, shine = placed_triangles(model, "far", looks=True)
     far = _group(*placed, chunk_ldu, lod=2 if quality == "default" else 0, normals=normals, shine=shine)
     if quality == "draft":

@@ -137,7 +137,8 @@ def load_texture(image) -> Texture | None:
     if image is None:
         return None
     picture = PNMImage()
-    ok = picture.read(StringStream(image.data)) if image.path is None else picture.read(Filename.from_os_specific(str(image.path)))
+    source = StringStream(image.data) if image.path is None else Filename.from_os_specific(str(image.path))
+    ok = picture.read(source)
     if not ok:
         return None
     if not picture.has_alpha():

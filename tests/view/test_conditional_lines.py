@@ -43,5 +43,6 @@ def test_each_end_carries_the_other_end_and_both_controls(tmp_path, library):
     lines = conditional_lines(model)
     assert lines.positions.shape == (2, 3) and lines.controls.shape == (2, 3, 3)
     # world = LDraw (X, Z, -Y)
-    assert np.allclose(lines.controls[0, 0], lines.positions[1]) and np.allclose(lines.controls[1, 0], lines.positions[0])
+    assert np.allclose(lines.controls[0, 0], lines.positions[1])
+    assert np.allclose(lines.controls[1, 0], lines.positions[0])
     assert np.allclose(lines.controls[:, 1], [-10, 5, 0]) and np.allclose(lines.controls[:, 2], [10, 5, 0])
