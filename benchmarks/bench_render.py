@@ -62,6 +62,7 @@ def run(frames: int = 60) -> str:
         table(["way", "frames/s", "ratio to naive", "triangles", "draw calls", "scene build s"], rows),
         "",
         run_viewer(),
+        run_looks(),
     ])
 
 
@@ -70,7 +71,7 @@ if __name__ == "__main__":
 
 
 VIEWER = """
-import json, time
+import json, os, time
 from pathlib import Path
 from bow3d.ldraw import Library, load_model
 from bow3d.view.viewer import Viewer, open_base
@@ -80,12 +81,12 @@ viewer = Viewer(base, model)
 for _ in range(3):
     base.graphicsEngine.render_frame()
 frames = {frames}
-t = time.perf_counter()
+t, c = time.perf_counter(), time.process_time()
 for i in range(frames):
     viewer.on_orbit(360.0 / frames, 0.0)  # a full turn round the battlefield
     base.task_mgr.step()
 fps = frames / (time.perf_counter() - t)
-print(json.dumps(dict(fps=fps)))
+print(json.dumps(dict(fps=fps, cpu_ms=(time.process_time() - c) / frames * 1e3, load=os.getloadavg()[0])))
 """
 
 
@@ -95,4 +96,63 @@ def run_viewer(frames: int = 60) -> str:
         return ""
     result = in_fresh_process(VIEWER.format(path=str(BATTLEFIELD), lib=str(OFFICIAL), frames=frames))
     return (f"Viewer (`bow3d view`, default quality, 1280x720 offscreen buffer, one full orbit of "
-            f"{frames} frames): **{result['fps']:.1f} frames/s**.\n")
+            f"{frames} frames): **{result['fps']:.1f} frames/s**, {result['cpu_ms']:.1f} CPU ms per frame "
+            f"(2 free cores: up to {2000 / result['cpu_ms']:.0f} frames/s; load average {result['load']:.1f}).\n")
+
+
+LOOKS = """
+import json, os, time
+from pathlib import Path
+from bow3d.ldraw import Library, load_model
+from bow3d.view.offscreen import OffscreenRenderer, pose_for_view
+from bow3d.view.still import attach_model
+lib = Library([Path({lib!r})])
+out = {{}}
+
+def measure(r, frames={frames}):
+    for _ in range(3):
+        r.render_frame()
+    t, c = time.perf_counter(), time.process_time()
+    for _ in range(frames):
+        r.render_frame()
+    return [(time.perf_counter() - t) / frames * 1e3, (time.process_time() - c) / frames * 1e3]
+
+model = load_model({path!r}, lib)
+for ms in (0, 4):
+    r = OffscreenRenderer(1280, 720, multisamples=ms)
+    attach_model(r.render, model, "default")
+    r.look(pose_for_view(model.bounds(), "iso"))
+    out["msaa" + str(ms)] = measure(r)
+    r.close()
+village = load_model({village!r}, lib)
+r = OffscreenRenderer(1280, 720)
+node, _, _ = attach_model(r.render, village, "default", edges=True)
+r.look(pose_for_view(village.bounds(), "iso", aspect=16 / 9))
+out["conditional"] = measure(r)
+node.find("conditional-lines").hide()
+out["edges"] = measure(r)
+node.find("edges").hide()
+out["none"] = measure(r)
+out["load"] = os.getloadavg()[0]
+print(json.dumps(out))
+"""
+
+
+def run_looks(frames: int = 20) -> str:
+    """What issue 13's looks cost per frame: 4x multisampling on battlefield-5k, conditional lines on the village.
+
+    CPU milliseconds per frame (the process and llvmpipe's threads) are the steady figure on a shared machine."""
+    from benchmarks.common import ROOT
+
+    r = in_fresh_process(LOOKS.format(path=str(BATTLEFIELD), lib=str(OFFICIAL), frames=frames,
+                                      village=str(ROOT / "scenes" / "village.ldr")))
+    rows = [[what, f"{r[key][0]:.0f}", f"{r[key][1]:.1f}", f"{2000 / r[key][1]:.0f}"] for what, key in (
+        ("battlefield-5k, default quality", "msaa0"), ("battlefield-5k, default quality, 4x multisampling", "msaa4"),
+        ("village, no lines", "none"), ("village, edge lines", "edges"),
+        ("village, edge lines and conditional lines", "conditional"))]
+    return "\n".join([
+        f"Looks, 1280x720 offscreen, {frames} frames each (load average {r['load']:.1f}):",
+        "",
+        table(["frame", "wall ms", "CPU ms", "upper bound on 2 free cores, frames/s (2000 / CPU ms)"], rows),
+        "",
+    ])

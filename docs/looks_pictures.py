@@ -7,7 +7,9 @@
         two pictures of the same size side by side, a 4-pixel white gap between them
 
 docs/4854-no-phantom-studs.png: 4854 tiled over, default quality (left) and --quality full (right).
-docs/looks-*.png: the same view before issue 13's looks (left) and after (right).
+docs/looks-*.png: the same view before issue 13's looks (left) and after (right); looks-textured*.png: before
+and after textures (!TEXMAP planar: 3622p06, 39266p01; spherical: the globe 61287p01); looks-village-edges.png and
+looks-round-edges.png: with edges, before and after conditional (type 5) lines drawn as silhouettes.
 """
 
 from __future__ import annotations
@@ -30,9 +32,14 @@ SUBJECTS = {
     "head": ("1 14 0 0 0 1 0 0 0 1 0 0 0 1 3626bp01.dat\n", "front", (480, 480)),
     "tyre": ("1 0 0 0 0 1 0 0 0 1 0 0 0 1 6015.dat\n1 71 0 0 0 1 0 0 0 1 0 0 0 1 6014a.dat\n", "iso", (480, 480)),
     "textured": ("1 15 0 0 0 1 0 0 0 1 0 0 0 1 3622p06.dat\n", "front", (480, 480)),
+    "textured-round": ("1 15 -45 0 0 -1 0 0 0 1 0 0 0 -1 61287p01.dat\n"
+                       "1 15 55 0 0 1 0 0 0 1 0 0 0 1 39266p01.dat\n", "front", (640, 360)),
     "chrome": ("1 383 0 0 0 1 0 0 0 1 0 0 0 1 3941.dat\n1 334 50 0 0 1 0 0 0 1 0 0 0 1 4589.dat\n1 80 -50 0 0 1 0 0 0 1 0 0 0 1 3062b.dat\n", "iso",
                (640, 480)),
     "village": ("scenes/village.ldr", "iso", (960, 540)),
+    "round-edges": ("1 15 0 0 0 1 0 0 0 1 0 0 0 1 3941.dat\n1 14 45 0 0 1 0 0 0 1 0 0 0 1 3626bp01.dat\n"
+                    "1 71 -50 -10 0 0 0 1 0 1 0 -1 0 0 6014a.dat\n1 0 -50 -10 0 0 0 1 0 1 0 -1 0 0 6015.dat\n",
+                    "iso", (640, 400)),
 }
 
 
@@ -50,7 +57,8 @@ def shoot(out_dir: Path, quality: str = "default", edges: bool = False, only: li
         if not source.endswith((".mpd", ".ldr")):
             path.write_text(source)
         model = load_model(path, library, cache=False)
-        stats = render_still(model, out_dir / f"{name}.png", size, view, quality, edges or name == "village",
+        stats = render_still(model, out_dir / f"{name}.png", size, view, quality,
+                             edges or name == "village" or name.endswith("-edges"),
                              force=True)
         print(f"{name}: {stats.triangles:,} triangles, {stats.draw_seconds:.2f} s to draw")
 

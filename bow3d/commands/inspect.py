@@ -85,6 +85,8 @@ def run(args: argparse.Namespace) -> int:
         ("size", f"{size[0] / 20:.1f} x {size[1] / 20:.1f} studs, {size[2] / 24:.1f} bricks high"),
         ("colours", ", ".join(f"{name} {n}" for name, n in list(stats.colours.items())[:8])
          + (f", ... ({len(stats.colours)} in all)" if len(stats.colours) > 8 else "")),
+        ("textures", ", ".join(f"{name} ({'not found: not drawn' if where == 'not found' else 'drawn'})"
+                               for name, where in stats.textures.items()) or "none"),
         ("missing parts", ", ".join(stats.missing_parts) or "none"),
         ("complete", "yes" if stats.complete else "no: something was missing or skipped (see the diagnostics)"),
         ("load", f"{stats.load_seconds:.3f} s ({stats.cache_hits} parts from the cache)"),

@@ -68,7 +68,7 @@ SUBCOMMANDS = ("show", "verify", "pack", "films")
 # --quality: sizes measured on the village film's first 20 s at 1280x720 (2.3, 6.1 and 10.8 MB) (x264 CRF/preset in bow3d.view.encoder)
 QUALITY_HELP = {"draft": "CRF 30, about 7 MB a minute at 1280x720, for a quick look",
                 "default": "CRF 23, about 18 MB a minute",
-                "high": "CRF 18, about 32 MB a minute, slower"}
+                "high": "CRF 18 and 4x anti-aliasing (multisampling), about 32 MB a minute, slower to render"}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

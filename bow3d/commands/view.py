@@ -34,6 +34,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--size", default="1280x720", metavar="WxH", help="window size (default 1280x720)")
     parser.add_argument("--quality", default="default", choices=QUALITIES, help="level of detail")
     parser.add_argument("--edges", action="store_true", help="draw LDraw edge lines")
+    parser.add_argument("--antialias", action="store_true", help="4x multisampling: smoother edges, but on "
+                        "software OpenGL (no graphics card) each frame takes several times as long")
     parser.add_argument("--library", metavar="DIR", help="LDraw library folder (default: $LDRAWDIR, else the "
                         "bundled starter library)")
     parser.add_argument("--screenshot", metavar="PNG", help="open offscreen, save one frame to PNG and quit "
@@ -69,10 +71,12 @@ def run(args: argparse.Namespace) -> int:
             raise UserInputError(f"{source}: --select and --los need a scene file (.yaml)")
         subject, los = load_model(source, library), None
     from bow3d.view.camera_options import parse_camera
+    from bow3d.view.offscreen import MULTISAMPLES
     from bow3d.view.viewer import Viewer, open_base
 
     camera = parse_camera(args.camera) if args.camera else None
-    base = open_base(offscreen=bool(args.screenshot), size=size, title=f"bow3d - {source.name}")
+    base = open_base(offscreen=bool(args.screenshot), size=size, title=f"bow3d - {source.name}",
+                     multisamples=MULTISAMPLES if args.antialias else 0)
     try:
         viewer = Viewer(base, subject, args.quality, args.edges, library=library)
         if args.select:

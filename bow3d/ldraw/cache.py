@@ -34,7 +34,8 @@ from bow3d.ldraw.budget import MAX_FILE_BYTES
 from bow3d.ldraw.files import read_capped
 from bow3d.ldraw.flatten import FlatPart
 
-CACHE_FORMAT = "bow3d-part-cache/5"  # 4: the manifest names its key; 5: only real top studs, stud colours
+CACHE_FORMAT = "bow3d-part-cache/6"  # 4: the manifest names its key; 5: only real top studs, stud colours;
+# 6: textures (tri_texture, tex_uv, the manifest's texture names)
 MAX_ENTRY_BYTES = 512 * 1024 * 1024  # far above any flattened part (5 M primitives is ~150 MB)
 MAX_DEPENDENCIES = 10_000  # files one part is built from (real parts: a few dozen)
 _LOG = logging.getLogger(__name__)
@@ -47,7 +48,9 @@ _ARRAYS = {
     "tri_certified": ("|b1", ("T",)), "tri_detail": ("|b1", ("T",)), "edges": ("<i4", ("E", 2)),
     "edge_colour": ("<i4", ("E",)), "optional_edges": ("<i4", ("O", 4)), "optional_colour": ("<i4", ("O",)),
     "studs": ("<f4", ("S", 4, 4)), "stud_colour": ("<i4", ("S",)),
+    "tri_texture": ("<i4", ("T",)), "tex_uv": ("<f4", ("X", 3, 2)),
 }
+MAX_TEXTURE_NAMES = 1_000  # distinct images one part uses (real parts: one or two)
 
 
 class _BadEntry(ValueError):
@@ -139,7 +142,8 @@ class PartCache:
             fd, tmp = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
             with os.fdopen(fd, "wb") as handle:
                 np.savez(handle, manifest=np.array(json.dumps({"format": CACHE_FORMAT, "key": key, "deps": deps,
-                                                               "reparse": bool(reparse)})),
+                                                               "reparse": bool(reparse),
+                                                               "textures": list(part.textures)})),
                          **{name: getattr(part, name) for name in _ARRAYS})
             os.replace(tmp, target)
         except OSError:
@@ -210,8 +214,12 @@ def _decode(data: bytes, key: str) -> tuple[FlatPart, list, bool]:
     reparse = manifest.get("reparse", False)
     if not isinstance(reparse, bool):
         raise _BadEntry("manifest reparse is not true or false")
-    _check_shapes(members)
-    return FlatPart(**members, dependencies=frozenset(d[0] for d in deps)), deps, reparse
+    textures = manifest.get("textures", [])
+    if not (isinstance(textures, list) and len(textures) <= MAX_TEXTURE_NAMES
+            and all(isinstance(t, str) for t in textures)):
+        raise _BadEntry("manifest textures are not a list of names")
+    _check_shapes(members, len(textures))
+    return FlatPart(**members, dependencies=frozenset(d[0] for d in deps), textures=tuple(textures)), deps, reparse
 
 
 def _npy_header(raw: bytes) -> tuple[tuple[int, ...], bool, np.dtype, int] | None:
@@ -249,8 +257,8 @@ def _npy(raw: bytes, name: str) -> np.ndarray:
     return np.frombuffer(raw, dtype=dtype, offset=offset).reshape(shape).copy()
 
 
-def _check_shapes(arrays: dict[str, np.ndarray]) -> None:
-    """Every array present, lengths that agree, vertex indices in range, finite coordinates."""
+def _check_shapes(arrays: dict[str, np.ndarray], texture_names: int = 0) -> None:
+    """Every array present, lengths that agree, vertex and texture indices in range, finite coordinates."""
     if set(arrays) != set(_ARRAYS):
         raise _BadEntry(f"arrays missing: {sorted(set(_ARRAYS) - set(arrays))}")
     lengths: dict[str, int] = {}
@@ -263,6 +271,11 @@ def _check_shapes(arrays: dict[str, np.ndarray]) -> None:
         index = arrays[name]
         if index.size and (index.min() < 0 or index.max() >= vertices):
             raise _BadEntry(f"{name} points past the {vertices} vertices")
+    texture = arrays["tri_texture"]
+    if texture.size and (texture.min() < -1 or texture.max() >= texture_names):
+        raise _BadEntry(f"tri_texture points past the {texture_names} texture names")
+    if int((texture >= 0).sum()) != lengths["X"]:
+        raise _BadEntry("tex_uv does not hold one row per textured triangle")
     if not (np.isfinite(arrays["positions"]).all() and np.isfinite(arrays["studs"]).all()):
         raise _BadEntry("coordinates that are not finite")
 

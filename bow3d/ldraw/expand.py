@@ -102,6 +102,10 @@ class Expander:
         self.names.append(f.name)
         for line, text in f.meta:
             self.meta.append((f.source, line, text, tuple(self.names)))
+        if f.ref_count and (f.ref_texmap >= 0).any():  # parts are instanced, each built once for every placement
+            self.loader.flattener.diagnose(f.source, int(f.ref_line[np.argmax(f.ref_texmap >= 0)]),
+                                           "a !TEXMAP block round parts or sub-models placed in a model is not "
+                                           "drawn (textures are drawn inside parts); they keep their colours")
         kind = np.full(f.ref_count, SKIP, np.int8)
         target = np.zeros(f.ref_count, np.int32)
         loose = -1

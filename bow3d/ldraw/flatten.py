@@ -25,7 +25,9 @@ from bow3d.errors import LDrawError
 from bow3d.ldraw.budget import LoadBudget
 from bow3d.ldraw.files import UnsafeReference
 from bow3d.ldraw.colours import substitute_main_colour
-from bow3d.ldraw.parse import MAX_COORDINATE_LDU, MAX_DIAGNOSTICS_PER_FILE, Diagnostic, LDrawFile, SubfileRef
+from bow3d.ldraw.parse import (MAX_COORDINATE_LDU, MAX_DIAGNOSTICS_PER_FILE, Diagnostic, LDrawFile, SubfileRef,
+                               normalise_name)
+from bow3d.ldraw.texmap import triangle_coords
 
 MAX_DEPTH = 64
 MISSING_COLOUR = 0x2FF00FF  # direct magenta: placeholders for missing files stand out
@@ -63,6 +65,9 @@ def is_top_stud(name: str) -> bool:
 class FlatPart:
     """A file flattened: shapes as in `bow3d.ldraw.mesh.Mesh`, in the file's own LDraw frame.
 
+    Textures (!TEXMAP): `tri_texture` (T,) int32 indexes `textures` (image names, normalised; -1
+    untextured) and `tex_uv` (X, 3, 2) float32 holds the image coordinates (u right, v down,
+    `bow3d.ldraw.texmap`) of the X textured triangles' corners, in triangle order.
     `dependencies` are the files on disk whose content went into it (for the disk cache).
     """
 
@@ -78,10 +83,20 @@ class FlatPart:
     studs: np.ndarray  # (S, 4, 4) float32 placements of top stud primitives (base centre, -Y up)
     stud_colour: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))  # (S,) int32, 16 = placer's
     dependencies: frozenset[str] = field(default_factory=frozenset)
+    tri_texture: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))  # (T,) int32, -1 untextured
+    tex_uv: np.ndarray = field(default_factory=lambda: np.zeros((0, 3, 2), np.float32))  # (X, 3, 2) float32
+    textures: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.stud_colour.shape[0] != self.studs.shape[0]:  # built by hand without colours: the placer's
             self.stud_colour = np.full(self.studs.shape[0], 16, np.int32)
+        if self.tri_texture.shape[0] != self.triangles.shape[0]:  # built by hand: untextured
+            self.tri_texture = np.full(self.triangles.shape[0], -1, np.int32)
+            self.tex_uv = np.zeros((0, 3, 2), np.float32)
+
+    @property
+    def is_textured(self) -> bool:
+        return bool(self.tex_uv.shape[0])
 
     @property
     def triangle_count(self) -> int:
@@ -128,6 +143,9 @@ class _Soup:
     studs: np.ndarray = field(default_factory=lambda: np.zeros((0, 4, 4)))  # (S, 4, 4)
     stud_colour: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))  # (S,)
     reach: float = 0.0  # LDU: no coordinate lies farther than this from the origin along any axis
+    texture: np.ndarray | None = None  # (T,) int32 index into `textures`, -1 untextured; None: nothing textured
+    uv: np.ndarray | None = None  # (T, 3, 2) float32 image coordinates (rows of untextured triangles unused)
+    textures: tuple[str, ...] = ()
 
     @property
     def rows(self) -> int:
@@ -248,7 +266,7 @@ def _as_detail(soup: _Soup, top_stud: bool) -> _Soup:
     studs = np.eye(4)[None] if top_stud else soup.studs
     colour = np.full(1, 16, np.int32) if top_stud else soup.stud_colour
     return _Soup(soup.tris, soup.colour, soup.certified, np.ones_like(soup.detail), soup.edges, soup.edge_colour,
-                 soup.opts, soup.opt_colour, soup.deps, studs, colour, soup.reach)
+                 soup.opts, soup.opt_colour, soup.deps, studs, colour, soup.reach, soup.texture, soup.uv, soup.textures)
 
 
 def _is_turn(numbers: np.ndarray) -> np.ndarray:
@@ -291,8 +309,31 @@ def group_rows(keys: np.ndarray) -> list[np.ndarray]:
 
 def _own_geometry(f: LDrawFile, deps: frozenset[str]) -> _Soup:
     reach = max((float(np.abs(a).max()) for a in (f.triangles, f.edges, f.optional_edges) if a.size), default=0.0)
-    return _Soup(f.triangles, f.tri_colour, f.tri_certified, np.zeros(f.triangles.shape[0], bool),
+    soup = _Soup(f.triangles, f.tri_colour, f.tri_certified, np.zeros(f.triangles.shape[0], bool),
                  f.edges, f.edge_colour, f.optional_edges, f.optional_colour, deps, reach=reach)
+    if f.texmaps and f.triangles.shape[0] and (f.tri_texmap >= 0).any():
+        _apply_texmaps(soup, f, f.tri_texmap)
+    return soup
+
+
+def _apply_texmaps(soup: _Soup, f: LDrawFile, texmap_of: np.ndarray) -> None:
+    """Project `f.texmaps` onto the soup's triangles (in `f`'s frame): triangle i takes texmap_of[i]
+    (-1 none) unless it already has a texture of its own (from a file nearer to it). In place."""
+    names = list(soup.textures)
+    if soup.texture is None:
+        soup.texture = np.full(soup.tris.shape[0], -1, np.int32)
+        soup.uv = np.zeros((soup.tris.shape[0], 3, 2), np.float32)
+    for index in np.unique(texmap_of[texmap_of >= 0]).tolist():
+        rows = np.flatnonzero((texmap_of == index) & (soup.texture < 0))
+        if not rows.size:
+            continue
+        texmap = f.texmaps[index]
+        name = normalise_name(texmap.image)
+        if name not in names:
+            names.append(name)
+        soup.uv[rows] = triangle_coords(texmap, soup.tris[rows])
+        soup.texture[rows] = names.index(name)
+    soup.textures = tuple(names)
 
 
 def ref_matrices(refs: list[SubfileRef] | np.ndarray) -> np.ndarray:
@@ -327,7 +368,14 @@ def _place(child: _Soup, parent: LDrawFile, refs: np.ndarray) -> _Soup:
     if flip.any():
         tris[flip] = tris[flip][:, :, [0, 2, 1], :]
     t = child.tris.shape[0]
-    return _Soup(
+    texture = uv = None
+    if child.texture is not None:
+        texture = np.tile(child.texture, k)
+        uv = np.broadcast_to(child.uv, (k, *child.uv.shape)).copy()
+        if flip.any():  # the corners were swapped: their coordinates go with them
+            uv[flip] = uv[flip][:, :, [0, 2, 1], :]
+        uv = uv.reshape(-1, 3, 2)
+    placed = _Soup(
         tris=tris.reshape(-1, 3, 3),
         colour=substitute_main_colour(child.colour[None, :], colours[:, None]).reshape(-1),
         certified=(child.certified[None, :] & certified[:, None]).reshape(-1),
@@ -340,7 +388,12 @@ def _place(child: _Soup, parent: LDrawFile, refs: np.ndarray) -> _Soup:
         studs=np.matmul(mats[:, None], child.studs[None]).reshape(-1, 4, 4),
         stud_colour=substitute_main_colour(child.stud_colour[None, :], colours[:, None]).reshape(-1),
         reach=float(placed_reach(numbers, child.reach).max()),
+        texture=texture, uv=uv, textures=child.textures,
     )
+    texmap_of = parent.ref_texmap[refs]
+    if t and (texmap_of >= 0).any():  # placed inside the parent's !TEXMAP block: its projection, in its frame
+        _apply_texmaps(placed, parent, np.repeat(texmap_of, t))
+    return placed
 
 
 def _concat(pieces: list[_Soup]) -> _Soup:
@@ -359,7 +412,29 @@ def _concat(pieces: list[_Soup]) -> _Soup:
         studs=np.concatenate([p.studs for p in pieces]),
         stud_colour=np.concatenate([p.stud_colour for p in pieces]).astype(np.int32),
         reach=max(p.reach for p in pieces),
+        **_concat_textures(pieces),
     )
+
+
+def _concat_textures(pieces: list[_Soup]) -> dict:
+    """The texture fields of pieces put one after another (texture names merged, indices renumbered)."""
+    if all(p.texture is None for p in pieces):
+        return {}
+    names: list[str] = []
+    textures, uvs = [], []
+    for p in pieces:
+        t = p.tris.shape[0]
+        if p.texture is None:
+            textures.append(np.full(t, -1, np.int32))
+            uvs.append(np.zeros((t, 3, 2), np.float32))
+            continue
+        for name in p.textures:
+            if name not in names:
+                names.append(name)
+        renumber = np.asarray([names.index(n) for n in p.textures] + [-1], np.int32)
+        textures.append(renumber[p.texture])  # -1 picks the last entry: still -1
+        uvs.append(p.uv)
+    return {"texture": np.concatenate(textures), "uv": np.concatenate(uvs), "textures": tuple(names)}
 
 
 def _weld(soup: _Soup) -> FlatPart:
@@ -411,7 +486,17 @@ def _weld(soup: _Soup) -> FlatPart:
         studs=soup.studs.astype(np.float32),
         stud_colour=np.ascontiguousarray(soup.stud_colour, dtype=np.int32),
         dependencies=soup.deps,
+        **_flat_textures(soup),
     )
+
+
+def _flat_textures(soup: _Soup) -> dict:
+    """FlatPart's texture fields: only the textured triangles' coordinates are kept."""
+    if soup.texture is None or not (soup.texture >= 0).any():
+        return {}
+    textured = soup.texture >= 0
+    return {"tri_texture": np.ascontiguousarray(soup.texture, np.int32),
+            "tex_uv": np.ascontiguousarray(soup.uv[textured], np.float32), "textures": soup.textures}
 
 
 def _unique_rows(q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -27,6 +27,7 @@ from bow3d.ldraw.library import Library
 from bow3d.ldraw.model import Model, unknown_colours
 from bow3d.ldraw.parse import (Diagnostic, LDrawDocument, LDrawFile, iter_lines, normalise_name, parse_document,
                                parse_stream)
+from bow3d.ldraw.textures import find_textures
 
 STREAM_ABOVE_BYTES = 8 * 1024 * 1024  # larger files are parsed line by line, never held whole
 
@@ -203,7 +204,8 @@ class _Loader:
             f = self.read(Path(path)).main
         part = self.flattener.flatten(f, key, deps)
         if key not in self.flattener.incomplete:
-            said = any(g.diagnostics or g.colours for g in self.documents[path].files) if path in self.documents else True
+            doc = self.documents.get(path)  # its !DATA images are read from the file, not the cache
+            said = any(g.diagnostics or g.colours for g in doc.files) or bool(doc.data) if doc is not None else True
             self.cache.put(cache_key, part, self.fingerprints, reparse=said)
         return part, False
 
@@ -212,7 +214,7 @@ class _Loader:
         loose = LDrawFile(name=f"{f.name} {LOOSE}", source=f.source, triangles=f.triangles,
                           tri_colour=f.tri_colour, tri_certified=f.tri_certified, edges=f.edges,
                           edge_colour=f.edge_colour, optional_edges=f.optional_edges,
-                          optional_colour=f.optional_colour)
+                          optional_colour=f.optional_colour, texmaps=f.texmaps, tri_texmap=f.tri_texmap)
         return self.flattener.flatten(loose, key)
 
 
@@ -257,6 +259,8 @@ def load_model(path: str | os.PathLike[str], library: Library | None = None, *, 
     model = Model(path=str(path), library=library, colours=loader.colours, table=table, parts=parts,
                   meta=expander.meta, missing_files=sorted({normalise_name(n) for n in loader.flattener.missing}),
                   cache_hits=expander.hits)
-    model.diagnostics = loader.diagnostics + loader.flattener.diagnostics + unknown_colours(model)
+    model.textures, texture_diagnostics = find_textures(parts, loader.documents, library, main_path.parent,
+                                                        loader.folders)
+    model.diagnostics = loader.diagnostics + loader.flattener.diagnostics + texture_diagnostics + unknown_colours(model)
     model.load_seconds = time.perf_counter() - started
     return model

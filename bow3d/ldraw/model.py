@@ -42,6 +42,7 @@ class Model:
     missing_files: list[str] = field(default_factory=list)  # sorted names that could not be found, anywhere
     load_seconds: float = 0.0
     cache_hits: int = 0
+    textures: dict = field(default_factory=dict)  # image name -> bow3d.ldraw.textures.TextureImage (found ones)
 
     @property
     def instances(self) -> InstanceTable:

@@ -17,6 +17,8 @@ about 130 bytes per line.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import io
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -27,12 +29,14 @@ import numpy as np
 
 from bow3d.errors import LDrawError
 from bow3d.ldraw.colour_defs import COLOUR_CODE_LIMIT, ColourDefinition, parse_colour_meta
+from bow3d.ldraw.texmap import TexMap, TexmapBlocks
 
 FLUSH_ROWS = 65536  # geometry rows converted to numpy per batch
 MAX_DIAGNOSTICS_PER_FILE = 50  # a garbage file must not flood memory or the terminal
-# Header and editor meta commands that carry nothing bow3d draws (!TEXMAP geometry is drawn untextured).
+# Header and editor meta commands that carry nothing bow3d draws.
 _QUIET_META = {"NAME:", "AUTHOR:", "!LICENSE", "!HISTORY", "!HELP", "!KEYWORDS", "!CATEGORY", "!CMDLINE",
-               "//", "!TEXMAP", "!:", "STEP", "CLEAR", "PAUSE", "SAVE", "PRINT", "WRITE", "!THEME"}
+               "//", "CLEAR", "PAUSE", "SAVE", "PRINT", "WRITE", "!THEME", "PE_TEX_PATH"}
+MAX_DATA_BYTES = 16 * 1024 * 1024  # one embedded !DATA image, decoded: far above any real texture
 # File types of `0 !LDRAW_ORG <type>` that make a file a part (a shortcut is one part of a parts list).
 _PART_TYPES = ("part", "subpart", "primitive", "shortcut", "helper")
 # Headers written before !LDRAW_ORG (`0 LDRAW_ORG Part UPDATE 2002-01`, `0 Unofficial_Part`), read
@@ -87,6 +91,9 @@ class LDrawFile:
     tri_line        (T,) int32  source line of each triangle
     edges           (E, 2, 3) float64 and edge_colour (E,) int32 (type 2)
     optional_edges  (O, 4, 3) float64 and optional_colour (O,) int32 (type 5)
+    texmaps         the file's !TEXMAP projections, in order; tri_texmap (T,) int32 and ref_texmap (R,) int32
+                    index them (-1: no texture). A type 1 line in a !TEXMAP block passes its projection
+                    on to the geometry of the file it places (LDraw !TEXMAP spec).
     """
 
     name: str
@@ -110,9 +117,18 @@ class LDrawFile:
     edge_colour: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
     optional_edges: np.ndarray = field(default_factory=lambda: np.zeros((0, 4, 3)))
     optional_colour: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
+    texmaps: list[TexMap] = field(default_factory=list)
+    tri_texmap: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
+    ref_texmap: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
     colours: list[ColourDefinition] = field(default_factory=list)
     meta: list[tuple[int, str]] = field(default_factory=list)  # (line, text) of other 0 lines
     diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    def __post_init__(self) -> None:  # built by hand (loose geometry, tests): untextured
+        if self.tri_texmap.shape[0] != self.triangles.shape[0]:
+            self.tri_texmap = np.full(self.triangles.shape[0], -1, np.int32)
+        if self.ref_texmap.shape[0] != self.ref_line.shape[0]:
+            self.ref_texmap = np.full(self.ref_line.shape[0], -1, np.int32)
 
     @property
     def ref_count(self) -> int:
@@ -149,6 +165,7 @@ class LDrawDocument:
 
     source: str
     files: list[LDrawFile]
+    data: dict[str, bytes] = field(default_factory=dict)  # !DATA blocks: normalised name -> decoded bytes
 
     @property
     def main(self) -> LDrawFile:
@@ -186,10 +203,13 @@ class _FileBuilder:
         self.row_meta: dict[int, list] = {1: [], 2: [], 3: [], 4: [], 5: []}  # (line, ccw, certified); 1: line
         self.flags: list[int] = []  # type 1 rows: invert + 2 * certified
         self.names: list[int] = []  # type 1 rows: index into file.ref_names
+        self.ref_texmaps: list[int] = []  # type 1 rows: index into file.texmaps, -1 none
         self.name_index: dict[str, int] = {}
         # Rows are converted to numpy in batches so a huge file never holds all its tokens at once.
         self.done: dict[int, list[tuple[np.ndarray, np.ndarray, np.ndarray]]] = {k: [] for k in range(1, 6)}
         self.seen_any = False
+        self.texmap: TexmapBlocks | None = None  # made by the file's first !TEXMAP (the common case stays fast)
+        self.skipping = False  # inside a !TEXMAP FALLBACK section: geometry for renderers without textures
 
     def diagnose(self, line: int, message: str, severity: str = "warning") -> None:
         if self.strict:
@@ -211,6 +231,13 @@ class _FileBuilder:
         self.seen_any = True
         if head == "BFC":
             self._bfc(number, [w.upper() for w in words[1:]])
+        elif head == "!TEXMAP":
+            self._texmap(number, words[1:])
+        elif head == "STEP":  # the spec: a STEP ends every texture still in effect
+            self.texmap, self.skipping = None, False
+        elif head == "PE_TEX_INFO":
+            self.diagnose(number, "Studio texture (PE_TEX_INFO) not drawn: bow3d draws LDraw !TEXMAP textures only; "
+                                  "the part is drawn in its colour")
         elif head == "!COLOUR":
             self._colour(number, words)
         elif head == "!LDRAW_ORG" and len(words) > 1:
@@ -219,6 +246,13 @@ class _FileBuilder:
             self.file.ldraw_org = _old_header(words)
         elif head not in _QUIET_META:
             self.file.meta.append((number, text))
+
+    def _texmap(self, number: int, words: list[str]) -> None:
+        if self.texmap is None:
+            self.texmap = TexmapBlocks()
+        for message in self.texmap.command(words, self.file.texmaps):
+            self.diagnose(number, message)
+        self.skipping = self.texmap.in_fallback
 
     def _has_geometry(self) -> bool:
         return any(self.rows.values()) or any(self.done.values())
@@ -258,6 +292,7 @@ class _FileBuilder:
             return
         self.rows[1].append(tokens[1:14])
         self.row_meta[1].append(number)
+        self.ref_texmaps.append(-1 if self.texmap is None else self.texmap.take())
         name = tokens[14] if len(tokens) == 15 else " ".join(tokens[14:])
         index = self.name_index.get(name)
         if index is None:
@@ -282,17 +317,19 @@ class _FileBuilder:
         # Numbers are converted per batch in one numpy call (finish), not per line.
         rows = self.rows[kind]
         rows.append(tokens[1:need + 1])
-        self.row_meta[kind].append((number, self.ccw, self.certified_here))
+        self.row_meta[kind].append((number, self.ccw, self.certified_here,
+                                    -1 if self.texmap is None else self.texmap.take()))
         if len(rows) >= FLUSH_ROWS:
             self._flush(kind)
 
     def _flush(self, kind: int) -> None:
         if kind == 1:
             meta = np.stack([np.asarray(self.row_meta[1], np.int64), np.asarray(self.flags, np.int64),
-                             np.asarray(self.names, np.int64)], axis=1).reshape(-1, 3)
-            self.flags, self.names = [], []
+                             np.asarray(self.names, np.int64), np.asarray(self.ref_texmaps, np.int64)],
+                            axis=1).reshape(-1, 4)
+            self.flags, self.names, self.ref_texmaps = [], [], []
         else:
-            meta = np.asarray(self.row_meta[kind], dtype=np.int64).reshape(-1, 3)
+            meta = np.asarray(self.row_meta[kind], dtype=np.int64).reshape(-1, 4)
         self.done[kind].append(self._numbers(kind, meta))
         self.rows[kind], self.row_meta[kind] = [], []
 
@@ -304,7 +341,7 @@ class _FileBuilder:
         if len(batches) == 1:
             return batches[0]
         total = sum(b[0].shape[0] for b in batches)  # filled batch by batch: never two copies of a big file
-        values, meta = np.empty((total, batches[0][0].shape[1])), np.empty((total, 3), np.int64)
+        values, meta = np.empty((total, batches[0][0].shape[1])), np.empty((total, 4), np.int64)
         start = 0
         while batches:
             batch_values, batch_meta = batches.pop(0)
@@ -313,7 +350,7 @@ class _FileBuilder:
         return values, meta
 
     def _numbers(self, kind: int, meta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(n, need) float64 rows of one line type and their (n, 3) meta; bad rows dropped, bad colours marked."""
+        """(n, need) float64 rows of one line type and their (n, 4) meta; bad rows dropped, bad colours marked."""
         rows = self.rows[kind]
         if not rows:
             return np.zeros((0, _NUMBERS[kind])), meta
@@ -354,6 +391,7 @@ class _FileBuilder:
             f.ref_invert = (meta[:, 1] & 1).astype(bool)
             f.ref_certified = (meta[:, 1] & 2).astype(bool)
             f.ref_name = meta[:, 2].astype(np.int32)
+            f.ref_texmap = meta[:, 3].astype(np.int32)
         self._finish_triangles()
         if self.rows[2] or self.done[2]:
             values, _ = self._converted(2)
@@ -391,6 +429,7 @@ class _FileBuilder:
             f.tri_colour = m[:, 0].astype(np.int32)
             f.tri_line = m[:, 1].astype(np.int32)
             f.tri_certified = m[:, 3].astype(bool)
+            f.tri_texmap = m[:, 4].astype(np.int32)
 
 
 def _old_header(words: list[str]) -> str:
@@ -423,7 +462,9 @@ def parse_document(data: bytes | str | Iterable[str], source: str, *, strict: bo
     """
     name = PurePosixPath(source.replace("\\", "/")).name
     builders: list[_FileBuilder] = [_FileBuilder(name, source, 1, strict)]
-    in_data = False
+    in_data = False  # inside a !DATA block (skipped up to the next FILE when it has no name or is too big)
+    embedded: dict[str, list[str]] = {}  # !DATA name -> its base64 lines
+    data_name, data_size, data_line = "", 0, 0
     if isinstance(data, bytes) and b"\x00" in data[:4096]:
         raise LDrawError(f"{source}: this is not an LDraw text file (it holds binary bytes)")
     lines = iter_lines(data) if isinstance(data, (bytes, str)) else data
@@ -434,11 +475,29 @@ def parse_document(data: bytes | str | Iterable[str], source: str, *, strict: bo
             continue
         kind_token = tokens[0]
         if kind_token == "1":  # the most common line by far: no detour
-            if not in_data:
+            if not (in_data or builder.skipping):
                 builder.reference(number, tokens)
             continue
         if kind_token == "0":
             head = tokens[1].upper() if len(tokens) > 1 else ""
+            if head == "!:":
+                if in_data:
+                    if data_name:
+                        data_size += len(tokens[2]) if len(tokens) > 2 else 0
+                        if data_size > MAX_DATA_BYTES * 4 // 3 + 4:
+                            builder.diagnose(data_line, f"!DATA {data_name} holds more than {MAX_DATA_BYTES:,} bytes; "
+                                                        "not read (its texture is not drawn)")
+                            embedded.pop(data_name, None)
+                            data_name = ""
+                        else:
+                            embedded[data_name].append("".join(tokens[2:]))
+                elif builder.texmap is not None and builder.texmap.takes_textured_line():
+                    _textured_line(builder, number, tokens[2:])
+                else:
+                    builder.diagnose(number, "0 !: outside a !TEXMAP START..FALLBACK block or after NEXT; line skipped")
+                continue
+            if in_data and data_name:  # a !DATA block ends at its first line that is not 0 !:
+                in_data, data_name = False, ""
             if head in ("FILE", "NOFILE"):
                 in_data = False
                 block = raw.strip().split(None, 2)[2] if len(tokens) > 2 else f"unnamed-{number}"
@@ -450,22 +509,52 @@ def parse_document(data: bytes | str | Iterable[str], source: str, *, strict: bo
                     builder.file.ldraw_org = "ignored"
             elif head == "!DATA":
                 in_data = True
-                builder.diagnose(number, "embedded !DATA block (texture) skipped: textures are not drawn")
+                data_name = normalise_name(raw.strip().split(None, 2)[2]) if len(tokens) > 2 else ""
+                data_size, data_line = 0, number
+                if not data_name:
+                    builder.diagnose(number, "!DATA needs a file name (0 !DATA image.png); block skipped")
+                else:
+                    embedded[data_name] = []
             elif not in_data:
                 builder.meta(number, raw.strip().split(None, 1)[1] if len(tokens) > 1 else "")
             continue
-        if in_data:
+        if in_data and data_name:
+            in_data, data_name = False, ""
+        if in_data or builder.skipping:
             continue
         if kind_token in ("2", "3", "4", "5"):
             builder.geometry(number, int(kind_token), tokens)
         else:
             builder.diagnose(number, f"unknown line type {kind_token[:20]!r}; line skipped")
     files = [b.finish() for b in builders]
+    decoded = _decode_data(embedded, builders[-1])
     preamble, blocks = files[0], [f for f in files[1:] if f.ldraw_org != "ignored"]
     if blocks and not _has_content(preamble):
         blocks[0].diagnostics[:0] = preamble.diagnostics
-        return LDrawDocument(source, blocks)
-    return LDrawDocument(source, [preamble] + blocks)
+        return LDrawDocument(source, blocks, decoded)
+    return LDrawDocument(source, [preamble] + blocks, decoded)
+
+
+def _textured_line(builder: _FileBuilder, number: int, tokens: list[str]) -> None:
+    """The line after `0 !:` inside a !TEXMAP block: geometry like any other, with the block's projection."""
+    kind = tokens[0] if tokens else ""
+    if kind == "1":
+        builder.reference(number, tokens)
+    elif kind in ("2", "3", "4", "5"):
+        builder.geometry(number, int(kind), tokens)
+    elif kind:
+        builder.diagnose(number, f"0 !: {kind[:20]!r}: only line types 1 to 5 may follow it; line skipped")
+
+
+def _decode_data(data: dict[str, list[str]], builder: _FileBuilder) -> dict[str, bytes]:
+    """The !DATA blocks' base64 text as bytes; a block that is not base64 is left out with a diagnostic."""
+    out = {}
+    for name, lines in data.items():
+        try:
+            out[name] = base64.b64decode("".join(lines), validate=True)
+        except (binascii.Error, ValueError):
+            builder.diagnose(0, f"!DATA {name} is not base64; its texture is not drawn")
+    return out
 
 
 def _has_content(f: LDrawFile) -> bool:

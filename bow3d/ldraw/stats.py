@@ -6,7 +6,7 @@ model of a million instances is summed in milliseconds, without building one Par
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
@@ -36,6 +36,7 @@ class ModelStats:
     load_seconds: float
     cache_hits: int
     loose_geometry: int = 0  # sub-models with lines drawn straight into them (no part: not in `parts`)
+    textures: dict[str, str] = field(default_factory=dict)  # image -> where it was found, or "not found"
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -79,7 +80,14 @@ def model_stats(model: Model) -> ModelStats:
         load_seconds=round(model.load_seconds, 4),
         cache_hits=model.cache_hits,
         loose_geometry=sum(loose.values()),
+        textures=_textures(model),
     )
+
+
+def _textures(model: Model) -> dict[str, str]:
+    """Every image a textured part names: where it was found, or 'not found' (then it is not drawn)."""
+    named = sorted({name for part in model.parts.values() for name in part.textures})
+    return {name: model.textures[name].describe() if name in model.textures else "not found" for name in named}
 
 
 def _most_common(counts: dict[str, int]) -> dict[str, int]:

@@ -6,12 +6,19 @@ a colour is a vertex attribute, so a 5,000-part battlefield is a few hundred dra
 
 Quality (the render's level of detail):
 - "full": every triangle of every part, studs and the tubes under bricks included.
-- "default": two levels per chunk, switched by distance (NEAR_LDU). Near: the tubes and stud
-  primitives are dropped and studs come back as low-poly studs (`LOW_STUD_SIDES` sides) only
-  where nothing covers them (a stud under another part's bottom is never seen). Far: no
+- "default": two levels per chunk, switched at NEAR_LDU scaled by the camera's LOD scale, which
+  bow3d.view.detail sets from the picture's size and lens (size on screen: studs of 4 px or
+  more). Near: the tubes and stud primitives are dropped and studs come back as low-poly
+  studs (`LOW_STUD_SIDES` sides) only where nothing covers them (a stud under another part's bottom is never seen). Far: no
   studs, and detailed parts (plants, minifigs) simplified by vertex clustering.
   Back faces of BFC-certified triangles are culled by the renderer.
 - "draft": the far level everywhere.
+
+Textures (!TEXMAP): a textured triangle is drawn twice, in its colour with everything else and
+again as a decal over itself (`textured_batches`: white, lit like the surface, the image's
+alpha blending it over the colour; off the image it is transparent). So a model without
+textures costs nothing more, and a texture that cannot be read leaves the part in its colour.
+Decals are drawn with the near level ("default"), always ("full"), never ("draft").
 """
 
 from __future__ import annotations
@@ -22,7 +29,7 @@ import numpy as np
 
 from bow3d.ldraw import Model
 from bow3d.ldraw.colours import substitute_main_colour
-from bow3d.ldraw.flatten import FlatPart
+from bow3d.ldraw.flatten import FlatPart, group_rows
 from bow3d.ldraw.studs import STUD_HEIGHT, STUD_RADIUS, covered_studs, stud_template  # noqa: F401 (re-exported)
 from bow3d.view.choices import QUALITIES
 from bow3d.view.normals import face_normals, smooth_normals
@@ -31,7 +38,7 @@ CHUNK_LDU = 480.0  # 24 studs: culling granularity vs draw-call count
 LOW_STUD_SIDES = 6
 FAR_CELL_LDU = 16.0  # far level of detail: vertices closer than this merge (a tree keeps its outline)
 SIMPLIFY_ABOVE = 200  # parts with fewer triangles (bricks, plates, baseplates) are kept exact
-NEAR_LDU = 1600.0  # chunks nearer than this (80 studs) are drawn with studs and full silhouettes
+NEAR_LDU = 1600.0  # chunks nearer than this (80 studs) at LOD scale 1 are drawn with studs and full silhouettes
 SHINES = ("solid", "metal", "chrome")  # Batch.finish by shine level 0, 1, 2
 FINISH_SHINE = {"chrome": 2, "metal": 1, "matte_metallic": 1, "pearlescent": 1}  # LDConfig finishes; others 0
 
@@ -51,6 +58,8 @@ class Batch:
     chunk: tuple[int, int]
     lod: int = 0  # 0 always drawn; 1 near the camera only; 2 far only
     finish: str = "solid"  # "solid", "metal" (metallic, pearlescent) or "chrome": how shiny (FINISH_SHINE)
+    texture: str = ""  # a decal of this image (Model.textures), drawn over the triangles it repeats
+    uvs: np.ndarray | None = None  # (N, 2) float32 texture coordinates, v upwards (1 - the image's v)
 
 
     @property
@@ -60,10 +69,15 @@ class Batch:
 
 @dataclass
 class EdgeBatch:
-    """Edge lines of one chunk: (M, 3) float32 positions (2 per line), (M, 4) uint8 colours."""
+    """Edge lines of one chunk: (M, 3) float32 positions (2 per line), (M, 4) uint8 colours.
+
+    Conditional (type 5) lines also carry `controls` (M, 3, 3) float32: for each end, the line's other
+    end and its two control points (drawn only where both control points fall on one side of the line).
+    """
 
     positions: np.ndarray
     colours: np.ndarray
+    controls: np.ndarray | None = None
 
 
 def build_batches(model: Model, quality: str = "default", chunk_ldu: float = CHUNK_LDU) -> list[Batch]:
@@ -75,7 +89,8 @@ def build_batches(model: Model, quality: str = "default", chunk_ldu: float = CHU
         raise ValueError(f"quality must be one of {QUALITIES}, not {quality!r}")
     if quality == "full":
         *placed, normals, shine = placed_triangles(model, "full", looks=True)
-        return _group(*placed, chunk_ldu, lod=0, normals=normals, shine=shine)
+        decals = textured_batches(model, quality, chunk_ldu)
+        return _group(*placed, chunk_ldu, lod=0, normals=normals, shine=shine) + decals
     *placed, normals, shine = placed_triangles(model, "far", looks=True)
     far = _group(*placed, chunk_ldu, lod=2 if quality == "default" else 0, normals=normals, shine=shine)
     if quality == "draft":
@@ -88,7 +103,59 @@ def build_batches(model: Model, quality: str = "default", chunk_ldu: float = CHU
                   np.concatenate([anchor, stud_anchor]), chunk_ldu, lod=1,
                   normals=np.concatenate([normals, stud_normals]),
                   shine=np.concatenate([shine, np.zeros(stud_corners.shape[0], np.int8)]))
-    return near + far
+    return near + far + textured_batches(model, quality, chunk_ldu)
+
+
+def textured_batches(model: Model, quality: str = "default", chunk_ldu: float = CHUNK_LDU) -> list[Batch]:
+    """Decals of the textured triangles whose images were found (see the module's docstring)."""
+    if quality == "draft" or not model.textures:
+        return []
+    level = "full" if quality == "full" else "near"
+    corners, normals, uvs, names, anchors = [], [], [], [], []
+    for key, idx in model.groups().items():
+        part = model.parts[key]
+        if not part.is_textured:
+            continue
+        keep = np.ones(part.triangle_count, bool) if level == "full" else ~part.tri_detail
+        kept_texture = part.tri_texture[keep]
+        textured = kept_texture >= 0
+        textured &= np.isin(kept_texture, [i for i, n in enumerate(part.textures) if n in model.textures])
+        if not textured.any():
+            continue
+        tris = part.positions[part.triangles[keep][textured]].astype(np.float64)
+        smooth = part_normals(part, level, part.positions[part.triangles[keep]].astype(np.float64))[textured]
+        uv = part.tex_uv[np.cumsum(part.tri_texture >= 0)[keep][textured] - 1].astype(np.float32)
+        uv[..., 1] = 1.0 - uv[..., 1]  # image rows run down, texture coordinates up
+        mats = model.world_transforms(idx)
+        det = np.linalg.det(mats[:, :3, :3])
+        flip = (det < 0) ^ model.table.inverted[idx]
+        placed = _turn(mats[:, :3, :3], tris) + mats[:, None, None, :3, 3]
+        placed_uv = np.broadcast_to(uv, (len(idx), *uv.shape)).copy()
+        if flip.any():
+            placed[flip] = placed[flip][:, :, [0, 2, 1]]
+            placed_uv[flip] = placed_uv[flip][:, :, [0, 2, 1]]
+        corners.append(placed.reshape(-1, 3, 3).astype(np.float32))
+        normals.append(_placed_normals(smooth, mats[:, :3, :3], det, flip))
+        uvs.append(placed_uv.reshape(-1, 3, 2))
+        names.append(np.tile(np.asarray(part.textures, dtype=object)[kept_texture[textured]], len(idx)))
+        anchors.append(np.repeat(mats[:, :2, 3], tris.shape[0], axis=0))
+    if not corners:
+        return []
+    corners, normals, uvs = np.concatenate(corners), np.concatenate(normals), np.concatenate(uvs)
+    anchor, names = np.concatenate(anchors), np.concatenate(names)
+    image, image_of = np.unique(names.astype(str), return_inverse=True)
+    chunk = np.floor(anchor / chunk_ldu).astype(np.int64)
+    keys = np.stack([chunk[:, 0], chunk[:, 1], image_of.reshape(-1)], axis=1)
+    _, group = np.unique(keys, axis=0, return_inverse=True)
+    batches = []
+    for rows in group_rows(group.reshape(-1)):  # one draw call per chunk and image
+        x, y, k = keys[rows[0]]
+        batches.append(Batch(
+            positions=np.ascontiguousarray(corners[rows].reshape(-1, 3)), normals=np.ascontiguousarray(
+                normals[rows].reshape(-1, 3)), colours=np.full((rows.shape[0] * 3, 4), 255, np.uint8),
+            transparent=True, two_sided=True, chunk=(int(x), int(y)), lod=0 if quality == "full" else 1,
+            texture=str(image[k]), uvs=np.ascontiguousarray(uvs[rows].reshape(-1, 2), np.float32)))
+    return batches
 
 
 def part_template(part: FlatPart, level: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -242,6 +309,17 @@ def low_poly_studs(model: Model, sides: int = LOW_STUD_SIDES) -> tuple[np.ndarra
     origins = np.asarray([i.transform[:2, 3] for i in model.instances]).reshape(-1, 2)
     anchor = np.repeat(origins[owners], template.shape[0], axis=0)
     return corners.reshape(-1, 3, 3).astype(np.float32), np.repeat(rgba, template.shape[0], axis=0), anchor
+
+
+def conditional_lines(model: Model) -> EdgeBatch:
+    """Type 5 conditional lines, dark grey like the edges, each end carrying the other and the controls."""
+    mesh = model.mesh
+    points = mesh.positions[mesh.optional_edges].astype(np.float32)  # (O, 4, 3): ends, then controls
+    ends = points[:, :2].reshape(-1, 3)
+    controls = np.stack([points[:, [1, 0]], np.repeat(points[:, 2:3], 2, axis=1),
+                         np.repeat(points[:, 3:4], 2, axis=1)], axis=2).reshape(-1, 3, 3)
+    colours = np.tile(np.array([[40, 40, 40, 255]], np.uint8), (ends.shape[0], 1))
+    return EdgeBatch(np.ascontiguousarray(ends), colours, np.ascontiguousarray(controls))
 
 
 def edge_lines(model: Model, quality: str = "default") -> EdgeBatch:

@@ -36,6 +36,7 @@ from panda3d.core import (
 from bow3d.errors import Bow3dError
 from bow3d.paths import new_file_name
 from bow3d.view.choices import VIEWS
+from bow3d.view.detail import set_detail_by_size
 
 SKY = (0.70, 0.80, 0.90, 1.0)
 # MSAA samples per pixel in stills (issue 13 looks). Not the default of a renderer: on software GL (llvmpipe)
@@ -110,6 +111,7 @@ class OffscreenRenderer:
         _configure()
         self.width, self.height = width, height
         self.engine = GraphicsEngine.get_global_ptr()
+        self.host: GraphicsOutput | None = None  # a multisampled buffer's host (see _make_buffer)
         try:
             self.buffer = self._make_buffer(multisamples)
         except RenderUnavailable:  # a pipe without multisampled buffers still renders, aliased
@@ -149,9 +151,7 @@ class OffscreenRenderer:
             if pipe is None or not pipe.is_valid():
                 errors.append(f"{module}: not available")
                 continue
-            buffer = self.engine.make_output(
-                pipe, "bow3d-offscreen", -2, props, WindowProperties.size(self.width, self.height),
-                GraphicsPipe.BF_refuse_window, None, None)
+            buffer = self._open(pipe, props, multisamples)
             if buffer is not None:
                 self.pipe_name = f"{module} ({pipe.get_interface_name()})"
                 return buffer
@@ -161,7 +161,7 @@ class OffscreenRenderer:
 
     def look(self, pose: CameraPose) -> None:
         """Place the camera; near and far planes follow the distance."""
-        aim_camera(self.camera, self.lens, pose, self.width / self.height)
+        aim_camera(self.camera, self.lens, pose, self.width / self.height, height_px=self.height)
 
     def render_frame(self) -> None:
         self.engine.render_frame()
@@ -188,8 +188,37 @@ class OffscreenRenderer:
                 raise Bow3dError(f"{path}: cannot write the picture (is the folder there and writable?)")
         return path
 
+    def _open(self, pipe, props: FrameBufferProperties, multisamples: int) -> GraphicsOutput | None:
+        """The buffer. A multisampled one is a framebuffer object on a small plain host buffer: a
+        multisampled EGL pbuffer (llvmpipe) reports its samples but never blends an edge, while a
+        framebuffer object's samples are resolved into the picture it copies out."""
+        size = WindowProperties.size(self.width, self.height)
+        if not multisamples:
+            return self.engine.make_output(pipe, "bow3d-offscreen", -2, props, size, GraphicsPipe.BF_refuse_window,
+                                           None, None)
+        plain = FrameBufferProperties()
+        plain.set_rgb_color(True)
+        plain.set_depth_bits(24)
+        host = self.engine.make_output(pipe, "bow3d-offscreen-host", -3, plain, WindowProperties.size(16, 16),
+                                       GraphicsPipe.BF_refuse_window, None, None)
+        if host is None:
+            return None
+        self.engine.open_windows()
+        buffer = self.engine.make_output(pipe, "bow3d-offscreen", -2, props, size,
+                                         GraphicsPipe.BF_refuse_window | GraphicsPipe.BF_can_bind_every,
+                                         host.get_gsg(), host)
+        if buffer is None or buffer.get_fb_properties().get_multisamples() < multisamples:
+            if buffer is not None:
+                self.engine.remove_window(buffer)
+            self.engine.remove_window(host)
+            return None
+        self.host = host
+        return buffer
+
     def close(self) -> None:
         self.engine.remove_window(self.buffer)
+        if self.host is not None:
+            self.engine.remove_window(self.host)
 
 
 def add_lights(render: NodePath) -> None:
@@ -207,9 +236,10 @@ def add_lights(render: NodePath) -> None:
 
 
 def aim_camera(camera: NodePath, lens, pose: CameraPose, aspect: float, *, near_fraction: float = 1 / 200,
-               far_margin_ldu: float = 2000.0) -> None:
+               far_margin_ldu: float = 2000.0, height_px: int | None = None) -> None:
     """Put `camera` at the pose, Z up, and fit `lens` (a PerspectiveLens): the vertical field of
-    view of the pose, the horizontal one from `aspect`, near and far planes from the distance."""
+    view of the pose, the horizontal one from `aspect`, near and far planes from the distance;
+    with `height_px` (the picture's height), the level of detail by size on screen (bow3d.view.detail)."""
     position, target = LPoint3(*pose.position), LPoint3(*pose.target)
     camera.set_pos(position)
     camera.look_at(target, LVector3(0, 0, 1))
@@ -217,6 +247,8 @@ def aim_camera(camera: NodePath, lens, pose: CameraPose, aspect: float, *, near_
     vertical = math.radians(pose.fov_deg)
     lens.set_fov(math.degrees(2 * math.atan(math.tan(vertical / 2) * aspect)), pose.fov_deg)
     lens.set_near_far(max(1.0, distance * near_fraction), distance * 4 + far_margin_ldu)
+    if height_px:
+        set_detail_by_size(camera, height_px, pose.fov_deg)
 
 
 def pointer_position(win) -> tuple[float, float] | None:

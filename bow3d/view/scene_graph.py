@@ -1,6 +1,8 @@
 """Panda3D nodes from numpy draw batches: one Geom per batch, filled straight from arrays.
 
-Layer: view. No globals: callers pass the parent NodePath.
+Layer: view. No globals: callers pass the parent NodePath. A texture decal batch (Batch.texture)
+draws its image modulated by the lit white of its vertices (so it is shaded like the surface
+under it), blended by the image's alpha, transparent off the image (a border of alpha 0).
 """
 
 from __future__ import annotations
@@ -8,6 +10,8 @@ from __future__ import annotations
 import numpy as np
 from panda3d.core import (
     CullFaceAttrib,
+    DepthTestAttrib,
+    Filename,
     Geom,
     GeomLines,
     GeomNode,
@@ -20,40 +24,47 @@ from panda3d.core import (
     LPoint3,
     Material,
     NodePath,
+    PNMImage,
+    RenderAttrib,
+    SamplerState,
+    StringStream,
+    Texture,
+    TextureStage,
     TransparencyAttrib,
 )
 
 from bow3d.view.batches import CHUNK_LDU, NEAR_LDU, Batch, EdgeBatch
 
-_FORMAT = None
+_FORMATS: dict[bool, GeomVertexFormat] = {}
 # Batch.finish -> (specular strength, shininess): a highlight on top of the vertex colour (fixed-function lights)
 # and a darker body for chrome, so its highlights stand out as on a mirror
 FINISH_MATERIALS = {"metal": (0.6, 12.0), "chrome": (1.0, 18.0)}
 CHROME_BODY = 0.62
 
 
-def _vertex_format() -> GeomVertexFormat:
-    """Three arrays (position, normal, colour) so each is one memcpy from numpy."""
-    global _FORMAT  # a registered format is immutable and shared: build it once
-    if _FORMAT is None:
+def _vertex_format(textured: bool = False) -> GeomVertexFormat:
+    """Three arrays (position, normal, colour; a fourth, texcoord, for decals) so each is one memcpy from numpy."""
+    if textured not in _FORMATS:  # a registered format is immutable and shared: build it once
         fmt = GeomVertexFormat()
-        for name, count, kind, contents in (("vertex", 3, Geom.NT_float32, Geom.C_point),
-                                            ("normal", 3, Geom.NT_float32, Geom.C_normal),
-                                            ("color", 4, Geom.NT_uint8, Geom.C_color)):
+        columns = [("vertex", 3, Geom.NT_float32, Geom.C_point), ("normal", 3, Geom.NT_float32, Geom.C_normal),
+                   ("color", 4, Geom.NT_uint8, Geom.C_color)]
+        for name, count, kind, contents in columns + ([("texcoord", 2, Geom.NT_float32, Geom.C_texcoord)]
+                                                      if textured else []):
             array = GeomVertexArrayFormat()
             array.add_column(name, count, kind, contents)
             fmt.add_array(array)
-        _FORMAT = GeomVertexFormat.register_format(fmt)
-    return _FORMAT
+        _FORMATS[textured] = GeomVertexFormat.register_format(fmt)
+    return _FORMATS[textured]
 
 
-def _vertex_data(name: str, positions: np.ndarray, normals: np.ndarray | None, colours: np.ndarray) -> GeomVertexData:
-    data = GeomVertexData(name, _vertex_format(), Geom.UH_static)
+def _vertex_data(name: str, positions: np.ndarray, normals: np.ndarray | None, colours: np.ndarray,
+                 uvs: np.ndarray | None = None) -> GeomVertexData:
+    data = GeomVertexData(name, _vertex_format(uvs is not None), Geom.UH_static)
     data.unclean_set_num_rows(positions.shape[0])
     if normals is None:
         normals = np.zeros_like(positions)
         normals[:, 2] = 1.0
-    for index, array in enumerate((positions, normals, colours)):
+    for index, array in enumerate((positions, normals, colours) + ((uvs,) if uvs is not None else ())):
         view = memoryview(data.modify_array(index)).cast("B")
         view[:] = np.ascontiguousarray(array).tobytes()
     return data
@@ -61,7 +72,7 @@ def _vertex_data(name: str, positions: np.ndarray, normals: np.ndarray | None, c
 
 def batch_node(batch: Batch, name: str = "batch") -> GeomNode:
     """A GeomNode drawing one batch (unindexed triangles)."""
-    data = _vertex_data(name, batch.positions, batch.normals, batch.colours)
+    data = _vertex_data(name, batch.positions, batch.normals, batch.colours, batch.uvs)
     prim = GeomTriangles(Geom.UH_static)
     prim.add_consecutive_vertices(0, batch.positions.shape[0])
     geom = Geom(data)
@@ -72,15 +83,23 @@ def batch_node(batch: Batch, name: str = "batch") -> GeomNode:
 
 
 def attach_batches(parent: NodePath, batches: list[Batch], name: str = "battlefield",
-                   chunk_ldu: float = CHUNK_LDU, near_ldu: float = NEAR_LDU) -> NodePath:
+                   chunk_ldu: float = CHUNK_LDU, near_ldu: float = NEAR_LDU, textures: dict | None = None) -> NodePath:
     """All batches under one new node; transparent ones blended and drawn after the opaque.
 
     Batches with a level of detail hang under one LODNode per chunk (near / far children).
+    `textures` (Model.textures: image name -> TextureImage) gives the decals their images; a decal
+    whose image is not there or cannot be read is left out (the surface keeps its colour).
     """
     root = parent.attach_new_node(name)
+    images: dict[str, Texture | None] = {}
     levels: dict[tuple[int, int], tuple[NodePath, NodePath]] = {}
     for i, batch in enumerate(batches):
         holder = root
+        if batch.texture:
+            if batch.texture not in images:
+                images[batch.texture] = load_texture((textures or {}).get(batch.texture))
+            if images[batch.texture] is None:
+                continue
         if batch.lod:
             if batch.chunk not in levels:
                 lod = LODNode(f"{name}-lod-{batch.chunk[0]}-{batch.chunk[1]}")
@@ -102,7 +121,37 @@ def attach_batches(parent: NodePath, batches: list[Batch], name: str = "battlefi
             path.set_transparency(TransparencyAttrib.M_alpha)
             path.set_bin("transparent", 10)
             path.set_depth_write(False)
+        if batch.texture:
+            path.set_texture(TextureStage.get_default(), images[batch.texture])
+            # Over the coloured surface it repeats: the same corners give the same depths, so "less or equal"
+            # wins face-on (where a polygon offset alone does not, on llvmpipe), the offset at a slant.
+            path.set_attrib(DepthTestAttrib.make(RenderAttrib.M_less_equal))
+            path.set_depth_offset(2)
     return root
+
+
+def load_texture(image) -> Texture | None:
+    """A Panda3D texture of a `bow3d.ldraw.textures.TextureImage` (file or !DATA bytes), None when unreadable.
+
+    Off the image the texture is transparent (border colour alpha 0), so the surface's colour shows."""
+    if image is None:
+        return None
+    picture = PNMImage()
+    source = StringStream(image.data) if image.path is None else Filename.from_os_specific(str(image.path))
+    ok = picture.read(source)
+    if not ok:
+        return None
+    if not picture.has_alpha():
+        picture.add_alpha()
+        picture.alpha_fill(1.0)
+    texture = Texture(image.name)
+    texture.load(picture)
+    for axis in (texture.set_wrap_u, texture.set_wrap_v):
+        axis(SamplerState.WM_border_color)
+    texture.set_border_color(LColor(1, 1, 1, 0))
+    texture.set_minfilter(SamplerState.FT_linear_mipmap_linear)
+    texture.set_magfilter(SamplerState.FT_linear)
+    return texture
 
 
 def finish_material(finish: str) -> Material:

@@ -400,10 +400,11 @@ def _load(path: Path, library: Library, what: str) -> Model:
 
 
 def _merged(batches: list[Batch]) -> list[Batch]:
-    """Opaque batches as one (drawn two-sided), transparent ones as another: two draw calls at most."""
-    out = []
+    """Opaque batches as one (drawn two-sided), transparent ones as another: two draw calls at most (and
+    one per texture decal: each draws its own image)."""
+    out = [b for b in batches if b.texture]
     for transparent in (False, True):
-        group = [b for b in batches if b.transparent == transparent]
+        group = [b for b in batches if b.transparent == transparent and not b.texture]
         if group:
             out.append(Batch(np.concatenate([b.positions for b in group]), np.concatenate([b.normals for b in group]),
                              np.concatenate([b.colours for b in group]), transparent,
@@ -420,12 +421,12 @@ def _unit_geometry(model: Model, quality: str, name: str) -> NodePath:
     far = _merged([b for b in batches if b.lod in (0, 2)]) if quality == "default" else []
     proto = NodePath(f"model-{name}")
     if not far:
-        attach_batches(proto, near, name=f"model-{name}")
+        attach_batches(proto, near, name=f"model-{name}", textures=model.textures)
         return proto
     lod = LODNode(f"model-{name}-lod")
     lod_path = proto.attach_new_node(lod)
-    attach_batches(lod_path.attach_new_node("near"), near, name=f"model-{name}-near")
-    attach_batches(lod_path.attach_new_node("far"), far, name=f"model-{name}-far")
+    attach_batches(lod_path.attach_new_node("near"), near, name=f"model-{name}-near", textures=model.textures)
+    attach_batches(lod_path.attach_new_node("far"), far, name=f"model-{name}-far", textures=model.textures)
     lod.add_switch(UNIT_NEAR_LDU, 0.0)
     lod.add_switch(1e9, UNIT_NEAR_LDU)
     return proto

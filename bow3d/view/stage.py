@@ -113,7 +113,8 @@ class Stage:
 
     def look(self, pose: CameraPose) -> None:
         """Place the camera (and fit the lens to its distance)."""
-        aim_camera(self.camera, self.lens, pose, self.aspect, near_fraction=1 / 100, far_margin_ldu=self.far_ldu)
+        aim_camera(self.camera, self.lens, pose, self.aspect, near_fraction=1 / 100, far_margin_ldu=self.far_ldu,
+                   height_px=self.window.get_y_size())
 
     def _poses(self, poses: Mapping[str, Pose], falling: Mapping[str, float]) -> None:
         for id_, pose in poses.items():

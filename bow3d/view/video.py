@@ -30,6 +30,7 @@ from bow3d.view.encoder import Mp4Writer, check_size, free_output
 from bow3d.view.timeline import Timeline, side_styles, timeline_from_replay
 
 MAX_FILM_SECONDS = 90.0
+ANTIALIASED_QUALITIES = ("high",)  # film qualities drawn with multisampling (film_multisamples)
 FILM_NEAR_LDU = 900.0  # studs drawn on decor chunks nearer than this (45 studs): farther they are sub-pixel at 720p
 
 
@@ -67,7 +68,8 @@ class FilmRenderer:
     """An offscreen buffer holding a scene's film set; `frame_bytes(t)` renders the frame at t seconds."""
 
     def __init__(self, scene: Any, timeline: Timeline, size: tuple[int, int] = (1280, 720), library=None,
-                 max_seconds: float = MAX_FILM_SECONDS, world: Any = None, plan: bool = True):
+                 max_seconds: float = MAX_FILM_SECONDS, world: Any = None, plan: bool = True,
+                 multisamples: int = 0):
         from bow3d.view.offscreen import OffscreenRenderer
         from bow3d.view.scene_nodes import attach_scene
         from bow3d.view.stage import Stage
@@ -76,7 +78,7 @@ class FilmRenderer:
         self.size = check_size(size)
         self.world = world  # the replay's 3D world (bow3d.world.World): where the rules put everyone
         # plan=False: the director's own framing even with a world (benchmarks/bench_video.py compares)
-        self.renderer = OffscreenRenderer(*self.size)
+        self.renderer = OffscreenRenderer(*self.size, multisamples=multisamples)
         try:
             aspect = self.size[0] / self.size[1]
             self.nodes = attach_scene(self.renderer.render, scene, library)
@@ -300,6 +302,14 @@ def write_film(renderer: FilmRenderer, out_path: str | Path | None, fps: int = 3
     return VideoStats(len(frames), len(frames) / fps, len(frames) / elapsed if elapsed > 0 else float("inf"))
 
 
+def film_multisamples(quality: str) -> int:
+    """Multisampling of a film at `quality`: 4x at --quality high only (on software OpenGL it costs several
+    times the frame time: benchmarks/RESULTS.md); none at draft and default."""
+    from bow3d.view.offscreen import MULTISAMPLES
+
+    return MULTISAMPLES if quality in ANTIALIASED_QUALITIES else 0
+
+
 def render_timeline_video(scene: Any, timeline: Timeline, out_path: str | Path | None,
                           size: tuple[int, int] = (1280, 720), fps: int = 30, progress: bool = True, library=None,
                           max_seconds: float = MAX_FILM_SECONDS, overwrite: bool = False, world: Any = None, *,
@@ -320,7 +330,7 @@ def render_timeline_video(scene: Any, timeline: Timeline, out_path: str | Path |
         from bow3d.errors import UserInputError
 
         raise UserInputError("nothing to write: give a video file (.mp4) or a GIF (.gif)")
-    renderer = FilmRenderer(scene, timeline, size, library, max_seconds, world)
+    renderer = FilmRenderer(scene, timeline, size, library, max_seconds, world, multisamples=film_multisamples(quality))
     try:
         with ExitStack() as stack:  # encoded beside the targets, renamed into place when whole
             tmp = stack.enter_context(new_file_name(out, force=overwrite)) if out is not None else None

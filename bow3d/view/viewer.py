@@ -20,6 +20,7 @@ import numpy as np
 
 from bow3d.ldraw import Model
 from bow3d.view.batches import QUALITIES
+from bow3d.view.detail import set_detail_by_size
 from bow3d.view.offscreen import SKY, VIEWS, RenderUnavailable, add_lights
 from bow3d.view.orbit import OrbitCamera
 from bow3d.view.still import attach_model
@@ -33,11 +34,16 @@ HELP = ("mouse: left drag orbit, right drag pan, wheel zoom, click a unit then a
 CLICK_PIXELS = 4.0  # a left press and release closer than this is a click, not a drag
 
 
-def open_base(offscreen: bool = False, size: tuple[int, int] = (1280, 720), title: str = "bow3d"):
-    """A ShowBase with a window (or an offscreen buffer); raises RenderUnavailable if none opens."""
-    from panda3d.core import load_prc_file_data
+def open_base(offscreen: bool = False, size: tuple[int, int] = (1280, 720), title: str = "bow3d",
+              multisamples: int = 0):
+    """A ShowBase with a window (or an offscreen buffer); raises RenderUnavailable if none opens.
+
+    `multisamples` > 0 asks for a multisampled framebuffer (anti-aliasing: `bow3d view --antialias`); off by
+    default because on software OpenGL it costs several times the frame time (benchmarks/RESULTS.md)."""
+    from panda3d.core import AntialiasAttrib, load_prc_file_data
 
     load_prc_file_data("bow3d-viewer", "\n".join([
+        f"framebuffer-multisample {'true' if multisamples else 'false'}", f"multisamples {max(0, multisamples)}",
         f"win-size {size[0]} {size[1]}", f"window-title {title}", "audio-library-name null",
         "notify-level-device fatal", "notify-level-egldisplay fatal", "notify-level-display error",
         "sync-video false",
@@ -52,6 +58,8 @@ def open_base(offscreen: bool = False, size: tuple[int, int] = (1280, 720), titl
                                 "Without a display, use 'bow3d render' for pictures.") from None
     if base.win is None:
         raise RenderUnavailable("Panda3D opened no window; without a display use 'bow3d render'")
+    if multisamples:
+        base.render.set_antialias(AntialiasAttrib.M_multisample)
     return base
 
 
@@ -322,6 +330,8 @@ class Viewer:
         lens.set_near_far(max(1.0, distance / 200), distance * 4 + float(np.ptp(self.bounds, axis=0).max()) * 2)
         vertical = math.radians(pose.fov_deg)
         lens.set_fov(math.degrees(2 * math.atan(math.tan(vertical / 2) * self.aspect)), pose.fov_deg)
+        if self.base.win is not None:  # level of detail by size on screen (bow3d.view.detail)
+            set_detail_by_size(self.base.camera, self.base.win.get_y_size(), pose.fov_deg)
 
     def screenshot(self, path: str) -> None:
         """Render one frame and save the window's picture (without the frame-rate meter)."""

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from bow3d.errors import LDrawError
-from bow3d.ldraw import Library, load_model
+from bow3d.ldraw import Library, load_model, parse_document
 from tests.conftest import write
 
 
@@ -109,7 +109,8 @@ def test_mpd_main_model_before_first_file_and_data_block(tmp_path, library):
             "0 !DATA tex.png\n0 !: iVBORw0KGgo=\n0 FILE other.ldr\n1 16 0 0 0 1 0 0 0 1 0 0 0 1 box.dat\n")
     m = model_of(tmp_path, text, library, name="packed.ldr")
     assert len(m.instances) == 1 and m.instances[0].colour == 4
-    assert any("!DATA" in d.message and d.line == 4 for d in m.diagnostics)
+    assert not m.diagnostics  # an embedded image no texture uses is read, not reported
+    assert parse_document(text, "packed.ldr").data["tex.png"].startswith(b"\x89PNG")
 
 
 def test_packed_mpd_with_parts_inside(tmp_path, library):
