@@ -38,7 +38,7 @@ Without a display, --offscreen-script FILE plays from a text file of commands, o
 examples:
   bow3d play scenes/village.yaml
   bow3d play scenes/village.yaml --vs-ai red --seed 42
-  bow3d play scenes/village.yaml --offscreen-script moves.txt --replay test.bowreplay"""
+  bow3d play scenes/village.yaml --offscreen-script scenes/village-moves.txt --replay test.bowreplay"""
 
 COMMANDS = {"click-unit": 1, "click-cell": 2, "click": 2, "key": 1, "confirm": 0, "cancel": 0, "end-turn": 0,
             "speed": 1, "turn": 1, "drive": 0, "screenshot": 1}
