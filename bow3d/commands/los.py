@@ -147,7 +147,7 @@ def run(args: argparse.Namespace) -> int:
             if not args.json:
                 print(f"wrote {out}")
         return 0
-    enemies = world.enemies_of(args.firer)
+    enemies = world.enemies_of(args.firer, kinds=("unit", "vehicle"))  # a horse or a jeep is a target too
     if not enemies:
         raise UserInputError(f"{args.firer} has no enemy on the battlefield")
     reports = rank([judged(e) for e in enemies])
