@@ -6,19 +6,18 @@ them), turned light grey so that the tints read on any baseplate, with each cell
 amber = seen but covered, red = in the open); in `cover` mode by the number of enemy positions from
 which it would be in cover (red = none, amber = half, blue = all). Over it: a stud grid every
 GRID_STUDS studs with its coordinates, every unit's and vehicle's id, and under the map the title
-and a legend (one swatch per colour, in words). Words are Panda3D text with a dark outline, drawn in
-a second pass over the finished picture (pixel coordinates, y down).
+and a legend (one swatch per colour, in words). Words: bow3d.view.picture_words.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from bow3d.paths import new_file_name
 from bow3d.view.los_picture import stamp_discs, write_png
+from bow3d.view.picture_words import Label, draw_words
 
 # Blue, amber and red stay apart for red-green colour blindness too (they differ in lightness).
 HIDDEN = np.array([35, 75, 175], float)
@@ -31,17 +30,6 @@ MAX_PIXELS = 2400
 BAND_PX = 118           # the title and the legend go in a band under the map, untinted
 BAND_COLOUR = (32, 36, 42)
 LABEL_PX, TITLE_PX, GRID_LABEL_PX = 15, 19, 12
-
-
-@dataclass(frozen=True)
-class Label:
-    """Words on the picture: text, pixel position (x right, y down) of its left baseline, size (px), RGB."""
-
-    text: str
-    x: float
-    y: float
-    size: float
-    colour: tuple[int, int, int] = (255, 255, 255)
 
 
 def visibility_colours(fraction: np.ndarray, cover_threshold: float) -> np.ndarray:
@@ -157,7 +145,7 @@ def draw_heatmap_picture(scene, world, cell_colours: np.ndarray, out: str | Path
             stamp_discs(image, np.array([[(x - grid.i0) * scale, (grid.j0 + ny - y) * scale]]),
                         max(3.0, scale * 0.45), colour, (255, 255, 255))
         labels = place_labels(world, grid, scale, shown)
-        labels.append(Label(title, 12, map_height + 8 + TITLE_PX, TITLE_PX))
+        labels.append(Label(title, 12, map_height + 8 + TITLE_PX, TITLE_PX, wrap_px=width - 24))
         x = 12.0
         swatches = []
         for words, colour in legend:
@@ -169,7 +157,7 @@ def draw_heatmap_picture(scene, world, cell_colours: np.ndarray, out: str | Path
         for sx, sy, side, colour in swatches:
             image[int(sy):int(sy) + side, int(sx):int(sx) + side] = (255, 255, 255)
             image[int(sy) + 2:int(sy) + side - 2, int(sx) + 2:int(sx) + side - 2] = colour
-        image = _draw_words(renderer, image, labels)
+        image = draw_words(renderer, image, labels)
     finally:
         renderer.close()
     with new_file_name(out, force=force) as tmp:  # a fresh file beside `out`, renamed into place
@@ -203,42 +191,3 @@ def _render_top(renderer, scene, world, scale: int) -> np.ndarray:
     image = renderer.frame().copy()
     renderer.render.hide()  # the second pass draws the finished picture, not the scene again
     return image
-
-
-def _draw_words(renderer, image: np.ndarray, labels: list[Label]) -> np.ndarray:
-    """`image` with the labels written over it (bold, dark outline), read back from `renderer`."""
-    from panda3d.core import CardMaker, SamplerState, TextNode, Texture
-
-    from bow3d.view.titles import bold_font, overlay_layer
-
-    height, width = image.shape[:2]
-    render2d, _ = overlay_layer(renderer.buffer, width / height)
-    texture = Texture("heatmap")
-    texture.setup_2d_texture(width, height, Texture.T_unsigned_byte, Texture.F_rgb)
-    texture.set_ram_image_as(np.ascontiguousarray(image[::-1]).tobytes(), "RGB")
-    texture.set_minfilter(SamplerState.FT_nearest)
-    texture.set_magfilter(SamplerState.FT_nearest)
-    card = CardMaker("picture")
-    card.set_frame(-1, 1, -1, 1)
-    render2d.attach_new_node(card.generate()).set_texture(texture)
-    pixels = render2d.attach_new_node("pixels")  # x right, z up from the bottom, in pixels
-    pixels.set_pos(-1, 0, -1)
-    pixels.set_scale(2 / width, 1, 2 / height)
-    font = bold_font()
-    if font is not None:
-        font.set_outline((0, 0, 0, 1), 0.6, 0.3)
-    for label in labels:
-        node = TextNode("label")
-        if font is not None:
-            node.set_font(font)
-        else:
-            node.set_shadow(0.06, 0.06)
-            node.set_shadow_color(0, 0, 0, 1)
-        node.set_text(label.text)
-        node.set_text_color(*(c / 255 for c in label.colour), 1)
-        if label.size == TITLE_PX:
-            node.set_wordwrap((width - 24) / label.size)
-        path = pixels.attach_new_node(node)
-        path.set_pos(label.x, 1, height - label.y)
-        path.set_scale(label.size)
-    return renderer.frame().copy()
