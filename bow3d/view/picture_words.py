@@ -68,6 +68,11 @@ def draw_words(renderer, image: np.ndarray, labels: list[Label]) -> np.ndarray:
         path = pixels.attach_new_node(node)
         path.set_pos(label.x, 1, height - label.y)
         path.set_scale(label.size)
+    renderer.render_frame()  # a fresh buffer's first frame can come back before the texture is drawn
     frame = renderer.frame().copy()
+    camera = render2d.find("**/+Camera")
+    for region in list(renderer.buffer.get_display_regions()):  # the renderer draws other pictures after
+        if region.get_camera() == camera:
+            renderer.buffer.remove_display_region(region)
     render2d.remove_node()
     return frame
