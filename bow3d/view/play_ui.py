@@ -100,6 +100,10 @@ class PlayUI:
         self._los = None
         self.hud = Hud(base)
         self.tray = PhysicsRollTray(base.win, frame=(0.70, 0.995, 0.55, 0.93))
+        from bow3d.view.sheet_overlay import REGION
+
+        self._sheet_home = REGION
+        self.panel_places: dict = {}
         self.viewer.help_text.setText("left click: choose a unit, then a cell (move) or an enemy (aim) | Enter or "
                                       "the same click: commit | Esc: cancel | Ctrl+Z: take back | Space: end turn | "
                                       "1-9: actions | [ ] speed, < > turn, M drive | drag: orbit, wheel: zoom | Ctrl+Q quit")
@@ -124,6 +128,7 @@ class PlayUI:
         b.accept("m", self.on_drive)
         b.accept("control-q", self.on_quit)
         b.accept("control-z", self.on_undo)
+        b.accept("tab", self.on_toggle_panels)
         b.task_mgr.add(self._animate_task, "bow3d-play-animate")
 
     # --- handlers ----------------------------------------------------------------------------
@@ -204,6 +209,11 @@ class PlayUI:
         from bow3d.view.play_history import take_back
 
         take_back(self)
+
+    def on_toggle_panels(self) -> None:
+        """Tab: collapse the sheet and the tray (or show them again where they hide nothing)."""
+        self.panels_shown = not self.panels_shown
+        self._place_panels()
 
     def on_end_turn(self) -> None:
         """End the chosen (or active) unit's turn: a marking brick goes beside it (BOW §2.2)."""
@@ -383,6 +393,7 @@ class PlayUI:
         if self.rolls:
             self._roll_clock += dt
             self.tray.show(tuple(self.rolls), self._roll_clock, len(self.game.records), self._roll_colours())
+            self.tray.region.set_active(self.panel_places.get("tray", True) is not None)  # collapsed stays so
         return task.cont
 
     def _roll_colours(self) -> list[tuple[float, float, float]]:
@@ -407,6 +418,7 @@ class PlayUI:
         self._glides.clear()
         if self.rolls:
             self.tray.show(tuple(self.rolls), 60.0, len(self.game.records), self._roll_colours())
+            self.tray.region.set_active(self.panel_places.get("tray", True) is not None)
 
     # --- what is drawn for the human ------------------------------------------------------------
     def _select(self, id: str) -> None:
@@ -478,6 +490,51 @@ class PlayUI:
         self.hud.show(HudLines(status, tuple(lines), prompt, tuple(self.log), rolls))
         self._draw_cells()
         self._draw_selection()
+        self._place_panels()
+
+    panels_shown = True
+
+    def action_boxes(self) -> list:
+        """Screen boxes (fractions of the window, y up) of the chosen unit and of what it aims at or moves to."""
+        from bow3d.view.panel_layout import pixel_box
+        from bow3d.view.picking import project
+
+        ids = [self._body(self.selected)] if self.selected else []
+        target = getattr(self.aimed, "target", None) or getattr(self.aimed, "vehicle", None)
+        ids += [self._body(target)] if target in self.game.state.units else [target] if target else []
+        boxes, size = [], (self.base.win.get_x_size(), self.base.win.get_y_size())
+        for id in ids:
+            low, high = self.nodes.pieces[id].root.get_tight_bounds(self.base.render) or ((0, 0, 0), (0, 0, 0))
+            corners = [(x, y, z) for x in (low[0], high[0]) for y in (low[1], high[1]) for z in (low[2], high[2])]
+            boxes.append(pixel_box(project(self.base, corners), *size))
+        to = getattr(self.aimed, "to", None)
+        if to is not None:  # the previewed move's cell, a brick high
+            x, y = (to[0] + 0.5) * markers.STUD_LDU, (to[1] + 0.5) * markers.STUD_LDU
+            z = float(self.nodes.ground.heights(np.array([[x, y]]))[0])
+            corners = [(x + dx, y + dy, z + dz) for dx in (-10, 10) for dy in (-10, 10) for dz in (0, 24)]
+            boxes.append(pixel_box(project(self.base, corners), *size))
+        return [b for b in boxes if b is not None]
+
+    def _place_panels(self) -> None:
+        """The sheet and the tray where they hide none of the action (bow3d.view.panel_layout)."""
+        from bow3d.view.panel_layout import place_panels
+
+        regions = {"tray": (self.tray.region, self.tray.frame)}
+        if self.viewer.sheet is not None:
+            regions["sheet"] = (self.viewer.sheet.region, self._sheet_home)
+        places = place_panels({name: home for name, (_, home) in regions.items()}, self.action_boxes())
+        self.panel_places = {}
+        for name, (region, _) in regions.items():
+            rect = places[name] if self.panels_shown else None
+            self.panel_places[name] = rect
+            if rect is None:
+                region.set_active(False)
+            else:
+                region.set_dimensions(*rect)
+                if name == "sheet":
+                    region.set_active(self.selected is not None)
+                else:
+                    region.set_active(bool(self.rolls))
 
     def _draw_cells(self) -> None:
         if self._cells is not None:
