@@ -31,7 +31,7 @@ files are refused unless --force. Ctrl+C stops cleanly and reports the games tha
 
 examples (a village game takes about 0.6 s of one core):
   bow3d balance scenes/village.yaml --games 200
-  bow3d balance scenes/village.yaml --games 200 --screen-games 100 --candidates 3 --report village-balance --write-scene scenes/village-fair.yaml
+  bow3d balance scenes/village.yaml --games 200 --screen-games 100 --candidates 3 --report village-balance --write-scene village-fair.yaml
   bow3d balance scenes/village-balanced.yaml --games 600 --seed 1001 --candidates 0
   bow3d balance scenes/village.yaml --games 100 --engine ray --json
   # on a node of a running Ray cluster (docs/ray-cluster.md):

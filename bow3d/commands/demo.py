@@ -109,7 +109,7 @@ def describe(scene, library: Library) -> list[str]:
 
 
 def render_picture(scene, library: Library, out: Path, size: tuple[int, int]) -> Path | None:
-    """The battlefield with its units, iso view; None (with a note) where no graphics pipe exists."""
+    """The battlefield with its units, seen across the battle line (both armies in the picture); None (with a note) where no graphics pipe exists."""
     from bow3d.view.offscreen import RenderUnavailable
     from bow3d.view.still import render_scene_still
 
@@ -117,7 +117,7 @@ def render_picture(scene, library: Library, out: Path, size: tuple[int, int]) ->
     started = _step(_("rendering the battlefield with its units ({width}x{height})").format(width=size[0],
                                                                                            height=size[1]))
     try:
-        stats = render_scene_still(scene, target, size, "iso", "default", False, None, library)
+        stats = render_scene_still(scene, target, size, "armies", "default", False, None, library)
     except RenderUnavailable as error:
         print("  " + _("skipped the picture: no offscreen graphics pipe here ({error})").format(error=error))
         return None

@@ -93,14 +93,16 @@ def run(args: argparse.Namespace) -> int:
             raise UserInputError(f"--cover {args.cover}: no enemy unit on the battlefield")
         with tqdm(total=cells * len(enemies), unit="cell", disable=args.no_progress, desc="cover") as bar:
             heat, counts = cover_map(world, args.cover, lambda f: ruleset.in_cover(f, scene.ruleset), bar.update)
-        from bow3d.view.heatmap_picture import cover_colours, draw_heatmap_picture
+        from bow3d.view.heatmap_picture import cover_colours, cover_legend, draw_heatmap_picture
 
         colours = cover_colours(counts.astype(float), len(enemies))
         colours[~np.isfinite(heat.visible_fraction)] = np.nan
+        gunners = [b.id for b in enemies if b.seat is not None]
         title = (f"Cover for {args.cover}: from how many of the {len(enemies)} enemy positions a minifig on each "
-                 f"cell is covered or hidden (red = none, yellow = half, blue = all)")
+                 f"cell is covered or hidden" + (f" (a vehicle's gunner looks out of it: {', '.join(gunners)})"
+                                                 if gunners else ""))
         draw_heatmap_picture(scene, world, colours, out, title, [(b.id, (230, 60, 40)) for b in enemies],
-                             force=args.force)
+                             legend=cover_legend(len(enemies)), force=args.force)
         print(title)
     print(f"wrote {out}")
     return 0
@@ -109,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
 def visibility_picture(scene, world, viewer: str, out: Path, force: bool, progress=None) -> str:
     """Map what `viewer` sees and draw it to `out`; returns the one-line summary."""
     from bow3d.rulesets import ruleset_of
-    from bow3d.view.heatmap_picture import draw_heatmap_picture, visibility_colours
+    from bow3d.view.heatmap_picture import draw_heatmap_picture, visibility_colours, visibility_legend
     from bow3d.world.heatmap import visibility_map
 
     ruleset = ruleset_of(scene)
@@ -120,10 +122,10 @@ def visibility_picture(scene, world, viewer: str, out: Path, force: bool, progre
     f = heat.visible_fraction[np.isfinite(heat.visible_fraction)]
     seen = float((f > 0).mean()) if f.size else 0.0
     open_ = float(((f > 0) & ~ruleset.in_cover(f, scene.ruleset)).mean()) if f.size else 0.0
-    title = (f"Seen from {viewer}: a minifig on {seen:.0%} of the cells can be seen, on {open_:.0%} in the open."
-             f"  blue = hidden, yellow = covered, red = open")
-    draw_heatmap_picture(scene, world, colours, out, title, [(viewer, (40, 90, 230))], force=force)
-    return title.split("  ")[0]
+    title = f"Seen from {viewer}: a minifig on {seen:.0%} of the cells can be seen, on {open_:.0%} in the open."
+    draw_heatmap_picture(scene, world, colours, out, title, [(viewer, (40, 90, 230))],
+                         legend=visibility_legend(threshold), force=force)
+    return title
 
 
 @dataclass(frozen=True)

@@ -24,8 +24,8 @@ code 2 and a message naming the chain of sub-models the bulk comes through.
 
 examples:
   bow3d inspect scenes/village.ldr
-  bow3d inspect mymodel.mpd --library ~/ldraw --json
-  bow3d inspect datsville.mpd --max-instances 5000000"""
+  bow3d inspect scenes/western-town.ldr --library ldraw_library --json
+  bow3d inspect scenes/war-of-bros.ldr --max-instances 5000000"""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -149,7 +149,7 @@ def run(args: argparse.Namespace) -> int:
             if not args.json:
                 print(_("wrote {path}").format(path=out))
         return 0
-    enemies = world.enemies_of(args.firer)
+    enemies = world.enemies_of(args.firer, kinds=("unit", "vehicle"))  # a horse or a jeep is a target too
     if not enemies:
         raise UserInputError(f"{args.firer} has no enemy on the battlefield")
     reports = rank([judged(e) for e in enemies])

@@ -27,21 +27,28 @@ are shown before anything happens), Enter commits, Esc cancels. Left drag orbits
 drag pans, the wheel zooms.
 Keys: 1-9 the listed actions, Space ends the unit's turn (a marking brick goes beside it),
 [ and ] change a piloted vehicle's speed, , and . turn it 45 degrees, M drives (the compulsory
-move), Ctrl+Q quits (the replay keeps the game so far). Brick rolls are thrown for you: the
+move), Ctrl+Z takes back the last record in a hot-seat game (a throw stands), Ctrl+Q quits (the
+replay keeps the game so far). A move is previewed too: click a lit cell (it is marked), then
+Enter or the same cell again commits, Esc cancels.
+
+--resume FILE.bowreplay goes on with a game stopped before its end: its records are played again
+(the seeded throws and the AI's choices come out as recorded) into a new replay (--replay, default
+FILE-resumed.bowreplay here), which holds the whole game; the sides are played as the file says. Brick rolls are thrown for you: the
 bricks tumble onto the tray (Bullet physics) and land as recorded.
 
 Without a display, --offscreen-script FILE plays from a text file of commands, one a line:
-  click-unit ID | click-cell I J | click X Y (pixels) | key N | confirm | cancel | end-turn
+  click-unit ID | click-cell I J | click X Y (pixels) | key N | confirm | cancel | undo | end-turn
   speed +1|-1 | turn DEG | drive | screenshot PNG | # comments
 (the same handlers as the mouse and keys), then stops; the replay holds the game so far.
 
 examples:
   bow3d play scenes/village.yaml
   bow3d play scenes/village.yaml --vs-ai red --seed 42
-  bow3d play scenes/village.yaml --offscreen-script moves.txt --replay test.bowreplay"""
+  bow3d play scenes/village.yaml --offscreen-script scenes/village-moves.txt --replay test.bowreplay
+  bow3d play --resume test.bowreplay --offscreen-script scenes/village-moves-2.txt --replay test-2.bowreplay"""
 
 COMMANDS = {"click-unit": 1, "click-cell": 2, "click": 2, "key": 1, "confirm": 0, "cancel": 0, "end-turn": 0,
-            "speed": 1, "turn": 1, "drive": 0, "screenshot": 1}
+            "undo": 0, "speed": 1, "turn": 1, "drive": 0, "screenshot": 1}
 
 
 @dataclass(frozen=True)
@@ -104,12 +111,12 @@ def run_script(ui, script: list[ScriptLine], source: str) -> None:
             ui.viewer.screenshot(a[0])
         else:
             getattr(ui, {"confirm": "on_confirm", "cancel": "on_cancel", "end-turn": "on_end_turn",
-                         "drive": "on_drive"}[step.command])()
+                         "drive": "on_drive", "undo": "on_undo"}[step.command])()
         ui.settle()
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("scene", help="the scene file (.yaml)")
+    parser.add_argument("scene", nargs="?", help="the scene file (.yaml); with --resume, the replay's")
     parser.add_argument("--vs-ai", action="append", default=[], metavar="SIDE",
                         help="the AI plays this side (repeat for several; all sides: the AI plays itself)")
     parser.add_argument("--replay", metavar="FILE", help="where the replay goes (default: a new "
@@ -122,6 +129,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quality", default="default", choices=QUALITIES, help="level of detail")
     parser.add_argument("--library", metavar="DIR", help="LDraw library folder (default: $LDRAWDIR, else the "
                         "bundled starter library)")
+    parser.add_argument("--resume", metavar="FILE.bowreplay", help="go on with the game of this replay (stopped "
+                        "before its end), into a new replay")
     parser.add_argument("--offscreen-script", metavar="FILE", help="no window: play the commands of FILE "
                         "(see above) offscreen, then stop")
 
@@ -129,10 +138,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from bow3d.rulesets import load_scene
 
-    source = Path(args.scene)
+    resumed = _resumed(args) if args.resume else None
+    if resumed is None and not args.scene:
+        raise UserInputError("bow3d play needs a scene file (.yaml), or --resume FILE.bowreplay")
+    source = resumed.scene_path() if resumed is not None else Path(args.scene)
     if not is_scene(source):
         raise UserInputError(f"{source}: bow3d play needs a scene file (.yaml); see 'bow3d scene --help'")
-    scene = load_scene(source)
+    scene = resumed.scene() if resumed is not None else load_scene(source)
     sides = [side.id for side in scene.sides]
     for side in args.vs_ai:
         if side not in sides:
@@ -145,13 +157,21 @@ def run(args: argparse.Namespace) -> int:
         if not path.is_file():
             raise UserInputError(f"{path}: no such play script")
         script = parse_play_script(path.read_text(encoding="utf-8"), str(path))
-    replay = Path(args.replay) if args.replay else _free_replay_name(source)
+    default = free_path(".", f"{Path(args.resume).stem}-resumed", ".bowreplay") if resumed is not None else None
+    replay = Path(args.replay) if args.replay else default or _free_replay_name(source)
     if replay.exists():
         raise UserInputError(f"{replay} exists already; bow3d never overwrites a replay: choose another name")
     if not replay.parent.exists():
         raise UserInputError(f"{replay}: the folder {replay.parent} does not exist")
     seed = args.seed if args.seed is not None else int(datetime.datetime.now().timestamp()) % 2**31
     players = {side: "ai" if side in args.vs_ai else "human" for side in sides}
+    library = Library.from_env(args.library)
+    records = None
+    if resumed is not None:  # the game as it was set up: its seed, players, round limit and library
+        header = resumed.header
+        seed, players, args.max_rounds = header.seed, dict(header.players), header.max_rounds
+        library = Library.from_env(args.library) if args.library else resumed.library()
+        records = [entry.record for entry in resumed.entries]
     size = parse_size(args.size)
     from bow3d.view.play_ui import PlayUI
     from bow3d.view.viewer import open_base
@@ -165,8 +185,8 @@ def run(args: argparse.Namespace) -> int:
                                 "--offscreen-script FILE, or let the AI play: bow3d simulate") from None
     ui = None
     try:
-        ui = PlayUI(base, scene, replay, players=players, seed=seed, library=Library.from_env(args.library),
-                    quality=args.quality, animate=script is None, max_rounds=args.max_rounds)
+        ui = PlayUI(base, scene, replay, players=players, seed=seed, library=library,
+                    quality=args.quality, animate=script is None, max_rounds=args.max_rounds, resume=records)
         if script is not None:
             run_script(ui, script, str(args.offscreen_script))
         else:
@@ -181,6 +201,24 @@ def run(args: argparse.Namespace) -> int:
             ui.close()
         if script is not None:
             base.destroy()
+
+
+def _resumed(args: argparse.Namespace):
+    """The replay to resume (bow3d.replay.opened.OpenReplay), refused with one line when it cannot go on."""
+    from bow3d.replay.opened import open_replay
+
+    path = Path(args.resume)
+    if not path.is_file():
+        raise UserInputError(f"--resume {path}: no such replay file")
+    opened = open_replay(path)
+    if opened.replay.end is not None:
+        raise UserInputError(f"--resume {path}: that game is over; watch it with 'bow3d replay {path}'")
+    if opened.header.chance.mode != "seeded":
+        raise UserInputError(f"--resume {path}: its throws were not made by bow3d's seeded generator, so the game "
+                             "cannot go on from it")
+    if args.vs_ai or args.seed is not None:
+        raise UserInputError("--resume plays on with the replay's own seed and players: leave out --vs-ai and --seed")
+    return opened
 
 
 def _free_replay_name(scene: Path) -> Path:

@@ -55,7 +55,7 @@ verified. Replays written by older bow3d versions are read and verified as they 
 examples:
   bow3d replay show replays/village-seed1.bowreplay
   bow3d replay verify replays/los-gallery-seed1.bowreplay
-  bow3d replay verify stopped-game.bowreplay --allow-incomplete
+  bow3d replay verify test.bowreplay --allow-incomplete    # a game stopped early (bow3d play --help)
   bow3d replay replays/village-seed1.bowreplay --video village.mp4 --size 1920x1080
   bow3d replay replays/village-seed1.bowreplay --video village-draft.mp4 --quality draft
   bow3d replay replays/village-seed1.bowreplay --video charge.mp4 --quality high --clip 10:25

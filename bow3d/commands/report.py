@@ -30,7 +30,7 @@ after --offline), so the page works with no network at all (about 2.4 MB more).
 examples:
   bow3d report replays/village-seed1.bowreplay -o village.html
   bow3d report village.bowpack -o battle.html --offline      # a pack from bow3d replay pack
-  bow3d report replays/western-town-seed1.bowreplay -o western.html --offline ~/web/node_modules/three --no-pictures"""
+  bow3d report replays/western-town-seed1.bowreplay -o western.html --no-pictures"""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -20,8 +20,8 @@ description sheets, the units and the vehicles.
 
 examples:
   bow3d scene check scenes/village.yaml
-  bow3d scene from-ldraw my-battlefield.mpd -o my-battle.yaml
-  bow3d scene from-ldraw my-battlefield.mpd -o my-battle.yaml --side-default blue --force
+  bow3d scene from-ldraw scenes/western-town.ldr -o western.yaml
+  bow3d scene from-ldraw scenes/western-town.ldr -o western.yaml --side-default blue --force
 
 Sides and sheets in the LDraw model: write `0 !BOW UNIT side=blue sheet=rifleman id=blue-1` inside a
 minifig's sub-model or on the line just before its reference (or before its torso when the minifig
@@ -60,9 +60,9 @@ Written next to SCENE.yaml (never over existing files unless --force; your model
                           at the footprint centre, lowest point at Y = 0)
 
 examples:
-  bow3d scene from-ldraw my-battlefield.mpd -o battle.yaml
-  bow3d scene from-ldraw my-battlefield.mpd -o battle.yaml --side-default blue --force
-  bow3d scene check battle.yaml"""
+  bow3d scene from-ldraw scenes/western-town.ldr -o western.yaml
+  bow3d scene from-ldraw scenes/western-town.ldr -o western.yaml --side-default blue --force
+  bow3d scene check western.yaml"""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -73,7 +73,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                            "units on one cell,\nseats and occupants, the battlefield and model files, and every "
                            "position inside the battlefield.\nMistakes are printed as FILE:LINE: FIELD PATH: "
                            "problem; fix (exit code 2).\n\nexamples:\n  bow3d scene check scenes/village.yaml\n"
-                           "  bow3d scene check battle.yaml --library ~/ldraw")
+                           "  bow3d scene check western.yaml --library ldraw_library")
     check.add_argument("scene", help="a scene file (.yaml)")
     check.add_argument("--library", metavar="DIR", help="LDraw library folder (default: $LDRAWDIR, else the "
                        "bundled starter library)")

@@ -26,7 +26,7 @@ examples:
   bow3d view scenes/village.yaml
   bow3d view scenes/village.yaml --screenshot shot.png --los blue-rifle-2:red-pistol
   bow3d view scenes/village.yaml --screenshot sheet.png --select blue-rifle-2 --camera unit:blue-rifle-2
-  bow3d view mymodel.mpd --quality full --edges"""
+  bow3d view scenes/western-town.ldr --quality full --edges"""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

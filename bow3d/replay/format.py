@@ -264,6 +264,7 @@ class ReplayWriter:
         except UserInputError as error:
             raise ReplayError(f"{error}; bow3d never overwrites a replay") from None
         self.entries_written = 0
+        self._starts: list[int] = []  # where each record's line begins (take_back cuts the file there)
         self._line(self.header.model_dump(mode="json"))
 
     def _line(self, obj: Mapping[str, Any]) -> None:
@@ -273,9 +274,20 @@ class ReplayWriter:
 
     def write(self, record: Any, events: Iterable[Any]) -> None:
         """Append one applied record (action or brick roll) and its events; flushed at once."""
+        assert self._file is not None, "the replay writer is closed"
+        self._starts.append(self._file.tell())
         self.entries_written += 1
         self._line({"n": self.entries_written, "record": _as_record(record),
                     "events": [_as_record(event) for event in events]})
+
+    def take_back(self) -> None:
+        """Remove the last record's line (a move taken back): the file is cut where the line began."""
+        if not self._starts or self._file is None:
+            raise ReplayError(f"{self.path}: no record to take back")
+        self._file.seek(self._starts.pop())
+        self._file.truncate()
+        self._file.flush()
+        self.entries_written -= 1
 
     def end(self, *, round: int, winner: str | None, result: str) -> None:
         """The end record of a finished game (the last line; verify checks it against the rules)."""

@@ -14,7 +14,7 @@ breaks the ties of the AI playing the i-th side of the scene.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
@@ -25,7 +25,8 @@ from bow3d.replay.dice import SeededDice
 from bow3d.rules import Game
 from bow3d.rules.chance import ChanceRequest
 from bow3d.rules.events import Event
-from bow3d.rules.records import Action
+from bow3d.errors import ReplayError, RulesError
+from bow3d.rules.records import Action, plain
 from bow3d.rules.ruleset import RULESETS, Ruleset
 
 DEFAULT_MAX_ROUNDS = 30
@@ -77,6 +78,18 @@ def prepare_geometry(scene: Any, geometry: Any) -> CachedGeometry:
         geometry.reset(scene)
         return geometry
     return CachedGeometry.for_scene(geometry, scene)
+
+
+ROLL_TYPE = "roll"  # the record type of a throw's answer (bow3d.rules.chance.Roll)
+
+
+class TakeBackRefused(RulesError):
+    """A record that cannot be taken back (a throw, or none), with the reason."""
+
+
+def short(value: Any, limit: int = 100) -> str:
+    text = str(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 class Session:
@@ -140,6 +153,38 @@ class Session:
         if self.on_record is not None:
             self.on_record(action, events)
         return events
+
+    def take_back(self) -> dict[str, Any]:
+        """Take back the last record (Game.pop) and its line in the replay; returns it. Refused
+        (TakeBackRefused) once the game is over, with nothing applied, or when the last record is a
+        throw: thrown bricks and dice stand (taking them back would let a player throw again)."""
+        if self.game.is_over:
+            raise TakeBackRefused("the game is over")
+        if not self.game.records:
+            raise TakeBackRefused("nothing has been played yet")
+        if self.game.records[-1].get("type") == ROLL_TYPE:
+            raise TakeBackRefused("the last record is a throw, and a throw stands")
+        record = self.game.pop()
+        if self.writer is not None:
+            self.writer.take_back()
+        self.applied -= 1
+        return record
+
+    def replay_into(self, records: Iterable[Mapping[str, Any]]) -> int:
+        """Play recorded records again into this fresh session (a game resumed from its replay): throws
+        and AI choices are derived again by this session's dice and players and must be the recorded
+        ones; a human's record is applied as written. Returns how many; ReplayError naming the first
+        record that does not re-play."""
+        count = 0
+        for count, record in enumerate(records, start=1):
+            if self.needs_human:
+                self.apply(self.game.ruleset.parse(dict(record)))
+                continue
+            if self.step() is None or plain(self.game.records[-1]) != plain(dict(record)):
+                got = plain(self.game.records[-1]) if self.game.records else None
+                raise ReplayError(f"record {count} does not re-play: the replay says {short(plain(record), 100)}, "
+                                  f"the game now gives {short(got, 100)}")
+        return count
 
     def step(self) -> list[Event] | None:
         """One record from the dice or from the player of the side to play; None when the game is

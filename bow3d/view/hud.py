@@ -10,6 +10,9 @@ from dataclasses import dataclass
 
 MAX_LISTED = 9  # keys 1-9
 LOG_LINES = 6
+# Lines wrap before the panels docked on the right (from 70 % of a 16:9 window: x = 0.71 of aspect2d)
+PROMPT_WRAP = 52   # letter widths at the prompt's scale, from x = -1.75
+LOG_WRAP = 68
 ROLLS_WRAP = 34  # the throws' captions, left of the tray, wrap at this many letter widths
 
 
@@ -53,18 +56,27 @@ class Hud:
     def __init__(self, base):
         from direct.gui.OnscreenText import OnscreenText
 
+        from bow3d.view.picture_words import OUTLINE
+        from bow3d.view.titles import bold_font
+
+        font = bold_font()  # bold letters with a dark outline read on a light sky and on a baseplate alike
+        if font is not None:
+            font.set_outline((0, 0, 0, 1), *OUTLINE)
+        self.font = font
+
         def text(pos, scale, colour, wrap=None):
-            return OnscreenText("", pos=pos, scale=scale, align=0, fg=colour, shadow=(0, 0, 0, 0.85), mayChange=True,
-                                parent=base.aspect2d, wordwrap=wrap)
+            extra = {"font": font} if font is not None else {"shadow": (0, 0, 0, 0.85)}
+            return OnscreenText("", pos=pos, scale=scale, align=0, fg=colour, mayChange=True,
+                                parent=base.aspect2d, wordwrap=wrap, **extra)
 
         self.lines = HudLines()
         self._status = text((-1.75, 0.76), 0.05, (1, 1, 0.8, 1))
         self._actions = text((-1.75, 0.66), 0.042, (1, 1, 1, 1))
-        self._prompt = text((-1.75, -0.62), 0.045, (1, 0.85, 0.4, 1), 60)
-        self._log = text((-1.75, -0.72), 0.034, (0.9, 0.95, 1, 1), 90)
-        self._rolls = OnscreenText("", pos=(0.68, 0.80), scale=0.04, align=1, fg=(1, 0.95, 0.7, 1),
-                                   shadow=(0, 0, 0, 0.85), mayChange=True, parent=base.aspect2d,
-                                   wordwrap=ROLLS_WRAP)  # a narrator's line of dice or cards can be long
+        self._prompt = text((-1.75, -0.62), 0.04, (1, 0.85, 0.4, 1), PROMPT_WRAP)
+        self._log = text((-1.75, -0.72), 0.032, (0.9, 0.95, 1, 1), LOG_WRAP)
+        self._rolls = OnscreenText("", pos=(0.68, 0.64), scale=0.036, align=1, fg=(1, 0.95, 0.7, 1),
+                                   mayChange=True, parent=base.aspect2d, wordwrap=ROLLS_WRAP,
+                                   **({"font": font} if font is not None else {"shadow": (0, 0, 0, 0.85)}))
 
     def show(self, lines: HudLines) -> None:
         self.lines = lines

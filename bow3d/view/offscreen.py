@@ -59,17 +59,18 @@ class CameraPose:
 
 
 def pose_for_view(bounds: np.ndarray, view: str = "iso", fov_deg: float = 40.0, aspect: float = 16 / 9,
-                  margin: float = 1.04) -> CameraPose:
-    """A camera that frames the whole box `bounds` ((2, 3), LDU) from a named direction.
+                  margin: float = 1.04, direction=None) -> CameraPose:
+    """A camera that frames the whole box `bounds` ((2, 3), LDU) from a named direction (or from
+    `direction` (3,), from the target towards the camera, when given: bow3d.view.armies_view).
 
     The distance is the smallest at which all eight corners of the box project inside the
     picture (`fov_deg` is the vertical field of view).
     """
-    if view not in VIEWS:
+    if direction is None and view not in VIEWS:
         raise ValueError(f"unknown view {view!r}; choose one of {', '.join(VIEWS)}")
     lo, hi = np.asarray(bounds, dtype=np.float64)
     centre = (lo + hi) / 2
-    direction = np.asarray(VIEWS[view], dtype=np.float64)
+    direction = np.asarray(VIEWS[view] if direction is None else direction, dtype=np.float64)
     direction /= np.linalg.norm(direction)
     forward = -direction
     right = np.cross(forward, [0.0, 0.0, 1.0])

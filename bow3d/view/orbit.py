@@ -65,10 +65,10 @@ class OrbitCamera:
         target = np.asarray(self.target) + (side * right + away * forward) * step
         return replace(self, target=tuple(float(v) for v in target))
 
-    def preset(self, view: str, bounds: np.ndarray, aspect: float) -> "OrbitCamera":
-        """One of the named views framing `bounds`."""
+    def preset(self, view: str, bounds: np.ndarray, aspect: float, direction=None) -> "OrbitCamera":
+        """One of the named views framing `bounds` (or the view from `direction`, when given)."""
         from bow3d.view.offscreen import pose_for_view
 
-        if view not in VIEWS:
+        if direction is None and view not in VIEWS:
             raise ValueError(f"unknown view {view!r}")
-        return OrbitCamera.from_pose(pose_for_view(bounds, view, self.fov_deg, aspect))
+        return OrbitCamera.from_pose(pose_for_view(bounds, view, self.fov_deg, aspect, direction=direction))

@@ -6,10 +6,13 @@ plays a whole game by calling handlers only:
 
     on_click_unit(id)     choose one of your units (its reachable cells light up as plates, its
                           sheet appears), or, with a unit chosen, aim at another unit: attack or
-                          treat, with the odds shown before committing (bow3d.rules.odds)
-    on_click_cell(cell)   move the chosen unit there (or get off a vehicle there)
+                          treat, with the odds shown before committing (bow3d.rules.odds); the
+                          same unit clicked again commits
+    on_click_cell(cell)   preview a move of the chosen unit there (or getting off a vehicle there):
+                          the cell is marked; the same cell clicked again commits
     on_key(n)             the n-th action of the HUD list (keys 1-9)
-    on_confirm()          commit the aimed action (Enter)        on_cancel()    forget it (Esc)
+    on_confirm()          commit the previewed action (Enter)    on_cancel()    forget it (Esc)
+    on_undo()             take back the last record (Ctrl+Z), hot-seat games only; a throw stands
     on_end_turn()         end the unit's turn (Space)
     on_speed(+1/-1), on_turn(+45/-45), on_drive()   piloting (BOW §3.3): speed, direction, then
                           the compulsory move, animated
@@ -45,6 +48,8 @@ from bow3d.view.hud import MAX_LISTED, Hud, HudLines, describe_action
 GLIDE_S = 0.45  # seconds of a move's animation
 CELL_RGBA = (90, 230, 120, 120)  # Trans-Green-like plate tiles on reachable cells
 AIM_AHEAD = (Attack, Treat, GetOn)  # actions shown with their odds and committed with Enter
+PREVIEWED = (*AIM_AHEAD, Move, GetOff)  # every action with a place or a target waits for Enter (or a second click)
+PREVIEW_RGBA = (250, 200, 30, 255)  # the previewed move's cell: a yellow 1x1 brick standing on it
 
 
 class PlayUI:
@@ -57,7 +62,7 @@ class PlayUI:
 
     def __init__(self, base, scene, replay: str | Path, *, players: dict[str, str] | None = None, seed: int = 1,
                  geometry=None, library=None, quality: str = "default", animate: bool = True,
-                 max_rounds: int = DEFAULT_MAX_ROUNDS):
+                 max_rounds: int = DEFAULT_MAX_ROUNDS, resume: list | None = None):
         from bow3d.view.brick_physics import PhysicsRollTray
         from bow3d.view.viewer import Viewer
 
@@ -95,10 +100,16 @@ class PlayUI:
         self._los = None
         self.hud = Hud(base)
         self.tray = PhysicsRollTray(base.win, frame=(0.70, 0.995, 0.55, 0.93))
-        self.viewer.help_text.setText("left click: choose a unit, then a cell (move) or an enemy (aim) | Enter: "
-                                      "commit | Esc: cancel | Space: end turn | 1-9: actions | [ ] speed, < > turn, "
-                                      "M drive | drag: orbit, wheel: zoom | Ctrl+Q quit")
+        from bow3d.view.sheet_overlay import REGION
+
+        self._sheet_home = REGION
+        self.panel_places: dict = {}
+        self.viewer.help_text.setText("left click: choose a unit, then a cell (move) or an enemy (aim) | Enter or "
+                                      "the same click: commit | Esc: cancel | Ctrl+Z: take back | Space: end turn | "
+                                      "1-9: actions | [ ] speed, < > turn, M drive | drag: orbit, wheel: zoom | Ctrl+Q quit")
         self._bind()
+        if resume:
+            self._resume(resume)
         self._advance()
         self._refresh()
 
@@ -116,6 +127,8 @@ class PlayUI:
         b.accept(".", self.on_turn, [-45.0])
         b.accept("m", self.on_drive)
         b.accept("control-q", self.on_quit)
+        b.accept("control-z", self.on_undo)
+        b.accept("tab", self.on_toggle_panels)
         b.task_mgr.add(self._animate_task, "bow3d-play-animate")
 
     # --- handlers ----------------------------------------------------------------------------
@@ -149,17 +162,24 @@ class PlayUI:
             return
         held = self.game.state.units[self.selected].weapon
         options.sort(key=lambda a: getattr(a, "weapon", None) != held)
+        if self.aimed is not None and self.aimed == options[0]:  # the same target clicked again: commit
+            self.on_confirm()
+            return
         self._aim(options[0])
 
     def on_click_cell(self, cell: tuple[int, int]) -> None:
-        """Move the chosen unit to `cell` (or get off its vehicle there)."""
+        """Preview a move of the chosen unit to `cell` (or getting off its vehicle there); the same
+        cell clicked again commits it (as Enter does)."""
         if not self._human_to_play() or self.selected is None:
             return
         cell = (int(cell[0]), int(cell[1]))
         for action in self._legal(self.selected):
             if isinstance(action, (Move, GetOff)) and tuple(action.to) == cell and not (
                     isinstance(action, Move) and tuple(action.to) == self._cell_of(self.selected)):
-                self._apply(action)
+                if self.aimed == action:
+                    self.on_confirm()
+                else:
+                    self._aim(action)
                 return
         self._say(f"{self.selected} cannot go to {cell}")
 
@@ -168,7 +188,7 @@ class PlayUI:
         if not self._human_to_play() or not 1 <= number <= len(self.listed):
             return
         action = self.listed[number - 1]
-        if isinstance(action, AIM_AHEAD):
+        if isinstance(action, PREVIEWED):
             self._aim(action)
         else:
             self._apply(action)
@@ -183,6 +203,17 @@ class PlayUI:
         self.aimed = None
         self._clear_los()
         self._refresh()
+
+    def on_undo(self) -> None:
+        """Take back the last record (Ctrl+Z; bow3d.replay.Session.take_back): hot-seat games only."""
+        from bow3d.view.play_history import take_back
+
+        take_back(self)
+
+    def on_toggle_panels(self) -> None:
+        """Tab: collapse the sheet and the tray (or show them again where they hide nothing)."""
+        self.panels_shown = not self.panels_shown
+        self._place_panels()
 
     def on_end_turn(self) -> None:
         """End the chosen (or active) unit's turn: a marking brick goes beside it (BOW §2.2)."""
@@ -268,6 +299,10 @@ class PlayUI:
 
     def _recorded(self, record, events: list[Event]) -> None:
         """Every applied record (the human's, the dice's, the AI's): the tray, the log, the scene."""
+        if self._resuming:  # a resumed game's past: its log only; the scene is placed once at the end
+            self.log.extend(line for i, e in enumerate(events) for line in [self.narrator.line(e, events[i + 1:])]
+                            if line)
+            return
         if isinstance(record, Roll):
             from bow3d.view.timeline import rolls_shown
 
@@ -289,7 +324,14 @@ class PlayUI:
         if self.game.is_over:
             self.writer.close()
 
+    def _resume(self, records: list) -> None:
+        """Play a replay's records again (bow3d.view.play_history.resume), then place the scene."""
+        from bow3d.view.play_history import resume
+
+        resume(self, records)
+
     _rolls_done = False
+    _resuming = False
     _last_poses: dict = {}
 
     # --- the scene in step with the game ------------------------------------------------------
@@ -351,6 +393,7 @@ class PlayUI:
         if self.rolls:
             self._roll_clock += dt
             self.tray.show(tuple(self.rolls), self._roll_clock, len(self.game.records), self._roll_colours())
+            self.tray.region.set_active(self.panel_places.get("tray", True) is not None)  # collapsed stays so
         return task.cont
 
     def _roll_colours(self) -> list[tuple[float, float, float]]:
@@ -375,6 +418,7 @@ class PlayUI:
         self._glides.clear()
         if self.rolls:
             self.tray.show(tuple(self.rolls), 60.0, len(self.game.records), self._roll_colours())
+            self.tray.region.set_active(self.panel_places.get("tray", True) is not None)
 
     # --- what is drawn for the human ------------------------------------------------------------
     def _select(self, id: str) -> None:
@@ -436,7 +480,9 @@ class PlayUI:
         self.listed = [a for a in listed if not isinstance(a, (Move, GetOff))][:MAX_LISTED]  # those: click a lit cell
         lines = [f"{n}. {describe_action(a)}" for n, a in enumerate(self.listed, start=1)]
         if self.aimed is not None:
-            prompt = f"{describe_action(self.aimed)}: {self.odds_text(self.aimed)} | Enter commits, Esc cancels"
+            odds = self.odds_text(self.aimed) if isinstance(self.aimed, (Attack, Treat)) else ""
+            prompt = f"{describe_action(self.aimed)}{': ' + odds if odds else ''} | Enter (or the same click again) " \
+                     "commits, Esc cancels"
         self.message = ""
         from bow3d.view.brick_roll_animation import throw_caption
 
@@ -444,6 +490,51 @@ class PlayUI:
         self.hud.show(HudLines(status, tuple(lines), prompt, tuple(self.log), rolls))
         self._draw_cells()
         self._draw_selection()
+        self._place_panels()
+
+    panels_shown = True
+
+    def action_boxes(self) -> list:
+        """Screen boxes (fractions of the window, y up) of the chosen unit and of what it aims at or moves to."""
+        from bow3d.view.panel_layout import pixel_box
+        from bow3d.view.picking import project
+
+        ids = [self._body(self.selected)] if self.selected else []
+        target = getattr(self.aimed, "target", None) or getattr(self.aimed, "vehicle", None)
+        ids += [self._body(target)] if target in self.game.state.units else [target] if target else []
+        boxes, size = [], (self.base.win.get_x_size(), self.base.win.get_y_size())
+        for id in ids:
+            low, high = self.nodes.pieces[id].root.get_tight_bounds(self.base.render) or ((0, 0, 0), (0, 0, 0))
+            corners = [(x, y, z) for x in (low[0], high[0]) for y in (low[1], high[1]) for z in (low[2], high[2])]
+            boxes.append(pixel_box(project(self.base, corners), *size))
+        to = getattr(self.aimed, "to", None)
+        if to is not None:  # the previewed move's cell, a brick high
+            x, y = (to[0] + 0.5) * markers.STUD_LDU, (to[1] + 0.5) * markers.STUD_LDU
+            z = float(self.nodes.ground.heights(np.array([[x, y]]))[0])
+            corners = [(x + dx, y + dy, z + dz) for dx in (-10, 10) for dy in (-10, 10) for dz in (0, 24)]
+            boxes.append(pixel_box(project(self.base, corners), *size))
+        return [b for b in boxes if b is not None]
+
+    def _place_panels(self) -> None:
+        """The sheet and the tray where they hide none of the action (bow3d.view.panel_layout)."""
+        from bow3d.view.panel_layout import place_panels
+
+        regions = {"tray": (self.tray.region, self.tray.frame)}
+        if self.viewer.sheet is not None:
+            regions["sheet"] = (self.viewer.sheet.region, self._sheet_home)
+        places = place_panels({name: home for name, (_, home) in regions.items()}, self.action_boxes())
+        self.panel_places = {}
+        for name, (region, _) in regions.items():
+            rect = places[name] if self.panels_shown else None
+            self.panel_places[name] = rect
+            if rect is None:
+                region.set_active(False)
+            else:
+                region.set_dimensions(*rect)
+                if name == "sheet":
+                    region.set_active(self.selected is not None)
+                else:
+                    region.set_active(bool(self.rolls))
 
     def _draw_cells(self) -> None:
         if self._cells is not None:
@@ -461,7 +552,13 @@ class PlayUI:
         z = self.nodes.ground.heights(centres)
         tile = markers.box_corners((-9.0, -9.0, 0.0), (9.0, 9.0, 3.2))
         corners = tile[None] + np.concatenate([centres, (z + markers.STUD_HEIGHT)[:, None]], axis=1)[:, None, None]
-        self._cells = markers.solid_node(self.base.render, "reachable-cells", [(corners.reshape(-1, 3, 3), CELL_RGBA)])
+        pieces = [(corners.reshape(-1, 3, 3), CELL_RGBA)]
+        if isinstance(self.aimed, (Move, GetOff)) and tuple(self.aimed.to) in cells:  # the previewed move's cell
+            k = cells.index(tuple(self.aimed.to))
+            tall = markers.box_corners((-8.0, -8.0, 0.0), (8.0, 8.0, markers.BRICK_LDU)) + \
+                [*centres[k], z[k] + markers.STUD_HEIGHT]
+            pieces.append((tall.reshape(-1, 3, 3), PREVIEW_RGBA))
+        self._cells = markers.solid_node(self.base.render, "reachable-cells", pieces)
 
     def _draw_selection(self) -> None:
         self.nodes.highlight(self._body(self.selected) if self.selected else None)

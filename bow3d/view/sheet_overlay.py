@@ -74,6 +74,8 @@ def layout(rows: list[SheetRow], width: int = PLATE_WIDTH) -> list[tuple[int, li
 class SheetOverlay:
     """The selected unit's sheet in a corner of `base.win` (hidden until `show`)."""
 
+    LABEL_RGBA = (1.0, 1.0, 1.0, 1.0)  # the rows' words: white on the dark panel (printed cards: dark on white)
+
     def __init__(self, base, region: tuple[float, float, float, float] = REGION):
         from panda3d.core import AmbientLight, Camera, DirectionalLight, NodePath, OrthographicLens
 
@@ -163,7 +165,7 @@ class SheetOverlay:
             x = PLATE_WIDTH * markers.STUD_LDU + 8
             value = len(sheet_row.studs)
             suffix = f"  {value}" + (f" ({sheet_row.marked} damage)" if sheet_row.marked else "")
-            text(sheet_row.label + suffix, (x, self._cell(0, row, length)[1] - 4, 10), 9.0, (1, 1, 1, 1))
+            text(sheet_row.label + suffix, (x, self._cell(0, row, length)[1] - 4, 10), 9.0, self.LABEL_RGBA)
         colour = tuple(c / 255 for c in side_rgba) if side_rgba is not None else (1, 1, 0.85, 1)
         text(title, (2.4 * markers.STUD_LDU, -1.0 * markers.STUD_LDU, 12), 12.0, colour)
 

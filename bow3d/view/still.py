@@ -88,7 +88,12 @@ def render_scene_still(scene, out: str | Path, size: tuple[int, int] = (1280, 72
         if camera is not None:
             pose = camera_pose(camera, nodes, los[1] if los and camera.unit == los[0] else None)
         else:
-            pose = pose_for_view(nodes.bounds(), view, aspect=size[0] / size[1])
+            direction = None
+            if view == "armies":  # across the battle line, both armies in the picture
+                from bow3d.view.armies_view import armies_direction, side_positions
+
+                direction = armies_direction(side_positions(scene))
+            pose = pose_for_view(nodes.bounds(), view, aspect=size[0] / size[1], direction=direction)
         renderer.look(pose)
         built = time.perf_counter()
         renderer.save(out, force=force)

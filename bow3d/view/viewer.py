@@ -105,11 +105,21 @@ class Viewer:
             self.bounds = subject.bounds()
             self._build()
         self.aspect = base.win.get_x_size() / max(1, base.win.get_y_size())
-        self.camera = OrbitCamera((0.0, 0.0, 0.0), 45.0, 35.0, 1000.0).preset("iso", self.bounds, self.aspect)
+        self.camera = OrbitCamera((0.0, 0.0, 0.0), 45.0, 35.0, 1000.0).preset("iso", self.bounds, self.aspect,
+                                                                               self.first_direction())
         self.sheet = None
         self._hud()
         self._bind()
         self.apply_camera()
+
+    def first_direction(self):
+        """Where the first view looks from: across the battle line on a scene (both armies in the picture,
+        bow3d.view.armies_view); None (the iso view) for a model."""
+        if self.scene is None:
+            return None
+        from bow3d.view.armies_view import armies_direction, side_positions
+
+        return armies_direction(side_positions(self.scene))
 
     # --- scene -----------------------------------------------------------------------------
     def _build(self) -> None:

@@ -44,7 +44,7 @@ def visibility_map(world, viewer: str, progress: Callable[[int], None] | None = 
     eye = world.head(viewer)
     out = np.full(grid.shape, np.nan, np.float32)
     ii, jj = np.nonzero(np.isfinite(grid.heights))
-    skip = (world.body(viewer).index,)
+    skip = world.eye_skip(viewer)  # as World.sight: a gunner looks out of the vehicle it rides
     for start in range(0, len(ii), CELLS_PER_CHUNK):
         ci, cj = ii[start:start + CELLS_PER_CHUNK], jj[start:start + CELLS_PER_CHUNK]
         x, y = ci + grid.i0 + 0.5, cj + grid.j0 + 0.5

@@ -276,9 +276,11 @@ class World:
         body = self.body(id)
         return footprint_corners(body.template, self.poses[body.index], grow_ldu)
 
-    def enemies_of(self, id: str) -> list[str]:
+    def enemies_of(self, id: str, kinds: tuple[str, ...] = ("unit",)) -> list[str]:
+        """The active bodies of `kinds` ("unit", "vehicle") on another side than `id`'s, in scene order."""
         side = self.body(id).side
-        return [b.id for b in self.bodies.values() if b.kind == "unit" and b.side != side and self.active[b.index]]
+        return [b.id for b in self.bodies.values() if b.kind in kinds and b.side != side
+                and self.active[b.index]]
 
     # ----- heights ------------------------------------------------------------------------------
     def ground_heights(self, xy_ldu: np.ndarray) -> np.ndarray:
@@ -337,11 +339,23 @@ class World:
                            not self.missing_parts, self.missing_parts, by_share,
                            float(glass.mean()) if len(glass) else 0.0, glass, self.method.name)
 
+    def eye_skip(self, viewer: str) -> tuple[int, ...]:
+        """Rows that never hide what `viewer` looks at (indices for `cast_sight`): the viewer, the vehicle
+        it rides and the crewmates whose box holds its eye (a gunner looks out of its vehicle)."""
+        return self._eye_skip(self.body(viewer))
+
     def _sight_skip(self, firer: Body, target: Body) -> tuple[int, ...]:
-        """Rows that never hide the target: the firer, the target, the vehicle the firer rides and the
-        crewmates whose box holds the firer's eye (seats the model does not name share one point: an eye
-        inside a body looks out of it), and the target's own occupants when it is a vehicle."""
-        skip = [firer.index, target.index]
+        """Rows that never hide the target: the firer's eye_skip, the target, and the target's own
+        occupants when it is a vehicle."""
+        skip = [*self._eye_skip(firer), target.index]
+        if target.kind == "vehicle":
+            skip += [b.index for b in self._rows if b.seat is not None and b.seat[0] == target.id]
+        return tuple(skip)
+
+    def _eye_skip(self, firer: Body) -> tuple[int, ...]:
+        """eye_skip of a body: itself, the vehicle it rides and the crewmates whose box holds its eye
+        (seats the model does not name share one point: an eye inside a body looks out of it)."""
+        skip = [firer.index]
         if firer.seat is not None:
             skip.append(self.bodies[firer.seat[0]].index)
             eye = self.head(firer.id)
@@ -351,8 +365,6 @@ class World:
                     local = (eye - pose[:3, 3]) @ pose[:3, :3]
                     if bool(np.all(local >= box[0]) and np.all(local <= box[1])):
                         skip.append(mate.index)
-        if target.kind == "vehicle":
-            skip += [b.index for b in self._rows if b.seat is not None and b.seat[0] == target.id]
         return tuple(skip)
 
     def cast_sight(self, eye: np.ndarray, points: np.ndarray, skip: tuple[int, ...] = (), describe: bool = True

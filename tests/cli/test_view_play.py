@@ -83,8 +83,8 @@ def test_play_offscreen_script_writes_a_replay_that_verifies(duel, renderer_avai
     from bow3d.world import World
 
     script = write(duel.parent / "moves.txt", "# blue or red starts: both try\n"
-                   "click-unit blue-1\nclick-cell 5 2\nclick-unit red-1\nconfirm\nend-turn\n"
-                   "click-unit red-1\nclick-cell 10 3\nclick-unit blue-1\nconfirm\nend-turn\n"
+                   "click-unit blue-1\nclick-cell 5 2\nconfirm\nclick-unit red-1\nconfirm\nend-turn\n"
+                   "click-unit red-1\nclick-cell 10 3\nconfirm\nclick-unit blue-1\nconfirm\nend-turn\n"
                    "screenshot play.png\n")
     replay = duel.parent / "duel.bowreplay"
     result = bow3d("play", str(duel), "--library", str(duel.parent / "ldraw"), "--offscreen-script", str(script),

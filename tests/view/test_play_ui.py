@@ -77,7 +77,10 @@ for _ in range(200):
     free = [c for c in ui.reachable if all(u.cell != c for u in ui.game.state.units.values())]
     if free and abs(ui.game.state.units[unit].position[0] - ex) > 8:  # close in first (BOW 2.3.1), then fire
         cell = min(free, key=lambda c: (c[0] + 0.5 - ex) ** 2 + (c[1] + 0.5 - ey) ** 2)
-        ui.on_click_cell(cell)
+        ui.on_click_cell(cell)  # previewed: nothing moves yet (issue 17)
+        assert ui.game.state.units[unit].position != (cell[0] + 0.5, cell[1] + 0.5) and ui.aimed is not None
+        assert "Enter" in ui.hud.lines.prompt
+        ui.on_click_cell(cell)  # the same cell again commits
         seen["moved"] += 1
         assert ui.game.state.units[unit].position == (cell[0] + 0.5, cell[1] + 0.5)
         assert tuple(ui.nodes.units[unit].get_pos())[:2] == ((cell[0] + 0.5) * 20, (cell[1] + 0.5) * 20)

@@ -113,6 +113,15 @@ def test_heatmap_png(world_library, tmp_path, capsys):
                                      *library_args(world_library)]))
     assert code == 0 and out.read_bytes()[:4] == b"\x89PNG"
     assert "Seen from firer: a minifig on" in capsys.readouterr().out
+    from panda3d.core import PNMImage
+
+    from bow3d.view.heatmap_picture import HIDDEN
+
+    image = PNMImage()
+    assert image.read(str(out))
+    # issue 17: the legend under the map; its first swatch (hidden, blue) 12 px from the left, 38 px above the bottom
+    rgb = tuple(round(c * 255) for c in image.get_xel(12 + 12, image.get_y_size() - 38 + 12))
+    assert rgb == tuple(int(c) for c in HIDDEN)
 
 
 def test_heatmap_bad_arguments(world_library, tmp_path, capsys):
