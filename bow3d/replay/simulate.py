@@ -24,7 +24,8 @@ from bow3d.batch import Executor, Job, Spool, open_executor
 from bow3d.errors import SceneError, UserInputError
 from bow3d.paths import free_path
 from bow3d.replay.format import SUFFIX, ReplayWriter, file_sha256, library_kind, sight_method
-from bow3d.replay.session import DEFAULT_MAX_ROUNDS, ai_players, play_game, prepare_geometry, side_ids
+from bow3d.replay.opponents import header_word
+from bow3d.replay.session import DEFAULT_MAX_ROUNDS, play_game, prepare_geometry, side_ids
 from bow3d.replay.variants import SceneEdit, apply_edits
 
 GeometryFactory = Callable[[Any], Any]
@@ -171,7 +172,7 @@ class GameTable:
         else:
             out = free_replay_path(Path(job.replays_dir), f"{Path(job.scene).stem}-seed{seed}")
             names = {side: "ai" for side in side_ids(scene)} if players is None else \
-                {side: getattr(p, "name", "ai") for side, p in players.items()}
+                {side: header_word(p) for side, p in players.items()}
             with ReplayWriter(out, scene, seed, names, max_rounds=job.max_rounds, sight=sight_method(self.geometry),
                               library=_library_of(self.geometry)) as writer:
                 result = play_game(scene, self.geometry, players, seed, writer=writer, max_rounds=job.max_rounds,

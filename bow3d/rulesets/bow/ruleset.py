@@ -155,6 +155,21 @@ class BowRuleset(Ruleset):
 
         return AIPlayer(side, rng)
 
+    def opponents(self) -> dict[str, str]:
+        from bow3d.rulesets.bow.greedy import GREEDY_VERSION
+
+        return {"greedy": GREEDY_VERSION, "ai": self.ai_version}
+
+    def _named_opponent(self, name: str, side: str, rng: Any) -> Any:
+        from bow3d.rulesets.bow.greedy import GREEDY_VERSION, GreedyPlayer
+
+        if name in ("greedy", GREEDY_VERSION):
+            return GreedyPlayer(side, rng)
+        return super()._named_opponent(name, side, rng)
+
+    def is_reproducible(self, version: str) -> bool:
+        return version in self.opponents().values() or super().is_reproducible(version)
+
     def army_costs(self, scene: Any) -> dict[str, int]:
         from bow3d.rulesets.bow.cost import army_costs
 
