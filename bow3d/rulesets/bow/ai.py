@@ -35,6 +35,7 @@ from bow3d.rulesets.bow.actions import (
     Action, Attack, ChangeDirection, ChangeSpeed, CompulsoryMove, DriftMove, EndTurn, GetOff, GetOn, Move, Treat,
 )
 from bow3d.rulesets.bow.combat import attack_plan
+from bow3d.rulesets.bow.courses import courses
 from bow3d.rulesets.bow.handling import move_studs
 from bow3d.rulesets.bow.odds import attack_odds, treat_odds
 from bow3d.rulesets.bow.queries import actors, drifting_vehicles, piloted
@@ -58,12 +59,19 @@ REORIENT_VALUE = 0.15       # turning on the spot to face an enemy behind (front
 DRIVE_VALUE = 0.4           # pilots: per 5 studs gained towards the nearest enemy
 CRASH_PENALTY = 2.0         # pilots: a straight move that ends against the decor or off the field
 BOARD_VALUE = 0.3           # taking a free pilot's seat
-MAX_UNITS = 2               # units weighed in full at the start of a turn
+MAX_UNITS = 2               # units weighed in full at the start of a turn (first version; now all)
 TARGETS = 2                 # nearest targets in front weighed per weapon
 REFINE = 1                  # obstacle-side moves per choice whose cover is asked too
 SHOOTERS = 1                # enemy shooters asked per move
 CAN_WIN = (COVER_VALUE + EXPOSED_PENALTY) * SHOOTERS  # the most a cover check can add to a move
 TIE = 1e-9
+PASS_COST = 0.12            # ending a turn without acting (a unit always has a small step or a shot)
+RUN_OVER_PENALTY = 6.0      # pilots: a course over a friend (§3.6.1): worse than any shot is good
+DISMOUNT_VALUE = 0.35       # a stopped pilot whose every course is blocked gets off (§2.3.3)
+FOLLOW_UP = 1.0             # a move: per point of the best shot it allows next, over the shot from here
+FOLLOWED = 4                # best moves per choice whose follow-up shot is asked (apply, weigh, pop)
+AI_VERSION = "bow-ai-2"
+FIRST_AI_VERSION = "bow-ai-1"
 
 
 def _value(obj: Any, name: str, default: Any = 0) -> Any:
@@ -90,6 +98,7 @@ class _Board:
     shooter_range: np.ndarray = field(default_factory=lambda: np.zeros(0))  # 0 = no ranged weapon
     hinted: set = field(default_factory=set)  # moves next to an obstacle (asked about cover too)
     memo: dict = field(default_factory=dict)  # answers asked more than once in one choice
+    riders_shoot: bool = True  # an enemy aboard a vehicle shoots too (its own weapon, the vehicle's)
 
     def __post_init__(self) -> None:
         state, ctx = self.game.state, self.game.ctx
@@ -99,13 +108,21 @@ class _Board:
             if unit.side != self.side and unit.in_play and where is not None:
                 self.enemies.append(unit)
         self.enemy_xy = np.array([self.position_of(u.id) for u in self.enemies], float).reshape(-1, 2)
-        ranges = []
-        for enemy in self.enemies:
-            weapon = ctx.weapon(enemy.sheet, enemy.weapon)
-            ranged = weapon is not None and _value(weapon, "kind", "ranged") == "ranged" and enemy.aboard is None
-            bricks = int(_value(self.sheet(enemy.sheet), "attack")) + int(_value(weapon, "damage"))
-            ranges.append(ctx.range_band * bricks if ranged else 0.0)
-        self.shooter_range = np.array(ranges, float)
+        self.shooter_range = np.array([self._shooting_range(enemy) for enemy in self.enemies], float)
+
+    def _shooting_range(self, enemy: Any) -> float:
+        """Studs within which the enemy can still shoot with one brick (0: no ranged weapon), §2.4.2.
+        Aboard, with `riders_shoot`, the vehicle's ranged weapons count too (§3.5)."""
+        ctx = self.game.ctx
+        skill = int(_value(self.sheet(enemy.sheet), "attack"))
+        weapons = [ctx.weapon(enemy.sheet, enemy.weapon)]
+        if enemy.aboard is not None:
+            if not self.riders_shoot:
+                return 0.0
+            weapons += list(_value(self.sheet(self.vehicles[enemy.aboard].sheet), "weapons", []))
+        bricks = [skill + int(_value(w, "damage")) for w in weapons
+                  if w is not None and _value(w, "kind", "ranged") == "ranged"]
+        return ctx.range_band * max(bricks) if bricks else 0.0
 
     def sheet(self, sheet_id: str) -> Any:
         return self.game.ctx.sheet(sheet_id)
@@ -130,7 +147,25 @@ class _Board:
 
 
 class AIPlayer:
-    """Plays one side: `choose(game)` returns an action the rules accept."""
+    """Plays one side: `choose(game)` returns an action the rules accept (AI_VERSION).
+
+    What it weighs beyond its first version (FirstAIPlayer), each a flag of the class:
+    `plans_courses` a pilot weighs every course it can still set, checked where the vehicle will
+    face (courses.py), never one into a wall or over a friend, and stops to get off when every
+    course is blocked (`dismounts`); `weighed_units` every unit of the side, not the 2 most urgent;
+    `riders_shoot` enemies aboard vehicles shoot too; `follow_up` a move is worth the shot it
+    allows from where it ends (close in rather than trade 1-brick shots); `pass_cost` a unit
+    that ends its turn without acting gives up something.
+    """
+
+    name = "ai"
+    version = AI_VERSION
+    weighed_units: int | None = None
+    plans_courses = True
+    dismounts = True
+    riders_shoot = True
+    follow_up = True
+    pass_cost = PASS_COST
 
     def __init__(self, side: str, rng: np.random.Generator) -> None:
         self.side = side
@@ -139,20 +174,27 @@ class AIPlayer:
     # -- choosing ------------------------------------------------------------------------
     def choose(self, game: Any) -> Action:
         """The best-weighed action now (ties broken by the generator)."""
-        board = _Board(game, self.side)
+        return self._pick(game, self.options(game))
+
+    def options(self, game: Any) -> list[tuple[float, Action]]:
+        """Every option weighed now, (score, action), best first not guaranteed; the rules' checker
+        has the last word (see _pick)."""
+        board = _Board(game, self.side, riders_shoot=self.riders_shoot)
         units = actors(game)
         if not units or game.state.phase != "play":
-            return self._pick(game, [(self._score_any(board, a), a) for a in game.legal_actions()])
+            return [(self._score_any(board, a), a) for a in game.legal_actions()]
         active = game.state.active_unit
         if active is not None and self._spent(board, active):
-            return self._pick(game, [(0.01, CompulsoryMove(active)), (0.0, EndTurn(active))])
+            return [(0.01, CompulsoryMove(active)), (0.0, EndTurn(active))]
         if active is None:
-            units = sorted(units, key=lambda u: -self._urgency(board, u))[:MAX_UNITS]
+            units = sorted(units, key=lambda u: -self._urgency(board, u))[:self.weighed_units]
         options: list[tuple[float, Action]] = []
         for unit in units:
             options += self._options(board, unit)
         self._refine_moves(board, options)
-        return self._pick(game, options)
+        if self.follow_up:
+            self._follow_up(board, options)
+        return options
 
     def _refine_moves(self, b: _Board, options: list[tuple[float, Action]]) -> None:
         """Ask the geometry about the cover of the best move that could win, and of the REFINE
@@ -219,15 +261,16 @@ class AIPlayer:
     # -- one unit's options ----------------------------------------------------------------
     def _options(self, b: _Board, unit_id: str) -> list[tuple[float, Action]]:
         unit = b.units[unit_id]
-        options: list[tuple[float, Action]] = [(0.0, EndTurn(unit_id))]
+        options: list[tuple[float, Action]] = [(-self.pass_cost if unit.actions_used == 0 else 0.0, EndTurn(unit_id))]
         attacks = self._attacks(b, unit)
         options += attacks
         options += self._treats(b, unit)
         options += [(0.01, DriftMove(unit_id, vid)) for vid in drifting_vehicles(b.game)
                     if b.vehicles[vid].side == self.side]
         if unit.aboard is not None:
-            options += self._piloting(b, unit)
-            return options
+            if not self.plans_courses:
+                return options + self._piloting(b, unit)
+            return self._steering(b, unit, options)
         options += self._boarding(b, unit)
         options += self._moves(b, unit, can_attack=bool(attacks))
         return options
@@ -525,3 +568,110 @@ class AIPlayer:
         hit_enemy = contact is not None and contact.kind == "unit" and contact.other in {e.id for e in b.enemies}
         after = b.nearest_enemy(end)[0]
         return DRIVE_VALUE * (abs(distance - standoff) - abs(after - standoff)) / 5.0 + (0.5 if hit_enemy else 0.0)
+
+    # -- pilots, planning every course (plans_courses) ---------------------------------------------
+    def _steering(self, b: _Board, unit: Any, options: list[tuple[float, Action]]) -> list[tuple[float, Action]]:
+        """§3.3: every course the pilot can still set before the compulsory move, each judged where the
+        vehicle will face (courses.py). A steering action is worth the best course it begins over the
+        course as it is; an action that steers nothing (a shot, the move itself) the best course the
+        actions left after it can still set. A stopped pilot whose every course is blocked gets off."""
+        vehicle = piloted(b.game, unit.id)
+        if vehicle is None or vehicle.position is None or vehicle.moved:
+            return options + (self._piloting(b, unit) if vehicle is not None else [])
+        distance, enemy = b.nearest_enemy(vehicle.position)
+        budget = int(_value(b.sheet(unit.sheet), "action_budget", 1)) - unit.actions_used
+        standoff = self._standoff(b, unit, vehicle) if enemy is not None else 0.0
+        plans = [(self._course_value(b, vehicle, c, distance, standoff), c) for c in courses(b.game, vehicle, budget)]
+        stay = max((v for v, c in plans if c.actions == 0), default=0.0)
+        after_one = max((v for v, c in plans if c.actions <= budget - 1), default=stay)
+        steered = [(score + after_one - stay, action) if not isinstance(action, (EndTurn, DriftMove)) else
+                   (score, action) for score, action in options]
+        steered.append((0.01, CompulsoryMove(unit.id)))
+        firsts: dict[tuple[str, float], float] = {}
+        for value, course in plans:
+            if course.first is not None:
+                firsts[course.first] = max(firsts.get(course.first, -math.inf), value)
+        for (kind, x), value in firsts.items():
+            action = ChangeDirection(unit.id, x) if kind == "turn" else ChangeSpeed(unit.id, int(x))
+            steered.append((value - stay - 0.02, action))
+        if self.dismounts and vehicle.speed == 0 and unit.weapon is not None and \
+                max((v for v, c in plans if c.speed > 0), default=0.0) <= 0.0:
+            steered += self._getting_off(b, unit, vehicle)
+        return steered
+
+    def _course_value(self, b: _Board, vehicle: Any, course: Any, distance: float, standoff: float) -> float:
+        """Studs gained towards the standoff distance; a crash (§3.6.2) or a friend run over (§3.6.1)
+        costs more than any shot is worth."""
+        if course.speed <= 0:
+            return 0.0
+        if any(c.other is not None and self._is_friend(b, c.other) for c in course.contacts):
+            return -RUN_OVER_PENALTY
+        if any(c.kind in ("decor", "edge", "ground") for c in course.contacts):
+            return -CRASH_PENALTY
+        enemies = {e.id for e in b.enemies}
+        run_over = sum(1 for c in course.contacts if c.kind == "unit" and c.other in enemies)
+        rad = math.radians(course.facing)
+        end = (vehicle.position[0] + course.travelled * math.cos(rad),
+               vehicle.position[1] + course.travelled * math.sin(rad))
+        after = b.nearest_enemy(end)[0]
+        if not math.isfinite(after):
+            return 0.0
+        return DRIVE_VALUE * (abs(distance - standoff) - abs(after - standoff)) / 5.0 + 0.5 * run_over
+
+    def _getting_off(self, b: _Board, unit: Any, vehicle: Any) -> list[tuple[float, Action]]:
+        """§2.3.3: off the stuck vehicle, onto the free cell by its door nearest the enemy."""
+        cells = b.game.ask("free_cells_near", vehicle.id)
+        if not cells or not len(b.enemy_xy):
+            return []
+        centres = np.array(cells, float) + 0.5
+        gaps = np.hypot(centres[:, None, 0] - b.enemy_xy[None, :, 0], centres[:, None, 1] - b.enemy_xy[None, :, 1])
+        best = cells[int(np.argmin(gaps.min(axis=1)))]
+        return [(DISMOUNT_VALUE, GetOff(unit.id, (int(best[0]), int(best[1]))))]
+
+    # -- moves worth the shot they allow (follow_up) ------------------------------------------------
+    def _follow_up(self, b: _Board, options: list[tuple[float, Action]]) -> None:
+        """A move of a unit with an action left after it is worth the best shot from where it ends,
+        over the best shot from where it stands (§2.4.2: closer is fewer range bricks lost): the game
+        plays the move, the unit's attacks are weighed, the move is taken back (Game.pop)."""
+        game = b.game
+        budget = {uid: int(_value(b.sheet(u.sheet), "action_budget", 1)) - u.actions_used for uid, u in b.units.items()}
+        now: dict[str, float] = {}
+        for score, action in options:
+            if isinstance(action, (Attack, Treat)):
+                now[action.unit] = max(now.get(action.unit, 0.0), score)
+        moves = sorted((i for i, (_, a) in enumerate(options) if isinstance(a, Move) and budget.get(a.unit, 0) >= 2
+                        and tuple(a.to) != b.units[a.unit].cell), key=lambda i: -options[i][0])
+        per_unit: dict[str, int] = {}
+        asked = []
+        for i in moves:
+            unit_id = options[i][1].unit
+            if per_unit.get(unit_id, 0) < 2 and len(asked) < FOLLOWED * 2:
+                per_unit[unit_id] = per_unit.get(unit_id, 0) + 1
+                asked.append(i)
+        for i in asked:   # last: b's tables are the game's, changed by apply and left stale by pop
+            score, action = options[i]
+            if game.refusal(action) is not None:
+                continue
+            game.apply(action)
+            try:
+                after = _Board(game, self.side, riders_shoot=self.riders_shoot)
+                shots = [s for s, _ in self._attacks(after, after.units[action.unit])]
+            finally:
+                game.pop()
+            gain = max(shots, default=0.0) - now.get(action.unit, 0.0)
+            if gain > 0:
+                options[i] = (score + FOLLOW_UP * gain, action)
+
+
+class FirstAIPlayer(AIPlayer):
+    """The AI as its first version played (FIRST_AI_VERSION), kept so that the replays it played still
+    re-derive its choices: two units weighed per turn, a pilot that looks along its course before
+    turning only, enemies aboard vehicles harmless, no follow-up shot, passing for free."""
+
+    version = FIRST_AI_VERSION
+    weighed_units = MAX_UNITS
+    plans_courses = False
+    dismounts = False
+    riders_shoot = False
+    follow_up = False
+    pass_cost = 0.0

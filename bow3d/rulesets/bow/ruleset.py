@@ -40,7 +40,7 @@ class BowRuleset(Ruleset):
     params_model = BowParams
     sheet_model = Sheet
     event_schema = SCHEMA
-    ai_version = "bow-ai-1"   # bump when the AI's choices change: replays of an older AI are not re-derived
+    ai_version = "bow-ai-2"   # bump when the AI's choices change (keep the older one in retired_opponents)
     revision = REVISION       # the readings (bow3d.rulesets.bow.readings); a replay re-plays with its own
     action_classes = ACTION_CLASSES
 
@@ -166,6 +166,11 @@ class BowRuleset(Ruleset):
         if name in ("greedy", GREEDY_VERSION):
             return GreedyPlayer(side, rng)
         return super()._named_opponent(name, side, rng)
+
+    def retired_opponents(self) -> dict[str, Any]:
+        from bow3d.rulesets.bow.ai import FIRST_AI_VERSION, FirstAIPlayer
+
+        return {FIRST_AI_VERSION: FirstAIPlayer}
 
     def is_reproducible(self, version: str) -> bool:
         return version in self.opponents().values() or super().is_reproducible(version)
