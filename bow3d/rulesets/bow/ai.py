@@ -68,6 +68,7 @@ TIE = 1e-9
 PASS_COST = 0.12            # ending a turn without acting (a unit always has a small step or a shot)
 RUN_OVER_PENALTY = 6.0      # pilots: a course over a friend (§3.6.1): worse than any shot is good
 DISMOUNT_VALUE = 0.35       # a stopped pilot whose every course is blocked gets off (§2.3.3)
+URGENCY_WEIGHT = 0.2        # every unit weighed: per point of urgency, its options first (who is in reach)
 FOLLOW_UP = 1.0             # a move: per point of the best shot it allows next, over the shot from here
 FOLLOWED = 4                # best moves per choice whose follow-up shot is asked (apply, weigh, pop)
 AI_VERSION = "bow-ai-2"
@@ -166,6 +167,7 @@ class AIPlayer:
     riders_shoot = True
     follow_up = True
     pass_cost = PASS_COST
+    urgency_weight = URGENCY_WEIGHT
 
     def __init__(self, side: str, rng: np.random.Generator) -> None:
         self.side = side
@@ -186,11 +188,14 @@ class AIPlayer:
         active = game.state.active_unit
         if active is not None and self._spent(board, active):
             return [(0.01, CompulsoryMove(active)), (0.0, EndTurn(active))]
+        urgency = {}
         if active is None:
-            units = sorted(units, key=lambda u: -self._urgency(board, u))[:self.weighed_units]
+            urgency = {u: self._urgency(board, u) for u in units}
+            units = sorted(units, key=lambda u: -urgency[u])[:self.weighed_units]
         options: list[tuple[float, Action]] = []
         for unit in units:
-            options += self._options(board, unit)
+            first = self.urgency_weight * urgency.get(unit, 0.0)   # who is in reach acts first
+            options += [(score + first, action) for score, action in self._options(board, unit)]
         self._refine_moves(board, options)
         if self.follow_up:
             self._follow_up(board, options)
@@ -675,3 +680,4 @@ class FirstAIPlayer(AIPlayer):
     riders_shoot = False
     follow_up = False
     pass_cost = 0.0
+    urgency_weight = 0.0

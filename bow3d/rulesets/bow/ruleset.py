@@ -157,14 +157,18 @@ class BowRuleset(Ruleset):
 
     def opponents(self) -> dict[str, str]:
         from bow3d.rulesets.bow.greedy import GREEDY_VERSION
+        from bow3d.rulesets.bow.strong import STRONG_VERSION
 
-        return {"greedy": GREEDY_VERSION, "ai": self.ai_version}
+        return {"greedy": GREEDY_VERSION, "ai": self.ai_version, "strong": STRONG_VERSION}
 
     def _named_opponent(self, name: str, side: str, rng: Any) -> Any:
         from bow3d.rulesets.bow.greedy import GREEDY_VERSION, GreedyPlayer
+        from bow3d.rulesets.bow.strong import STRONG_VERSION, StrongPlayer
 
         if name in ("greedy", GREEDY_VERSION):
             return GreedyPlayer(side, rng)
+        if name in ("strong", STRONG_VERSION):
+            return StrongPlayer(side, rng)
         return super()._named_opponent(name, side, rng)
 
     def retired_opponents(self) -> dict[str, Any]:
@@ -173,7 +177,9 @@ class BowRuleset(Ruleset):
         return {FIRST_AI_VERSION: FirstAIPlayer}
 
     def is_reproducible(self, version: str) -> bool:
-        return version in self.opponents().values() or super().is_reproducible(version)
+        """Every BOW opponent but `strong` (it searches under a time budget: its choices depend on the clock)."""
+        return version != self.opponents()["strong"] and (version in self.opponents().values()
+                                                         or super().is_reproducible(version))
 
     def army_costs(self, scene: Any) -> dict[str, int]:
         from bow3d.rulesets.bow.cost import army_costs
