@@ -25,22 +25,19 @@ among `legal_actions()`.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from bow3d.errors import RulesError
-from bow3d.rulesets.bow.actions import (
-    Action, Attack, ChangeDirection, ChangeSpeed, CompulsoryMove, DriftMove, EndTurn, GetOff, GetOn, Move, Treat,
-)
+from bow3d.rulesets.bow.actions import Action, Attack, CompulsoryMove, DriftMove, EndTurn, GetOff, GetOn, Move, Treat
+from bow3d.rulesets.bow.ai_board import _bearing, _Board, _turn_between, _value
+from bow3d.rulesets.bow.ai_pilots import Pilots
 from bow3d.rulesets.bow.combat import attack_plan
-from bow3d.rulesets.bow.courses import courses
 from bow3d.rulesets.bow.handling import move_studs
 from bow3d.rulesets.bow.odds import attack_odds, treat_odds
 from bow3d.rulesets.bow.queries import actors, drifting_vehicles, piloted
 from bow3d.rulesets.bow.sight import is_covered, sees
-from bow3d.rulesets.bow.vehicles import allowed_speeds
 
 # Weights, in expected damage points (a kill of the last HP is worth KILL_VALUE more).
 KILL_VALUE = 1.5
@@ -56,8 +53,6 @@ WOUNDED_PULL = 0.6          # medic: per Move worth of studs towards a wounded f
 WAIT_FOR_MEDIC = 1.0        # a wounded unit walking away from the medic beside him
 MOVE_COST = 0.02            # a move that gains nothing is not made
 REORIENT_VALUE = 0.15       # turning on the spot to face an enemy behind (front arc)
-DRIVE_VALUE = 0.4           # pilots: per 5 studs gained towards the nearest enemy
-CRASH_PENALTY = 2.0         # pilots: a straight move that ends against the decor or off the field
 BOARD_VALUE = 0.3           # taking a free pilot's seat
 MAX_UNITS = 2               # units weighed in full at the start of a turn (first version; now all)
 TARGETS = 2                 # nearest targets in front weighed per weapon
@@ -66,88 +61,15 @@ SHOOTERS = 1                # enemy shooters asked per move
 CAN_WIN = (COVER_VALUE + EXPOSED_PENALTY) * SHOOTERS  # the most a cover check can add to a move
 TIE = 1e-9
 PASS_COST = 0.12            # ending a turn without acting (a unit always has a small step or a shot)
-RUN_OVER_PENALTY = 6.0      # pilots: a course over a friend (§3.6.1): worse than any shot is good
-DISMOUNT_VALUE = 0.35       # a stopped pilot whose every course is blocked gets off (§2.3.3)
 URGENCY_WEIGHT = 0.2        # every unit weighed: per point of urgency, its options first (who is in reach)
-FOLLOW_UP = 1.0             # a move: per point of the best shot it allows next, over the shot from here
+UNPLAYED_KILL = 0.75        # a kill of a unit that has not played yet this round: its action is lost too
+FOLLOW_UP = 0.5             # a move: per point of the best shot it allows next, over the shot from here
 FOLLOWED = 4                # best moves per choice whose follow-up shot is asked (apply, weigh, pop)
 AI_VERSION = "bow-ai-2"
 FIRST_AI_VERSION = "bow-ai-1"
 
 
-def _value(obj: Any, name: str, default: Any = 0) -> Any:
-    value = getattr(obj, name, default)
-    return default if value is None else value
-
-
-def _bearing(a: tuple[float, float], b: tuple[float, float]) -> float:
-    return math.degrees(math.atan2(b[1] - a[1], b[0] - a[0])) % 360
-
-
-def _turn_between(a: float, b: float) -> float:
-    return abs((b - a + 180) % 360 - 180)
-
-
-@dataclass
-class _Board:
-    """What one choice reads often: enemies, their positions and weapons' ranges."""
-
-    game: Any
-    side: str
-    enemies: list[Any] = field(default_factory=list)
-    enemy_xy: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
-    shooter_range: np.ndarray = field(default_factory=lambda: np.zeros(0))  # 0 = no ranged weapon
-    hinted: set = field(default_factory=set)  # moves next to an obstacle (asked about cover too)
-    memo: dict = field(default_factory=dict)  # answers asked more than once in one choice
-    riders_shoot: bool = True  # an enemy aboard a vehicle shoots too (its own weapon, the vehicle's)
-
-    def __post_init__(self) -> None:
-        state, ctx = self.game.state, self.game.ctx
-        self.units, self.vehicles = state.units, state.vehicles
-        for unit in self.units.values():
-            where = self.position_of(unit.id)
-            if unit.side != self.side and unit.in_play and where is not None:
-                self.enemies.append(unit)
-        self.enemy_xy = np.array([self.position_of(u.id) for u in self.enemies], float).reshape(-1, 2)
-        self.shooter_range = np.array([self._shooting_range(enemy) for enemy in self.enemies], float)
-
-    def _shooting_range(self, enemy: Any) -> float:
-        """Studs within which the enemy can still shoot with one brick (0: no ranged weapon), §2.4.2.
-        Aboard, with `riders_shoot`, the vehicle's ranged weapons count too (§3.5)."""
-        ctx = self.game.ctx
-        skill = int(_value(self.sheet(enemy.sheet), "attack"))
-        weapons = [ctx.weapon(enemy.sheet, enemy.weapon)]
-        if enemy.aboard is not None:
-            if not self.riders_shoot:
-                return 0.0
-            weapons += list(_value(self.sheet(self.vehicles[enemy.aboard].sheet), "weapons", []))
-        bricks = [skill + int(_value(w, "damage")) for w in weapons
-                  if w is not None and _value(w, "kind", "ranged") == "ranged"]
-        return ctx.range_band * max(bricks) if bricks else 0.0
-
-    def sheet(self, sheet_id: str) -> Any:
-        return self.game.ctx.sheet(sheet_id)
-
-    def position_of(self, id: str) -> tuple[float, float] | None:
-        """Where a unit (its vehicle while aboard) or vehicle is on the field."""
-        unit = self.units.get(id)
-        if unit is not None:
-            return self.vehicles[unit.aboard].position if unit.aboard is not None else unit.position
-        vehicle = self.vehicles.get(id)
-        return vehicle.position if vehicle is not None else None
-
-    def nearest_enemy(self, point: tuple[float, float] | None) -> tuple[float, np.ndarray | None]:
-        if point is None or not len(self.enemy_xy):
-            return math.inf, None
-        d = np.hypot(self.enemy_xy[:, 0] - point[0], self.enemy_xy[:, 1] - point[1])
-        i = int(np.argmin(d))
-        return float(d[i]), self.enemy_xy[i]
-
-    def friends(self, unit_id: str) -> list[Any]:
-        return [u for u in self.units.values() if u.side == self.side and u.id != unit_id and u.in_play]
-
-
-class AIPlayer:
+class AIPlayer(Pilots):
     """Plays one side: `choose(game)` returns an action the rules accept (AI_VERSION).
 
     What it weighs beyond its first version (FirstAIPlayer), each a flag of the class:
@@ -168,6 +90,7 @@ class AIPlayer:
     follow_up = True
     pass_cost = PASS_COST
     urgency_weight = URGENCY_WEIGHT
+    unplayed_kill = UNPLAYED_KILL
 
     def __init__(self, side: str, rng: np.random.Generator) -> None:
         self.side = side
@@ -194,12 +117,15 @@ class AIPlayer:
             units = sorted(units, key=lambda u: -urgency[u])[:self.weighed_units]
         options: list[tuple[float, Action]] = []
         for unit in units:
-            first = self.urgency_weight * urgency.get(unit, 0.0)   # who is in reach acts first
-            options += [(score + first, action) for score, action in self._options(board, unit)]
+            options += self._options(board, unit)
         self._refine_moves(board, options)
         if self.follow_up:
             self._follow_up(board, options)
-        return options
+        if not urgency or not self.urgency_weight:
+            return options
+        # who is in reach acts first (the actor of a drifting vehicle's move counts as its unit)
+        return [(score + self.urgency_weight * urgency.get(getattr(action, "unit", None), 0.0), action)
+                for score, action in options]
 
     def _refine_moves(self, b: _Board, options: list[tuple[float, Action]]) -> None:
         """Ask the geometry about the cover of the best move that could win, and of the REFINE
@@ -337,7 +263,9 @@ class AIPlayer:
         odds = attack_odds(int(plan["attack"]), int(plan["dodge"]), b.game.ctx.p)
         left = int(_value(b.sheet(target.sheet), "hp", 1)) - int(target.damage)
         kill = sum(p for k, p in odds.damage_distribution.items() if k >= max(left, 1))
-        return odds.expected_damage + KILL_VALUE * kill
+        # §2.2: sides alternate units; one killed before it has played this round loses its action too
+        before_it_acts = self.unplayed_kill if getattr(target, "played", True) is False else 0.0
+        return odds.expected_damage + (KILL_VALUE + before_it_acts) * kill
 
     def _treats(self, b: _Board, unit: Any) -> list[tuple[float, Action]]:
         """BOW §2.4.4: treat a wounded friend within touch (the checker decides colour and contact)."""
@@ -507,132 +435,6 @@ class AIPlayer:
                     for r in reports)
         return value + EXPOSED_PENALTY * len(asked)
 
-    # -- pilots ----------------------------------------------------------------------------
-    def _piloting(self, b: _Board, unit: Any) -> list[tuple[float, Action]]:
-        """Speed, direction and the compulsory move of the pilot's vehicle (§3.3)."""
-        vehicle = piloted(b.game, unit.id)
-        if vehicle is None or vehicle.position is None:
-            return []
-        options: list[tuple[float, Action]] = [(0.01, CompulsoryMove(unit.id))]
-        distance, enemy = b.nearest_enemy(vehicle.position)
-        if enemy is None:
-            return options
-        standoff = self._standoff(b, unit, vehicle)
-        current = self._drive(b, vehicle, vehicle.speed, distance, standoff)
-        for speed in allowed_speeds(b.game, vehicle):
-            if speed == vehicle.speed:
-                continue
-            if vehicle.moved:  # after the move: stop once within the standoff (the gunner shoots better)
-                score = 0.05 if speed < vehicle.speed and distance <= standoff + 5 else -0.2
-            else:
-                score = self._drive(b, vehicle, speed, distance, standoff) - current - 0.02
-            options.append((score, ChangeSpeed(unit.id, speed)))
-        now = _turn_between(vehicle.facing, _bearing(vehicle.position, tuple(enemy)))
-        for delta in (-45.0, -22.5, 22.5, 45.0):
-            new = _turn_between((vehicle.facing + delta) % 360, _bearing(vehicle.position, tuple(enemy)))
-            options.append(((now - new) / 45.0 * 0.3 - 0.02, ChangeDirection(unit.id, delta)))
-        return options
-
-    def _is_friend(self, b: _Board, id: str) -> bool:
-        body = b.units.get(id) or b.vehicles.get(id)
-        return body is not None and body.side == self.side
-
-    def _standoff(self, b: _Board, pilot: Any, vehicle: Any) -> float:
-        """The distance a pilot keeps from the nearest enemy: the best range band of the vehicle's
-        ranged weapon (keeping 2 bricks, §2.4.2), or 0 (charge) for a vehicle without one."""
-        skill = int(_value(b.sheet(pilot.sheet), "attack"))
-        bricks = [skill + int(_value(w, "damage")) for w in _value(b.sheet(vehicle.sheet), "weapons", [])
-                  if _value(w, "kind", "ranged") == "ranged"]
-        return b.game.ctx.range_band * max(1, max(bricks) - 1) if bricks else 0.0
-
-    def _first_contact(self, b: _Board, vehicle: Any, distance: float) -> Any:
-        """The first contact of a straight move of `distance` studs: one sweep at the top speed per
-        choice, cut to the distance (the sweep follows the same line whatever its length)."""
-        key = ("sweep", vehicle.id)
-        if key not in b.memo:
-            top = max(allowed_speeds(b.game, vehicle)) * 5.0
-            b.memo[key] = (top, b.game.geometry.sweep(vehicle.id, top))
-        top, contact = b.memo[key]
-        if distance > top:
-            return b.game.geometry.sweep(vehicle.id, distance)
-        return contact if contact is not None and contact.distance_studs <= distance else None
-
-    def _drive(self, b: _Board, vehicle: Any, speed: int, distance: float, standoff: float = 0.0) -> float:
-        """Value of the straight move at `speed`: studs gained towards the standoff distance from
-        the nearest enemy, minus a crash into the decor or off the field (§3.6.2)."""
-        if speed <= 0 or vehicle.moved:
-            return 0.0
-        contact = self._first_contact(b, vehicle, speed * 5.0)
-        if contact is not None and contact.kind in ("decor", "edge", "ground"):
-            return -CRASH_PENALTY
-        if contact is not None and contact.other is not None and self._is_friend(b, contact.other):
-            return -CRASH_PENALTY  # never run over one's own side (§3.6.1)
-        travelled = speed * 5.0 if contact is None else contact.distance_studs
-        rad = math.radians(vehicle.facing)
-        end = (vehicle.position[0] + travelled * math.cos(rad), vehicle.position[1] + travelled * math.sin(rad))
-        hit_enemy = contact is not None and contact.kind == "unit" and contact.other in {e.id for e in b.enemies}
-        after = b.nearest_enemy(end)[0]
-        return DRIVE_VALUE * (abs(distance - standoff) - abs(after - standoff)) / 5.0 + (0.5 if hit_enemy else 0.0)
-
-    # -- pilots, planning every course (plans_courses) ---------------------------------------------
-    def _steering(self, b: _Board, unit: Any, options: list[tuple[float, Action]]) -> list[tuple[float, Action]]:
-        """§3.3: every course the pilot can still set before the compulsory move, each judged where the
-        vehicle will face (courses.py). A steering action is worth the best course it begins over the
-        course as it is; an action that steers nothing (a shot, the move itself) the best course the
-        actions left after it can still set. A stopped pilot whose every course is blocked gets off."""
-        vehicle = piloted(b.game, unit.id)
-        if vehicle is None or vehicle.position is None or vehicle.moved:
-            return options + (self._piloting(b, unit) if vehicle is not None else [])
-        distance, enemy = b.nearest_enemy(vehicle.position)
-        budget = int(_value(b.sheet(unit.sheet), "action_budget", 1)) - unit.actions_used
-        standoff = self._standoff(b, unit, vehicle) if enemy is not None else 0.0
-        plans = [(self._course_value(b, vehicle, c, distance, standoff), c) for c in courses(b.game, vehicle, budget)]
-        stay = max((v for v, c in plans if c.actions == 0), default=0.0)
-        after_one = max((v for v, c in plans if c.actions <= budget - 1), default=stay)
-        steered = [(score + after_one - stay, action) if not isinstance(action, (EndTurn, DriftMove)) else
-                   (score, action) for score, action in options]
-        steered.append((0.01, CompulsoryMove(unit.id)))
-        firsts: dict[tuple[str, float], float] = {}
-        for value, course in plans:
-            if course.first is not None:
-                firsts[course.first] = max(firsts.get(course.first, -math.inf), value)
-        for (kind, x), value in firsts.items():
-            action = ChangeDirection(unit.id, x) if kind == "turn" else ChangeSpeed(unit.id, int(x))
-            steered.append((value - stay - 0.02, action))
-        if self.dismounts and vehicle.speed == 0 and unit.weapon is not None and \
-                max((v for v, c in plans if c.speed > 0), default=0.0) <= 0.0:
-            steered += self._getting_off(b, unit, vehicle)
-        return steered
-
-    def _course_value(self, b: _Board, vehicle: Any, course: Any, distance: float, standoff: float) -> float:
-        """Studs gained towards the standoff distance; a crash (§3.6.2) or a friend run over (§3.6.1)
-        costs more than any shot is worth."""
-        if course.speed <= 0:
-            return 0.0
-        if any(c.other is not None and self._is_friend(b, c.other) for c in course.contacts):
-            return -RUN_OVER_PENALTY
-        if any(c.kind in ("decor", "edge", "ground") for c in course.contacts):
-            return -CRASH_PENALTY
-        enemies = {e.id for e in b.enemies}
-        run_over = sum(1 for c in course.contacts if c.kind == "unit" and c.other in enemies)
-        rad = math.radians(course.facing)
-        end = (vehicle.position[0] + course.travelled * math.cos(rad),
-               vehicle.position[1] + course.travelled * math.sin(rad))
-        after = b.nearest_enemy(end)[0]
-        if not math.isfinite(after):
-            return 0.0
-        return DRIVE_VALUE * (abs(distance - standoff) - abs(after - standoff)) / 5.0 + 0.5 * run_over
-
-    def _getting_off(self, b: _Board, unit: Any, vehicle: Any) -> list[tuple[float, Action]]:
-        """§2.3.3: off the stuck vehicle, onto the free cell by its door nearest the enemy."""
-        cells = b.game.ask("free_cells_near", vehicle.id)
-        if not cells or not len(b.enemy_xy):
-            return []
-        centres = np.array(cells, float) + 0.5
-        gaps = np.hypot(centres[:, None, 0] - b.enemy_xy[None, :, 0], centres[:, None, 1] - b.enemy_xy[None, :, 1])
-        best = cells[int(np.argmin(gaps.min(axis=1)))]
-        return [(DISMOUNT_VALUE, GetOff(unit.id, (int(best[0]), int(best[1]))))]
-
     # -- moves worth the shot they allow (follow_up) ------------------------------------------------
     def _follow_up(self, b: _Board, options: list[tuple[float, Action]]) -> None:
         """A move of a unit with an action left after it is worth the best shot from where it ends,
@@ -681,3 +483,4 @@ class FirstAIPlayer(AIPlayer):
     follow_up = False
     pass_cost = 0.0
     urgency_weight = 0.0
+    unplayed_kill = 0.0

@@ -48,6 +48,8 @@ class StrongPlayer:
                  clock: Callable[[], float] = time.perf_counter) -> None:
         self.side = side
         self.ai = AIPlayer(side, rng)
+        self.inner = AIPlayer(side, rng)     # inside the search: no follow-up shots asked (the search plays them)
+        self.inner.follow_up = False
         self.budget_s = budget_s
         self.clock = clock
         self._deadline = 0.0
@@ -111,7 +113,7 @@ class StrongPlayer:
         state = game.state
         if depth > 0 and unit is not None and state.active_unit == unit and state.side_to_play == self.side \
                 and self.clock() < self._deadline:
-            following = self._legal_best(game, self.ai, FOLLOWING)
+            following = self._legal_best(game, self.inner, FOLLOWING)
             if following:
                 return max(PRIOR * score + self._after(game, action, depth - 1) for score, action in following)
         return self._material(game)
