@@ -14,6 +14,7 @@ games' records (bow3d.replay.simulate.Tally).
 
 from __future__ import annotations
 
+import copy
 import itertools
 import math
 import os
@@ -24,12 +25,12 @@ from typing import Any
 
 import numpy as np
 
-from bow3d.batch import open_executor
+from bow3d.batch import Job, open_executor
 from bow3d.errors import UserInputError
 from bow3d.replay.balance import wilson
 from bow3d.replay.opponents import NamedPlayers, check_opponents
 from bow3d.replay.session import DEFAULT_MAX_ROUNDS, side_ids
-from bow3d.replay.simulate import GameJob, GameRecord, check_games, games_of, library_choice
+from bow3d.replay.simulate import GameJob, GameRecord, GameTable, check_games, library_choice
 
 ANCHOR = 1000.0        # the first player's rating
 ELO_SCALE = 400.0      # rating points for odds of 10 to 1
@@ -163,22 +164,48 @@ def play_arena(scene_path: str | os.PathLike, players: Sequence[str], games: int
     result.workers, result.engine = executor.workers, executor.engine
     try:
         for a, b in itertools.combinations(players, 2):
-            pairing = Pairing(a, b)
+            pairing = Pairing(a, b, [Seating(a, b), Seating(b, a)])
             result.pairings.append(pairing)
-            for first, second, n in ((a, b, math.ceil(games / 2)), (b, a, games // 2)):
-                seating = Seating(first, second)
-                pairing.seatings.append(seating)
-                job = GameJob.of(scene_path, library=library, max_rounds=max_rounds, geometry_factory=geometry_factory,
-                                 players=NamedPlayers.of({sides[0]: first, sides[1]: second}))
-                for record in games_of(executor, job, range(seed, seed + n), label=f"{first} v {second}",
-                                       progress=progress_bar):
-                    _count(result, seating, record, {sides[0]: first, sides[1]: second})
+            seats = [{sides[0]: s.first, sides[1]: s.second} for s in pairing.seatings]
+            job = ArenaJob(tuple(GameJob.of(scene_path, library=library, max_rounds=max_rounds,
+                                            geometry_factory=geometry_factory, players=NamedPlayers.of(seat))
+                                 for seat in seats))
+            # the seatings alternate seed by seed: a run cut short stays balanced between them
+            items = [(k, s) for s in range(seed, seed + math.ceil(games / 2)) for k in (0, 1)
+                     if k == 0 or s < seed + games // 2]
+            for (k, _), record in zip(items, executor.map(job, items, total=len(items), label=f"{a} v {b}",
+                                                          unit="game", progress=progress_bar)):
+                _count(result, pairing.seatings[k], record, seats[k])
     except KeyboardInterrupt:
         result.interrupted = True
     finally:
         executor.close()
     result.seconds = time.perf_counter() - start
     return result
+
+
+@dataclass(frozen=True)
+class ArenaJob(Job):
+    """Both seatings of a pairing as one batch job: item (seating, seed); one world per worker."""
+
+    seatings: tuple[GameJob, ...]
+
+    def open(self) -> ArenaTable:
+        return ArenaTable(self)
+
+
+class ArenaTable:
+    def __init__(self, job: ArenaJob) -> None:
+        first = GameTable(job.seatings[0])
+        self.tables = [first]
+        for seating in job.seatings[1:]:   # the same scene and world, another pair of players
+            table = copy.copy(first)
+            table.job = seating
+            self.tables.append(table)
+
+    def run(self, item: tuple[int, int]) -> GameRecord:
+        seating, seed = item
+        return self.tables[seating].run(seed)
 
 
 def _count(result: ArenaResult, seating: Seating, record: GameRecord, seated: dict[str, str]) -> None:
