@@ -25,10 +25,13 @@ Wilson interval and each seating's result; an Elo-like rating of every player (t
 of every game, the first player at 1000, 400 points = odds of 10 to 1); and the mishaps of piloted
 vehicles per player (friends run over, crashes into walls or off the field, BOW 3.6).
 
+A village game takes about a second of CPU between greedy and ai; strong searches up to a quarter
+of a second per decision, so count a minute or two per game with it on two cores.
+
 examples:
   bow3d arena scenes/village.yaml --players greedy,ai --games 4
-  bow3d arena scenes/village.yaml --players greedy,ai,strong --games 200 --json
-  bow3d arena scenes/village.yaml --players ai,strong --games 40 --engine ray"""
+  bow3d arena scenes/village.yaml --players greedy,ai,strong --games 2 --max-rounds 3 --json
+  bow3d arena scenes/village.yaml --players greedy,ai --games 200 --workers 2"""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
