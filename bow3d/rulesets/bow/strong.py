@@ -10,9 +10,9 @@ cost points (BOW Annex A.4) times the share of its hit points left. The AI's own
 action (cover, range band, charge) is kept as a prior, so what search cannot see is not forgotten.
 Everything played is taken back: the game leaves the search as it came in.
 
-A time budget per decision (BUDGET_S) bounds the search: candidates are searched best first and
-the search stops when the budget is spent (the choice is then the best searched so far), so the
-choices depend on the clock: a replay verifies its choices for legality, not by re-deriving them
+A time budget per decision (BUDGET_S, wall clock) bounds the search: candidates are searched best
+first; once the budget is spent no candidate is begun and every node still open is judged as it
+stands (the choice is then the best searched so far), so the choices depend on the clock: a replay verifies its choices for legality, not by re-deriving them
 (Ruleset.is_reproducible).
 """
 
@@ -98,6 +98,8 @@ class StrongPlayer:
         if game.is_over:
             return WIN if game.winner == self.side else -WIN if game.winner is not None else 0.0
         request = game.pending
+        if self.clock() > self._deadline:   # the budget is spent: what stands now is the estimate
+            return self._material(game)
         if isinstance(request, ChanceRequest):
             fixed = request.spec.fixed()
             if fixed is not None:
