@@ -18,7 +18,8 @@ NAME = "play"
 ORDER = 35
 HELP = "play a scene in 3D, hot-seat or against the AI (the game is saved as a replay)"
 DESCRIPTION = """Play BOW 1.3 in a 3D window. Hot-seat by default (the players share the mouse);
---vs-ai SIDE lets the AI play that side. Every action and brick roll is written to a replay
+--vs-ai SIDE lets the AI play that side; --vs-ai SIDE:NAME picks the opponent (greedy, ai or
+strong; see 'bow3d arena'). Every action and brick roll is written to a replay
 file as it happens (never overwriting one); watch it with 'bow3d replay FILE'.
 
 Mouse: left click one of your units (its reachable cells light up, its description sheet
@@ -44,6 +45,7 @@ Without a display, --offscreen-script FILE plays from a text file of commands, o
 examples:
   bow3d play scenes/village.yaml
   bow3d play scenes/village.yaml --vs-ai red --seed 42
+  bow3d play scenes/village.yaml --vs-ai red:strong
   bow3d play scenes/village.yaml --offscreen-script scenes/village-moves.txt --replay test.bowreplay
   bow3d play --resume test.bowreplay --offscreen-script scenes/village-moves-2.txt --replay test-2.bowreplay"""
 
@@ -117,8 +119,9 @@ def run_script(ui, script: list[ScriptLine], source: str) -> None:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("scene", nargs="?", help="the scene file (.yaml); with --resume, the replay's")
-    parser.add_argument("--vs-ai", action="append", default=[], metavar="SIDE",
-                        help="the AI plays this side (repeat for several; all sides: the AI plays itself)")
+    parser.add_argument("--vs-ai", action="append", default=[], metavar="SIDE[:NAME]",
+                        help="the AI plays this side (repeat for several; all sides: the AI plays itself); "
+                        "NAME picks the opponent: greedy, ai (default) or strong, e.g. red:strong")
     parser.add_argument("--replay", metavar="FILE", help="where the replay goes (default: a new "
                         "SCENE-YYYYmmdd-HHMMSS.bowreplay in the current folder; never overwritten)")
     parser.add_argument("--seed", type=int, default=None, help="seed of the brick rolls and the AI (default: "
@@ -146,9 +149,15 @@ def run(args: argparse.Namespace) -> int:
         raise UserInputError(f"{source}: bow3d play needs a scene file (.yaml); see 'bow3d scene --help'")
     scene = resumed.scene() if resumed is not None else load_scene(source)
     sides = [side.id for side in scene.sides]
-    for side in args.vs_ai:
+    from bow3d.replay.opponents import check_opponents
+
+    chosen = {}
+    for item in args.vs_ai:
+        side, _, name = item.partition(":")
         if side not in sides:
-            raise UserInputError(f"--vs-ai {side}: no such side in {source.name} (sides: {', '.join(sides)})")
+            raise UserInputError(f"--vs-ai {item}: no such side in {source.name} (sides: {', '.join(sides)})")
+        chosen[side] = name or "ai"
+    check_opponents(scene, chosen, "--vs-ai {side}:{name}")
     if args.max_rounds < 1:
         raise UserInputError(f"--max-rounds {args.max_rounds}: give at least 1")
     script = None
@@ -164,7 +173,7 @@ def run(args: argparse.Namespace) -> int:
     if not replay.parent.exists():
         raise UserInputError(f"{replay}: the folder {replay.parent} does not exist")
     seed = args.seed if args.seed is not None else int(datetime.datetime.now().timestamp()) % 2**31
-    players = {side: "ai" if side in args.vs_ai else "human" for side in sides}
+    players = {side: chosen.get(side, "human") for side in sides}
     library = Library.from_env(args.library)
     records = None
     if resumed is not None:  # the game as it was set up: its seed, players, round limit and library

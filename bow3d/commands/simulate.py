@@ -26,8 +26,13 @@ printed (and kept in --results), exit code 130.
 Prints wins per side, draws, average rounds and games per second (world building included). A game
 that reaches --max-rounds ends on the rules' round limit.
 
+--blue NAME and --red NAME (or --player SIDE=NAME for other side ids) choose each side's opponent:
+greedy (the fixed baseline: shoot the best odds, else step towards the nearest enemy), ai (the
+default) or strong (a search under a time budget per decision); 'bow3d arena' ranks them.
+
 examples:
   bow3d simulate scenes/village.yaml --games 50
+  bow3d simulate scenes/village.yaml --games 20 --blue greedy --red ai
   bow3d simulate scenes/village.yaml --games 1 --seed 1 --replays my-replays/
   bow3d simulate scenes/village.yaml --games 40 --seed 1 --engine ray --json
   bow3d simulate scenes/village.yaml --games 100000 --engine ray --address auto --results village.jsonl"""
@@ -45,6 +50,41 @@ def add_engine_arguments(parser: argparse.ArgumentParser, workers_default: str) 
     group.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
 
 
+def add_opponent_arguments(parser: argparse.ArgumentParser) -> None:
+    """--blue NAME, --red NAME, --player SIDE=NAME: each side's named opponent (default ai)."""
+    group = parser.add_argument_group("who plays each side")
+    for side in ("blue", "red"):
+        group.add_argument(f"--{side}", metavar="NAME", help=f"the opponent that plays {side}: greedy, ai "
+                           "(default) or strong")
+    group.add_argument("--player", action="append", default=[], metavar="SIDE=NAME",
+                       help="the opponent that plays a side of another name (repeat for several)")
+
+
+def chosen_opponents(args: argparse.Namespace) -> dict[str, str]:
+    """side -> name as given on the command line (--blue, --red, --player SIDE=NAME); checked later
+    against the scene (bow3d.replay.opponents.check_opponents)."""
+    chosen = {side: getattr(args, side) for side in ("blue", "red") if getattr(args, side, None)}
+    for item in getattr(args, "player", []):
+        side, sep, name = item.partition("=")
+        if not sep or not side or not name:
+            raise UserInputError(f"--player {item}: give SIDE=NAME, e.g. --player green=greedy")
+        chosen[side] = name
+    return chosen
+
+
+def scene_opponents(args: argparse.Namespace) -> tuple[dict[str, str], object]:
+    """The scene's side -> opponent name (checked), and the players factory for the batch (None: all ai)."""
+    from bow3d.replay.opponents import NamedPlayers, check_opponents
+    from bow3d.rulesets import load_scene
+
+    chosen = chosen_opponents(args)
+    if not chosen:
+        return {}, None
+    option = "--{side} {name}" if set(chosen) <= {"blue", "red"} else "--player {side}={name}"
+    names = check_opponents(load_scene(args.scene), chosen, option)
+    return names, NamedPlayers.of(names)
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("scene", help="a scene file (.yaml, format bow3d-scene/1)")
     parser.add_argument("--games", type=int, default=10, metavar="N", help="number of games (default 10)")
@@ -55,6 +95,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--results", metavar="FILE.jsonl", help="stream each game's result to this file (JSON lines)")
     parser.add_argument("--force", action="store_true", help="replace the --results file if it exists")
     parser.add_argument("--json", action="store_true", help="print JSON for scripts (with each game's result)")
+    add_opponent_arguments(parser)
     add_engine_arguments(parser, "every core from 8 games on; with Ray, every CPU of the cluster")
 
 
@@ -79,10 +120,11 @@ def run(args: argparse.Namespace) -> int:
     if not 1 <= args.max_rounds <= 10_000:
         raise UserInputError(f"--max-rounds must be 1 to 10,000, got {args.max_rounds}")
     workers = engine_workers(args, args.games)
+    names, players = scene_opponents(args)
     summary = simulate(args.scene, args.games, seed=args.seed, replays_dir=args.replays, workers=workers,
                        max_rounds=args.max_rounds, engine=args.engine, address=args.address,
                        keep_results=args.json, results_file=args.results, force=args.force,
-                       progress_bar=not args.no_progress)
+                       progress_bar=not args.no_progress, players=players)
     if summary.interrupted:
         print(f"interrupted: {summary.played:,} of {summary.games:,} games finished; their results follow"
               + (f" (and are in {args.results})" if args.results else ""), file=sys.stderr)
@@ -94,7 +136,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"{summary.scene}: {summary.played:,} game{'' if summary.played == 1 else 's'}, {seeds}, {summary.engine} engine, "
           f"{summary.workers} worker{'s' if summary.workers > 1 else ''}")
     for side, wins in summary.wins.items():
-        print(f"  {side:<12} {wins:>5} win{' ' if wins == 1 else 's'} ({wins / max(summary.played, 1):.0%})")
+        who = f" ({names[side]})" if names else ""
+        print(f"  {side + who:<12} {wins:>5} win{' ' if wins == 1 else 's'} ({wins / max(summary.played, 1):.0%})")
     print(f"  {'draws':<12} {summary.draws:>5}")
     print(f"average rounds {summary.average_rounds:.1f}; {summary.games_per_second:.2f} games/s "
           f"({summary.seconds:.2f} s, world building included)")

@@ -65,11 +65,16 @@ def ruleset_for(scene: Any) -> Ruleset:
     return RULESETS.get(scene.ruleset.name)
 
 
-def ai_players(scene: Any, seed: int, ruleset: Ruleset | None = None) -> dict[str, Any]:
-    """One AI of the scene's ruleset per side, each on its own tie-break stream of `seed`."""
+def ai_players(scene: Any, seed: int, ruleset: Ruleset | None = None,
+               names: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """One AI of the scene's ruleset per side, each on its own tie-break stream of `seed`: the
+    opponent `names[side]` names (an opponent's name or version; default 'ai', the ruleset's AI).
+    Sides that `names` leaves out get none when `names` is given."""
     ruleset = ruleset or ruleset_for(scene)
-    return {side: ruleset.player(side, np.random.default_rng([seed, AI_STREAM + i]))
-            for i, side in enumerate(side_ids(scene))}
+    return {side: ruleset.opponent(names[side] if names is not None else "ai", side,
+                                   np.random.default_rng([seed, AI_STREAM + i]))
+            for i, side in enumerate(side_ids(scene)) if names is None or side in names}
+
 
 
 def prepare_geometry(scene: Any, geometry: Any) -> CachedGeometry:

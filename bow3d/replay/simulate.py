@@ -24,7 +24,8 @@ from bow3d.batch import Executor, Job, Spool, open_executor
 from bow3d.errors import SceneError, UserInputError
 from bow3d.paths import free_path
 from bow3d.replay.format import SUFFIX, ReplayWriter, file_sha256, library_kind, sight_method
-from bow3d.replay.session import DEFAULT_MAX_ROUNDS, ai_players, play_game, prepare_geometry, side_ids
+from bow3d.replay.opponents import header_word
+from bow3d.replay.session import DEFAULT_MAX_ROUNDS, play_game, prepare_geometry, side_ids
 from bow3d.replay.variants import SceneEdit, apply_edits
 
 GeometryFactory = Callable[[Any], Any]
@@ -45,6 +46,7 @@ class GameRecord:
     replay: str | None = None
     fallen: tuple[str, ...] = ()                  # units and vehicles out of the game
     kills: tuple[tuple[str, str], ...] = ()       # (by, fallen) where an attack did it
+    mishaps: tuple[tuple[str, str], ...] = ()     # (side, 'friendly_run_over' | 'crash') of piloted vehicles
 
     def as_dict(self) -> dict[str, Any]:
         out = {"seed": self.seed, "winner": self.winner, "rounds": self.rounds, "records": self.records,
@@ -56,12 +58,13 @@ class GameRecord:
     def to_line(self) -> dict[str, Any]:
         """Everything, for the spool on disk."""
         return {**self.as_dict(), "replay": self.replay, "fallen": list(self.fallen),
-                "kills": [list(k) for k in self.kills]}
+                "kills": [list(k) for k in self.kills], "mishaps": [list(m) for m in self.mishaps]}
 
     @classmethod
     def from_line(cls, data: dict[str, Any]) -> GameRecord:
         return cls(data["seed"], data["winner"], data["rounds"], data["records"], data["ended"], data.get("replay"),
-                   tuple(data.get("fallen", ())), tuple(tuple(k) for k in data.get("kills", ())))
+                   tuple(data.get("fallen", ())), tuple(tuple(k) for k in data.get("kills", ())),
+                   tuple(tuple(m) for m in data.get("mishaps", ())))
 
 
 def free_replay_path(folder: Path, stem: str) -> Path:
@@ -102,14 +105,22 @@ def _library_of(geometry: Any) -> str | None:
 
 
 class Tally:
-    """on_record hook: who fell, and to whose attack (the last attack_result of the same record)."""
+    """on_record hook: who fell, and to whose attack (the last attack_result of the same record); and the
+    mishaps of piloted vehicles (BOW §3.6): a unit of the vehicle's own side run over, a crash into the
+    decor or the ground, or off the field. A drifting vehicle (no pilot, §3.3) steers nobody: not counted."""
 
-    def __init__(self) -> None:
+    def __init__(self, sides: dict[str, str] | None = None) -> None:
         self.fallen: list[str] = []
         self.kills: list[tuple[str, str]] = []
+        self.mishaps: list[tuple[str, str]] = []
+        self.sides = sides or {}          # unit or vehicle id -> side
+        self._piloted = False             # the vehicle now moving has a pilot (its move was chosen)
 
     def __call__(self, action: Any, events: list) -> None:
         attacker = None
+        kind = getattr(action, "TYPE", "")
+        if kind in ("compulsory_move", "drift"):
+            self._piloted = kind == "compulsory_move"
         for event in events:
             if event.kind in ("attack", "attack_result"):
                 attacker = event.data.get("unit", attacker)
@@ -121,6 +132,20 @@ class Tally:
                 by = event.data.get("by") or attacker
                 if by is not None and by != gone:
                     self.kills.append((by, gone))
+            elif event.kind in ("collision", "left_field") and self._piloted:
+                self._mishap(event)
+
+    def _mishap(self, event: Any) -> None:
+        side = self.sides.get(event.data.get("vehicle"))
+        if event.kind == "left_field" or event.data.get("kind") in ("decor", "ground"):
+            self.mishaps.append((side, "crash"))
+        elif self.sides.get(event.data.get("other")) == side:   # a friend: on foot, or another vehicle
+            self.mishaps.append((side, "friendly_run_over" if event.data.get("kind") == "unit" else "crash"))
+
+
+def body_sides(scene: Any) -> dict[str, str]:
+    """Unit and vehicle id -> side id."""
+    return {body.id: body.side for body in [*scene.units, *getattr(scene, "vehicles", [])]}
 
 
 @dataclass(frozen=True)
@@ -164,20 +189,21 @@ class GameTable:
     def run(self, seed: int) -> GameRecord:
         job, scene = self.job, self.scene
         players = job.players(scene, seed) if job.players is not None else None
-        tally = Tally()
+        tally = Tally(body_sides(scene))
         if job.replays_dir is None:
             result = play_game(scene, self.geometry, players, seed, max_rounds=job.max_rounds, on_record=tally)
             out = None
         else:
             out = free_replay_path(Path(job.replays_dir), f"{Path(job.scene).stem}-seed{seed}")
             names = {side: "ai" for side in side_ids(scene)} if players is None else \
-                {side: getattr(p, "name", "ai") for side, p in players.items()}
+                {side: header_word(p) for side, p in players.items()}
             with ReplayWriter(out, scene, seed, names, max_rounds=job.max_rounds, sight=sight_method(self.geometry),
                               library=_library_of(self.geometry)) as writer:
                 result = play_game(scene, self.geometry, players, seed, writer=writer, max_rounds=job.max_rounds,
                                    on_record=tally)
         return GameRecord(result.seed, result.winner, result.rounds, result.records, result.ended,
-                          None if out is None else str(out), tuple(tally.fallen), tuple(tally.kills))
+                          None if out is None else str(out), tuple(tally.fallen), tuple(tally.kills),
+                          tuple(tally.mishaps))
 
 
 @dataclass

@@ -98,6 +98,31 @@ def check_header(opened: OpenReplay) -> str | None:
     return None
 
 
+def _re_derivable(opened: OpenReplay, scene: Any) -> tuple[dict[str, Any], str | None]:
+    """The players whose choices verify re-derives (side -> a fresh player on its seeded stream), and
+    why some were not: the header's 'ai' sides when this bow3d still has the AI it names, and the
+    sides of a named opponent's version ('bow-greedy-1') that chooses without a clock."""
+    ruleset, header = opened.ruleset, opened.header
+    known = set(ruleset.opponents().values()) | set(ruleset.retired_opponents())
+    names: dict[str, str] = {}
+    notes = []
+    for side, who in header.players.items():
+        if who == "ai":
+            if header.ai == ruleset.ai_version or (header.ai is not None and ruleset.is_reproducible(header.ai)):
+                names[side] = header.ai or "ai"
+            else:
+                notes.append(f"the 'ai' sides were played by {header.ai or 'an unnamed AI'}; this bow3d's AI is "
+                             f"{ruleset.ai_version}: their choices were checked for legality, not re-derived")
+        elif who in known:
+            if ruleset.is_reproducible(who):
+                names[side] = who
+            else:
+                notes.append(f"{side} was played by {who}, which searches under a time budget: its choices were "
+                             "checked for legality, not re-derived")
+    players = ai_players(scene, header.seed, ruleset, names=names) if names else {}
+    return players, "; ".join(dict.fromkeys(notes)) or None
+
+
 def verify_replay(path: str | os.PathLike, geometry: Any = None, geometry_factory: GeometryFactory | None = None,
                   *, scene: str | os.PathLike | None = None, check_players: bool = True) -> VerifyResult:
     """Re-simulate a replay and check it (see the module docstring); return ok or the first problem.
@@ -126,14 +151,8 @@ def verify_replay(path: str | os.PathLike, geometry: Any = None, geometry_factor
         return VerifyResult(False, 0, f"line 1: refereed with the sight method {opened.sight_method!r}; the world "
                             f"given measures sight with {sight!r}, so it cannot re-play the game as it was played",
                             entry=0, kind="header", **base)
-    ai_sides = tuple(side for side, who in opened.header.players.items() if who == "ai") if check_players else ()
-    ai_note = None
-    if ai_sides and opened.header.ai != opened.ruleset.ai_version:
-        ai_note = (f"the 'ai' sides were played by {opened.header.ai or 'an unnamed AI'}; this bow3d's AI is "
-                   f"{opened.ruleset.ai_version}: their choices were checked for legality, not re-derived")
-        ai_sides = ()
-    ais = {side: ai for side, ai in ai_players(scene_obj, opened.header.seed, opened.ruleset).items()
-           if side in ai_sides} if ai_sides else {}
+    ais, ai_note = _re_derivable(opened, scene_obj) if check_players else ({}, None)
+    ai_sides = tuple(ais)
     base.update(chance_checked=seeded, players_checked=ai_sides, ai_note=ai_note)
     checked = 0
     game = opened.start(geometry)

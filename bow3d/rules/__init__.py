@@ -31,11 +31,11 @@ from bow3d.rules.geometry import Cell, Contact, Geometry, SightReport
 from bow3d.rules.pending import Decide, DecisionRequest, Pending
 from bow3d.rules.records import Action, ActionTable
 from bow3d.rules.refusal import Illegal, Reason, Refusal
-from bow3d.rules.ruleset import RULESETS, Registry, Ruleset, UnknownRuleset
+from bow3d.rules.ruleset import RULESETS, Registry, Ruleset, UnknownOpponent, UnknownRuleset
 
 __all__ = [
     "Action", "ActionTable", "CardDraw", "Cell", "ChanceRequest", "ChanceSpec", "Contact", "Decide",
     "DecisionRequest", "Dice", "Event", "EventKind", "EventSchema", "FieldSpec", "Game", "Geometry", "Illegal",
     "Narrator", "Pending", "RULESETS", "Reason", "Refusal", "Registry", "Roll", "Ruleset", "Shuffle",
-    "SightReport", "UnknownRuleset", "event_from_record", "register_spec", "spec_from_record",
+    "SightReport", "UnknownOpponent", "UnknownRuleset", "event_from_record", "register_spec", "spec_from_record",
 ]

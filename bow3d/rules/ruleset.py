@@ -23,6 +23,7 @@ taking back; a `Ruleset` brings everything that is one game's:
   narrator(language)                      its words (a bow3d.rules.events.Narrator)
   event_schema                            its documented event kinds
   player(side, rng)                       its AI
+  opponents(), opponent(name, side, rng)  its named opponents (e.g. greedy, ai, strong) and their versions
   army_costs(scene), cost_lines(scene)    its points (or None when the book has none)
   add_odds_arguments(group), odds(args)   its part of `bow3d odds`
 
@@ -149,6 +150,40 @@ class Ruleset:
     def player(self, side: str, rng: Any) -> Any:
         raise NotImplementedError
 
+    # -- named opponents -----------------------------------------------------------------------
+    def opponents(self) -> dict[str, str]:
+        """Name -> version of every opponent a side may be given (`--blue greedy`); 'ai' is `player()`."""
+        return {"ai": self.ai_version or "ai"}
+
+    def retired_opponents(self) -> dict[str, Any]:
+        """Version -> factory(side, rng) of opponents no longer named but kept so that the replays they
+        played still re-derive their choices (a ruleset overrides this when its AI changed)."""
+        return {}
+
+    def is_reproducible(self, version: str) -> bool:
+        """Does the opponent of that version choose the same from the same seed (no clock)? Replay
+        verify re-derives only those."""
+        return version == self.ai_version or version in self.retired_opponents()
+
+    def opponent(self, name: str, side: str, rng: Any) -> Any:
+        """The opponent called `name` (or a version of one) playing `side`, tie-breaks on `rng`;
+        UnknownOpponent lists the names. The player's `name` says what a replay header calls it."""
+        retired = self.retired_opponents()
+        if name in retired:
+            player = retired[name](side, rng)
+        elif name == "ai" or name == self.ai_version:
+            player = self.player(side, rng)
+        else:
+            player = self._named_opponent(name, side, rng)
+        if getattr(player, "name", None) is None:
+            player.name = "ai"
+        return player
+
+    def _named_opponent(self, name: str, side: str, rng: Any) -> Any:
+        """An opponent other than 'ai' (a ruleset with more overrides this)."""
+        raise UnknownOpponent(f"unknown opponent {name!r} for {self.name}; choose one of: "
+                              f"{', '.join(self.opponents())}")
+
     def army_costs(self, scene: Any) -> Any:
         return None
 
@@ -171,6 +206,10 @@ class Ruleset:
 
 class UnknownRuleset(UserInputError):
     """A ruleset name that no registered ruleset has (the message lists the known ones)."""
+
+
+class UnknownOpponent(UserInputError):
+    """An opponent name that the ruleset does not have (the message lists its opponents)."""
 
 
 class Registry:

@@ -35,6 +35,7 @@ import numpy as np
 from bow3d.ldraw import Library
 from bow3d.replay import ReplayWriter, Session
 from bow3d.replay.format import library_kind, sight_method
+from bow3d.replay.opponents import header_word
 from bow3d.replay.session import DEFAULT_MAX_ROUNDS, ai_players
 from bow3d.rules import Illegal, Roll
 from bow3d.rules.events import Event
@@ -55,7 +56,7 @@ PREVIEW_RGBA = (250, 200, 30, 255)  # the previewed move's cell: a yellow 1x1 br
 class PlayUI:
     """A game of `scene` in a Panda3D window (or offscreen buffer) `base`.
 
-    `players` maps each side to "human" or "ai"; `replay` is the .bowreplay path (never
+    `players` maps each side to "human" or an opponent's name ("ai", "greedy", "strong"); `replay` is the .bowreplay path (never
     overwritten); `geometry` defaults to the scene's World; `animate` False makes every move and
     roll land at once (tests).
     """
@@ -77,12 +78,12 @@ class PlayUI:
         self.viewer.world = geometry if hasattr(geometry, "decor_model") else None
         self.nodes = self.viewer.nodes
         kind = library_kind(library or Library.from_env())  # so the replay verifies wherever LDRAWDIR points
-        self.writer = ReplayWriter(replay, scene, seed, self.players, max_rounds=max_rounds, library=kind,
+        ai = ai_players(scene, seed, names={side: who for side, who in self.players.items() if who != "human"})
+        words = {side: (header_word(ai[side]) if side in ai else who) for side, who in self.players.items()}
+        self.writer = ReplayWriter(replay, scene, seed, words, max_rounds=max_rounds, library=kind,
                                    sight=sight_method(geometry))
-        ai = ai_players(scene, seed)
         self.session = Session.start(scene, geometry, seed=seed, writer=self.writer, max_rounds=max_rounds,
-                                     players={side: (ai[side] if who == "ai" else None)
-                                              for side, who in self.players.items()},
+                                     players={side: ai.get(side) for side in self.players},
                                      on_record=self._recorded)
         self.game = self.session.game
         self.narrator = ruleset_of(scene).narrator()

@@ -25,21 +25,19 @@ among `legal_actions()`.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from bow3d.errors import RulesError
-from bow3d.rulesets.bow.actions import (
-    Action, Attack, ChangeDirection, ChangeSpeed, CompulsoryMove, DriftMove, EndTurn, GetOff, GetOn, Move, Treat,
-)
+from bow3d.rulesets.bow.actions import Action, Attack, CompulsoryMove, DriftMove, EndTurn, GetOff, GetOn, Move, Treat
+from bow3d.rulesets.bow.ai_board import _bearing, _Board, _turn_between, _value
+from bow3d.rulesets.bow.ai_pilots import Pilots
 from bow3d.rulesets.bow.combat import attack_plan
 from bow3d.rulesets.bow.handling import move_studs
 from bow3d.rulesets.bow.odds import attack_odds, treat_odds
 from bow3d.rulesets.bow.queries import actors, drifting_vehicles, piloted
 from bow3d.rulesets.bow.sight import is_covered, sees
-from bow3d.rulesets.bow.vehicles import allowed_speeds
 
 # Weights, in expected damage points (a kill of the last HP is worth KILL_VALUE more).
 KILL_VALUE = 1.5
@@ -55,82 +53,44 @@ WOUNDED_PULL = 0.6          # medic: per Move worth of studs towards a wounded f
 WAIT_FOR_MEDIC = 1.0        # a wounded unit walking away from the medic beside him
 MOVE_COST = 0.02            # a move that gains nothing is not made
 REORIENT_VALUE = 0.15       # turning on the spot to face an enemy behind (front arc)
-DRIVE_VALUE = 0.4           # pilots: per 5 studs gained towards the nearest enemy
-CRASH_PENALTY = 2.0         # pilots: a straight move that ends against the decor or off the field
 BOARD_VALUE = 0.3           # taking a free pilot's seat
-MAX_UNITS = 2               # units weighed in full at the start of a turn
+MAX_UNITS = 2               # units weighed in full at the start of a turn (first version; now all)
 TARGETS = 2                 # nearest targets in front weighed per weapon
 REFINE = 1                  # obstacle-side moves per choice whose cover is asked too
 SHOOTERS = 1                # enemy shooters asked per move
 CAN_WIN = (COVER_VALUE + EXPOSED_PENALTY) * SHOOTERS  # the most a cover check can add to a move
 TIE = 1e-9
+PASS_COST = 0.12            # ending a turn without acting (a unit always has a small step or a shot)
+URGENCY_WEIGHT = 0.2        # every unit weighed: per point of urgency, its options first (who is in reach)
+UNPLAYED_KILL = 0.75        # a kill of a unit that has not played yet this round: its action is lost too
+FOLLOW_UP = 0.5             # a move: per point of the best shot it allows next, over the shot from here
+FOLLOWED = 4                # best moves per choice whose follow-up shot is asked (apply, weigh, pop)
+AI_VERSION = "bow-ai-2"
+FIRST_AI_VERSION = "bow-ai-1"
 
 
-def _value(obj: Any, name: str, default: Any = 0) -> Any:
-    value = getattr(obj, name, default)
-    return default if value is None else value
+class AIPlayer(Pilots):
+    """Plays one side: `choose(game)` returns an action the rules accept (AI_VERSION).
 
+    What it weighs beyond its first version (FirstAIPlayer), each a flag of the class:
+    `plans_courses` a pilot weighs every course it can still set, checked where the vehicle will
+    face (courses.py), never one into a wall or over a friend, and stops to get off when every
+    course is blocked (`dismounts`); `weighed_units` every unit of the side, not the 2 most urgent;
+    `riders_shoot` enemies aboard vehicles shoot too; `follow_up` a move is worth the shot it
+    allows from where it ends (close in rather than trade 1-brick shots); `pass_cost` a unit
+    that ends its turn without acting gives up something.
+    """
 
-def _bearing(a: tuple[float, float], b: tuple[float, float]) -> float:
-    return math.degrees(math.atan2(b[1] - a[1], b[0] - a[0])) % 360
-
-
-def _turn_between(a: float, b: float) -> float:
-    return abs((b - a + 180) % 360 - 180)
-
-
-@dataclass
-class _Board:
-    """What one choice reads often: enemies, their positions and weapons' ranges."""
-
-    game: Any
-    side: str
-    enemies: list[Any] = field(default_factory=list)
-    enemy_xy: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
-    shooter_range: np.ndarray = field(default_factory=lambda: np.zeros(0))  # 0 = no ranged weapon
-    hinted: set = field(default_factory=set)  # moves next to an obstacle (asked about cover too)
-    memo: dict = field(default_factory=dict)  # answers asked more than once in one choice
-
-    def __post_init__(self) -> None:
-        state, ctx = self.game.state, self.game.ctx
-        self.units, self.vehicles = state.units, state.vehicles
-        for unit in self.units.values():
-            where = self.position_of(unit.id)
-            if unit.side != self.side and unit.in_play and where is not None:
-                self.enemies.append(unit)
-        self.enemy_xy = np.array([self.position_of(u.id) for u in self.enemies], float).reshape(-1, 2)
-        ranges = []
-        for enemy in self.enemies:
-            weapon = ctx.weapon(enemy.sheet, enemy.weapon)
-            ranged = weapon is not None and _value(weapon, "kind", "ranged") == "ranged" and enemy.aboard is None
-            bricks = int(_value(self.sheet(enemy.sheet), "attack")) + int(_value(weapon, "damage"))
-            ranges.append(ctx.range_band * bricks if ranged else 0.0)
-        self.shooter_range = np.array(ranges, float)
-
-    def sheet(self, sheet_id: str) -> Any:
-        return self.game.ctx.sheet(sheet_id)
-
-    def position_of(self, id: str) -> tuple[float, float] | None:
-        """Where a unit (its vehicle while aboard) or vehicle is on the field."""
-        unit = self.units.get(id)
-        if unit is not None:
-            return self.vehicles[unit.aboard].position if unit.aboard is not None else unit.position
-        vehicle = self.vehicles.get(id)
-        return vehicle.position if vehicle is not None else None
-
-    def nearest_enemy(self, point: tuple[float, float] | None) -> tuple[float, np.ndarray | None]:
-        if point is None or not len(self.enemy_xy):
-            return math.inf, None
-        d = np.hypot(self.enemy_xy[:, 0] - point[0], self.enemy_xy[:, 1] - point[1])
-        i = int(np.argmin(d))
-        return float(d[i]), self.enemy_xy[i]
-
-    def friends(self, unit_id: str) -> list[Any]:
-        return [u for u in self.units.values() if u.side == self.side and u.id != unit_id and u.in_play]
-
-
-class AIPlayer:
-    """Plays one side: `choose(game)` returns an action the rules accept."""
+    name = "ai"
+    version = AI_VERSION
+    weighed_units: int | None = None
+    plans_courses = True
+    dismounts = True
+    riders_shoot = True
+    follow_up = True
+    pass_cost = PASS_COST
+    urgency_weight = URGENCY_WEIGHT
+    unplayed_kill = UNPLAYED_KILL
 
     def __init__(self, side: str, rng: np.random.Generator) -> None:
         self.side = side
@@ -139,20 +99,33 @@ class AIPlayer:
     # -- choosing ------------------------------------------------------------------------
     def choose(self, game: Any) -> Action:
         """The best-weighed action now (ties broken by the generator)."""
-        board = _Board(game, self.side)
+        return self._pick(game, self.options(game))
+
+    def options(self, game: Any) -> list[tuple[float, Action]]:
+        """Every option weighed now, (score, action), best first not guaranteed; the rules' checker
+        has the last word (see _pick)."""
+        board = _Board(game, self.side, riders_shoot=self.riders_shoot)
         units = actors(game)
         if not units or game.state.phase != "play":
-            return self._pick(game, [(self._score_any(board, a), a) for a in game.legal_actions()])
+            return [(self._score_any(board, a), a) for a in game.legal_actions()]
         active = game.state.active_unit
         if active is not None and self._spent(board, active):
-            return self._pick(game, [(0.01, CompulsoryMove(active)), (0.0, EndTurn(active))])
+            return [(0.01, CompulsoryMove(active)), (0.0, EndTurn(active))]
+        urgency = {}
         if active is None:
-            units = sorted(units, key=lambda u: -self._urgency(board, u))[:MAX_UNITS]
+            urgency = {u: self._urgency(board, u) for u in units}
+            units = sorted(units, key=lambda u: -urgency[u])[:self.weighed_units]
         options: list[tuple[float, Action]] = []
         for unit in units:
             options += self._options(board, unit)
         self._refine_moves(board, options)
-        return self._pick(game, options)
+        if self.follow_up:
+            self._follow_up(board, options)
+        if not urgency or not self.urgency_weight:
+            return options
+        # who is in reach acts first (the actor of a drifting vehicle's move counts as its unit)
+        return [(score + self.urgency_weight * urgency.get(getattr(action, "unit", None), 0.0), action)
+                for score, action in options]
 
     def _refine_moves(self, b: _Board, options: list[tuple[float, Action]]) -> None:
         """Ask the geometry about the cover of the best move that could win, and of the REFINE
@@ -219,15 +192,16 @@ class AIPlayer:
     # -- one unit's options ----------------------------------------------------------------
     def _options(self, b: _Board, unit_id: str) -> list[tuple[float, Action]]:
         unit = b.units[unit_id]
-        options: list[tuple[float, Action]] = [(0.0, EndTurn(unit_id))]
+        options: list[tuple[float, Action]] = [(-self.pass_cost if unit.actions_used == 0 else 0.0, EndTurn(unit_id))]
         attacks = self._attacks(b, unit)
         options += attacks
         options += self._treats(b, unit)
         options += [(0.01, DriftMove(unit_id, vid)) for vid in drifting_vehicles(b.game)
                     if b.vehicles[vid].side == self.side]
         if unit.aboard is not None:
-            options += self._piloting(b, unit)
-            return options
+            if not self.plans_courses:
+                return options + self._piloting(b, unit)
+            return self._steering(b, unit, options)
         options += self._boarding(b, unit)
         options += self._moves(b, unit, can_attack=bool(attacks))
         return options
@@ -289,7 +263,9 @@ class AIPlayer:
         odds = attack_odds(int(plan["attack"]), int(plan["dodge"]), b.game.ctx.p)
         left = int(_value(b.sheet(target.sheet), "hp", 1)) - int(target.damage)
         kill = sum(p for k, p in odds.damage_distribution.items() if k >= max(left, 1))
-        return odds.expected_damage + KILL_VALUE * kill
+        # §2.2: sides alternate units; one killed before it has played this round loses its action too
+        before_it_acts = self.unplayed_kill if getattr(target, "played", True) is False else 0.0
+        return odds.expected_damage + (KILL_VALUE + before_it_acts) * kill
 
     def _treats(self, b: _Board, unit: Any) -> list[tuple[float, Action]]:
         """BOW §2.4.4: treat a wounded friend within touch (the checker decides colour and contact)."""
@@ -459,69 +435,52 @@ class AIPlayer:
                     for r in reports)
         return value + EXPOSED_PENALTY * len(asked)
 
-    # -- pilots ----------------------------------------------------------------------------
-    def _piloting(self, b: _Board, unit: Any) -> list[tuple[float, Action]]:
-        """Speed, direction and the compulsory move of the pilot's vehicle (§3.3)."""
-        vehicle = piloted(b.game, unit.id)
-        if vehicle is None or vehicle.position is None:
-            return []
-        options: list[tuple[float, Action]] = [(0.01, CompulsoryMove(unit.id))]
-        distance, enemy = b.nearest_enemy(vehicle.position)
-        if enemy is None:
-            return options
-        standoff = self._standoff(b, unit, vehicle)
-        current = self._drive(b, vehicle, vehicle.speed, distance, standoff)
-        for speed in allowed_speeds(b.game, vehicle):
-            if speed == vehicle.speed:
+    # -- moves worth the shot they allow (follow_up) ------------------------------------------------
+    def _follow_up(self, b: _Board, options: list[tuple[float, Action]]) -> None:
+        """A move of a unit with an action left after it is worth the best shot from where it ends,
+        over the best shot from where it stands (§2.4.2: closer is fewer range bricks lost): the game
+        plays the move, the unit's attacks are weighed, the move is taken back (Game.pop)."""
+        game = b.game
+        budget = {uid: int(_value(b.sheet(u.sheet), "action_budget", 1)) - u.actions_used for uid, u in b.units.items()}
+        now: dict[str, float] = {}
+        for score, action in options:
+            if isinstance(action, (Attack, Treat)):
+                now[action.unit] = max(now.get(action.unit, 0.0), score)
+        moves = sorted((i for i, (_, a) in enumerate(options) if isinstance(a, Move) and budget.get(a.unit, 0) >= 2
+                        and tuple(a.to) != b.units[a.unit].cell), key=lambda i: -options[i][0])
+        per_unit: dict[str, int] = {}
+        asked = []
+        for i in moves:
+            unit_id = options[i][1].unit
+            if per_unit.get(unit_id, 0) < 2 and len(asked) < FOLLOWED * 2:
+                per_unit[unit_id] = per_unit.get(unit_id, 0) + 1
+                asked.append(i)
+        for i in asked:   # last: b's tables are the game's, changed by apply and left stale by pop
+            score, action = options[i]
+            if game.refusal(action) is not None:
                 continue
-            if vehicle.moved:  # after the move: stop once within the standoff (the gunner shoots better)
-                score = 0.05 if speed < vehicle.speed and distance <= standoff + 5 else -0.2
-            else:
-                score = self._drive(b, vehicle, speed, distance, standoff) - current - 0.02
-            options.append((score, ChangeSpeed(unit.id, speed)))
-        now = _turn_between(vehicle.facing, _bearing(vehicle.position, tuple(enemy)))
-        for delta in (-45.0, -22.5, 22.5, 45.0):
-            new = _turn_between((vehicle.facing + delta) % 360, _bearing(vehicle.position, tuple(enemy)))
-            options.append(((now - new) / 45.0 * 0.3 - 0.02, ChangeDirection(unit.id, delta)))
-        return options
+            game.apply(action)
+            try:
+                after = _Board(game, self.side, riders_shoot=self.riders_shoot)
+                shots = [s for s, _ in self._attacks(after, after.units[action.unit])]
+            finally:
+                game.pop()
+            gain = max(shots, default=0.0) - now.get(action.unit, 0.0)
+            if gain > 0:
+                options[i] = (score + FOLLOW_UP * gain, action)
 
-    def _is_friend(self, b: _Board, id: str) -> bool:
-        body = b.units.get(id) or b.vehicles.get(id)
-        return body is not None and body.side == self.side
 
-    def _standoff(self, b: _Board, pilot: Any, vehicle: Any) -> float:
-        """The distance a pilot keeps from the nearest enemy: the best range band of the vehicle's
-        ranged weapon (keeping 2 bricks, §2.4.2), or 0 (charge) for a vehicle without one."""
-        skill = int(_value(b.sheet(pilot.sheet), "attack"))
-        bricks = [skill + int(_value(w, "damage")) for w in _value(b.sheet(vehicle.sheet), "weapons", [])
-                  if _value(w, "kind", "ranged") == "ranged"]
-        return b.game.ctx.range_band * max(1, max(bricks) - 1) if bricks else 0.0
+class FirstAIPlayer(AIPlayer):
+    """The AI as its first version played (FIRST_AI_VERSION), kept so that the replays it played still
+    re-derive its choices: two units weighed per turn, a pilot that looks along its course before
+    turning only, enemies aboard vehicles harmless, no follow-up shot, passing for free."""
 
-    def _first_contact(self, b: _Board, vehicle: Any, distance: float) -> Any:
-        """The first contact of a straight move of `distance` studs: one sweep at the top speed per
-        choice, cut to the distance (the sweep follows the same line whatever its length)."""
-        key = ("sweep", vehicle.id)
-        if key not in b.memo:
-            top = max(allowed_speeds(b.game, vehicle)) * 5.0
-            b.memo[key] = (top, b.game.geometry.sweep(vehicle.id, top))
-        top, contact = b.memo[key]
-        if distance > top:
-            return b.game.geometry.sweep(vehicle.id, distance)
-        return contact if contact is not None and contact.distance_studs <= distance else None
-
-    def _drive(self, b: _Board, vehicle: Any, speed: int, distance: float, standoff: float = 0.0) -> float:
-        """Value of the straight move at `speed`: studs gained towards the standoff distance from
-        the nearest enemy, minus a crash into the decor or off the field (§3.6.2)."""
-        if speed <= 0 or vehicle.moved:
-            return 0.0
-        contact = self._first_contact(b, vehicle, speed * 5.0)
-        if contact is not None and contact.kind in ("decor", "edge", "ground"):
-            return -CRASH_PENALTY
-        if contact is not None and contact.other is not None and self._is_friend(b, contact.other):
-            return -CRASH_PENALTY  # never run over one's own side (§3.6.1)
-        travelled = speed * 5.0 if contact is None else contact.distance_studs
-        rad = math.radians(vehicle.facing)
-        end = (vehicle.position[0] + travelled * math.cos(rad), vehicle.position[1] + travelled * math.sin(rad))
-        hit_enemy = contact is not None and contact.kind == "unit" and contact.other in {e.id for e in b.enemies}
-        after = b.nearest_enemy(end)[0]
-        return DRIVE_VALUE * (abs(distance - standoff) - abs(after - standoff)) / 5.0 + (0.5 if hit_enemy else 0.0)
+    version = FIRST_AI_VERSION
+    weighed_units = MAX_UNITS
+    plans_courses = False
+    dismounts = False
+    riders_shoot = False
+    follow_up = False
+    pass_cost = 0.0
+    urgency_weight = 0.0
+    unplayed_kill = 0.0

@@ -40,7 +40,7 @@ class BowRuleset(Ruleset):
     params_model = BowParams
     sheet_model = Sheet
     event_schema = SCHEMA
-    ai_version = "bow-ai-1"   # bump when the AI's choices change: replays of an older AI are not re-derived
+    ai_version = "bow-ai-2"   # bump when the AI's choices change (keep the older one in retired_opponents)
     revision = REVISION       # the readings (bow3d.rulesets.bow.readings); a replay re-plays with its own
     action_classes = ACTION_CLASSES
 
@@ -154,6 +154,32 @@ class BowRuleset(Ruleset):
         from bow3d.rulesets.bow.ai import AIPlayer
 
         return AIPlayer(side, rng)
+
+    def opponents(self) -> dict[str, str]:
+        from bow3d.rulesets.bow.greedy import GREEDY_VERSION
+        from bow3d.rulesets.bow.strong import STRONG_VERSION
+
+        return {"greedy": GREEDY_VERSION, "ai": self.ai_version, "strong": STRONG_VERSION}
+
+    def _named_opponent(self, name: str, side: str, rng: Any) -> Any:
+        from bow3d.rulesets.bow.greedy import GREEDY_VERSION, GreedyPlayer
+        from bow3d.rulesets.bow.strong import STRONG_VERSION, StrongPlayer
+
+        if name in ("greedy", GREEDY_VERSION):
+            return GreedyPlayer(side, rng)
+        if name in ("strong", STRONG_VERSION):
+            return StrongPlayer(side, rng)
+        return super()._named_opponent(name, side, rng)
+
+    def retired_opponents(self) -> dict[str, Any]:
+        from bow3d.rulesets.bow.ai import FIRST_AI_VERSION, FirstAIPlayer
+
+        return {FIRST_AI_VERSION: FirstAIPlayer}
+
+    def is_reproducible(self, version: str) -> bool:
+        """Every BOW opponent but `strong` (it searches under a time budget: its choices depend on the clock)."""
+        return version != self.opponents()["strong"] and (version in self.opponents().values()
+                                                         or super().is_reproducible(version))
 
     def army_costs(self, scene: Any) -> dict[str, int]:
         from bow3d.rulesets.bow.cost import army_costs

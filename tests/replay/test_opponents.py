@@ -1,0 +1,65 @@
+"""Named opponents per side (issue 21): chosen by name, recorded honestly in the replay header,
+re-derived by verify when they choose without a clock; bad names refused plainly."""
+
+from __future__ import annotations
+
+import pytest
+
+from bow3d.errors import UserInputError
+from bow3d.replay.format import ReplayWriter, read_replay
+from bow3d.replay.opponents import NamedPlayers, check_opponents, header_word
+from bow3d.replay.session import ai_players, play_game
+from bow3d.replay.verify import verify_replay
+from bow3d.rulesets import BOW, load_scene
+from bow3d.rulesets.bow.greedy import GREEDY_VERSION, GreedyPlayer
+from tests.replay.test_session import flat
+
+
+def test_each_side_gets_the_opponent_it_names(scene_path):
+    scene = load_scene(scene_path)
+    players = NamedPlayers.of({"blue": "greedy", "red": "ai"})(scene, 3)
+    assert isinstance(players["blue"], GreedyPlayer) and players["red"].name == "ai"
+    assert header_word(players["blue"]) == GREEDY_VERSION and header_word(players["red"]) == "ai"
+
+
+def test_a_greedy_game_names_greedy_and_its_version_in_the_header_and_verifies(scene_path, tmp_path):
+    """The header says which opponent played each side (greedy by its version, the AI as 'ai' with
+    the AI's version), and verify re-derives both: a replay cannot claim another player."""
+    scene = load_scene(scene_path)
+    players = ai_players(scene, 5, names={"blue": "greedy", "red": "ai"})
+    out = tmp_path / "greedy.bowreplay"
+    words = {side: header_word(p) for side, p in players.items()}
+    with ReplayWriter(out, scene, 5, words, max_rounds=4) as writer:
+        play_game(scene, flat(scene), players, 5, writer=writer, max_rounds=4)
+    header = read_replay(out).header
+    assert header.players == {"blue": GREEDY_VERSION, "red": "ai"} and header.ai == BOW.ai_version
+    result = verify_replay(out, geometry_factory=flat)
+    assert result.ok and result.players_checked == ("blue", "red"), result.first_divergence
+
+
+def test_a_forged_greedy_choice_is_found(scene_path, tmp_path):
+    """Claiming greedy played a side that the AI played: verify names the first choice that differs."""
+    scene = load_scene(scene_path)
+    out = tmp_path / "forged.bowreplay"
+    with ReplayWriter(out, scene, 6, {"blue": GREEDY_VERSION, "red": "ai"}, max_rounds=4) as writer:
+        play_game(scene, flat(scene), None, 6, writer=writer, max_rounds=4)
+    result = verify_replay(out, geometry_factory=flat)
+    assert not result.ok and result.kind == "player" and "blue" in result.first_divergence
+
+
+@pytest.mark.parametrize("chosen, words", [
+    ({"blue": "smart"}, ["--blue smart", "unknown opponent", "greedy, ai"]),
+    ({"green": "ai"}, ["--green ai", "no side 'green'", "blue, red"]),
+])
+def test_an_unknown_opponent_or_side_is_refused_with_the_choices(scene_path, chosen, words):
+    with pytest.raises(UserInputError) as error:
+        check_opponents(load_scene(scene_path), chosen)
+    assert all(w in str(error.value) for w in words), str(error.value)
+
+
+def test_simulate_refuses_an_unknown_opponent_with_exit_code_2(scene_path, capsys):
+    from bow3d.cli import main
+
+    assert main(["simulate", str(scene_path), "--games", "1", "--red", "smart"]) == 2
+    err = capsys.readouterr().err
+    assert "--red smart: unknown opponent" in err and "Traceback" not in err
