@@ -71,7 +71,7 @@ def test_the_suggestion_is_measured_by_playing_it(lopsided_scene):
     for workers in (1, 2):
         with open_executor("local", workers) as executor:
             reports.append(search(str(lopsided_scene), 40, 1, executor, job=job, screen_games=20,
-                                  candidates_per_stage=2, stages=2, progress=False))
+                                  candidates_per_stage=3, stages=2, progress=False))
     report = reports[1]
     assert not report.base.is_fair() and report.base.favoured == "red"
     assert report.screened and all(run.games == 20 for _, run in report.screened)
