@@ -143,6 +143,19 @@ def test_weapon_modification_prerequisites():
             scene([{"id": "a", "side": "blue", "sheet": "s", "position": [10, 10]}], sheets=sheets)
 
 
+def test_splash_radius_is_3_cm_and_3_cm_more_for_each_splash_range_up():
+    """Weapon Modifications: Splash: "all units within 3cm of the impact zone"; Splash Range Up: "Increase the splash
+    damage radius by 3cm": a sheet's splash radius is 3, 6, 9 ... cm, no other."""
+    base = {"name": "w", "damage": "d4", "accuracy": "d4", "range": 30}
+    for radius in (3, 6, 12):
+        sheets = {"s": {"template": "light-infantry/major", "weapons": [{**base, "splash_cm": radius}]}}
+        scene([{"id": "a", "side": "blue", "sheet": "s", "position": [10, 10]}], sheets=sheets)
+    for radius in (2, 4, 5):
+        sheets = {"s": {"template": "light-infantry/major", "weapons": [{**base, "splash_cm": radius}]}}
+        with pytest.raises(SceneError, match=f"splash radius of {radius} cm cannot be bought.*Splash Range Up"):
+            scene([{"id": "a", "side": "blue", "sheet": "s", "position": [10, 10]}], sheets=sheets)
+
+
 def test_unit_power_is_within_what_the_encounter_agreed():
     """Establish The Encounter: each player's unit power within the agreed maximum; bow3d cost lists it."""
     units = [{"id": f"p{k}", "side": "blue", "sheet": "lieutenant", "position": [10 + 8 * k, 10]} for k in range(4)]
