@@ -222,6 +222,18 @@ def test_vitality_step_a_body_is_light_cover_and_difficult_terrain_2():
     assert game.state.units["b1"].position[0] == pytest.approx(10 + 12 * 1.25)
 
 
+def test_vitality_step_house_rule_perished_units_leave_no_cover():
+    """Vitality Step: "A house rule may be set so that player's remove units that have perished from the board
+    entirely, instead of replacing the unit with a cover marker" (remove_dead)."""
+    far = {"id": "r9", "side": "red", "sheet": "private", "position": [150, 150]}
+    game = duel(at=(25, 10), units=[far], params={"remove_dead": True})
+    game.apply(Attack("b1", "r1", "Rifle"))
+    answer(game, 8)
+    answer(game, 6)
+    assert not game.state.units["r1"].alive and not game.state.obstacles
+    assert not any(e.kind == "cover_left" for e in game.events)
+
+
 def tank_duel(facing=180):
     units = [{"id": "c1", "side": "red", "sheet": "crew"}, {"id": "c2", "side": "red", "sheet": "crew"},
              {"id": "r9", "side": "red", "sheet": "private", "position": [150, 150]}]
