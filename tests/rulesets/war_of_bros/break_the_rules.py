@@ -42,6 +42,10 @@ M = [
   'STARTING_FORCE = {"lieutenant": 1, "sergeant": 3, "private": 10}', TABLES),
  ("Establish The Encounter", W+"checks.py", "for side, power in army_costs(scene).items() if power > limit]",
   "for side, power in army_costs(scene).items() if power > limit + 9]", TABLES),
+ ("Unit Templates", W+"tables.py", "'light-infantry/sergeant': T(3, 6, 12, 3, 0,", "'light-infantry/sergeant': T(3, 6, 12, 4, 0,",
+  TABLES),
+ ("Unit Templates", W+"tables.py", "'mechanized/private': T(8, 5, 7, 0, 0, None, ('d6', 'd4', None), ('d8', 'd6', 'd4'), None),",
+  "'mechanized/private': T(8, 5, 7, 0, 0, None, ('d6', 'd4', None), ('d8', 'd6', 'd6'), None),", TABLES),
  ("Starting Weapons", W+"tables.py", '"Rifle": W("d6", 40, "d8", 7),', '"Rifle": W("d6", 45, "d8", 7),', TABLES),
  # -- First Turn -------------------------------------------------------------------------------------------
  ("First Turn", W+"combat.py", "    if state.first_turn:\n        return None, Refusal(WobReason.FIRST_TURN",
@@ -115,6 +119,7 @@ M = [
  # -- Multiple Die Saves -----------------------------------------------------------------------------------
  ("Multiple Die Saves", W+"dice.py", "return max(faces) + self.bonus", "return faces[0] + self.bonus", STEPS+" "+DICE),
  ("Multiple Die Saves", W+"saves.py", "return self.highest > attack", "return True", STEPS),
+ ("Multiple Die Saves", W+"dice.py", "Fraction(k ** n - (k - 1) ** n, total)", "Fraction(k * n - (k - 1) * n, total)", DICE),
  # -- Shield Step, Armor Step, Vitality Step ---------------------------------------------------------------------
  ("Shield Step", W+"saves.py", '    if step == "accuracy":\n        return "shield"',
   '    if step == "accuracy":\n        return "armor"', STEPS),
@@ -124,6 +129,8 @@ M = [
  ("Vitality Step", W+"saves.py", 'return "vitality" if profile.living else None', "return None", STEPS),
  ("Vitality Step", W+"death.py", "if corners and not trampled and not g.ctx.params.remove_dead:",
   "if corners and not trampled and g.ctx.params.remove_dead:", STEPS),
+ ("Vitality Step (house rule)", W+"death.py", "if corners and not trampled and not g.ctx.params.remove_dead:",
+  "if corners and not trampled:", STEPS),
  ("Vitality Step", W+"movement.py", 'out.append(Piece("body", obstacle.corners, "light", 2,',
   'out.append(Piece("body", obstacle.corners, "light", 3,', STEPS),
  # -- Final Movement Step ----------------------------------------------------------------------------------
@@ -186,6 +193,9 @@ M = [
   "return self.first * times", TABLES),
  ("Unit Modifications", W+"profile.py", "roll = DiceRoll(count, 0) if roll is None else (roll if roll.count >= count",
   "roll = DiceRoll(count, 0) if roll is None else (roll if roll.count >= 1", TABLES),
+ ("Unit Modifications", W+"tables.py", '"threat-up": Cost(2, 1, True)', '"threat-up": Cost(2, 0, True)', TABLES),
+ ("Unit Modifications", W+"tables.py", '"high-flyer": Cost(5, 0, True)', '"high-flyer": Cost(4, 0, True)', TABLES),
+ ("Unit Modifications", W+"tables.py", '"reactive-armor": Cost(5)', '"reactive-armor": Cost(4)', TABLES),
  ("Unit Modifications: High Flyer", W+"tables.py", "HIGH_FLYER_CM = 5.0 ", "HIGH_FLYER_CM = 6.0 ", STEPS),
  # -- Weapon modifiers -------------------------------------------------------------------------------------
  ("Splash", W+"measures.py", "if apart <= radius_cm + 1e-9:", "if apart <= radius_cm + 3:", MODS),
@@ -210,6 +220,8 @@ M = [
  ("Guided", W+"combat.py", 'weapon.guided and cover == "light"', 'weapon.guided and cover == "none"', MODS),
  ("Incendiary", W+"tables.py", "INCENDIARY_DAMAGE = 4 ", "INCENDIARY_DAMAGE = 5 ", MODS),
  ("Incendiary", W+"tables.py", "INCENDIARY_ROUNDS = 3", "INCENDIARY_ROUNDS = 2", MODS),
+ ("Incendiary", W+"turns.py", 'burning = tuple(("burn", u.id) for u in state.units.values() if u.on_field and u.burning > 0)',
+  "burning = ()", MODS),
  # -- Mechanized -------------------------------------------------------------------------------------------
  ("Mechanized (trample)", W+"tables.py", 'TRAMPLE_DAMAGE = "d8" ', 'TRAMPLE_DAMAGE = "d10" ', MOVES),
  ("Mechanized (trample)", W+"tables.py", 'TRAMPLE_ACCURACY = "d20"', 'TRAMPLE_ACCURACY = "d12"', MOVES),
@@ -220,6 +232,8 @@ M = [
  ("Mechanized (wreck)", W+"movement.py", '    if piece.kind == "wreck":\n        return True',
   '    if piece.kind == "wreck":\n        return False', STEPS),
  ("Mechanized (crew)", W+"death.py", "    if profile.mechanized:\n        events += _eject(g, unit_id)", "", STEPS),
+ ("Mechanized (crew)", W+"checks.py", 'if profile.category != "light-infantry" or (mech is not None',
+  'if profile.category == "mechanized" or (mech is not None', STEPS+" "+TABLES),
  ("Mechanized (directional)", W+"profile.py", "return self.shield[PARTS.index(part)]", "return self.shield[0]", STEPS),
  ("Mechanized (directional)", W+"profile.py", "return self.armor[PARTS.index(part)]", "return self.armor[0]", STEPS),
  # -- Alternate Game Modes -------------------------------------------------------------------------------------
