@@ -24,8 +24,9 @@ from typing import Annotated, Any, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from bow3d.rulesets.war_of_bros.dice import DiceRoll
-from bow3d.rulesets.war_of_bros.tables import (BASES_CM, BOOK_WEAPONS, CATEGORIES, FRAG_TOKENS, START_DISTANCE_CM,
-                                               STARTING_UNITS, UNIT_MODIFICATIONS, UNIT_TEMPLATES)
+from bow3d.rulesets.war_of_bros.tables import (BASES_CM, BOOK_WEAPONS, CATEGORIES, FRAG_TOKENS, SPLASH_CM,
+                                               SPLASH_STEP_CM, START_DISTANCE_CM, STARTING_UNITS, UNIT_MODIFICATIONS,
+                                               UNIT_TEMPLATES, splash_range_ups)
 from bow3d.scene.model import Id, Scene, Vehicle
 from bow3d.units import convert
 
@@ -114,7 +115,7 @@ class WeaponSheet(_Strict):
     range: Annotated[float, Field(ge=0, le=1000)]   # cm
     worth: int = 0                                  # upgrade points (a Range Down may make it negative)
     role: Literal["primary", "sidearm", "melee"] = "primary"
-    splash_cm: Annotated[float, Field(ge=0, le=100)] = 0.0
+    splash_cm: Annotated[float, Field(ge=0, le=100)] = 0.0   # 0: no Splash; 3, 6, 9 ...: Splash and Range Ups
     piercing: bool = False
     armor_penetration: Annotated[int, Field(ge=0, le=20)] = 0   # steps: Armor Penetration + each Armor Pen. Up
     armor_pen_focus: Annotated[int, Field(ge=0, le=20)] = 0
@@ -133,6 +134,11 @@ class WeaponSheet(_Strict):
     def _book_prerequisites(self) -> "WeaponSheet":
         if DiceRoll.parse(self.damage) is None or DiceRoll.parse(self.accuracy) is None:
             raise ValueError(f"weapon '{self.name}': a weapon needs damage and accuracy dice; write them like d4")
+        if self.splash_cm > 0 and splash_range_ups(self.splash_cm) is None:
+            raise ValueError(f"weapon '{self.name}': a splash radius of {self.splash_cm:g} cm cannot be bought: Splash "
+                             f"gives {SPLASH_CM:g} cm and each Splash Range Up {SPLASH_STEP_CM:g} cm more (Weapon "
+                             f"Modifications); give splash_cm {SPLASH_CM:g}, {SPLASH_CM + SPLASH_STEP_CM:g}, "
+                             f"{SPLASH_CM + 2 * SPLASH_STEP_CM:g} ...")
         if self.rail_driven and self.splash_cm > 0:
             raise ValueError(f"weapon '{self.name}': Rail Driven is PROHIBITTED with Splash (Weapon Modifications); "
                              "remove one of them")

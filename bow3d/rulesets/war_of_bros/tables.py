@@ -144,19 +144,35 @@ STARTING_WEAPONS: dict[str, W] = {
     "Sidearm": W("d4", 15, "d4", 2, "sidearm"),
 }
 
-# "Weapon Templates" (examples players copy); their modifications as listed under each.
+SPLASH_CM = 3.0            # "Splash: This weapon deals damage to all units within 3cm of the impact zone"
+SPLASH_STEP_CM = 3.0       # "Splash Range Up: increase the splash damage radius by 3cm"
+
+
+def splash_radius(range_ups: int = 0) -> float:
+    """The radius (cm) of a weapon with Splash and `range_ups` Splash Range Up: 3 cm, then 3 cm more each."""
+    return SPLASH_CM + SPLASH_STEP_CM * range_ups
+
+
+def splash_range_ups(radius_cm: float) -> int | None:
+    """How many Splash Range Up make this radius (0 for Splash alone); None: no number of them does."""
+    ups = round((radius_cm - SPLASH_CM) / SPLASH_STEP_CM)
+    return ups if ups >= 0 and abs(splash_radius(ups) - radius_cm) < 1e-9 else None
+
+
+# "Weapon Templates" (examples players copy); their modifications as listed under each (the splash radius from
+# the Splash and Splash Range Up listed: "Splash [6], 3x Splash Range Up [15]" is 3 + 3 x 3 = 12 cm).
 WEAPON_TEMPLATES: dict[str, W] = {
     "Ranged Weapon": W("d4", 30, "d4", 0),
     "Sidearm Weapon": W("d6", 15, "d4", 2, "sidearm"),
     "Melee Weapon": W("d4", 3, "d4", 0, "melee"),
-    "Area Weapon": W("d4", 15, "d4", 0, mods=(("splash_cm", 3.0),)),
+    "Area Weapon": W("d4", 15, "d4", 0, mods=(("splash_cm", splash_radius(0)),)),
     "MR-52 Assault": W("d6", 30, "d6", 3),
     "LR-778 Longreach": W("d6", 40, "d6", 6),
     "SNN-9 Paradigm": W("d10", 45, "d4", 12),
-    "FG-23 Fragmentation Grenade": W("d6", 15, "d12", 21, mods=(("splash_cm", 12.0),)),
+    "FG-23 Fragmentation Grenade": W("d6", 15, "d12", 21, mods=(("splash_cm", splash_radius(3)),)),
     "UML-00 Unassisted Munition Launcher": W("d12", 30, "d12", 36, mods=(
-        ("splash_cm", 9.0), ("armor_penetration", 1), ("shield_penetration", 1))),
-    "ISLR Terror Group Vestment": W("2d12", 0, "d4", 3, mods=(("splash_cm", 6.0),)),
+        ("splash_cm", splash_radius(2)), ("armor_penetration", 1), ("shield_penetration", 1))),
+    "ISLR Terror Group Vestment": W("2d12", 0, "d4", 3, mods=(("splash_cm", splash_radius(1)),)),
 }
 BOOK_WEAPONS: dict[str, W] = {**STARTING_WEAPONS, **WEAPON_TEMPLATES}
 
@@ -212,8 +228,6 @@ WEAPON_MODIFICATIONS: dict[str, Cost] = {
     "rail-driven": Cost(13), "guided": Cost(8), "incendiary": Cost(8),
 }
 
-SPLASH_CM = 3.0            # "Splash: ... all units within 3cm of the impact zone"
-SPLASH_STEP_CM = 3.0       # "Splash Range Up: increase the splash damage radius by 3cm"
 RANGE_STEP_CM = 5.0        # "Range Up: increase the range of the weapon by 5cm"
 MOVEMENT_STEP_CM = 3.0     # "Movement Up: increase movement by 3cm per round"
 THREAT_STEP_CM = 3.0       # "Threat Up: increase threat range by 3cm"

@@ -22,10 +22,13 @@ SHEETS = {
 
 def scene(units: list[dict], vehicles: list[dict] = (), sheets: dict | None = None, params: dict | None = None,
           sides=("blue", "red")):
-    """A War of Bros scene: units as {id, side, sheet, position, facing} (positions in studs)."""
+    """A War of Bros scene: units as {id, side, sheet, position, facing} (positions in studs). The units start
+    at any distance (start_distance_cm 0) unless `params` says otherwise; a parameter given as None is left
+    out (the ruleset's default)."""
+    ruleset = {"name": "war-of-bros", "start_distance_cm": 0, **(params or {})}
     data: dict[str, Any] = {
         "format": "bow3d-scene/1", "name": "test", "battlefield": "field.ldr",
-        "ruleset": {"name": "war-of-bros", "start_distance_cm": 0, **(params or {})},
+        "ruleset": {key: value for key, value in ruleset.items() if value is not None},
         "sides": [{"id": s} for s in sides], "sheets": sheets or SHEETS,
         "units": [{"model": "fig.ldr", "facing": 0, **u} for u in units],
     }

@@ -42,6 +42,10 @@ def test_check_step_line_of_sight_arc_and_range_from_the_front_edge():
     assert game.refusal(Attack("b1", "r1", "Rifle")).reason is Reason.NOT_VISIBLE
     game = duel(at=(20, 20.5))               # a corner of its base just inside the arc: "Some part ... of the base"
     assert game.refusal(Attack("b1", "r1", "Rifle")) is None
+    # "marked by extending lines on their bases": the lines from the indicator (the middle of a 3 x 3 cm base)
+    # through the front corners, 45 degrees either side; the nearest corner of this base is 46.8 degrees off
+    game = duel(at=(20, 24.5))
+    assert game.refusal(Attack("b1", "r1", "Rifle")).reason is Reason.NOT_VISIBLE
 
 
 def test_check_step_airborne_range_reduction():
@@ -51,6 +55,37 @@ def test_check_step_airborne_range_reduction():
     game = duel("flyer", at=(45.5, 10), sheets=sheets)       # 25.4 cm away: the Rifle reaches 40 - 15 = 25 cm
     assert game.refusal(Attack("b1", "r1", "Rifle")).reason is Reason.TOO_FAR
     game = duel("flyer", at=(43, 10), sheets=sheets)         # 23.4 cm
+    assert game.refusal(Attack("b1", "r1", "Rifle")) is None
+
+
+def test_check_step_airborne_against_airborne_no_reduction_and_no_melee():
+    """Light Airborne: "Airborne targets attacking each other do not have these penalties"; "When an airborne unit
+    is attacking a grounded target, they suffer the same penalties as the ground target would"; "they cannot make
+    melee attacks"."""
+    sheets = {**SHEETS, "ace": {"template": "light-airborne/lieutenant", "weapons": ["Carbine", "Knife"]},
+              "flyer": {"template": "light-airborne/private", "weapons": []}}
+    ace = {"id": "b1", "side": "blue", "sheet": "ace", "position": [10, 10], "facing": 0}
+
+    def game_with(target_sheet, at):
+        target = {"id": "r1", "side": "red", "sheet": target_sheet, "position": list(at), "facing": 180}
+        return ready(scene([ace, target], sheets=sheets), rounds_skipped=1)
+
+    game = game_with("flyer", (50, 10))              # 29 cm: the Carbine's 35 cm, no reduction in the air
+    assert game.refusal(Attack("b1", "r1", "Carbine")) is None
+    game = game_with("private", (50, 10))            # a ground target: 35 - 15 = 20 cm
+    assert game.refusal(Attack("b1", "r1", "Carbine")).reason is Reason.TOO_FAR
+    game = game_with("flyer", (14, 10))              # within the Knife's 3 cm
+    assert game.refusal(Attack("b1", "r1", "Knife")).reason is Reason.NOT_ALLOWED
+
+
+def test_high_flyer_flies_5_cm_higher_and_loses_5_cm_more_range():
+    """Unit Modifications: High Flyer: "Increase the height at which an Airborne Unit flies by 5 cm"; Light Airborne:
+    "An airborne unit's weapon range is always reduced by the height they fly" (the Rifle's 40 cm less 15 + 5)."""
+    sheets = {**SHEETS, "high": {"template": "light-airborne/lieutenant", "weapons": [],
+                                 "modifications": {"high-flyer": 1}}}
+    game = duel("high", at=(39.5, 10), sheets=sheets)        # 20.6 cm away
+    assert game.refusal(Attack("b1", "r1", "Rifle")).reason is Reason.TOO_FAR
+    game = duel("high", at=(38, 10), sheets=sheets)          # 19.4 cm
     assert game.refusal(Attack("b1", "r1", "Rifle")) is None
 
 
@@ -85,7 +120,7 @@ def test_impact_step_terrain_higher_than_the_unit_is_a_miss():
 
 # -- Cover Step ----------------------------------------------------------------------------------
 @pytest.mark.parametrize("material, cover, miss, through", [
-    ("sand", "light", 1, 2), ("glass", "light", 1, 2), ("plant", "medium", 2, 3), ("wood", "medium", 2, 3),
+    ("body", "light", 1, 2), ("sand", "light", 1, 2), ("glass", "light", 1, 2), ("plant", "medium", 2, 3), ("wood", "medium", 2, 3),
     ("vehicle", "medium", 2, 3), ("metal", "medium", 2, 3), ("stone", "heavy", 3, 4), ("building", "heavy", 3, 4)])
 def test_cover_step_d4_by_the_material_of_the_cover(material, cover, miss, through):
     """Cover Step and "Cover Provided By Various Materials": light misses on a 1, medium on 1-2, heavy on 1-3."""
@@ -185,6 +220,18 @@ def test_vitality_step_a_body_is_light_cover_and_difficult_terrain_2():
     game.apply(Move("b1", 0, 12))    # 9 cm to the Body, its 3 cm at double: 15 cm of movement
     assert game.state.units["b1"].moved_cm == pytest.approx(15)
     assert game.state.units["b1"].position[0] == pytest.approx(10 + 12 * 1.25)
+
+
+def test_vitality_step_house_rule_perished_units_leave_no_cover():
+    """Vitality Step: "A house rule may be set so that player's remove units that have perished from the board
+    entirely, instead of replacing the unit with a cover marker" (remove_dead)."""
+    far = {"id": "r9", "side": "red", "sheet": "private", "position": [150, 150]}
+    game = duel(at=(25, 10), units=[far], params={"remove_dead": True})
+    game.apply(Attack("b1", "r1", "Rifle"))
+    answer(game, 8)
+    answer(game, 6)
+    assert not game.state.units["r1"].alive and not game.state.obstacles
+    assert not any(e.kind == "cover_left" for e in game.events)
 
 
 def tank_duel(facing=180):

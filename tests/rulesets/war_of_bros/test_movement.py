@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from bow3d.rulesets.war_of_bros import EndStep, Move, Turn, WobReason
+from bow3d.rulesets.war_of_bros import Attack, EndStep, Move, Turn, WobReason
 from tests.rulesets.war_of_bros.field import Box
 from tests.rulesets.war_of_bros.helpers import SHEETS, answer, ready, scene
 
@@ -68,6 +68,23 @@ def test_difficult_terrain_costs_double_or_triple(difficulty, distance, allowed,
         assert game.state.units["b1"].moved_cm == pytest.approx(cost)
 
 
+def test_difficult_terrain_a_heavy_infantry_body_costs_8_cm_to_cross():
+    """Heavy Infantry: "a perished Heavy Infantry will be replaced by a Body Cover. Though it will 4cm by 4cm in
+    size ... All Body Cover are Difficulty 2 terrain. For a Heavy Infantry body, 8cm of movement must be used to
+    bypass it"."""
+    sheets = {**SHEETS, "heavy": {"template": "heavy-infantry/private", "weapons": []}}
+    units = [lieutenant(), {"id": "r2", "side": "red", "sheet": "heavy", "position": [20, 10], "facing": 180}, FAR_RED]
+    game = ready(scene(units, sheets=sheets), rounds_skipped=1)
+    game.apply(Attack("b1", "r2", "Rifle"))      # no Evasion Dice: the damage rolls only
+    answer(game, 6)                              # the Shield Step: its d4 cannot beat a 6
+    answer(game, 6)                              # the Vitality Step: its d4 neither
+    assert not game.state.units["r2"].alive and game.state.obstacles["r2~body"].material == "body"
+    game.apply(Move("b1", 0, 4.5))               # up to the Body's near edge (4.5 cm ahead of the front edge)
+    assert game.state.units["b1"].moved_cm == pytest.approx(4.5)
+    game.apply(Move("b1", 0, 4))                 # over its 4 cm, at difficulty 2
+    assert game.state.units["b1"].moved_cm == pytest.approx(4.5 + 8)
+
+
 def test_cover_above_light_cannot_be_crossed_light_cover_can_at_difficulty_2():
     """"Units cannot walk over cover of a rating higher than Light": a wooden crate stops the base; sandbags
     (light) are crossed at difficulty 2 (our reading for every light cover, as the book says of Bodies)."""
@@ -96,7 +113,7 @@ def test_airborne_units_ignore_terrain_and_fly_over_bases():
     crate = Box(20, 25, 5, 15, 0, 48, "stone")
     units = [{"id": "f1", "side": "blue", "sheet": "flyer", "position": [10, 10]},
              {"id": "b2", "side": "blue", "sheet": "private", "position": [30, 10]}, FAR_RED]
-    game = ready(scene(units, sheets=sheets, params=zone(3, 35, 40)), [crate], rounds_skipped=1)
+    game = ready(scene(units, sheets=sheets, params=zone(3, 26, 29)), [crate], rounds_skipped=1)
     game.apply(Move("f1", 0, 15))            # over the stone, over b2, through the marsh: 15 cm of 15
     assert game.state.units["f1"].moved_cm == pytest.approx(15)
 
@@ -115,6 +132,7 @@ def test_mechanized_units_trample_infantry_and_destroy_light_and_medium_cover():
     assert game.geometry.removed_decor[1]                       # the crates are gone from the 3D world too
     assert game.pending.purpose == "accuracy" and game.pending.spec.sides == 20
     answer(game, 20)                                             # d20 accuracy: the private's d4 evasion cannot win
+    assert game.pending.purpose == "damage" and game.pending.spec.sides == 8 and game.pending.spec.count == 1
     answer(game, 8)                                              # d8 damage against its d4 vitality: no save rolled
     assert not game.state.units["r1"].alive
     assert not any(key.startswith("r1") for key in game.state.obstacles)   # no Body: the cover is destroyed

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bow3d.rulesets.war_of_bros import Attack, EndStep, Move
 from tests.rulesets.war_of_bros.helpers import SHEETS, answer, ready, scene
 
@@ -35,8 +37,14 @@ def test_no_opportunity_outside_the_threat_range_the_line_of_sight_or_for_privat
     """"Private Templates do not have a threat range"; the mover must come within the range and within the
     reacting unit's Line of Sight; a unit already inside did not move into it."""
     game = game_with(watcher())
-    game.apply(Move("b1", 90, 4))                    # 5.0 cm away: outside the 3 cm
+    game.apply(Move("b1", 90, 4))                    # 4.2 cm away: outside the 3 cm
     assert not asked(game)
+    game = game_with(watcher())
+    game.apply(Move("b1", 90, 4.8))                  # 3.4 cm away: still outside
+    assert not asked(game)
+    game = game_with(watcher())
+    game.apply(Move("b1", 90, 5.5))                  # 2.7 cm away: inside
+    assert asked(game)
     game = game_with(watcher(sheet="private"))
     game.apply(Move("b1", 90, 7))
     assert not asked(game)
@@ -46,6 +54,50 @@ def test_no_opportunity_outside_the_threat_range_the_line_of_sight_or_for_privat
     game = game_with(watcher(at=(10, 15.5)))          # already within 3 cm
     game.apply(Move("b1", 0, 1))
     assert not asked(game)
+
+
+def test_threat_up_adds_3_cm_to_the_threat_range():
+    """Unit Modifications: Threat Up: "Increase threat range by 3cm" (a Sergeant's 3 cm becomes 6 cm); the mover
+    starts 8.2 cm from the Sergeant's front edge."""
+    sheets = {**SHEETS, "alert": {"template": "light-infantry/sergeant", "weapons": ["Sidearm"],
+                                  "modifications": {"threat-up": 1}}}
+    game = game_with(watcher(sheet="alert"), sheets=sheets)
+    game.apply(Move("b1", 90, 1.8))                  # 6.4 cm away: outside 3 + 3 cm
+    assert not asked(game)
+    game = game_with(watcher(sheet="alert"), sheets=sheets)
+    game.apply(Move("b1", 90, 2.6))                  # 5.6 cm away: inside
+    assert asked(game)
+
+
+def test_opportunity_never_with_the_primary_weapon_and_without_a_sidearm_only_as_far_as_the_melee_weapon():
+    """Attack Of Opportunity: "either with the attacker's sidearm or melee weapon. The primary weapon may not be used
+    for this purpose"; "in order for an infantry unit to take advantage of threat ranges greater than 3cm, they must
+    be carrying a Sidearm. Otherwise, their maximum threat range is the range of their off-hand weapon ... a Knife
+    with a range of 3cm" (a Lieutenant's 6 cm becomes the Knife's 3)."""
+    sheets = {**SHEETS, "rifleman": {"template": "light-infantry/lieutenant", "weapons": ["Rifle", "Knife"]}}
+    game = game_with(watcher(sheet="rifleman"), sheets=sheets)
+    game.apply(Move("b1", 90, 3.7))                  # 4.5 cm away: inside 6 cm, outside the Knife's 3
+    assert not asked(game)
+    game = game_with(watcher(sheet="rifleman"), sheets=sheets)
+    game.apply(Move("b1", 90, 5.5))                  # 2.7 cm away
+    answer(game, True)
+    attack = next(e for e in reversed(game.events) if e.kind == "attack")
+    assert attack.data["kind"] == "opportunity" and attack.data["weapon"] == "Knife"
+
+
+def test_threat_focus_adds_1_to_the_opportunity_damage_roll():
+    """Unit Modifications: Threat Focus: "Add 1 to any damage roll made as an Attack Of Opportunity" (not to the
+    accuracy roll)."""
+    sheets = {**SHEETS, "focused": {"template": "light-infantry/lieutenant", "weapons": ["Sidearm"],
+                                    "modifications": {"threat-focus": 1}}}
+    game = game_with(watcher(sheet="focused"), sheets=sheets)
+    game.apply(Move("b1", 90, 7))
+    answer(game, True)
+    answer(game, 4)                                   # the Sidearm's d4 accuracy: 4, the Private's d4 cannot beat it
+    assert game.pending.purpose == "damage"
+    answer(game, 2)                                   # the Sidearm's d4 damage: 2 + 1
+    rolls = [e.data for e in game.events if e.kind == "attack_roll"]
+    assert [(r["step"], r["value"]) for r in rolls] == [("accuracy", 4), ("vitality", 3)]
 
 
 def test_no_opportunity_on_airborne_units_or_reactive_shields_nor_in_the_first_turn():
@@ -75,12 +127,15 @@ def test_threat_bonus_adds_to_the_opportunity_rolls():
     assert roll.data["value"] == 3
 
 
-def test_reactive_armor_counter_attacks_on_an_armor_penetration_failure():
+@pytest.mark.parametrize("mods, damage_sides", [({}, 4), ({"reactive-up": 1}, 6)])
+def test_reactive_armor_counter_attacks_on_an_armor_penetration_failure(mods, damage_sides):
     """Reactive Armor: "When an enemy projectile makes an Armor Penetration failure against this unit:
     counter-attack the attacker with a d4 damage projectile with an accuracy of d4"; the attacker so hit
-    loses its Final Movement Step ("a movement penalty this turn as result of a counter-attack")."""
+    loses its Final Movement Step ("a movement penalty this turn as result of a counter-attack").
+    Reactive Up: "Increase the size of the Damage Dice when using a counter-attack initiated by Reactive Armor"
+    (the next size after d4 in "Die Sizes In Ascending Order": d6)."""
     sheets = {**SHEETS, "reactive": {"template": "light-infantry/lieutenant", "weapons": ["Ranged Weapon"],
-                                     "modifications": {"reactive-armor": 1}}}
+                                     "modifications": {"reactive-armor": 1, **mods}}}
     units = [{"id": "b1", "side": "blue", "sheet": "lieutenant", "position": [10, 10], "facing": 0},
              {"id": "r1", "side": "red", "sheet": "reactive", "position": [40, 10], "facing": 180}]
     game = ready(scene(units, sheets=sheets), rounds_skipped=1)
@@ -94,6 +149,8 @@ def test_reactive_armor_counter_attacks_on_an_armor_penetration_failure():
     assert game.pending.side == "red" and game.pending.spec.sides == 4 and game.pending.purpose == "accuracy"
     answer(game, 4)              # d4 accuracy 4 against b1's d8 Evasion
     answer(game, 1)              # b1's evasion fails: hit
+    assert game.pending.purpose == "damage" and game.pending.spec.sides == damage_sides
+    assert game.pending.spec.count == 1
     answer(game, 1)              # damage 1 against b1's shield d4
     answer(game, 3)
     assert game.state.units["b1"].penalised

@@ -46,6 +46,20 @@ def test_unit_placement_order_roll_alternation_and_the_60_cm_rule():
     assert game.pending.purpose == "first_turn"
 
 
+def test_unit_placement_the_60_cm_rule_holds_when_the_scene_says_nothing():
+    """Unit Placement: "At the beginning of the game, the closest units between any two players must be at least
+    60cm" is the book's rule, not a scene's option: a scene that names no start distance gets 60 cm."""
+    scn = scene(TWO, params={"start_distance_cm": None})
+    game = Game.start(scn, BoxField.for_scene(scn))
+    answer(game, 6)
+    answer(game, 1)                       # blue places first
+    game.apply(Place("b1", 10, 10, 0))
+    near = 10 + 1.875 + 59.5 * 1.25 + 1.875   # base to base 59.5 cm
+    refusal = game.refusal(Place("r1", near, 10, 180))
+    assert refusal is not None and refusal.reason is WobReason.START_DISTANCE and "60" in refusal.words
+    assert game.refusal(Place("r1", near + 0.5 * 1.25, 10, 180)) is None     # 60 cm
+
+
 def test_placement_refuses_a_base_on_another_or_on_heavy_cover():
     scn = scene(TWO)
     game = Game.start(scn, BoxField.for_scene(scn, [_wall(40, 45, 40, 45)]))

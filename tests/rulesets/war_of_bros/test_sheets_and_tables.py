@@ -13,8 +13,8 @@ from bow3d.cli import main
 from bow3d.errors import SceneError
 from bow3d.rulesets.war_of_bros.profile import profile_of
 from bow3d.rulesets.war_of_bros.sheets import UnitSheet
-from bow3d.rulesets.war_of_bros.tables import (STARTING_FORCE, STARTING_UNITS, STARTING_WEAPONS, UNIT_TEMPLATES,
-                                               WEAPON_TEMPLATES, reward)
+from bow3d.rulesets.war_of_bros.tables import (STARTING_FORCE, STARTING_UNITS, STARTING_WEAPONS, UNIT_MODIFICATIONS,
+                                               UNIT_TEMPLATES, WEAPON_TEMPLATES, reward)
 from tests.rulesets.war_of_bros.helpers import SHEETS, scene
 
 BOOK = Path(__file__).resolve().parents[4] / "shared" / "seeds" / "war-of-bros-rules.txt"
@@ -126,6 +126,28 @@ def test_unit_modifications_change_the_dice_and_cost_upgrade_points():
     assert five.spent == 45
 
 
+def test_unit_modifications_costs_are_the_books():
+    """Unit Modifications, read again from the book: every modification's cost ("5" once, "2S" stackable, "5S+2"
+    compound, "---" free) equals the transcribed one; "A cost of 2, 3, and 4; like purchasing Threat Up 3 times.
+    will cost a total of 9 upgrade points"."""
+    lines = _book_lines()
+    at = lines.index("Modification Cost Effect", lines.index("Unit Modifications", lines.index("Weapon Templates")))
+    end = next(k for k in range(at, len(lines)) if lines[k].startswith("*"))
+    book = {}
+    for line in lines[at + 1:end]:
+        row = re.match(r"^([A-Z][A-Za-z]*(?: [A-Za-z0-9]+)*?) (---|\d+S?(?:\+\d+)?)\**(?= [A-Z]|$)", line)
+        if row:
+            book[re.sub(r"\s+", "-", row[1].lower())] = row[2]
+    assert set(book) == set(UNIT_MODIFICATIONS)
+    for name, text in book.items():
+        cost = re.fullmatch(r"(---|\d+)(S)?(?:\+(\d+))?", text)
+        first = 0 if cost[1] == "---" else int(cost[1])
+        assert UNIT_MODIFICATIONS[name] == (first, int(cost[3] or 0), bool(cost[2])), (name, text)
+    profile = profile_of("t", UnitSheet(template="light-infantry/general", weapons=["Sidearm"],
+                                        modifications={"threat-up": 3}))
+    assert profile.spent == 2 + (2 + 3 + 4) and profile.threat_cm == 15 + 3 * 3     # the Sidearm's 2, then 9
+
+
 def test_creating_a_unit_upgrade_points_are_checked():
     """Creating a Unit: unit and weapon modifications count towards the upgrade maximum."""
     sheets = {**SHEETS, "greedy": {"template": "light-infantry/private", "weapons": ["Rifle", "Knife"]}}
@@ -141,6 +163,33 @@ def test_weapon_modification_prerequisites():
         sheets = {"s": {"template": "light-infantry/major", "weapons": [{**base, **extra}]}}
         with pytest.raises(SceneError, match=words):
             scene([{"id": "a", "side": "blue", "sheet": "s", "position": [10, 10]}], sheets=sheets)
+
+
+def test_splash_radius_is_3_cm_and_3_cm_more_for_each_splash_range_up():
+    """Weapon Modifications: Splash: "all units within 3cm of the impact zone"; Splash Range Up: "Increase the splash
+    damage radius by 3cm": a sheet's splash radius is 3, 6, 9 ... cm, no other."""
+    base = {"name": "w", "damage": "d4", "accuracy": "d4", "range": 30}
+    for radius in (3, 6, 12):
+        sheets = {"s": {"template": "light-infantry/major", "weapons": [{**base, "splash_cm": radius}]}}
+        scene([{"id": "a", "side": "blue", "sheet": "s", "position": [10, 10]}], sheets=sheets)
+    for radius in (2, 4, 5):
+        sheets = {"s": {"template": "light-infantry/major", "weapons": [{**base, "splash_cm": radius}]}}
+        with pytest.raises(SceneError, match=f"splash radius of {radius} cm cannot be bought.*Splash Range Up"):
+            scene([{"id": "a", "side": "blue", "sheet": "s", "position": [10, 10]}], sheets=sheets)
+
+
+def test_mechanized_crews_are_light_infantry_of_similar_rank():
+    """Mechanized: "branch 2 Light Infantry units of similar rank": a Mechanized Private's crew of Light Infantry
+    Privates is accepted; Heavy Infantry, or Light Infantry Sergeants, are refused naming the rule."""
+    sheets = {**SHEETS, "heavy": {"template": "heavy-infantry/private", "weapons": []}}
+    for crew_sheet, refused in (("crew", False), ("heavy", True), ("sergeant", True)):
+        units = [{"id": "c1", "side": "red", "sheet": crew_sheet}, {"id": "c2", "side": "red", "sheet": "crew"}]
+        vehicles = [{"id": "tank", "side": "red", "sheet": "tank", "position": [40, 10], "occupants": ["c1", "c2"]}]
+        if refused:
+            with pytest.raises(SceneError, match="ejects Light Infantry of similar rank"):
+                scene(units, vehicles, sheets=sheets)
+        else:
+            scene(units, vehicles, sheets=sheets)
 
 
 def test_unit_power_is_within_what_the_encounter_agreed():

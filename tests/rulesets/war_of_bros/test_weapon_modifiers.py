@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from bow3d.rules import Reason
@@ -86,9 +88,13 @@ def test_rail_driven_ignores_range_and_cover_and_halves_damage():
 def test_guided_line_of_sight_3_cm_away_and_light_cover_bypassed():
     """Guided: "Line of Sight checks made with this weapon may be up to 3cm away. This munition can bypass Light
     cover."""
-    game = armed({"guided": True, "splash_cm": 3}, target_at=(20, 26))   # 2 cm outside the arc
+    game = armed({"guided": True, "splash_cm": 3}, target_at=(20, 26))   # 1.3 cm outside the arc
     assert game.refusal(Attack("b1", "r1", "gun")) is None
     game = armed({"splash_cm": 3}, target_at=(20, 26))
+    assert game.refusal(Attack("b1", "r1", "gun")).reason is Reason.NOT_VISIBLE
+    game = armed({"guided": True, "splash_cm": 3}, target_at=(20, 28.5))  # 2.7 cm outside: within the 3 cm
+    assert game.refusal(Attack("b1", "r1", "gun")) is None
+    game = armed({"guided": True, "splash_cm": 3}, target_at=(20, 30.5))  # 3.8 cm outside: beyond them
     assert game.refusal(Attack("b1", "r1", "gun")).reason is Reason.NOT_VISIBLE
     sand = Box(37, 37.5, 0, 20, 0, 48, "sand")
     game = armed({"guided": True, "splash_cm": 3}, decor=[sand])
@@ -114,7 +120,22 @@ def test_incendiary_burns_three_rounds_against_a_damage_roll_of_4():
     assert game.state.units["r1"].burning == 2
 
 
-@pytest.mark.parametrize("weapon", ["Area Weapon", "FG-23 Fragmentation Grenade"])
-def test_book_area_weapons_splash(weapon):
+@pytest.mark.parametrize("weapon, first_line", [
+    ("Area Weapon", "Area Weapon"), ("FG-23 Fragmentation Grenade", "FG-23"),
+    ("UML-00 Unassisted Munition Launcher", "UML-00"), ("ISLR Terror Group Vestment", "ISLR Terror Group")])
+def test_splash_and_splash_range_up_the_book_templates_radii(weapon, first_line):
+    """Weapon Templates, read again from the book: each splash weapon's "Splash Ncm" is the radius bow3d uses, and
+    it is what its listed modifications buy (Splash: "all units within 3cm of the impact zone"; Splash Range Up:
+    "Increase the splash damage radius by 3cm"): "Splash [6], 3x Splash Range Up [15]" is 3 + 3 x 3 = 12 cm."""
     from bow3d.rulesets.war_of_bros.profile import weapon_profile
-    assert weapon_profile(weapon).splash_cm in (3.0, 12.0)
+    from tests.rulesets.war_of_bros.test_sheets_and_tables import _book_lines
+
+    lines = _book_lines()
+    at = lines.index(first_line, lines.index("Weapon Templates"))
+    block = lines[at:at + 20]
+    radius = float(re.fullmatch(r"(\d+)cm", block[block.index("Splash") + 1])[1])
+    listed = " ".join(block[block.index("Splash") + 2:])
+    assert "Splash [6]" in listed, listed
+    ups = re.search(r"(?:(\d+)x )?Splash Range Up", listed)
+    ups = 0 if ups is None else int(ups[1] or 1)
+    assert weapon_profile(weapon).splash_cm == radius == 3 + 3 * ups
