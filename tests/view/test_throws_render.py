@@ -204,6 +204,7 @@ def test_play_ui_tray_takes_any_throw_with_the_narrators_words(renderer_availabl
 
     class Hooked:  # the parts of PlayUI its record hook reads
         rolls, log, _rolls_done, _roll_clock, _last_poses, narrator = [], [], False, 5.0, {}, Words()
+        _resuming = False  # not a game resumed from its replay (issue 17)
 
         def _sync(self, before):
             pass
