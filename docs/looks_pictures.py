@@ -10,6 +10,9 @@ docs/4854-no-phantom-studs.png: 4854 tiled over, default quality (left) and --qu
 docs/looks-*.png: the same view before issue 13's looks (left) and after (right); looks-textured*.png: before
 and after textures (!TEXMAP planar: 3622p06, 39266p01; spherical: the globe 61287p01); looks-village-edges.png and
 looks-round-edges.png: with edges, before and after conditional (type 5) lines drawn as silhouettes.
+docs/lod-village-still.png: `render_still(village, 960x540, "iso", "default")`, before and after level of detail by
+size on screen. docs/lod-far-no-cracks.png: the village at --quality draft (the far level everywhere) from a low
+camera at its near corner (800x450, 30 degrees), before and after the far level keeps parts' outlines.
 """
 
 from __future__ import annotations

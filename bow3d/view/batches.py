@@ -38,6 +38,7 @@ CHUNK_LDU = 480.0  # 24 studs: culling granularity vs draw-call count
 LOW_STUD_SIDES = 6
 FAR_CELL_LDU = 16.0  # far level of detail: vertices closer than this merge (a tree keeps its outline)
 SIMPLIFY_ABOVE = 200  # parts with fewer triangles (bricks, plates, baseplates) are kept exact
+BOX_FACE_LDU = 0.05  # far level: vertices this close to a face of their part's box stay where they are
 NEAR_LDU = 1600.0  # chunks nearer than this (80 studs) at LOD scale 1 are drawn with studs and full silhouettes
 SHINES = ("solid", "metal", "chrome")  # Batch.finish by shine level 0, 1, 2
 FINISH_SHINE = {"chrome": 2, "metal": 1, "matte_metallic": 1, "pearlescent": 1}  # LDConfig finishes; others 0
@@ -162,7 +163,8 @@ def part_template(part: FlatPart, level: str) -> tuple[np.ndarray, np.ndarray, n
     """One distinct part at a level of detail, in its own frame: corners (t, 3, 3), codes, certified.
 
     "full": everything; "near": without stud and tube primitives; "far": "near" simplified by
-    vertex clustering on a `FAR_CELL_LDU` grid (shapes keep their size, fine detail melts).
+    vertex clustering on a `FAR_CELL_LDU` grid (shapes keep their size, fine detail melts; the
+    part's outline on its box's faces, where it meets its neighbours, stays exact: no cracks).
     """
     keep = np.ones(part.triangle_count, bool) if level == "full" else ~part.tri_detail
     triangles = part.triangles[keep]
@@ -173,13 +175,22 @@ def part_template(part: FlatPart, level: str) -> tuple[np.ndarray, np.ndarray, n
 
 
 def _cluster(positions, triangles, codes, certified, cell):
-    """Vertex-clustering simplification: merge vertices per grid cell, drop collapsed triangles."""
+    """Vertex-clustering simplification: merge vertices per grid cell, drop collapsed triangles.
+
+    Vertices on a face of the part's box (within BOX_FACE_LDU) are not merged: parts meet their neighbours
+    there (roof slopes side by side, wall panels), and moved, they would open cracks between parts."""
+    used = positions[np.unique(triangles)]
+    lo, hi = used.min(axis=0), used.max(axis=0)
+    on_box = ((np.abs(positions - lo) <= BOX_FACE_LDU) | (np.abs(positions - hi) <= BOX_FACE_LDU)).any(axis=1)
     q = np.floor(positions / cell).astype(np.int64)
     _, cluster, counts = np.unique(q, axis=0, return_inverse=True, return_counts=True)
     cluster = cluster.reshape(-1)
     centre = np.zeros((counts.shape[0], 3))
     np.add.at(centre, cluster, positions)
     centre /= counts[:, None]
+    kept = np.flatnonzero(on_box)  # each its own cluster, at its own place
+    cluster[kept] = counts.shape[0] + np.arange(kept.shape[0])
+    centre = np.concatenate([centre, positions[kept]])
     ids = cluster[triangles]
     alive = (ids[:, 0] != ids[:, 1]) & (ids[:, 1] != ids[:, 2]) & (ids[:, 0] != ids[:, 2])
     ids, codes, certified = ids[alive], codes[alive], certified[alive]

@@ -48,3 +48,25 @@ def test_far_level_simplifies_but_keeps_the_size(official):
     assert far.shape[0] < near.shape[0] / 2
     extent = lambda t: t.reshape(-1, 3).max(axis=0) - t.reshape(-1, 3).min(axis=0)  # noqa: E731
     assert np.allclose(extent(far), extent(near), atol=16)
+
+
+def test_far_level_keeps_the_outline_where_parts_meet():
+    # A bumpy 100 x 100 LDU sheet of 800 triangles: clustering melts its inside, but every vertex on a face of its
+    # box (its rim, where a neighbouring part would meet it) stays where it is, so no crack opens between parts.
+    from bow3d.view.batches import FAR_CELL_LDU, _cluster
+
+    n = 21
+    x, z = np.meshgrid(np.linspace(0, 100, n), np.linspace(0, 100, n))
+    y = 2.0 + np.sin(x / 7.0) * np.cos(z / 9.0)  # inside the box's height, off its top and bottom faces
+    y[0, :] = y[-1, :] = y[:, 0] = y[:, -1] = 2.0
+    y[n // 2, n // 2], y[n // 3, n // 3] = 0.5, 3.5  # the box's floor and ceiling: one vertex each
+    positions = np.stack([x, y, z], axis=-1).reshape(-1, 3)
+    i = np.arange(n - 1)[:, None] * n + np.arange(n - 1)[None, :]
+    quads = np.stack([i, i + 1, i + n + 1, i + n], axis=-1).reshape(-1, 4)
+    triangles = np.concatenate([quads[:, [0, 1, 2]], quads[:, [0, 2, 3]]])
+    codes, certified = np.zeros(len(triangles), np.int32), np.ones(len(triangles), bool)
+    far, _, _ = _cluster(positions, triangles, codes, certified, FAR_CELL_LDU)
+    assert far.shape[0] < triangles.shape[0] / 2
+    rim = positions[(positions[:, 0] % 100 == 0) | (positions[:, 2] % 100 == 0)]
+    corners = {tuple(p) for p in np.round(far.reshape(-1, 3), 6)}
+    assert all(tuple(p) in corners for p in np.round(rim, 6))
