@@ -25,8 +25,8 @@ Wilson interval and each seating's result; an Elo-like rating of every player (t
 of every game, the first player at 1000, 400 points = odds of 10 to 1); and the mishaps of piloted
 vehicles per player (friends run over, crashes into walls or off the field, BOW 3.6).
 
-A village game takes about a second of CPU between greedy and ai; strong searches up to a quarter
-of a second per decision, so count a minute or two per game with it on two cores.
+On the village a game between greedy and ai took about 10 s of one loaded core, one with strong
+about as long (strong searches at most a quarter of a second per decision, usually far less).
 
 examples:
   bow3d arena scenes/village.yaml --players greedy,ai --games 4

@@ -59,3 +59,18 @@ def test_the_arena_command_refuses_an_unknown_player_with_exit_code_2(scene_path
     assert main(["arena", str(scene_path), "--players", "greedy,smart", "--games", "2"]) == 2
     err = capsys.readouterr().err
     assert "smart: unknown opponent" in err and "greedy, ai, strong" in err and "Traceback" not in err
+
+
+def test_mishaps_are_counted_from_the_records_only_for_piloted_vehicles():
+    """BOW §3.6: a friend run over and a crash count against the side whose pilot drove; a drifting
+    vehicle (no pilot, §3.3) steers nobody and a run-over enemy is no mishap."""
+    from bow3d.rules.events import Event
+    from bow3d.rulesets.bow import CompulsoryMove, DriftMove
+    from bow3d.replay.simulate import Tally
+
+    tally = Tally({"jeep": "blue", "blue-1": "blue", "red-1": "red"})
+    tally(CompulsoryMove("blue-9"), [Event("collision", 1, {"vehicle": "jeep", "kind": "unit", "other": "red-1"}),
+                                      Event("collision", 1, {"vehicle": "jeep", "kind": "unit", "other": "blue-1"})])
+    tally(DriftMove(None, "jeep"), [Event("collision", 2, {"vehicle": "jeep", "kind": "decor", "other": None})])
+    tally(CompulsoryMove("blue-9"), [Event("left_field", 3, {"vehicle": "jeep", "occupants": []})])
+    assert tally.mishaps == [("blue", "friendly_run_over"), ("blue", "crash")]
