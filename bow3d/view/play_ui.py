@@ -13,6 +13,11 @@ plays a whole game by calling handlers only:
     on_key(n)             the n-th action of the HUD list (keys 1-9)
     on_confirm()          commit the previewed action (Enter)    on_cancel()    forget it (Esc)
     on_undo()             take back the last record (Ctrl+Z), hot-seat games only; a throw stands
+    on_tape_mode()        T: the next two clicks (units or points) lay a measuring tape: the 3D distance
+                          in the ruleset's unit and the range band it falls in (bow3d.view.table_aids)
+    on_tape_end(end)      one end of the tape: a unit id or a world point (3,) LDU
+    on_hover_cell(cell)   the pointer rests on a cell: the enemies that would see a minifig there are
+                          ringed, with their lines of sight (cached per cell until the next record)
     on_end_turn()         end the unit's turn (Space)
     on_speed(+1/-1), on_turn(+45/-45), on_drive()   piloting (BOW §3.3): speed, direction, then
                           the compulsory move, animated
@@ -32,6 +37,7 @@ from pathlib import Path
 
 import numpy as np
 
+from bow3d.i18n import _
 from bow3d.ldraw import Library
 from bow3d.replay import ReplayWriter, Session
 from bow3d.replay.format import library_kind, sight_method
@@ -45,12 +51,14 @@ from bow3d.rulesets.bow import (Attack, ChangeDirection, ChangeSpeed, Compulsory
 from bow3d.rulesets.bow.odds import odds_of
 from bow3d.view import markers
 from bow3d.view.hud import MAX_LISTED, Hud, HudLines, describe_action
+from bow3d.view.table_aids import CHARGE_RGBA, MELEE_RGBA, TableAids, cells_node, melee_preview, seers_words
 
 GLIDE_S = 0.45  # seconds of a move's animation
 CELL_RGBA = (90, 230, 120, 120)  # Trans-Green-like plate tiles on reachable cells
 AIM_AHEAD = (Attack, Treat, GetOn)  # actions shown with their odds and committed with Enter
 PREVIEWED = (*AIM_AHEAD, Move, GetOff)  # every action with a place or a target waits for Enter (or a second click)
 PREVIEW_RGBA = (250, 200, 30, 255)  # the previewed move's cell: a yellow 1x1 brick standing on it
+HOVER_S = 0.4  # the pointer resting this long on a cell asks who sees it
 
 
 class PlayUI:
@@ -100,6 +108,12 @@ class PlayUI:
         self.reachable: list[tuple[int, int]] = []  # the lit cells of the chosen unit
         self._los = None
         self.hud = Hud(base)
+        self.aids = TableAids(base, self.nodes, self.viewer.world, ruleset_of(scene), scene.ruleset, self.hud.font)
+        self.tape_mode = False
+        self.melee: tuple[list[str], dict] = ([], {})  # enemies in melee reach now, charge cells -> enemies
+        self._hover = (None, 0.0, False)  # pointer, rest time, asked
+        if self.hud.font is not None:
+            self.viewer.verdict_text.setFont(self.hud.font)
         self.tray = PhysicsRollTray(base.win, frame=(0.70, 0.995, 0.55, 0.93))
         from bow3d.view.sheet_overlay import REGION
 
@@ -108,6 +122,9 @@ class PlayUI:
         self.viewer.help_text.setText("left click: choose a unit, then a cell (move) or an enemy (aim) | Enter or "
                                       "the same click: commit | Esc: cancel | Ctrl+Z: take back | Space: end turn | "
                                       "1-9: actions | [ ] speed, < > turn, M drive | drag: orbit, wheel: zoom | Ctrl+Q quit")
+        self.viewer.help_text.setText(self.viewer.help_text.getText() + _(" | T: measuring tape (click two units "
+                                                                          "or points) | rest the pointer on a cell: "
+                                                                          "who sees it"))
         self._bind()
         if resume:
             self._resume(resume)
@@ -130,6 +147,7 @@ class PlayUI:
         b.accept("control-q", self.on_quit)
         b.accept("control-z", self.on_undo)
         b.accept("tab", self.on_toggle_panels)
+        b.accept("t", self.on_tape_mode)
         b.task_mgr.add(self._animate_task, "bow3d-play-animate")
 
     # --- handlers ----------------------------------------------------------------------------
@@ -138,6 +156,13 @@ class PlayUI:
         from bow3d.view.picking import pick_cell, pick_unit
 
         unit = pick_unit(self.base, self.nodes, (x, y))
+        if self.tape_mode:
+            from bow3d.view.picking import pick_point
+
+            end = unit if unit is not None else pick_point(self.base, self.nodes, (x, y))
+            if end is not None:
+                self.on_tape_end(end)
+            return
         if unit is not None:
             self.on_click_unit(unit)
             return
@@ -201,9 +226,42 @@ class PlayUI:
             self._apply(action)
 
     def on_cancel(self) -> None:
+        """Esc: forget the aimed action, the tape and the tape mode."""
         self.aimed = None
+        self.tape_mode = False
+        self.aids.clear_tape()
         self._clear_los()
         self._refresh()
+
+    def on_tape_mode(self) -> None:
+        """T: the next two clicks lay the measuring tape (a unit: from its head; else the point clicked)."""
+        self.tape_mode = not self.tape_mode
+        self.aids.clear_tape()
+        self._say(_("measuring: click a unit or a point, then another (T or Esc: done)") if self.tape_mode else None)
+
+    def on_tape_end(self, end):
+        """One end of the tape (a unit id or a world point (3,) LDU); the second one measures."""
+        measure = self.aids.tape_end(end)
+        self.viewer.verdict_text.setText(measure.words if measure is not None else
+                                         _("measuring from {end}: click the other end").format(
+                                             end=end if isinstance(end, str) else _("the point clicked")))
+        return measure
+
+    def on_hover_cell(self, cell: tuple[int, int] | None) -> dict[str, float]:
+        """Who would see a minifig on `cell`: the enemies of the side to play (everyone once the game is over),
+        ringed with their lines of sight, and named at the top left."""
+        if cell is None or self.viewer.world is None:
+            self.aids.show_seers(None, {})
+            return {}
+        state, world = self.game.state, self.viewer.world
+        side = state.side_to_play
+        viewers = [u.id for u in state.units.values() if u.alive and u.position is not None and u.id in world.bodies
+                   and (side is None or u.side != side)]
+        seers = self.aids.who_sees(cell, viewers, stamp=len(self.game.records))
+        self.aids.show_seers(cell, seers)
+        if self.aids.measure is None:
+            self.viewer.verdict_text.setText(seers_words(cell, seers))
+        return seers
 
     def on_undo(self) -> None:
         """Take back the last record (Ctrl+Z; bow3d.replay.Session.take_back): hot-seat games only."""
@@ -382,6 +440,8 @@ class PlayUI:
 
     def _animate_task(self, task):
         dt = min(0.1, self.base.clock.get_dt())
+        self.aids.update()
+        self._hover_task(dt)
         for id, (start, end, f0, f1, t) in list(self._glides.items()):
             t = min(1.0, t + dt / GLIDE_S)
             ease = t * t * (3 - 2 * t)
@@ -396,6 +456,21 @@ class PlayUI:
             self.tray.show(tuple(self.rolls), self._roll_clock, len(self.game.records), self._roll_colours())
             self.tray.region.set_active(self.panel_places.get("tray", True) is not None)  # collapsed stays so
         return task.cont
+
+    def _hover_task(self, dt: float) -> None:
+        """The pointer resting HOVER_S on the battlefield (not dragging) asks who sees the cell under it."""
+        pointer, rest, asked = self._hover
+        now = self.viewer._pointer()
+        if now is None or self.viewer._drag is not None or now != pointer:
+            self._hover = (now, 0.0, False)
+            return
+        rest += dt
+        if rest >= HOVER_S and not asked:
+            from bow3d.view.picking import pick_cell
+
+            self.on_hover_cell(pick_cell(self.base, self.nodes, now))
+            asked = True
+        self._hover = (pointer, rest, asked)
 
     def _roll_colours(self) -> list[tuple[float, float, float]]:
         colours = []
@@ -538,28 +613,47 @@ class PlayUI:
                     region.set_active(bool(self.rolls))
 
     def _draw_cells(self) -> None:
+        """The chosen unit's reachable cells (outlined, and seen through walls: table_aids.cells_node), the
+        previewed move's cell, and its melee previews: enemies in reach ringed red, charge cells framed red."""
         if self._cells is not None:
             self._cells.remove_node()
             self._cells = None
         self.reachable = []
+        self.melee = ([], {})
         if self.selected is None or not self._human_to_play():
+            self._draw_melee()
             return
         own = self._cell_of(self.selected)
-        cells = sorted({tuple(a.to) for a in self._legal(self.selected) if isinstance(a, (Move, GetOff))} - {own})
+        legal = self._legal(self.selected)
+        cells = sorted({tuple(a.to) for a in legal if isinstance(a, (Move, GetOff))} - {own})
         self.reachable = cells
+        self.melee = melee_preview(self.game, self.selected, legal, Attack, Move)
+        self._draw_melee()
         if not cells:
             return
         centres = (np.array(cells, float) + 0.5) * markers.STUD_LDU
         z = self.nodes.ground.heights(centres)
-        tile = markers.box_corners((-9.0, -9.0, 0.0), (9.0, 9.0, 3.2))
-        corners = tile[None] + np.concatenate([centres, (z + markers.STUD_HEIGHT)[:, None]], axis=1)[:, None, None]
-        pieces = [(corners.reshape(-1, 3, 3), CELL_RGBA)]
+        pieces = []
         if isinstance(self.aimed, (Move, GetOff)) and tuple(self.aimed.to) in cells:  # the previewed move's cell
             k = cells.index(tuple(self.aimed.to))
             tall = markers.box_corners((-8.0, -8.0, 0.0), (8.0, 8.0, markers.BRICK_LDU)) + \
                 [*centres[k], z[k] + markers.STUD_HEIGHT]
             pieces.append((tall.reshape(-1, 3, 3), PREVIEW_RGBA))
-        self._cells = markers.solid_node(self.base.render, "reachable-cells", pieces)
+        for cell in self.melee[1]:  # a charge ends here in melee reach
+            k = cells.index(cell) if cell in cells else None
+            if k is not None:
+                frame = markers.frame_corners(9.0, 9.0, 3.0, 4.0) + [*centres[k], z[k] + markers.STUD_HEIGHT]
+                pieces.append((frame, CHARGE_RGBA))
+        self._cells = cells_node(self.base.render, centres, z, pieces)
+
+    def _draw_melee(self) -> None:
+        """A red ring round each enemy the chosen unit reaches in melee now."""
+        for piece in self.nodes.pieces.values():
+            node = piece.selection.pop("melee", None)
+            if node is not None:
+                node.remove_node()
+        for enemy in self.melee[0]:
+            self.nodes.highlight_one(enemy, MELEE_RGBA, slot="melee")
 
     def _draw_selection(self) -> None:
         self.nodes.highlight(self._body(self.selected) if self.selected else None)

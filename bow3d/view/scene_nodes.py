@@ -309,9 +309,15 @@ class SceneNodes:
             node = piece.selection.pop(slot, None)
             if node is not None:
                 node.remove_node()
-        if id is None:
-            return
+        if id is not None:
+            self.highlight_one(id, colour, slot=slot)
+
+    def highlight_one(self, id: str, colour=(1, 1, 0, 1), *, slot: str = "select") -> None:
+        """A glowing ring round one more unit, the rings of the other units in `slot` kept."""
         piece = self.piece(id)
+        old = piece.selection.pop(slot, None)
+        if old is not None:
+            old.remove_node()
         hx, hy = piece.half_extent
         rgba = tuple(int(round(255 * c)) for c in colour)
         if piece.kind == "unit":
