@@ -114,6 +114,7 @@ class PlayUI:
         self._hover = (None, 0.0, False)  # pointer, rest time, asked
         if self.hud.font is not None:
             self.viewer.verdict_text.setFont(self.hud.font)
+        self.viewer.verdict_text.setWordwrap(70)  # one line above the status
         self.tray = PhysicsRollTray(base.win, frame=(0.70, 0.995, 0.55, 0.93))
         from bow3d.view.sheet_overlay import REGION
 

@@ -22,7 +22,7 @@ from bow3d.units import convert
 from bow3d.view import markers
 
 TAPE_RGBA = (250, 200, 30, 255)      # a yellow tape, as a tailor's
-TAPE_WIDTH_LDU = 2.5
+TAPE_WIDTH_LDU = 4.0
 TICK_LDU = 7.0                       # the cube marking each range band's edge on the tape
 XRAY_ALPHA = 0.35                    # the pass drawn on top of walls
 SEER_RGBA = (255, 110, 30, 255)      # who sees the hovered cell: ring and line of sight
@@ -32,6 +32,7 @@ CHARGE_RGBA = (255, 60, 60, 255)     # cells where a charge ends in reach of an 
 CELL_FILL_RGBA = (90, 230, 120, 110)
 CELL_EDGE_RGBA = (235, 255, 120, 255)  # light edge...
 CELL_RIM_RGBA = (10, 40, 10, 255)      # ...on a dark rim: reads on a green, grey or tan baseplate
+SEERS_NAMED = 3                      # the hovered cell's line names this many seers, then counts the others
 HEAD_LDU = 44.0                      # a minifig's head above its feet (the stand-in's eye on a cell)
 
 
@@ -232,12 +233,16 @@ class TableAids:
         self.label.destroy()
 
 
-def seers_words(cell: tuple[int, int], seers: dict[str, float]) -> str:
-    """'cell (12, 5): seen by red-rifle-1 (97%), red-knight (40%)' or 'cell (12, 5): seen by no enemy'."""
+def seers_words(cell: tuple[int, int], seers: dict[str, float], named: int = SEERS_NAMED) -> str:
+    """'cell (12, 5): seen by red-rifle-1 (97%), red-knight (40%)' (the `named` who see most of it, then
+    'and 3 more'), or 'cell (12, 5): seen by no enemy'."""
     where = f"({cell[0]}, {cell[1]})"
     if not seers:
         return _("cell {cell}: seen by no enemy").format(cell=where)
-    who = ", ".join(f"{seer} ({fraction:.0%})" for seer, fraction in sorted(seers.items(), key=lambda s: -s[1]))
+    ranked = sorted(seers.items(), key=lambda s: -s[1])
+    who = ", ".join(f"{seer} ({fraction:.0%})" for seer, fraction in ranked[:named])
+    if len(ranked) > named:
+        who = _("{who} and {n} more").format(who=who, n=len(ranked) - named)
     return _("cell {cell}: seen by {who}").format(cell=where, who=who)
 
 

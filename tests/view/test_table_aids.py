@@ -35,6 +35,8 @@ def test_distance_words_and_the_seers_line():
     assert distance_words(2.5, "studs") == "2.5 studs" and distance_words(1.25, "cm") == "1.0 cm"
     assert seers_words((3, 4), {}) == "cell (3, 4): seen by no enemy"
     assert seers_words((3, 4), {"red-1": 0.25, "red-2": 0.9}) == "cell (3, 4): seen by red-2 (90%), red-1 (25%)"
+    many = {f"red-{n}": n / 10 for n in range(1, 6)}
+    assert seers_words((3, 4), many) == "cell (3, 4): seen by red-5 (50%), red-4 (40%), red-3 (30%) and 2 more"
 
 
 def test_a_beam_runs_from_one_end_to_the_other():
