@@ -52,6 +52,7 @@ examples:
   bow3d play scenes/village.yaml --vs-ai red --seed 42
   bow3d play scenes/village.yaml --vs-ai red:strong
   bow3d play scenes/village.yaml --offscreen-script scenes/village-moves.txt --replay test.bowreplay
+  bow3d play scenes/village.yaml --offscreen-script scenes/village-measure.txt --replay measure.bowreplay
   bow3d play --resume test.bowreplay --offscreen-script scenes/village-moves-2.txt --replay test-2.bowreplay"""
 
 COMMANDS = {"click-unit": 1, "click-cell": 2, "click": 2, "key": 1, "confirm": 0, "cancel": 0, "end-turn": 0,
