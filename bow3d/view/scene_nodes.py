@@ -153,6 +153,18 @@ class SceneNodes:
         self.set_marks(item.id)
         return root
 
+    def add_unit(self, unit) -> NodePath:
+        """Draw one more unit of the scene (set-up mode places them one by one)."""
+        self.units[unit.id] = self._add(unit, "unit")
+        return self.units[unit.id]
+
+    def remove_piece(self, id: str) -> None:
+        """Take a unit or vehicle's nodes off (set-up mode)."""
+        piece = self.pieces.pop(id)
+        self.units.pop(id, None)
+        self.vehicles.pop(id, None)
+        piece.root.remove_node()
+
     def _base(self, piece: Piece) -> NodePath:
         hx, hy = piece.half_extent
         height = RING_HEIGHT + 0.25 * (len(self.pieces) % 6)  # touching rings never share a top face (z-fighting)
