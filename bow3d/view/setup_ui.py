@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from bow3d.errors import UserInputError
-from bow3d.i18n import _
+from bow3d.i18n import _, ngettext
 from bow3d.rulesets import ruleset_of
 from bow3d.view import markers
 
@@ -281,7 +281,7 @@ class SetupUI:
             units = [u for u in self.scene.units if u.side == side.id]
             outside = sum(1 for u in units if u.position is not None and not is_in_zone(u.position,
                                                                                          self.zones.get(side.id)))
-            line = _("{side}: {n} units").format(side=side.name, n=len(units))
+            line = ngettext("{side}: {n} unit", "{side}: {n} units", len(units)).format(side=side.name, n=len(units))
             if side.id in costs:
                 points = (_("{points} / {budget} points").format(points=costs[side.id], budget=self.budget)
                           if self.budget else _("{points} points").format(points=costs[side.id]))
