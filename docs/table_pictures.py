@@ -1,12 +1,13 @@
 """The pictures of the play UI's table aids in docs/ (issue 17), at 1280x720, made through `bow3d play`'s
 offscreen script (the same handlers as the mouse and keys):
 
-    python docs/table_pictures.py        # writes docs/play-measure.png and docs/play-who-sees.png
+    python docs/table_pictures.py        # writes docs/play-measure.png, docs/play-who-sees.png, docs/setup.png
 
 play-measure.png: blue-rifle-2 chosen (its reachable cells outlined, seen through the barn's roof), and
 the measuring tape from it to red-pistol: the distance in studs and BOW's range band, each band's edge
 ticked. play-who-sees.png: the pointer resting on a cell: the enemies that would see a minifig there,
-ringed, with their lines of sight.
+ringed, with their lines of sight. setup.png: `bow3d setup` on the village: the deployment zones, the
+army list against a 200-point budget, a spearman just placed for blue and chosen.
 """
 
 from __future__ import annotations
@@ -34,10 +35,23 @@ def picture(name: str, commands: str, folder: Path) -> None:
     shutil.copy(out, ROOT / "docs" / name)
 
 
+SETUP = "side blue\nchoose blue-rifle-2\nremove\nsheet spearman\nplace 12 5\nchoose blue-spearman-1\n"
+
+
+def setup_picture(folder: Path) -> None:
+    out = folder / "setup.png"
+    (folder / "setup.txt").write_text(SETUP + f"screenshot {out}\n")
+    subprocess.run([sys.executable, "-m", "bow3d", "setup", str(ROOT / "scenes" / "village.yaml"), "--budget", "200",
+                    "--offscreen-script", str(folder / "setup.txt"), "-o", "my-village.yaml"],
+                   check=True, cwd=folder)
+    shutil.copy(out, ROOT / "docs" / "setup.png")
+
+
 def main() -> int:
     with tempfile.TemporaryDirectory() as folder:
         for name, commands in PICTURES.items():
             picture(name, commands, Path(folder))
+        setup_picture(Path(folder))
     return 0
 
 

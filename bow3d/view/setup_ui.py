@@ -34,7 +34,7 @@ from bow3d.rulesets import ruleset_of
 from bow3d.view import markers
 
 ZONE_SHARE = 1.0 / 3.0    # each side's deployment zone: this share of the table from its edge
-ZONE_ALPHA = 70
+ZONE_ALPHA = 90
 MAX_SHEETS = 9            # keys 1-9
 
 
