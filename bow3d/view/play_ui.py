@@ -238,7 +238,7 @@ class PlayUI:
         """T: the next two clicks lay the measuring tape (a unit: from its head; else the point clicked)."""
         self.tape_mode = not self.tape_mode
         self.aids.clear_tape()
-        self._say(_("measuring: click a unit or a point, then another (T or Esc: done)") if self.tape_mode else None)
+        self._say(_("measuring: click a unit or a point, then another (T: done)") if self.tape_mode else None)
 
     def on_tape_end(self, end):
         """One end of the tape (a unit id or a world point (3,) LDU); the second one measures."""

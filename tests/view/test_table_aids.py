@@ -163,3 +163,42 @@ def test_tape_hover_and_melee_previews_in_the_play_ui(tmp_path, renderer_availab
     assert out["records"] == out["records_before"] and out["positions"]["blue-1"] == [2.5, 6.5]  # previews apply nothing
     assert out["after_charge"] is None  # moved to a charge cell: the rules let the sword strike red-2
     assert (tmp_path / "tape.png").read_bytes()[:4] == b"\x89PNG"
+
+
+VIEWER_SCRIPT = r"""
+import json, sys
+from pathlib import Path
+sys.path.insert(0, {root!r})
+from tests.conftest import write_library, write
+from bow3d.ldraw import Library
+from bow3d.rulesets import load_scene
+from bow3d.view.picking import project
+from bow3d.view.viewer import Viewer, open_base
+
+root = Path({tmp!r})
+library = Library([write_library(root / "ldraw")])
+write(root / "field.ldr", {field!r}); write(root / "figure.ldr", {figure!r})
+scene = load_scene(write(root / "aids.yaml", {scene!r}))
+base = open_base(offscreen=True, size=(640, 360))
+viewer = Viewer(base, scene, library=library)
+viewer.on_tape_mode()
+for unit in ("blue-2", "red-2"):
+    x, y = project(base, [viewer.nodes.head_point(unit)])[0]
+    viewer.on_click(float(x), float(y))
+out = dict(words=viewer.verdict_text.getText(), studs=viewer.aids.measure.distance_studs,
+           world=viewer.world.distance_studs("blue-2", "red-2"), selected=viewer.selected)
+viewer.on_clear()
+out["cleared"] = [viewer.tape_mode, viewer.aids.measure is None]
+print("RESULT " + json.dumps(out))
+"""
+
+
+@pytest.mark.render
+def test_the_viewer_measures_too(tmp_path, renderer_available):
+    code = VIEWER_SCRIPT.format(root=str(ROOT), tmp=str(tmp_path), field=FIELD, figure=FIGURE, scene=SCENE)
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=180)
+    assert result.returncode == 0, result.stderr[-3000:]
+    out = json.loads(next(line for line in result.stdout.splitlines() if line.startswith("RESULT "))[7:])
+    assert out["studs"] == pytest.approx(out["world"]) and out["selected"] is None
+    assert out["words"] == f"{out['studs']:.1f} studs, within 15 studs"  # blue-2 (1.5, 1.5) to red-2 (8.5, 6.5)
+    assert out["cleared"] == [False, True]
