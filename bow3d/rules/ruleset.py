@@ -150,7 +150,7 @@ class Ruleset:
 
     def range_rings(self, params: Any = None, out_to_studs: float = 0.0) -> tuple[tuple[float, str], ...]:
         """Its range bands round a firer, nearest first: (radius in studs, what the band means in words),
-        at least out to `out_to_studs` where the bands go on (BOW's every 15 studs); () when it has none."""
+        at least out to `out_to_studs` where the bands go on (a band every so many studs); () when it has none."""
         return ()
 
     def range_band(self, distance_studs: float, params: Any = None) -> tuple[float, str] | None:

@@ -599,9 +599,9 @@ class PlayUI:
         regions = {"tray": (self.tray.region, self.tray.frame)}
         if self.viewer.sheet is not None:
             regions["sheet"] = (self.viewer.sheet.region, self._sheet_home)
-        places = place_panels({name: home for name, (_, home) in regions.items()}, self.action_boxes())
+        places = place_panels({name: home for name, (_region, home) in regions.items()}, self.action_boxes())
         self.panel_places = {}
-        for name, (region, _) in regions.items():
+        for name, (region, _home) in regions.items():
             rect = places[name] if self.panels_shown else None
             self.panel_places[name] = rect
             if rect is None:
