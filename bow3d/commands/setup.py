@@ -91,8 +91,8 @@ def run_script(ui, steps, source: str) -> None:
             if ui.on_click_cell((int(a[0]), int(a[1]))) is None:
                 raise UserInputError(f"{where}: {command} {a[0]} {a[1]}: {ui.hud.lines.prompt}")
         elif command == "choose":
-            if a[0] not in ui.nodes.pieces:
-                raise UserInputError(f"{where}: no unit {a[0]!r} on the battlefield")
+            if a[0] not in {u.id for u in ui.scene.units}:
+                raise UserInputError(f"{where}: no unit {a[0]!r} on the battlefield (vehicles are not set up here)")
             ui.selected = None
             ui.on_click_unit(a[0])
         elif command == "turn":

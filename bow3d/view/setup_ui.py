@@ -149,6 +149,10 @@ class SetupUI:
             self._refresh()
 
     def on_click_unit(self, id: str | None) -> None:
+        """Choose a unit (again, or None: forget it); vehicles and their crews stay as the scene has them."""
+        if id is not None and id not in {u.id for u in self.scene.units}:
+            self._say(_("{vehicle}: vehicles stay where the scene file puts them").format(vehicle=id))
+            return
         self.selected = None if id is None or id == self.selected else id
         self._refresh()
 
