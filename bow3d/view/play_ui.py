@@ -49,15 +49,13 @@ from bow3d.rulesets import ruleset_of
 from bow3d.rulesets.bow import (Attack, ChangeDirection, ChangeSpeed, CompulsoryMove, EndTurn, GetOff, GetOn, Move,
                                 Treat)
 from bow3d.rulesets.bow.odds import odds_of
-from bow3d.view import markers
+from bow3d.view import markers, play_marks
 from bow3d.view.hud import MAX_LISTED, Hud, HudLines, describe_action
-from bow3d.view.table_aids import CHARGE_RGBA, MELEE_RGBA, TableAids, cells_node, melee_preview, seers_words
+from bow3d.view.table_aids import TableAids, seers_words
 
 GLIDE_S = 0.45  # seconds of a move's animation
-CELL_RGBA = (90, 230, 120, 120)  # Trans-Green-like plate tiles on reachable cells
 AIM_AHEAD = (Attack, Treat, GetOn)  # actions shown with their odds and committed with Enter
 PREVIEWED = (*AIM_AHEAD, Move, GetOff)  # every action with a place or a target waits for Enter (or a second click)
-PREVIEW_RGBA = (250, 200, 30, 255)  # the previewed move's cell: a yellow 1x1 brick standing on it
 HOVER_S = 0.4  # the pointer resting this long on a cell asks who sees it
 
 
@@ -573,105 +571,19 @@ class PlayUI:
 
     def action_boxes(self) -> list:
         """Screen boxes (fractions of the window, y up) of the chosen unit and of what it aims at or moves to."""
-        from bow3d.view.panel_layout import pixel_box
-        from bow3d.view.picking import project
-
-        ids = [self._body(self.selected)] if self.selected else []
-        target = getattr(self.aimed, "target", None) or getattr(self.aimed, "vehicle", None)
-        ids += [self._body(target)] if target in self.game.state.units else [target] if target else []
-        boxes, size = [], (self.base.win.get_x_size(), self.base.win.get_y_size())
-        for id in ids:
-            low, high = self.nodes.pieces[id].root.get_tight_bounds(self.base.render) or ((0, 0, 0), (0, 0, 0))
-            corners = [(x, y, z) for x in (low[0], high[0]) for y in (low[1], high[1]) for z in (low[2], high[2])]
-            boxes.append(pixel_box(project(self.base, corners), *size))
-        to = getattr(self.aimed, "to", None)
-        if to is not None:  # the previewed move's cell, a brick high
-            x, y = (to[0] + 0.5) * markers.STUD_LDU, (to[1] + 0.5) * markers.STUD_LDU
-            z = float(self.nodes.ground.heights(np.array([[x, y]]))[0])
-            corners = [(x + dx, y + dy, z + dz) for dx in (-10, 10) for dy in (-10, 10) for dz in (0, 24)]
-            boxes.append(pixel_box(project(self.base, corners), *size))
-        return [b for b in boxes if b is not None]
+        return play_marks.action_boxes(self)
 
     def _place_panels(self) -> None:
-        """The sheet and the tray where they hide none of the action (bow3d.view.panel_layout)."""
-        from bow3d.view.panel_layout import place_panels
-
-        regions = {"tray": (self.tray.region, self.tray.frame)}
-        if self.viewer.sheet is not None:
-            regions["sheet"] = (self.viewer.sheet.region, self._sheet_home)
-        places = place_panels({name: home for name, (_region, home) in regions.items()}, self.action_boxes())
-        self.panel_places = {}
-        for name, (region, _home) in regions.items():
-            rect = places[name] if self.panels_shown else None
-            self.panel_places[name] = rect
-            if rect is None:
-                region.set_active(False)
-            else:
-                region.set_dimensions(*rect)
-                if name == "sheet":
-                    region.set_active(self.selected is not None)
-                else:
-                    region.set_active(bool(self.rolls))
+        play_marks.place_panels(self)
 
     def _draw_cells(self) -> None:
-        """The chosen unit's reachable cells (outlined, and seen through walls: table_aids.cells_node), the
-        previewed move's cell, and its melee previews: enemies in reach ringed red, charge cells framed red."""
-        if self._cells is not None:
-            self._cells.remove_node()
-            self._cells = None
-        self.reachable = []
-        self.melee = ([], {})
-        if self.selected is None or not self._human_to_play():
-            self._draw_melee()
-            return
-        own = self._cell_of(self.selected)
-        legal = self._legal(self.selected)
-        cells = sorted({tuple(a.to) for a in legal if isinstance(a, (Move, GetOff))} - {own})
-        self.reachable = cells
-        self.melee = melee_preview(self.game, self.selected, legal, Attack, Move)
-        self._draw_melee()
-        if not cells:
-            return
-        centres = (np.array(cells, float) + 0.5) * markers.STUD_LDU
-        z = self.nodes.ground.heights(centres)
-        pieces = []
-        if isinstance(self.aimed, (Move, GetOff)) and tuple(self.aimed.to) in cells:  # the previewed move's cell
-            k = cells.index(tuple(self.aimed.to))
-            tall = markers.box_corners((-8.0, -8.0, 0.0), (8.0, 8.0, markers.BRICK_LDU)) + \
-                [*centres[k], z[k] + markers.STUD_HEIGHT]
-            pieces.append((tall.reshape(-1, 3, 3), PREVIEW_RGBA))
-        for cell in self.melee[1]:  # a charge ends here in melee reach
-            k = cells.index(cell) if cell in cells else None
-            if k is not None:
-                frame = markers.frame_corners(9.0, 9.0, 3.0, 4.0) + [*centres[k], z[k] + markers.STUD_HEIGHT]
-                pieces.append((frame, CHARGE_RGBA))
-        self._cells = cells_node(self.base.render, centres, z, pieces)
+        play_marks.draw_cells(self)
 
     def _draw_melee(self) -> None:
-        """A red ring round each enemy the chosen unit reaches in melee now."""
-        for piece in self.nodes.pieces.values():
-            node = piece.selection.pop("melee", None)
-            if node is not None:
-                node.remove_node()
-        for enemy in self.melee[0]:
-            self.nodes.highlight_one(enemy, MELEE_RGBA, slot="melee")
+        play_marks.draw_melee(self)
 
     def _draw_selection(self) -> None:
-        self.nodes.highlight(self._body(self.selected) if self.selected else None)
-        target = getattr(self.aimed, "target", None) or getattr(self.aimed, "vehicle", None)
-        self.nodes.highlight(target, (1.0, 0.35, 0.1, 1.0), slot="target")
-        if self.selected is None:
-            if self.viewer.sheet is not None:
-                self.viewer.sheet.hide()
-            return
-        from bow3d.view.sheet_overlay import SheetOverlay
-
-        if self.viewer.sheet is None:
-            self.viewer.sheet = SheetOverlay(self.base)
-        unit = self.game.state.units[self.selected]
-        self.viewer.sheet.show(f"{unit.id} ({unit.sheet})", self.scene.sheet(unit.sheet), damage=unit.damage,
-                               weapon=unit.weapon, clone=self.nodes.prototype(unit.id),
-                               side_rgba=self.nodes.pieces[unit.id].side_rgba)
+        play_marks.draw_selection(self)
 
     def on_quit(self) -> None:
         """Close the replay and the window (Ctrl+Q; Esc only cancels an aimed action)."""
