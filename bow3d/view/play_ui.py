@@ -256,7 +256,8 @@ class PlayUI:
         side = state.side_to_play
         viewers = [u.id for u in state.units.values() if u.alive and u.position is not None and u.id in world.bodies
                    and (side is None or u.side != side)]
-        seers = self.aids.who_sees(cell, viewers, stamp=len(self.game.records))
+        records = self.game.records  # a take-back then another record changes the last one
+        seers = self.aids.who_sees(cell, viewers, stamp=(len(records), repr(records[-1]) if records else None))
         self.aids.show_seers(cell, seers)
         if self.aids.measure is None:
             self.viewer.verdict_text.setText(seers_words(cell, seers))
