@@ -29,7 +29,10 @@ drag pans, the wheel zooms.
 Keys: 1-9 the listed actions, Space ends the unit's turn (a marking brick goes beside it),
 [ and ] change a piloted vehicle's speed, , and . turn it 45 degrees, M drives (the compulsory
 move), Ctrl+Z takes back the last record in a hot-seat game (a throw stands), Ctrl+Q quits (the
-replay keeps the game so far). A move is previewed too: click a lit cell (it is marked), then
+replay keeps the game so far), T lays a measuring tape (click two units or points: the distance in
+the ruleset's unit and its range band). Resting the pointer on a cell rings the enemies that would
+see a minifig there; a chosen melee unit rings the enemies it reaches now and frames in red the cells
+from which a charge would reach one. A move is previewed too: click a lit cell (it is marked), then
 Enter or the same cell again commits, Esc cancels.
 
 --resume FILE.bowreplay goes on with a game stopped before its end: its records are played again
@@ -40,6 +43,8 @@ bricks tumble onto the tray (Bullet physics) and land as recorded.
 Without a display, --offscreen-script FILE plays from a text file of commands, one a line:
   click-unit ID | click-cell I J | click X Y (pixels) | key N | confirm | cancel | undo | end-turn
   speed +1|-1 | turn DEG | drive | screenshot PNG | # comments
+  tape A B (the measuring tape, T: each end a unit ID or a cell I,J) | hover I J (who sees that cell)
+  camera X,Y,Z:TX,TY,TZ (studs) or unit:ID (as bow3d view --camera)
 (the same handlers as the mouse and keys), then stops; the replay holds the game so far.
 
 examples:
@@ -47,10 +52,11 @@ examples:
   bow3d play scenes/village.yaml --vs-ai red --seed 42
   bow3d play scenes/village.yaml --vs-ai red:strong
   bow3d play scenes/village.yaml --offscreen-script scenes/village-moves.txt --replay test.bowreplay
+  bow3d play scenes/village.yaml --offscreen-script scenes/village-measure.txt --replay measure.bowreplay
   bow3d play --resume test.bowreplay --offscreen-script scenes/village-moves-2.txt --replay test-2.bowreplay"""
 
 COMMANDS = {"click-unit": 1, "click-cell": 2, "click": 2, "key": 1, "confirm": 0, "cancel": 0, "end-turn": 0,
-            "undo": 0, "speed": 1, "turn": 1, "drive": 0, "screenshot": 1}
+            "undo": 0, "speed": 1, "turn": 1, "drive": 0, "screenshot": 1, "tape": 2, "hover": 2, "camera": 1}
 
 
 @dataclass(frozen=True)
@@ -77,7 +83,8 @@ def parse_play_script(text: str, source: str = "<script>") -> list[ScriptLine]:
             raise UserInputError(f"{source}:{number}: unknown command {command!r} (known: {', '.join(COMMANDS)})")
         if len(args) != COMMANDS[command]:
             raise UserInputError(f"{source}:{number}: {command} takes {COMMANDS[command]} argument(s), got {len(args)}")
-        numeric = {"click-cell": int, "click": float, "key": int, "speed": int, "turn": float}.get(command)
+        numeric = {"click-cell": int, "click": float, "key": int, "speed": int, "turn": float,
+                   "hover": int}.get(command)
         if numeric is not None:
             try:
                 [numeric(a) for a in args]
@@ -85,6 +92,18 @@ def parse_play_script(text: str, source: str = "<script>") -> list[ScriptLine]:
                 raise UserInputError(f"{source}:{number}: {command} needs numbers, got {' '.join(args)}") from None
         lines.append(ScriptLine(number, command, args))
     return lines
+
+
+def _tape_end(ui, word: str, where: str):
+    """A tape end of a script: a unit or vehicle id, or a cell 'I,J' (its centre on the ground)."""
+    if word in ui.nodes.pieces:
+        return word
+    try:
+        i, j = (int(v) for v in word.split(","))
+    except ValueError:
+        raise UserInputError(f"{where}: tape {word}: give a unit id or a cell as I,J") from None
+    x, y = (i + 0.5) * 20.0, (j + 0.5) * 20.0
+    return (x, y, float(ui.nodes.ground.heights([[x, y]])[0]))
 
 
 def run_script(ui, script: list[ScriptLine], source: str) -> None:
@@ -105,6 +124,17 @@ def run_script(ui, script: list[ScriptLine], source: str) -> None:
             ui.on_speed(int(a[0]))
         elif step.command == "turn":
             ui.on_turn(float(a[0]))
+        elif step.command == "tape":
+            ui.aids.clear_tape()
+            for end in a:
+                ui.on_tape_end(_tape_end(ui, end, f"{source}:{step.line}"))
+        elif step.command == "camera":
+            from bow3d.view.camera_options import parse_camera
+
+            ui.viewer.look_from(parse_camera(a[0]))
+            ui.aids.update()
+        elif step.command == "hover":
+            ui.on_hover_cell((int(a[0]), int(a[1])))
         elif step.command == "screenshot":
             ui.settle()
             if Path(a[0]).exists() or Path(a[0]).suffix.lower() != ".png":

@@ -20,6 +20,8 @@ second is drawn (green rays seen, red rays hidden, blocking parts in orange, ran
 every 15 studs, the firer's front arc) and the referee's verdict is written at the top.
 Keys: arrows orbit, W/A/S/D pan, +/- zoom, 1-7 named views, F frames everything,
 E toggles edge lines, Q cycles the quality, C clears the selection, H hides the help, Esc quits.
+On a scene, T lays a measuring tape: click two units (head to head) or points for the 3D distance
+in the ruleset's unit and the range band it falls in.
 Without a display, --screenshot PNG opens offscreen, saves one frame and quits.
 
 examples:

@@ -20,6 +20,9 @@ taking back; a `Ruleset` brings everything that is one game's:
   judge_sight(report, params)             its verdict on the world's facts (cover, modifiers)
   sight_sentence(report, verdict)         that verdict in words
   in_cover(fractions, params), cover_share(params)   the same judgement for heatmaps
+  length_unit, range_rings(params, out_to_studs), range_band(distance_studs, params)
+                                          the unit its book measures in (bow3d.units) and its range
+                                          bands, for the measuring tape (bow3d.view.table_aids)
   narrator(language)                      its words (a bow3d.rules.events.Narrator)
   event_schema                            its documented event kinds
   player(side, rng)                       its AI
@@ -142,6 +145,21 @@ class Ruleset:
     def cover_share(self, params: Any) -> float:
         """The hidden share from which a target is in cover (heatmaps shade by it)."""
         raise NotImplementedError
+
+    length_unit: str = "studs"           # the unit its book measures in: 'studs', 'cm', 'in' (bow3d.units)
+
+    def range_rings(self, params: Any = None, out_to_studs: float = 0.0) -> tuple[tuple[float, str], ...]:
+        """Its range bands round a firer, nearest first: (radius in studs, what the band means in words),
+        at least out to `out_to_studs` where the bands go on (a band every so many studs); () when it has none."""
+        return ()
+
+    def range_band(self, distance_studs: float, params: Any = None) -> tuple[float, str] | None:
+        """The band a distance falls in: the nearest ring at or beyond it (radius in studs, its words), or
+        None beyond every ring."""
+        for radius, words in self.range_rings(params, distance_studs):
+            if distance_studs <= radius + 1e-9:
+                return radius, words
+        return None
 
     def narrator(self, language: str | None = None) -> Narrator:
         """Its battle-log words in `language` (None: the language spoken, bow3d.i18n)."""

@@ -14,6 +14,7 @@ LOG_LINES = 6
 PROMPT_WRAP = 52   # letter widths at the prompt's scale, from x = -1.75
 LOG_WRAP = 68
 ROLLS_WRAP = 34  # the throws' captions, left of the tray, wrap at this many letter widths
+ROLLS_LINES = 4  # the last throws' captions shown (more would cover the far side of the battlefield)
 
 
 def describe_action(action) -> str:
@@ -84,4 +85,4 @@ class Hud:
         self._actions.setText("\n".join(lines.actions))
         self._prompt.setText(lines.prompt)
         self._log.setText("\n".join(lines.log[-LOG_LINES:]))
-        self._rolls.setText("\n".join(lines.rolls))
+        self._rolls.setText("\n".join(lines.rolls[-ROLLS_LINES:]))

@@ -71,6 +71,12 @@ def pixel_ray(base, pixel: tuple[float, float]) -> tuple[np.ndarray, np.ndarray]
 
 def pick_cell(base, nodes, pixel: tuple[float, float], steps: int = 2048) -> tuple[int, int] | None:
     """The stud cell where the pixel's ray first meets the ground, or None (sky)."""
+    hit = pick_point(base, nodes, pixel, steps)
+    return None if hit is None else (math.floor(hit[0] / STUD), math.floor(hit[1] / STUD))
+
+
+def pick_point(base, nodes, pixel: tuple[float, float], steps: int = 2048) -> np.ndarray | None:
+    """The world point (3,) LDU where the pixel's ray first meets the ground heights, or None (sky)."""
     origin, direction = pixel_ray(base, pixel)
     box = nodes.bounds()
     reach = float(np.linalg.norm(box[1] - box[0])) + float(np.linalg.norm(origin - box.mean(axis=0)))
@@ -80,8 +86,9 @@ def pick_cell(base, nodes, pixel: tuple[float, float], steps: int = 2048) -> tup
     below = np.flatnonzero(points[:, 2] <= ground)
     if below.size == 0:
         return None
-    hit = points[below[0]]
-    return (math.floor(hit[0] / STUD), math.floor(hit[1] / STUD))
+    hit = points[below[0]].copy()
+    hit[2] = ground[below[0]]
+    return hit
 
 
 def cell_pixel(base, nodes, cell: tuple[int, int]) -> tuple[float, float]:

@@ -13,6 +13,11 @@ plays a whole game by calling handlers only:
     on_key(n)             the n-th action of the HUD list (keys 1-9)
     on_confirm()          commit the previewed action (Enter)    on_cancel()    forget it (Esc)
     on_undo()             take back the last record (Ctrl+Z), hot-seat games only; a throw stands
+    on_tape_mode()        T: the next two clicks (units or points) lay a measuring tape: the 3D distance
+                          in the ruleset's unit and the range band it falls in (bow3d.view.table_aids)
+    on_tape_end(end)      one end of the tape: a unit id or a world point (3,) LDU
+    on_hover_cell(cell)   the pointer rests on a cell: the enemies that would see a minifig there are
+                          ringed, with their lines of sight (cached per cell until the next record)
     on_end_turn()         end the unit's turn (Space)
     on_speed(+1/-1), on_turn(+45/-45), on_drive()   piloting (BOW §3.3): speed, direction, then
                           the compulsory move, animated
@@ -32,6 +37,7 @@ from pathlib import Path
 
 import numpy as np
 
+from bow3d.i18n import _
 from bow3d.ldraw import Library
 from bow3d.replay import ReplayWriter, Session
 from bow3d.replay.format import library_kind, sight_method
@@ -43,14 +49,14 @@ from bow3d.rulesets import ruleset_of
 from bow3d.rulesets.bow import (Attack, ChangeDirection, ChangeSpeed, CompulsoryMove, EndTurn, GetOff, GetOn, Move,
                                 Treat)
 from bow3d.rulesets.bow.odds import odds_of
-from bow3d.view import markers
+from bow3d.view import markers, play_marks
 from bow3d.view.hud import MAX_LISTED, Hud, HudLines, describe_action
+from bow3d.view.table_aids import TableAids, seers_words
 
 GLIDE_S = 0.45  # seconds of a move's animation
-CELL_RGBA = (90, 230, 120, 120)  # Trans-Green-like plate tiles on reachable cells
 AIM_AHEAD = (Attack, Treat, GetOn)  # actions shown with their odds and committed with Enter
 PREVIEWED = (*AIM_AHEAD, Move, GetOff)  # every action with a place or a target waits for Enter (or a second click)
-PREVIEW_RGBA = (250, 200, 30, 255)  # the previewed move's cell: a yellow 1x1 brick standing on it
+HOVER_S = 0.4  # the pointer resting this long on a cell asks who sees it
 
 
 class PlayUI:
@@ -100,6 +106,13 @@ class PlayUI:
         self.reachable: list[tuple[int, int]] = []  # the lit cells of the chosen unit
         self._los = None
         self.hud = Hud(base)
+        self.aids = TableAids(base, self.nodes, self.viewer.world, ruleset_of(scene), scene.ruleset, self.hud.font)
+        self.tape_mode = False
+        self.melee: tuple[list[str], dict] = ([], {})  # enemies in melee reach now, charge cells -> enemies
+        self._hover = (None, 0.0, False)  # pointer, rest time, asked
+        if self.hud.font is not None:
+            self.viewer.verdict_text.setFont(self.hud.font)
+        self.viewer.verdict_text.setWordwrap(70)  # one line above the status
         self.tray = PhysicsRollTray(base.win, frame=(0.70, 0.995, 0.55, 0.93))
         from bow3d.view.sheet_overlay import REGION
 
@@ -108,6 +121,9 @@ class PlayUI:
         self.viewer.help_text.setText("left click: choose a unit, then a cell (move) or an enemy (aim) | Enter or "
                                       "the same click: commit | Esc: cancel | Ctrl+Z: take back | Space: end turn | "
                                       "1-9: actions | [ ] speed, < > turn, M drive | drag: orbit, wheel: zoom | Ctrl+Q quit")
+        self.viewer.help_text.setText(self.viewer.help_text.getText() + _(" | T: measuring tape (click two units "
+                                                                          "or points) | rest the pointer on a cell: "
+                                                                          "who sees it"))
         self._bind()
         if resume:
             self._resume(resume)
@@ -130,6 +146,7 @@ class PlayUI:
         b.accept("control-q", self.on_quit)
         b.accept("control-z", self.on_undo)
         b.accept("tab", self.on_toggle_panels)
+        b.accept("t", self.on_tape_mode)
         b.task_mgr.add(self._animate_task, "bow3d-play-animate")
 
     # --- handlers ----------------------------------------------------------------------------
@@ -138,6 +155,13 @@ class PlayUI:
         from bow3d.view.picking import pick_cell, pick_unit
 
         unit = pick_unit(self.base, self.nodes, (x, y))
+        if self.tape_mode:
+            from bow3d.view.picking import pick_point
+
+            end = unit if unit is not None else pick_point(self.base, self.nodes, (x, y))
+            if end is not None:
+                self.on_tape_end(end)
+            return
         if unit is not None:
             self.on_click_unit(unit)
             return
@@ -201,9 +225,43 @@ class PlayUI:
             self._apply(action)
 
     def on_cancel(self) -> None:
+        """Esc: forget the aimed action, the tape and the tape mode."""
         self.aimed = None
+        self.tape_mode = False
+        self.aids.clear_tape()
         self._clear_los()
         self._refresh()
+
+    def on_tape_mode(self) -> None:
+        """T: the next two clicks lay the measuring tape (a unit: from its head; else the point clicked)."""
+        self.tape_mode = not self.tape_mode
+        self.aids.clear_tape()
+        self._say(_("measuring: click a unit or a point, then another (T: done)") if self.tape_mode else None)
+
+    def on_tape_end(self, end):
+        """One end of the tape (a unit id or a world point (3,) LDU); the second one measures."""
+        measure = self.aids.tape_end(end)
+        self.viewer.verdict_text.setText(measure.words if measure is not None else
+                                         _("measuring from {end}: click the other end").format(
+                                             end=end if isinstance(end, str) else _("the point clicked")))
+        return measure
+
+    def on_hover_cell(self, cell: tuple[int, int] | None) -> dict[str, float]:
+        """Who would see a minifig on `cell`: the enemies of the side to play (everyone once the game is over),
+        ringed with their lines of sight, and named at the top left."""
+        if cell is None or self.viewer.world is None:
+            self.aids.show_seers(None, {})
+            return {}
+        state, world = self.game.state, self.viewer.world
+        side = state.side_to_play
+        viewers = [u.id for u in state.units.values() if u.alive and u.position is not None and u.id in world.bodies
+                   and (side is None or u.side != side)]
+        records = self.game.records  # a take-back then another record changes the last one
+        seers = self.aids.who_sees(cell, viewers, stamp=(len(records), repr(records[-1]) if records else None))
+        self.aids.show_seers(cell, seers)
+        if self.aids.measure is None:
+            self.viewer.verdict_text.setText(seers_words(cell, seers))
+        return seers
 
     def on_undo(self) -> None:
         """Take back the last record (Ctrl+Z; bow3d.replay.Session.take_back): hot-seat games only."""
@@ -382,6 +440,8 @@ class PlayUI:
 
     def _animate_task(self, task):
         dt = min(0.1, self.base.clock.get_dt())
+        self.aids.update()
+        self._hover_task(dt)
         for id, (start, end, f0, f1, t) in list(self._glides.items()):
             t = min(1.0, t + dt / GLIDE_S)
             ease = t * t * (3 - 2 * t)
@@ -396,6 +456,21 @@ class PlayUI:
             self.tray.show(tuple(self.rolls), self._roll_clock, len(self.game.records), self._roll_colours())
             self.tray.region.set_active(self.panel_places.get("tray", True) is not None)  # collapsed stays so
         return task.cont
+
+    def _hover_task(self, dt: float) -> None:
+        """The pointer resting HOVER_S on the battlefield (not dragging) asks who sees the cell under it."""
+        pointer, rest, asked = self._hover
+        now = self.viewer._pointer()
+        if now is None or self.viewer._drag is not None or now != pointer:
+            self._hover = (now, 0.0, False)
+            return
+        rest += dt
+        if rest >= HOVER_S and not asked:
+            from bow3d.view.picking import pick_cell
+
+            self.on_hover_cell(pick_cell(self.base, self.nodes, now))
+            asked = True
+        self._hover = (pointer, rest, asked)
 
     def _roll_colours(self) -> list[tuple[float, float, float]]:
         colours = []
@@ -497,86 +572,19 @@ class PlayUI:
 
     def action_boxes(self) -> list:
         """Screen boxes (fractions of the window, y up) of the chosen unit and of what it aims at or moves to."""
-        from bow3d.view.panel_layout import pixel_box
-        from bow3d.view.picking import project
-
-        ids = [self._body(self.selected)] if self.selected else []
-        target = getattr(self.aimed, "target", None) or getattr(self.aimed, "vehicle", None)
-        ids += [self._body(target)] if target in self.game.state.units else [target] if target else []
-        boxes, size = [], (self.base.win.get_x_size(), self.base.win.get_y_size())
-        for id in ids:
-            low, high = self.nodes.pieces[id].root.get_tight_bounds(self.base.render) or ((0, 0, 0), (0, 0, 0))
-            corners = [(x, y, z) for x in (low[0], high[0]) for y in (low[1], high[1]) for z in (low[2], high[2])]
-            boxes.append(pixel_box(project(self.base, corners), *size))
-        to = getattr(self.aimed, "to", None)
-        if to is not None:  # the previewed move's cell, a brick high
-            x, y = (to[0] + 0.5) * markers.STUD_LDU, (to[1] + 0.5) * markers.STUD_LDU
-            z = float(self.nodes.ground.heights(np.array([[x, y]]))[0])
-            corners = [(x + dx, y + dy, z + dz) for dx in (-10, 10) for dy in (-10, 10) for dz in (0, 24)]
-            boxes.append(pixel_box(project(self.base, corners), *size))
-        return [b for b in boxes if b is not None]
+        return play_marks.action_boxes(self)
 
     def _place_panels(self) -> None:
-        """The sheet and the tray where they hide none of the action (bow3d.view.panel_layout)."""
-        from bow3d.view.panel_layout import place_panels
-
-        regions = {"tray": (self.tray.region, self.tray.frame)}
-        if self.viewer.sheet is not None:
-            regions["sheet"] = (self.viewer.sheet.region, self._sheet_home)
-        places = place_panels({name: home for name, (_, home) in regions.items()}, self.action_boxes())
-        self.panel_places = {}
-        for name, (region, _) in regions.items():
-            rect = places[name] if self.panels_shown else None
-            self.panel_places[name] = rect
-            if rect is None:
-                region.set_active(False)
-            else:
-                region.set_dimensions(*rect)
-                if name == "sheet":
-                    region.set_active(self.selected is not None)
-                else:
-                    region.set_active(bool(self.rolls))
+        play_marks.place_panels(self)
 
     def _draw_cells(self) -> None:
-        if self._cells is not None:
-            self._cells.remove_node()
-            self._cells = None
-        self.reachable = []
-        if self.selected is None or not self._human_to_play():
-            return
-        own = self._cell_of(self.selected)
-        cells = sorted({tuple(a.to) for a in self._legal(self.selected) if isinstance(a, (Move, GetOff))} - {own})
-        self.reachable = cells
-        if not cells:
-            return
-        centres = (np.array(cells, float) + 0.5) * markers.STUD_LDU
-        z = self.nodes.ground.heights(centres)
-        tile = markers.box_corners((-9.0, -9.0, 0.0), (9.0, 9.0, 3.2))
-        corners = tile[None] + np.concatenate([centres, (z + markers.STUD_HEIGHT)[:, None]], axis=1)[:, None, None]
-        pieces = [(corners.reshape(-1, 3, 3), CELL_RGBA)]
-        if isinstance(self.aimed, (Move, GetOff)) and tuple(self.aimed.to) in cells:  # the previewed move's cell
-            k = cells.index(tuple(self.aimed.to))
-            tall = markers.box_corners((-8.0, -8.0, 0.0), (8.0, 8.0, markers.BRICK_LDU)) + \
-                [*centres[k], z[k] + markers.STUD_HEIGHT]
-            pieces.append((tall.reshape(-1, 3, 3), PREVIEW_RGBA))
-        self._cells = markers.solid_node(self.base.render, "reachable-cells", pieces)
+        play_marks.draw_cells(self)
+
+    def _draw_melee(self) -> None:
+        play_marks.draw_melee(self)
 
     def _draw_selection(self) -> None:
-        self.nodes.highlight(self._body(self.selected) if self.selected else None)
-        target = getattr(self.aimed, "target", None) or getattr(self.aimed, "vehicle", None)
-        self.nodes.highlight(target, (1.0, 0.35, 0.1, 1.0), slot="target")
-        if self.selected is None:
-            if self.viewer.sheet is not None:
-                self.viewer.sheet.hide()
-            return
-        from bow3d.view.sheet_overlay import SheetOverlay
-
-        if self.viewer.sheet is None:
-            self.viewer.sheet = SheetOverlay(self.base)
-        unit = self.game.state.units[self.selected]
-        self.viewer.sheet.show(f"{unit.id} ({unit.sheet})", self.scene.sheet(unit.sheet), damage=unit.damage,
-                               weapon=unit.weapon, clone=self.nodes.prototype(unit.id),
-                               side_rgba=self.nodes.pieces[unit.id].side_rgba)
+        play_marks.draw_selection(self)
 
     def on_quit(self) -> None:
         """Close the replay and the window (Ctrl+Q; Esc only cancels an aimed action)."""

@@ -153,6 +153,18 @@ class SceneNodes:
         self.set_marks(item.id)
         return root
 
+    def add_unit(self, unit) -> NodePath:
+        """Draw one more unit of the scene (set-up mode places them one by one)."""
+        self.units[unit.id] = self._add(unit, "unit")
+        return self.units[unit.id]
+
+    def remove_piece(self, id: str) -> None:
+        """Take a unit or vehicle's nodes off (set-up mode)."""
+        piece = self.pieces.pop(id)
+        self.units.pop(id, None)
+        self.vehicles.pop(id, None)
+        piece.root.remove_node()
+
     def _base(self, piece: Piece) -> NodePath:
         hx, hy = piece.half_extent
         height = RING_HEIGHT + 0.25 * (len(self.pieces) % 6)  # touching rings never share a top face (z-fighting)
@@ -309,9 +321,15 @@ class SceneNodes:
             node = piece.selection.pop(slot, None)
             if node is not None:
                 node.remove_node()
-        if id is None:
-            return
+        if id is not None:
+            self.highlight_one(id, colour, slot=slot)
+
+    def highlight_one(self, id: str, colour=(1, 1, 0, 1), *, slot: str = "select") -> None:
+        """A glowing ring round one more unit, the rings of the other units in `slot` kept."""
         piece = self.piece(id)
+        old = piece.selection.pop(slot, None)
+        if old is not None:
+            old.remove_node()
         hx, hy = piece.half_extent
         rgba = tuple(int(round(255 * c)) for c in colour)
         if piece.kind == "unit":

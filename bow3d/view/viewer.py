@@ -9,6 +9,8 @@ a unit selects it (its description sheet appears) and a click on a second unit s
 of sight from the first to the second (rays, blockers, distance bands, arc, and the verdict).
 Keys: arrows orbit, W/A/S/D pan, +/- zoom, 1-7 the named views, F frames everything,
 E toggles edge lines, Q cycles the quality, H hides the help, C clears the selection, Esc quits.
+T (scenes) lays a measuring tape: the next two clicks, on units (head to head) or points, give the
+3D distance in the ruleset's unit and its range band (bow3d.view.table_aids).
 """
 
 from __future__ import annotations
@@ -86,6 +88,8 @@ class Viewer:
         self.los = None  # the LosOverlay on screen, if any
         self.world = None  # bow3d.world.World of the scene, built at the first line of sight
         self.click_handler = None  # (x, y) -> None: replaces unit picking (the play UI sets it)
+        self.tape_mode = False
+        self.aids = None  # bow3d.view.table_aids.TableAids, made at the first T
         self._drag: tuple[str, float, float] | None = None
         self._press: tuple[float, float] | None = None
         base.disable_mouse()
@@ -175,6 +179,8 @@ class Viewer:
         b.accept("q", self.on_cycle_quality)
         b.accept("h", self.on_toggle_help)
         b.accept("c", self.on_clear)
+        if self.scene is not None:
+            b.accept("t", self.on_tape_mode)
         b.accept("escape", b.userExit)
         for button, mode in (("mouse1", "orbit"), ("mouse3", "pan"), ("mouse2", "pan")):
             b.accept(button, self.on_drag_start, [mode])
@@ -239,9 +245,14 @@ class Viewer:
             return
         if self.nodes is None:
             return
-        from bow3d.view.picking import pick_unit
+        from bow3d.view.picking import pick_point, pick_unit
 
         unit = pick_unit(self.base, self.nodes, (x, y))
+        if self.tape_mode:
+            end = unit if unit is not None else pick_point(self.base, self.nodes, (x, y))
+            if end is not None:
+                self.on_tape_end(end)
+            return
         if unit is not None:
             self.on_click_unit(unit)
 
@@ -272,6 +283,32 @@ class Viewer:
         self.nodes.highlight(target, (1.0, 0.35, 0.1, 1.0), slot="target")
         self.verdict_text.setText(self.los.verdict)
 
+    def on_tape_mode(self) -> None:
+        """T: the next two clicks lay the measuring tape (a unit: from its head; else the point clicked)."""
+        from bow3d.i18n import _
+
+        if self.aids is None:
+            from bow3d.rulesets import ruleset_of
+            from bow3d.view.los_overlay import load_world
+            from bow3d.view.table_aids import TableAids
+
+            if self.world is None:
+                self.world = load_world(self.scene, self.library)
+            self.aids = TableAids(self.base, self.nodes, self.world, ruleset_of(self.scene), self.scene.ruleset)
+        self.tape_mode = not self.tape_mode
+        self.aids.clear_tape()
+        self.verdict_text.setText(_("measuring: click a unit or a point, then another (T: done)")
+                                  if self.tape_mode else "")
+
+    def on_tape_end(self, end):
+        """One end of the tape (a unit id or a world point (3,) LDU); the second one measures."""
+        if self.aids is None or not self.tape_mode:
+            self.on_tape_mode()
+        measure = self.aids.tape_end(end)
+        if measure is not None:
+            self.verdict_text.setText(measure.words)
+        return measure
+
     def on_clear(self) -> None:
         """Forget the selection and the line of sight."""
         if self.nodes is None:
@@ -284,6 +321,9 @@ class Viewer:
         self.nodes.highlight(None, slot="target")
         if self.sheet is not None:
             self.sheet.hide()
+        if self.aids is not None:
+            self.aids.clear_tape()
+            self.tape_mode = False
         self.verdict_text.setText("")
 
     def _show_sheet(self, id: str) -> None:
@@ -315,6 +355,8 @@ class Viewer:
         return pointer_position(self.base.win)
 
     def _drag_task(self, task):
+        if self.aids is not None:
+            self.aids.update()
         if self._drag is not None:
             pointer = self._pointer()
             if pointer is not None:

@@ -65,6 +65,28 @@ def visibility_map(world, viewer: str, progress: Callable[[int], None] | None = 
     return Heatmap(grid.i0, grid.j0, out, (viewer,))
 
 
+def seen_at(world, cell: tuple[int, int], viewers, template=None) -> dict[str, float]:
+    """Who would see a minifig standing on `cell` (i, j): viewer id -> visible fraction of the stand-in
+    (as `visibility_map`, one cell and many eyes: its samples facing each eye, cast through decor and
+    bodies, the viewer's own ones skipped); {} off the ground. The play UI's "who sees this cell"."""
+    grid = world.grid
+    i, j = int(cell[0]) - grid.i0, int(cell[1]) - grid.j0
+    if not (0 <= i < grid.shape[0] and 0 <= j < grid.shape[1]) or not np.isfinite(grid.heights[i, j]):
+        return {}
+    x, y = (cell[0] + 0.5) * STUD, (cell[1] + 0.5) * STUD
+    out: dict[str, float] = {}
+    for viewer in viewers:
+        eye = world.head(viewer)
+        angle = math.atan2(eye[1] - y, eye[0] - x) - math.radians(270.0)  # facing the eye
+        pose = np.eye(4)
+        pose[:2, :2] = [[math.cos(angle), -math.sin(angle)], [math.sin(angle), math.cos(angle)]]
+        pose[:3, 3] = (x, y, grid.heights[i, j])
+        points, faces = facing_samples_many(template or stand_in(world, viewer), pose[None], eye)
+        seen, _, _ = world.cast_sight(eye, points[faces], skip=world.eye_skip(viewer), describe=False)
+        out[viewer] = float(seen.mean()) if len(seen) else 0.0
+    return out
+
+
 def cover_map(world, side: str, in_cover: Callable[[np.ndarray], np.ndarray],
               progress: Callable[[int], None] | None = None) -> tuple[Heatmap, np.ndarray]:
     """From how many enemy positions a minifig of `side` on each cell would be in cover.

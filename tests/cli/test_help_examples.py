@@ -8,7 +8,7 @@ writes into them.
 
 Only sizes and counts are made small (SMALLER: fewer games, smaller pictures, two-second clips), so
 that the test stays quick; the ids, files and options are the printed ones. An example that opens a
-window runs as its offscreen twin (--screenshot, an empty --offscreen-script, a one-second GIF). What a
+window runs as its offscreen twin (--screenshot, an empty --offscreen-script (play, setup), a one-second GIF). What a
 test machine cannot do is named, with the reason, in NEEDS (the network, a Ray cluster); examples of a
 minute or more (LONG_WORDS) run with BOW3D_ALL_EXAMPLES=1.
 """
@@ -108,7 +108,7 @@ def example_words(line: str) -> list[str]:
 
 def opens_window(words: list[str]) -> bool:
     return (words[0] == "view" and "--screenshot" not in words) or (
-        words[0] == "play" and "--offscreen-script" not in words) or (
+        words[0] in ("play", "setup") and "--offscreen-script" not in words) or (
         words[0] == "replay" and words[1] not in ("show", "verify", "pack") and not {"--video", "--gif"} & set(words))
 
 
@@ -121,6 +121,9 @@ def offscreen_twin(words: list[str], cwd: Path) -> list[str]:
         (cwd / "no-moves.txt").write_text("# nothing: open the game, then stop\n")
         return [*words, "--offscreen-script", "no-moves.txt", "--replay", f"{name}.bowreplay",
                 "--size", SMALLER["--size"]]
+    if words[0] == "setup":
+        (cwd / "no-setup.txt").write_text("# nothing: open the table, then stop\n")
+        return [*words, "--offscreen-script", "no-setup.txt", "--size", SMALLER["--size"]]
     return [*words, "--gif", f"{name}.gif", "--clip", "0:1"]
 
 

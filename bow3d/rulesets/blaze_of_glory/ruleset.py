@@ -19,7 +19,7 @@ from bow3d.rulesets.blaze_of_glory.actions import (ACTION_CLASSES, Disengage, En
 from bow3d.rulesets.blaze_of_glory.context import Context
 from bow3d.rulesets.blaze_of_glory.events import SCHEMA
 from bow3d.rulesets.blaze_of_glory.sheets import NAME, BlazeParams, BlazeScene, FigureSheet, check_scene
-from bow3d.rulesets.blaze_of_glory.sight import judge_sight
+from bow3d.rulesets.blaze_of_glory.sight import judge_sight, weapon_rings
 from bow3d.rulesets.blaze_of_glory.state import GameState
 
 _CANDIDATES = (cards.candidates, movement.candidates, shooting.candidates, fisticuffs.candidates)
@@ -102,6 +102,12 @@ class BlazeRuleset(Ruleset):
     # -- around play -------------------------------------------------------------------------
     def judge_sight(self, report: Any, params: Any = None) -> Any:
         return judge_sight(report, params)
+
+    length_unit = "in"
+
+    def range_rings(self, params: Any = None, out_to_studs: float = 0.0) -> tuple[tuple[float, str], ...]:
+        """The Weapon Ranges (thrown 6", pistol 12", bow 24", rifle 30"; over half a range is -1)."""
+        return weapon_rings()
 
     def sight_sentence(self, report: Any, verdict: Any, language: str | None = None) -> str:
         from bow3d.rulesets.blaze_of_glory.narrator import sight_sentence

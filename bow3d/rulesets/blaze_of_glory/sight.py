@@ -44,6 +44,11 @@ RING_WEAPONS = tuple(sorted(((k.name, k.range_in) for k in WEAPONS.values()
                              if k.range_in is not None and not k.template and not k.close_combat), key=lambda i: i[1]))
 
 
+def weapon_rings() -> tuple[tuple[float, str], ...]:
+    """(radius in studs, '12": Pistol') of each Weapon Range, shortest first."""
+    return tuple((studs(reach), f'{reach:g}": {name}') for name, reach in RING_WEAPONS)
+
+
 @dataclass(frozen=True)
 class CoverVerdict:
     """Blaze of Glory's verdict on a line of sight: the cover level, what decided it, the distance."""
@@ -66,7 +71,7 @@ class CoverVerdict:
     def range_rings(self, out_to_studs: float) -> tuple[tuple[float, str], ...]:
         """Rings of the Weapon Ranges round the firer: thrown 6", pistol 12", bow 24", rifle 30" (the
         shotgun's template and close combat weapons have none); over half a weapon's range is -1."""
-        return tuple((studs(reach), f'{reach:g}": {name}') for name, reach in RING_WEAPONS)
+        return weapon_rings()
 
     def to_dict(self) -> dict[str, Any]:
         partial, opening, full = self.thresholds

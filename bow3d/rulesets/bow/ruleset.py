@@ -22,7 +22,7 @@ from bow3d.rulesets.bow.events import SCHEMA
 from bow3d.rulesets.bow.readings import REVISION
 from bow3d.rulesets.bow.resolvers import RESOLVERS
 from bow3d.rulesets.bow.sheets import NAME, BowParams, BowScene, Sheet, check_scene
-from bow3d.rulesets.bow.sight import judge_sight
+from bow3d.rulesets.bow.sight import judge_sight, range_rings
 from bow3d.rulesets.bow.state import GameState
 
 _CANDIDATES = (turns.candidates, handling.candidates, vehicles.candidates, combat.candidates, treat.candidates)
@@ -125,6 +125,10 @@ class BowRuleset(Ruleset):
     # -- around play -------------------------------------------------------------------------
     def judge_sight(self, report: Any, params: Any = None) -> Any:
         return judge_sight(report, params)
+
+    def range_rings(self, params: Any = None, out_to_studs: float = 0.0) -> tuple[tuple[float, str], ...]:
+        """§2.4.2: a band every `range_band_studs` (15), -1 attack brick each beyond the first."""
+        return range_rings(params, out_to_studs)
 
     def sight_sentence(self, report: Any, verdict: Any, language: str | None = None) -> str:
         from bow3d.rulesets.bow.narrator import sight_sentence

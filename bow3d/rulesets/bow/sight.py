@@ -74,6 +74,12 @@ class SightVerdict:
                      for k in range(1, count + 1))
 
 
+def range_rings(params: Any = None, out_to_studs: float = 0.0) -> tuple[tuple[float, str], ...]:
+    """The range bands of the scene's parameters (§2.4.2), as a verdict draws them (SightVerdict.range_rings)."""
+    band = float(getattr(params, "range_band_studs", None) or DEFAULT_RANGE_BAND)
+    return SightVerdict(False, 0, DEFAULT_COVER_THRESHOLD, band).range_rings(out_to_studs)
+
+
 def judge_sight(report: Any, params: Any = None, revision: int | None = None) -> SightVerdict:
     """The verdict on a world sight report with the scene's ruleset parameters (defaults when None) and
     the readings of `revision` (default the current one) for those it leaves out."""

@@ -51,6 +51,11 @@ RING_WEAPONS = tuple(sorted(((name, float(w.range_cm)) for name, w in STARTING_W
                             key=lambda item: item[1]))
 
 
+def weapon_rings() -> tuple[tuple[float, str], ...]:
+    """(radius in studs, '30 cm: Machine Gun') of each Starting Weapon with a range, shortest first."""
+    return tuple((cm * STUDS_PER_CM, f"{cm:g} cm: {name}") for name, cm in RING_WEAPONS)
+
+
 def rank(cover: str) -> int:
     return CLASSES.index(cover)
 
@@ -120,7 +125,7 @@ class CoverVerdict:
     def range_rings(self, out_to_studs: float) -> tuple[tuple[float, str], ...]:
         """Rings of the Starting Weapons' ranges round the firer (a weapon reaches or it does not:
         no penalty bands): the Sidearm's 15 cm, the Machine Gun's 30, the Carbine's 35, the Rifle's 40."""
-        return tuple((cm * STUDS_PER_CM, f"{cm:g} cm: {name}") for name, cm in RING_WEAPONS)
+        return weapon_rings()
 
     def miss_faces(self) -> int:
         """How many faces of the Cover Step's d4 miss (light 1, medium 2, heavy 3; total: 4, no roll)."""

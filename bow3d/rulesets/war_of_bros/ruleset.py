@@ -15,7 +15,7 @@ from bow3d.rules.ruleset import Ruleset
 from bow3d.rulesets.war_of_bros import checks, combat, field, movement, reactions, turns
 from bow3d.rulesets.war_of_bros.actions import ACTION_CLASSES, Attack, EndStep, EndTurn, Move, Place, Turn
 from bow3d.rulesets.war_of_bros.context import Context
-from bow3d.rulesets.war_of_bros.cover import CoverVerdict, judge, sight_sentence
+from bow3d.rulesets.war_of_bros.cover import CoverVerdict, judge, sight_sentence, weapon_rings
 from bow3d.rulesets.war_of_bros.events import SCHEMA
 from bow3d.rulesets.war_of_bros.sheets import NAME, UnitSheet, WarOfBrosParams, WarOfBrosScene
 from bow3d.rulesets.war_of_bros.state import GameState
@@ -107,6 +107,12 @@ class WarOfBrosRuleset(Ruleset):
 
     def sight_sentence(self, report: Any, verdict: Any, language: str | None = None) -> str:
         return sight_sentence(report, verdict)
+
+    length_unit = "cm"
+
+    def range_rings(self, params: Any = None, out_to_studs: float = 0.0) -> tuple[tuple[float, str], ...]:
+        """The Starting Weapons' ranges (no penalty bands: a weapon reaches or it does not)."""
+        return weapon_rings()
 
     def in_cover(self, visible_fraction: Any, params: Any = None) -> Any:
         """Heatmaps: hidden at least the cover threshold (behind cover, or not seen at all)."""

@@ -1,0 +1,120 @@
+"""What the play UI draws for the human to play (bow3d.view.play_ui): the chosen unit's lit cells (outlined,
+and seen through walls), the previewed move, the melee and charge previews, the selection rings and the
+sheet, and the panels placed where they hide none of the action.
+
+Layer: view. Functions of a `PlayUI` (as bow3d.view.play_history's), so that play_ui.py keeps the game
+flow and the input handlers. World frame, Z up, LDU (1 stud = 20 LDU); cells are stud cells (i, j).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from bow3d.rulesets.bow import Attack, GetOff, Move
+from bow3d.view import markers
+from bow3d.view.table_aids import CHARGE_RGBA, MELEE_RGBA, cells_node, melee_preview
+
+PREVIEW_RGBA = (250, 200, 30, 255)  # the previewed move's cell: a yellow 1x1 brick standing on it
+
+
+def action_boxes(ui) -> list:
+    """Screen boxes (fractions of the window, y up) of the chosen unit and of what it aims at or moves to."""
+    from bow3d.view.panel_layout import pixel_box
+    from bow3d.view.picking import project
+
+    ids = [ui._body(ui.selected)] if ui.selected else []
+    target = getattr(ui.aimed, "target", None) or getattr(ui.aimed, "vehicle", None)
+    ids += [ui._body(target)] if target in ui.game.state.units else [target] if target else []
+    boxes, size = [], (ui.base.win.get_x_size(), ui.base.win.get_y_size())
+    for id in ids:
+        low, high = ui.nodes.pieces[id].root.get_tight_bounds(ui.base.render) or ((0, 0, 0), (0, 0, 0))
+        corners = [(x, y, z) for x in (low[0], high[0]) for y in (low[1], high[1]) for z in (low[2], high[2])]
+        boxes.append(pixel_box(project(ui.base, corners), *size))
+    to = getattr(ui.aimed, "to", None)
+    if to is not None:  # the previewed move's cell, a brick high
+        x, y = (to[0] + 0.5) * markers.STUD_LDU, (to[1] + 0.5) * markers.STUD_LDU
+        z = float(ui.nodes.ground.heights(np.array([[x, y]]))[0])
+        corners = [(x + dx, y + dy, z + dz) for dx in (-10, 10) for dy in (-10, 10) for dz in (0, 24)]
+        boxes.append(pixel_box(project(ui.base, corners), *size))
+    return [b for b in boxes if b is not None]
+
+def place_panels(ui) -> None:
+    """The sheet and the tray where they hide none of the action (bow3d.view.panel_layout)."""
+    from bow3d.view.panel_layout import place_panels
+
+    regions = {"tray": (ui.tray.region, ui.tray.frame)}
+    if ui.viewer.sheet is not None:
+        regions["sheet"] = (ui.viewer.sheet.region, ui._sheet_home)
+    places = place_panels({name: home for name, (_region, home) in regions.items()}, action_boxes(ui))
+    ui.panel_places = {}
+    for name, (region, _home) in regions.items():
+        rect = places[name] if ui.panels_shown else None
+        ui.panel_places[name] = rect
+        if rect is None:
+            region.set_active(False)
+        else:
+            region.set_dimensions(*rect)
+            if name == "sheet":
+                region.set_active(ui.selected is not None)
+            else:
+                region.set_active(bool(ui.rolls))
+
+def draw_cells(ui) -> None:
+    """The chosen unit's reachable cells (outlined, and seen through walls: table_aids.cells_node), the
+    previewed move's cell, and its melee previews: enemies in reach ringed red, charge cells framed red."""
+    if ui._cells is not None:
+        ui._cells.remove_node()
+        ui._cells = None
+    ui.reachable = []
+    ui.melee = ([], {})
+    if ui.selected is None or not ui._human_to_play():
+        draw_melee(ui)
+        return
+    own = ui._cell_of(ui.selected)
+    legal = ui._legal(ui.selected)
+    cells = sorted({tuple(a.to) for a in legal if isinstance(a, (Move, GetOff))} - {own})
+    ui.reachable = cells
+    ui.melee = melee_preview(ui.game, ui.selected, legal, Attack, Move)
+    draw_melee(ui)
+    if not cells:
+        return
+    centres = (np.array(cells, float) + 0.5) * markers.STUD_LDU
+    z = ui.nodes.ground.heights(centres)
+    pieces = []
+    if isinstance(ui.aimed, (Move, GetOff)) and tuple(ui.aimed.to) in cells:  # the previewed move's cell
+        k = cells.index(tuple(ui.aimed.to))
+        tall = markers.box_corners((-8.0, -8.0, 0.0), (8.0, 8.0, markers.BRICK_LDU)) + \
+            [*centres[k], z[k] + markers.STUD_HEIGHT]
+        pieces.append((tall.reshape(-1, 3, 3), PREVIEW_RGBA))
+    for cell in ui.melee[1]:  # a charge ends here in melee reach
+        k = cells.index(cell) if cell in cells else None
+        if k is not None:
+            frame = markers.frame_corners(9.0, 9.0, 3.0, 4.0) + [*centres[k], z[k] + markers.STUD_HEIGHT]
+            pieces.append((frame, CHARGE_RGBA))
+    ui._cells = cells_node(ui.base.render, centres, z, pieces)
+
+def draw_melee(ui) -> None:
+    """A red ring round each enemy the chosen unit reaches in melee now."""
+    for piece in ui.nodes.pieces.values():
+        node = piece.selection.pop("melee", None)
+        if node is not None:
+            node.remove_node()
+    for enemy in ui.melee[0]:
+        ui.nodes.highlight_one(enemy, MELEE_RGBA, slot="melee")
+
+def draw_selection(ui) -> None:
+    ui.nodes.highlight(ui._body(ui.selected) if ui.selected else None)
+    target = getattr(ui.aimed, "target", None) or getattr(ui.aimed, "vehicle", None)
+    ui.nodes.highlight(target, (1.0, 0.35, 0.1, 1.0), slot="target")
+    if ui.selected is None:
+        if ui.viewer.sheet is not None:
+            ui.viewer.sheet.hide()
+        return
+    from bow3d.view.sheet_overlay import SheetOverlay
+
+    if ui.viewer.sheet is None:
+        ui.viewer.sheet = SheetOverlay(ui.base)
+    unit = ui.game.state.units[ui.selected]
+    ui.viewer.sheet.show(f"{unit.id} ({unit.sheet})", ui.scene.sheet(unit.sheet), damage=unit.damage,
+                           weapon=unit.weapon, clone=ui.nodes.prototype(unit.id),
+                           side_rgba=ui.nodes.pieces[unit.id].side_rgba)
