@@ -12,7 +12,7 @@ NAME = "arena"
 ORDER = 47
 HELP = "rank named opponents (greedy, ai, strong): every pairing on both seatings, win rates and ratings"
 DESCRIPTION = """Play every pairing of the named opponents on a scene of two sides, N games per pairing:
-half with the first of the pair on the scene's first side, half the other way round, on the same
+half with the first of the pair on the scene's first side, half with the sides swapped, on the same
 seeds (the same throws meet both seatings, so the first side's advantage cancels). The games run
 through the batch executor (--engine local or ray, --workers), with a progress bar per seating.
 

@@ -33,7 +33,7 @@ folder or the LDraw library, after following links; BOW3D_ALLOW_PATHS=DIR[:DIR..
 folders. Written files never replace or follow what is there: no links, nothing without --force."""
 
 
-FROM_LDRAW = """Turn a battlefield built in an LDraw editor, minifigs and vehicles placed in it, into a scene.
+FROM_LDRAW = """Make a scene of a battlefield built in an LDraw editor, minifigs and vehicles placed in it.
 
 Minifigs are found as the innermost sub-model around one torso (973*) that is mostly minifig parts,
 at any depth, one unit per placement (a building wing with a minifig inside is not one), or as

@@ -19,7 +19,7 @@ from bow3d.locale import GLOSSARY
 
 PACKAGE = LOCALE_DIR.parent
 STAMP = datetime.datetime(2026, 11, 24, tzinfo=datetime.timezone.utc)
-KEYWORDS = {"_": None, "ngettext": (1, 2)}
+KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
 ENGLISH_NAMES = {"fr": "French"}
 HEADER = """bow3d's catalogue in {name}. Translators: keep every {{placeholder}} as it is, and say the game's
 words as the glossary below (from the rule book in {name}; bow3d.locale.GLOSSARY) says them.
@@ -39,7 +39,22 @@ def extract():
         for line, message, comments, context in extract_from_file("python", str(path), keywords=KEYWORDS):
             catalog.add(message, None, [(str(path.relative_to(PACKAGE.parent)), line)], auto_comments=comments,
                         context=context)
+    for text in help_texts():
+        if text not in catalog:
+            catalog.add(text, None, [("bow3d/cli.py", 0)], auto_comments=["--help"])
     return catalog
+
+
+def help_texts() -> list[str]:
+    """Every text of every command's --help (descriptions and epilogs by paragraph, help strings,
+    group titles), read from the command line's parser built in English: the commands write their
+    help for argparse, not through `_()` (bow3d.cli_words translates the built parser)."""
+    from bow3d.cli import build_parser
+    from bow3d.cli_words import parser_texts
+    from bow3d.i18n import speaking
+
+    with speaking("en"):
+        return parser_texts(build_parser())
 
 
 def po_path(lang: str) -> Path:
