@@ -15,10 +15,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from bow3d.i18n import N_, _
 from bow3d.view.timeline import Timeline
 
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
-HELP = ("space play/pause | left/right previous/next shot | home/end | 0-9 seek | +/- speed | "
+HELP = N_("space play/pause | left/right previous/next shot | home/end | 0-9 seek | +/- speed | "
         "drag, WASD, wheel: free look | C director's camera | Esc quit")
 ORBIT_DEG_PER_PIXEL = 0.3
 KEY_ORBIT_DEG = 5.0
@@ -54,7 +55,7 @@ class ReplayViewer:
         self._drag: tuple[float, float] | None = None
         self.status = OnscreenText("", pos=(-1.75 * aspect / (16 / 9), 0.93), scale=0.04, align=0, fg=(1, 1, 1, 1),
                                    shadow=(0, 0, 0, 0.8), mayChange=True, parent=base.aspect2d)
-        self.help = OnscreenText(HELP, pos=(0, -0.98), scale=0.035, fg=(1, 1, 1, 1), shadow=(0, 0, 0, 0.8),
+        self.help = OnscreenText(_(HELP), pos=(0, -0.98), scale=0.035, fg=(1, 1, 1, 1), shadow=(0, 0, 0, 0.8),
                                  parent=base.aspect2d)
         self._bind()
         self.show()
