@@ -8,6 +8,7 @@ import json
 from bow3d.errors import UserInputError
 from bow3d.rulesets import load_scene, ruleset_of
 from bow3d.rulesets.bow.cost import BALANCE_TOLERANCE_PCT, balance_warning, imbalance_pct
+from bow3d.i18n import _
 
 NAME = "cost"
 ORDER = 41
@@ -36,14 +37,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if not 0 <= args.tolerance <= 100:
-        raise UserInputError(f"--tolerance {args.tolerance:g}: give a percentage from 0 to 100")
+        raise UserInputError(_("--tolerance {tolerance:g}: give a percentage from 0 to 100")
+                             .format(tolerance=args.tolerance))
     from bow3d.ldraw import Library
 
     scene = load_scene(args.scene, battlefield=True, library=Library.from_env(args.library))
     ruleset = ruleset_of(scene)
     lines, totals = ruleset.cost_lines(scene), ruleset.army_costs(scene)
     if lines is None or totals is None:
-        raise UserInputError(f"{args.scene}: the ruleset {ruleset.name} ({ruleset.title}) counts no cost points")
+        raise UserInputError(_("{scene}: the ruleset {name} ({title}) counts no cost points")
+                             .format(scene=args.scene, name=ruleset.name, title=ruleset.title))
     warning = balance_warning(totals, args.tolerance)
     if args.json:
         print(json.dumps({"scene": args.scene, "units": [line.__dict__ for line in lines], "sides": totals,

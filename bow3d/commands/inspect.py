@@ -8,6 +8,7 @@ import json
 from bow3d.ldraw import Library, LoadBudget, load_model
 from bow3d.ldraw.budget import DEFAULT_MAX_INSTANCES
 from bow3d.ldraw.stats import model_stats
+from bow3d.i18n import _
 
 NAME = "inspect"
 ORDER = 10
@@ -60,8 +61,9 @@ def _not_a_scene(path: str) -> None:
     except Exception:   # noqa: BLE001 - a broken scene still is no LDraw model; scene check says what is wrong
         pass
     hint = f"bow3d inspect {battlefield}" if battlefield else "bow3d scene check " + path
-    raise UserInputError(f"{path}: a scene file, not an LDraw model; inspect its battlefield ({hint}), or render "
-                         f"the scene with its units (bow3d render {path} -o scene.png)")
+    raise UserInputError(_("{path}: a scene file, not an LDraw model; inspect its battlefield "
+                           "({hint}), or render the scene with its units (bow3d render {path} -o "
+                           "scene.png)").format(path=path, hint=hint))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -91,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
         ("complete", "yes" if stats.complete else "no: something was missing or skipped (see the diagnostics)"),
         ("load", f"{stats.load_seconds:.3f} s ({stats.cache_hits} parts from the cache)"),
     ]
-    width = max(len(k) for k, _ in rows)
+    width = max(len(k) for k, _unused in rows)
     for key, value in rows:
         print(f"{key:<{width}}  {value}")
     if args.parts:

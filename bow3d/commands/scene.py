@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from bow3d.errors import UserInputError
+from bow3d.i18n import _
 
 NAME = "scene"
 ORDER = 40
@@ -143,7 +144,7 @@ def _from_ldraw(args: argparse.Namespace, library) -> int:
     from bow3d.scene.from_ldraw import scene_from_ldraw
 
     if args.side_default is not None and not args.side_default.strip():
-        raise UserInputError("--side-default: give a side id, e.g. --side-default blue")
+        raise UserInputError(_("--side-default: give a side id, e.g. --side-default blue"))
     ruleset = get(args.ruleset)
     result = scene_from_ldraw(args.model, args.output, sheets=ruleset.sheet_defaults(), library=library,
                               side_default=args.side_default, force=args.force)
