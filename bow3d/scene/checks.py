@@ -20,6 +20,7 @@ from bow3d.ldraw import Library, load_model
 from bow3d.scene.io import FieldPath, LineMap, SceneIssue, raise_issues
 from bow3d.scene.paths import ScenePathRefused, confined_path, resolve_model
 from bow3d.scene.model import Scene
+from bow3d.i18n import _
 
 STUD_LDU = 20.0
 
@@ -231,7 +232,7 @@ def battlefield_extent(path: str | os.PathLike[str], library: Library | None = N
     try:
         stat = file_path.stat()
     except OSError:
-        raise SceneError(f"{path}: no such battlefield file; check the path") from None
+        raise SceneError(_("{path}: no such battlefield file; check the path").format(path=path)) from None
     library = library or Library.from_env()
     key = (str(file_path), stat.st_size, stat.st_mtime_ns, tuple(str(r) for r in library.roots))
     if key not in _EXTENTS:

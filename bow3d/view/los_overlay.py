@@ -206,5 +206,5 @@ def sight_report(scene, nodes, firer: str, target: str, library=None, world=None
 
     world = world or load_world(scene, library)
     if world is None:
-        raise UserInputError("line of sight needs bow3d.world, which is not installed in this build")
+        raise UserInputError(_("line of sight needs bow3d.world, which is not installed in this build"))
     return world.sight(firer, target)

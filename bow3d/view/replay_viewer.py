@@ -203,11 +203,12 @@ def open_replay_viewer(replay_path: str | Path) -> None:
     scene, timeline, opened = load_timeline(replay_path)
     hint = f"film the replay instead: bow3d replay {replay_path} --video replay.mp4"
     if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
-        raise RenderUnavailable(f"no display here (DISPLAY is not set), so no window can open; {hint}")
+        raise RenderUnavailable(_("no display here (DISPLAY is not set), so no window can open; {hint}")
+                                .format(hint=hint))
     try:
         base = open_base(offscreen=False, size=(1280, 720), title=f"bow3d replay {Path(replay_path).name}")
     except RenderUnavailable as error:
-        raise RenderUnavailable(f"{str(error).split('. Without')[0]}; {hint}") from None
+        raise RenderUnavailable(_("{value}; {hint}").format(value=str(error).split('. Without')[0], hint=hint)) from None
     viewer = ReplayViewer(base, scene, timeline, opened.library())
     viewer.on_play_pause()
     base.run()

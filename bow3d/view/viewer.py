@@ -57,10 +57,11 @@ def open_base(offscreen: bool = False, size: tuple[int, int] = (1280, 720), titl
     try:
         base = ShowBase(windowType="offscreen" if offscreen else "onscreen")
     except Exception as error:  # Panda3D raises a bare Exception when no window opens
-        raise RenderUnavailable(f"cannot open a {'buffer' if offscreen else 'window'}: {error}. "
-                                "Without a display, use 'bow3d render' for pictures.") from None
+        raise RenderUnavailable(_("cannot open a {value}: {error}. Without a display, use 'bow3d "
+                                  "render' for pictures.")
+                                .format(value='buffer' if offscreen else 'window', error=error)) from None
     if base.win is None:
-        raise RenderUnavailable("Panda3D opened no window; without a display use 'bow3d render'")
+        raise RenderUnavailable(_("Panda3D opened no window; without a display use 'bow3d render'"))
     if multisamples:
         base.render.set_antialias(AntialiasAttrib.M_multisample)
     return base

@@ -19,6 +19,7 @@ from typing import Any
 
 from bow3d.rulesets.blaze_of_glory.book import (KNOCKED_DOWN, KNOCKED_DOWN_NERVE, NO_EFFECT, OUT_OF_ACTION,
                                                 SHOOTING_TABLE, WEAPONS, WOUNDED, passes, table_result)
+from bow3d.i18n import _
 
 STATES = ("standing", "knocked_down", "wounded", "out_of_action")
 RESULTS = (OUT_OF_ACTION, WOUNDED, KNOCKED_DOWN_NERVE, KNOCKED_DOWN, NO_EFFECT)
@@ -173,29 +174,33 @@ def odds_report(args: Any) -> tuple[list[str], dict[str, Any]]:
     from bow3d.errors import UserInputError
 
     if getattr(args, "bricks", None) is not None or getattr(args, "resist", None) is not None:
-        raise UserInputError("blaze-of-glory odds take no ATTACK DODGE numbers: give --shoot S and the modifiers")
+        raise UserInputError(_("blaze-of-glory odds take no ATTACK DODGE numbers: give --shoot S and "
+                               "the modifiers"))
     if args.shoot is None:
-        raise UserInputError("blaze-of-glory odds need --shoot S (the shooter's SHOOT value, 0 to 10)")
+        raise UserInputError(_("blaze-of-glory odds need --shoot S (the shooter's SHOOT value, 0 to 10)"))
     if not 0 <= args.shoot <= 10:
-        raise UserInputError(f"--shoot {args.shoot}: a SHOOT value is 0 to 10")
+        raise UserInputError(_("--shoot {shoot}: a SHOOT value is 0 to 10").format(shoot=args.shoot))
     weapon = args.weapon or "pistol"
     kind = WEAPONS[weapon]
     if args.cover not in (None, "partial", "full"):
-        raise UserInputError(f"--cover {args.cover}: name the level, partial or full (Shooting)")
+        raise UserInputError(_("--cover {cover}: name the level, partial or full (Shooting)").format(cover=args.cover))
     most = 1 if (args.stood_up or kind.template) else kind.max_shots
     if args.two_pistols:
         if weapon != "pistol" or args.shots not in (None, 2) or args.stood_up:
-            raise UserInputError("--two-pistols fires one pistol shot from each hand (2 shots), not after standing up")
+            raise UserInputError(_("--two-pistols fires one pistol shot from each hand (2 shots), not "
+                                   "after standing up"))
         shots = 2
     else:
         shots = 1 if args.shots is None else args.shots
         if not 1 <= shots <= most:
-            raise UserInputError(f"--shots {shots}: the {weapon} fires 1 to {most} shot(s) here "
-                                 "(Multiple Shots & Ammunition; one after standing up)")
+            raise UserInputError(_("--shots {shots}: the {weapon} fires 1 to {most} shot(s) here "
+                                   "(Multiple Shots & Ammunition; one after standing up)")
+                                 .format(shots=shots, weapon=weapon, most=most))
     if kind.template and (args.aimed or args.point_blank or args.half_range):
-        raise UserInputError("a scatter gun takes only the running, standing up and cover modifiers (Scatter Guns)")
+        raise UserInputError(_("a scatter gun takes only the running, standing up and cover modifiers "
+                               "(Scatter Guns)"))
     if kind.template and args.dead_eye:
-        raise UserInputError("DEAD EYE may not be used with a shotgun (Skills)")
+        raise UserInputError(_("DEAD EYE may not be used with a shotgun (Skills)"))
     values, words = modified_values(args.shoot, weapon=weapon, shots=shots, aimed=args.aimed,
                                     point_blank=args.point_blank, cover=args.cover, half_range=args.half_range,
                                     ran=args.ran, stood_up=args.stood_up, two_pistols=args.two_pistols)

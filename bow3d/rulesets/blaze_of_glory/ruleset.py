@@ -21,6 +21,7 @@ from bow3d.rulesets.blaze_of_glory.events import SCHEMA
 from bow3d.rulesets.blaze_of_glory.sheets import NAME, BlazeParams, BlazeScene, FigureSheet, check_scene
 from bow3d.rulesets.blaze_of_glory.sight import judge_sight
 from bow3d.rulesets.blaze_of_glory.state import GameState
+from bow3d.i18n import _
 
 _CANDIDATES = (cards.candidates, movement.candidates, shooting.candidates, fisticuffs.candidates)
 
@@ -64,7 +65,8 @@ class BlazeRuleset(Ruleset):
         `revision`: the readings a replay was played with (Blaze of Glory has one revision so far)."""
         if revision not in (None, self.revision):
             from bow3d.errors import RulesError
-            raise RulesError(f"Blaze of Glory has revision {self.revision} of its readings, not {revision!r}")
+            raise RulesError(_("Blaze of Glory has revision {revision} of its readings, not "
+                               "{revision2!r}").format(revision=self.revision, revision2=revision))
         return Context(scene, geometry, max_rounds)
 
     def initial_state(self, ctx: Context) -> GameState:
