@@ -29,7 +29,7 @@ class WarOfBrosRuleset(Ruleset):
     name = NAME
     title = "War of Bros (YuLabs)"
     edition = "free edition, undated"
-    languages = ("en",)
+    languages = ("en", "fr")   # the book is English only: the French words are bow3d's translation (narrator.py)
     book = "war-of-bros-rules.txt"
     scene_model = WarOfBrosScene
     params_model = WarOfBrosParams
@@ -121,9 +121,9 @@ class WarOfBrosRuleset(Ruleset):
         return checks.check_scene(scene)
 
     def narrator(self, language: str | None = None) -> Narrator:
-        from bow3d.rulesets.war_of_bros.narrator import EnglishNarrator
+        from bow3d.rulesets.war_of_bros.narrator import WarOfBrosNarrator
 
-        return EnglishNarrator()
+        return WarOfBrosNarrator(language)
 
     def player(self, side: str, rng: Any) -> Any:
         from bow3d.rulesets.war_of_bros.ai import WarOfBrosAI
