@@ -17,6 +17,7 @@ from typing import Any
 from bow3d.rulesets.war_of_bros.cover import CLASSES, MISS_ON
 from bow3d.rulesets.war_of_bros.dice import DiceRoll
 from bow3d.rulesets.war_of_bros.saves import STEPS, AttackDice, Save
+from bow3d.i18n import _
 
 OUTCOMES = ("cover", "evaded", "shield", "armor", "vitality", "perished")
 WORDS = {"cover": "miss by cover", "evaded": "evaded", "shield": "stopped by shield", "armor": "stopped by armor",
@@ -98,11 +99,12 @@ def _dice(args: Any, name: str, needed: bool = False) -> DiceRoll | None:
     try:
         roll = DiceRoll.parse(text)
     except ValueError as error:
-        raise UserInputError(f"--{name} {text}: {error}") from None
+        raise UserInputError(_("--{name} {text}: {error}").format(name=name, text=text, error=error)) from None
     if roll is None and needed:
-        raise UserInputError(f"war-of-bros odds need --{name} (the weapon's {name.title()} Dice, e.g. d8)")
+        raise UserInputError(_("war-of-bros odds need --{name} (the weapon's {value} Dice, e.g. d8)")
+                             .format(name=name, value=name.title()))
     if roll is not None and roll.faces ** roll.count > 10 ** 9:
-        raise UserInputError(f"--{name} {text}: too many dice")
+        raise UserInputError(_("--{name} {text}: too many dice").format(name=name, text=text))
     return roll
 
 
@@ -112,11 +114,12 @@ def odds_report(args: Any) -> tuple[list[str], dict[str, Any]]:
 
     cover = args.cover or "none"
     if cover == "yes":
-        raise UserInputError("--cover needs a level in war-of-bros: light, medium, heavy or total")
+        raise UserInputError(_("--cover needs a level in war-of-bros: light, medium, heavy or total"))
     if cover not in CLASSES:
-        raise UserInputError(f"--cover {cover}: war-of-bros cover is light, medium, heavy or total")
+        raise UserInputError(_("--cover {cover}: war-of-bros cover is light, medium, heavy or total")
+                             .format(cover=cover))
     if args.armor_pen < 0 or args.shield_pen < 0:
-        raise UserInputError("--armor-pen and --shield-pen are 0 or more steps")
+        raise UserInputError(_("--armor-pen and --shield-pen are 0 or more steps"))
     accuracy, damage = _dice(args, "accuracy", True), _dice(args, "damage", True)
     if args.vital:
         accuracy, damage = accuracy.more(), damage.more()
