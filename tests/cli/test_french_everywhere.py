@@ -1,4 +1,5 @@
 """Issue 16: every command run with `--lang fr` asks the catalogue only for messages it translates.
+(The three rulesets' battle logs and line-of-sight verdicts included.)
 
 bow3d.i18n.missing() records each message looked up in French that the French catalogue lacks;
 every command's --help (each subcommand's too), argparse's own words (usage, a missing argument)
@@ -62,6 +63,9 @@ def test_every_help_is_french_through_and_through(path, capsys):
     (["los", VILLAGE, "blue-rifle-2", "red-pistol"], "voit red-pistol"),
     (["los", VILLAGE, "blue-rifle-2"], "tenons"),
     (["replay", "show", REPLAY], "Avant la bataille"),
+    (["replay", "show", str(ROOT / "replays" / "war-of-bros-seed1.bowreplay")], "ordre de Placement des Unités"),
+    (["replay", "show", str(ROOT / "replays" / "western-town-seed1.bowreplay")], " pouces"),
+    (["los", str(ROOT / "scenes" / "western-town.yaml"), "gunslinger"], "pouces."),
     (["odds", "3", "2"], "%"),
     (["rulesets"], "bow-1.3"),
 ])

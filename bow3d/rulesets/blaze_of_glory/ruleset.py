@@ -32,7 +32,7 @@ class BlazeRuleset(Ruleset):
     name = NAME
     title = "Blaze of Glory: Wild West skirmish (Tim Eagling)"
     edition = "web edition"
-    languages = ("en",)
+    languages = ("en", "fr")   # the book is English only: the French words are bow3d's translation (narrator.py)
     book = "blaze-of-glory-rules.txt"
     revision = 1          # the readings' revision (docs/blaze-of-glory.md); a replay records it
     ai_version = "blaze-of-glory-ai-1"   # bump when the AI's choices change: older replays are not re-derived
@@ -108,7 +108,7 @@ class BlazeRuleset(Ruleset):
     def sight_sentence(self, report: Any, verdict: Any, language: str | None = None) -> str:
         from bow3d.rulesets.blaze_of_glory.narrator import sight_sentence
 
-        return sight_sentence(report, verdict)
+        return sight_sentence(report, verdict, language)
 
     def in_cover(self, visible_fraction: Any, params: Any = None) -> Any:
         """For heatmaps: hidden at least the partial-cover share (or not seen at all)."""
@@ -126,9 +126,9 @@ class BlazeRuleset(Ruleset):
         return check_scene(scene)
 
     def narrator(self, language: str | None = None) -> Narrator:
-        from bow3d.rulesets.blaze_of_glory.narrator import EnglishNarrator
+        from bow3d.rulesets.blaze_of_glory.narrator import BlazeNarrator
 
-        return EnglishNarrator()
+        return BlazeNarrator(language)
 
     def player(self, side: str, rng: Any) -> Any:
         from bow3d.rulesets.blaze_of_glory.ai import BlazePlayer

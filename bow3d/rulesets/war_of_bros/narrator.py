@@ -39,9 +39,9 @@ DECISIONS = {"intercepted": N_("a unit is on the line of fire"), "opportunity": 
 COVERS = {"light": N_("light"), "medium": N_("medium"), "heavy": N_("heavy"), "total": N_("total")}
 
 
-def _term(table: dict[str, str], key: str) -> str:
-    """A term of the book in the language spoken (a key it does not know: the key in plain words)."""
-    return _(table[key]) if key in table else key.replace("_", " ")
+def _term(table: dict[str, str], key: str, plain: bool = False) -> str:
+    """A term of the book in the language spoken (a key it does not know: the key itself, `plain`: in words)."""
+    return _(table[key]) if key in table else (str(key).replace("_", " ") if plain else str(key))
 
 
 def _pct(fraction: Any) -> str:
@@ -71,7 +71,7 @@ def _rolled(e: Event) -> str:
     faces = d["outcome"] if isinstance(d["outcome"], list) else [d["outcome"]]
     kept = _(", keeps {face}").format(face=max(faces)) if len(faces) > 1 else ""
     return _("{side} rolls {dice} for the {purpose}{about}: {faces}{kept}").format(
-        side=d["side"], dice=_dice_words(d["spec"]), purpose=_term(PURPOSES, d["purpose"]), about=_about(d),
+        side=d["side"], dice=_dice_words(d["spec"]), purpose=_term(PURPOSES, d["purpose"], plain=True), about=_about(d),
         faces=", ".join(map(str, faces)), kept=kept)
 
 
