@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 from bow3d.i18n import DOMAIN, LANGUAGES, LOCALE_DIR
-from bow3d.locale import GLOSSARY
+from bow3d.locale import GLOSSARY, TRANSLATED_TERMS
 
 PACKAGE = LOCALE_DIR.parent
 STAMP = datetime.datetime(2026, 11, 24, tzinfo=datetime.timezone.utc)
@@ -24,7 +24,8 @@ ENGLISH_NAMES = {"fr": "French"}
 HEADER = """bow3d's catalogue in {name}. Translators: keep every {{placeholder}} as it is, and say the game's
 words as the glossary below (from the rule book in {name}; bow3d.locale.GLOSSARY) says them.
 Glossary:
-{glossary}"""
+{glossary}
+{translated}"""
 
 
 def extract():
@@ -80,8 +81,11 @@ def updated(lang: str, template):
     catalog.obsolete.clear()
     # a stable header: a rebuild of unchanged messages writes the same bytes (--check)
     catalog.fuzzy = False
+    translated = TRANSLATED_TERMS.get(lang, {})
     text = HEADER.format(name=ENGLISH_NAMES.get(lang, lang), glossary="\n".join(
-        f"  {english} = {word}" for english, word in GLOSSARY.get(lang, {}).items()))
+        f"  {english} = {word}" for english, word in GLOSSARY.get(lang, {}).items()), translated="\n".join(
+        [f"{book}: its rule book is English only; these are bow3d's own translations of its terms:" + "".join(
+            f"\n  {english} = {word}" for english, word in terms.items()) for book, terms in translated.items()]))
     catalog.header_comment = "\n".join(f"# {line}".rstrip() for line in text.splitlines())
     catalog.creation_date = catalog.revision_date = STAMP
     catalog.version = "1"
