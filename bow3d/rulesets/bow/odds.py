@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from bow3d.rules.chance import binomial
 from bow3d.rulesets.bow.chance import DEFAULT_P
-from bow3d.i18n import _
+from bow3d.i18n import _, current
 
 if TYPE_CHECKING:
     from bow3d.rules.game import Game
@@ -139,7 +139,8 @@ def odds_report(args: Any) -> tuple[list[str], dict[str, Any]]:
         raise UserInputError(_("--cover and --range are for attacks, not with --treat"))
     if args.difference and not args.treat:
         raise UserInputError(_("--difference is the treat/repair optional rule: use it with --treat"))
-    notes: list[str] = []
+    notes: list[str] = []   # in English, for the JSON; `said`: the same in the language spoken
+    said: list[str] = []
     if args.treat:
         odds, kind = treat_odds(args.bricks, args.resist, p, removes_difference=args.difference), "treat"
     else:
@@ -152,17 +153,35 @@ def odds_report(args: Any) -> tuple[list[str], dict[str, Any]]:
                                      .format(range_studs=args.range_studs, penalty=penalty, value=attack - penalty))
             attack -= penalty
             notes.append(f"{args.range_studs:g} studs: -{penalty}")
+            said.append(_("{distance} studs: -{penalty}").format(distance=_number(args.range_studs), penalty=penalty))
         if args.cover:
             dodge += 1
             notes.append("covered: +1 dodge")
+            said.append(_("covered: +1 dodge"))
         odds, kind = attack_odds(attack, dodge, p), "attack"
+    return odds_lines(kind, odds, said), {"kind": kind, **odds.to_dict(), "notes": notes}
+
+
+def _number(value: float, digits: int | None = None) -> str:
+    """`value` as `:g` (digits None) or with `digits` decimals, written the language's way."""
+    text = f"{value:g}" if digits is None else f"{value:.{digits}f}"
+    return text.replace(".", ",") if current() == "fr" else text
+
+
+def odds_lines(kind: str, odds: Any, said: list[str]) -> list[str]:
+    """The table `bow3d odds` prints, in the language spoken ('success          39.27 %')."""
     if kind == "attack":
-        head, effect = f"attack {odds.bricks} bricks against dodge {odds.resist_bricks} bricks", "damage"
+        head = _("attack {bricks} bricks against dodge {resist} bricks").format(bricks=odds.bricks,
+                                                                              resist=odds.resist_bricks)
+        effect = _("damage")
     else:
-        head, effect = f"treat {odds.bricks} bricks against {odds.resist_bricks} damage points", "removed"
-    lines = [f"{head} (p = {odds.p:g}{'; ' + ', '.join(notes) if notes else ''})",
-             f"success          {100 * odds.success:6.2f} %"]
-    lines += [f"{effect} {value:<{15 - len(effect)}} {100 * prob:6.2f} %"
-              for value, prob in sorted(odds.damage_distribution.items())]
-    lines.append(f"expected {effect:<7}  {odds.expected_damage:.4f}")
-    return lines, {"kind": kind, **odds.to_dict(), "notes": notes}
+        head = _("treat {bricks} bricks against {resist} damage points").format(bricks=odds.bricks,
+                                                                               resist=odds.resist_bricks)
+        effect = _("removed")
+    rows = [(_("success"), f"{_number(100 * odds.success, 2):>6} %")]
+    rows += [(f"{effect} {value}", f"{_number(100 * prob, 2):>6} %") for value, prob in
+             sorted(odds.damage_distribution.items())]
+    rows.append((_("expected {effect}").format(effect=effect), f" {_number(odds.expected_damage, 4)}"))
+    width = max(16, max(len(label) for label, _value in rows))
+    return [f"{head} (p = {_number(odds.p)}{'; ' + ', '.join(said) if said else ''})"] + [
+        f"{label:<{width}} {value}" for label, value in rows]
