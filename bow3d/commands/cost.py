@@ -8,7 +8,7 @@ import json
 from bow3d.errors import UserInputError
 from bow3d.rulesets import load_scene, ruleset_of
 from bow3d.rulesets.bow.cost import BALANCE_TOLERANCE_PCT, balance_warning, imbalance_pct
-from bow3d.i18n import _
+from bow3d.i18n import _, ngettext
 
 NAME = "cost"
 ORDER = 41
@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
                           "imbalance_pct": round(imbalance_pct(totals), 2), "tolerance_pct": args.tolerance,
                           "balanced": warning is None}, indent=2))
         return 0
-    headers = ("id", "side", "sheet", "weapon", "CP", "formula (BOW A.4)")
+    headers = (_("id"), _("side"), _("sheet"), _("weapon"), _("CP"), _("formula (BOW A.4)"))
     rows = [(line.id, line.side, line.sheet, line.weapon, str(line.cost_points), line.formula) for line in lines]
     widths = [max(len(h), *(len(r[k]) for r in rows)) if rows else len(h) for k, h in enumerate(headers)]
     print("  ".join(h.ljust(w) for h, w in zip(headers, widths)).rstrip())
@@ -62,7 +62,8 @@ def run(args: argparse.Namespace) -> int:
     print()
     for side in scene.sides:
         count = len(scene.units_of(side.id)) + len(scene.vehicles_of(side.id))
-        print(f"{side.id}: {totals[side.id]} CP ({count} unit{'s' if count != 1 else ''} and vehicle"
-              f"{'s' if count != 1 else ''})")
-    print(warning if warning else f"the sides are balanced (within {args.tolerance:g} %)")
+        print(ngettext("{side}: {points} CP ({n} unit and vehicle)", "{side}: {points} CP ({n} units and vehicles)",
+                       count).format(side=side.id, points=totals[side.id], n=count))
+    print(warning if warning else _("the sides are balanced (within {tolerance} %)").format(
+        tolerance=f"{args.tolerance:g}"))
     return 0

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from bow3d.errors import ReplayError, UserInputError
-from bow3d.i18n import _
+from bow3d.i18n import N_, _
 
 NAME = "replay"
 ORDER = 40
@@ -168,8 +168,8 @@ def show(path: Path, as_json: bool = False, scene: str | None = None) -> int:
     return 0
 
 
-KIND_WORDS = {"divergence": "diverges at ", "chance": "forged throw at ", "player": "forged choice at ",
-              "header": "forged header: ", "end": "forged end: "}
+KIND_WORDS = {"divergence": N_("diverges at "), "chance": N_("forged throw at "), "player": N_("forged choice at "),
+              "header": N_("forged header: "), "end": N_("forged end: ")}
 
 
 def verify(path: Path, as_json: bool = False, scene: str | None = None, allow_incomplete: bool = False) -> int:
@@ -188,24 +188,31 @@ def verify(path: Path, as_json: bool = False, scene: str | None = None, allow_in
         return 0 if accepted else 2
     if not result.ok:
         raise ReplayError(_("{path}: {value}{first_divergence}")
-                          .format(path=path, value=KIND_WORDS.get(result.kind, ''), first_divergence=result.first_divergence))
+                          .format(path=path, value=_(KIND_WORDS[result.kind]) if result.kind in KIND_WORDS else "", first_divergence=result.first_divergence))
     if result.truncated:
         raise ReplayError(_("{truncation}; those {entries} entries re-simulate identically")
                           .format(truncation=result.truncation, entries=result.entries))
-    checks = ["every event identical"]
-    checks.append("every throw re-derived from the seeded generator" if result.chance_checked
-                  else "throws entered by hand (not checked against a generator)")
+    checks = [_("every event identical")]
+    checks.append(_("every throw re-derived from the seeded generator") if result.chance_checked
+                  else _("throws entered by hand (not checked against a generator)"))
     if result.players_checked:
-        checks.append(f"the AI's choices re-derived for {', '.join(result.players_checked)}")
+        checks.append(_("the AI's choices re-derived for {sides}").format(sides=", ".join(result.players_checked)))
     elif result.ai_note:
         checks.append(result.ai_note)
-    outcome = (f"{result.winner} wins ({result.result})" if result.winner else f"no winner ({result.result})") \
-        if result.complete else "no result"
-    line = f"{path}: {result.entries} entries re-simulated, {', '.join(checks)}; {result.status}: {outcome}"
+    if not result.complete:
+        outcome = _("no result")
+    elif result.winner:
+        outcome = _("{side} wins ({result})").format(side=result.winner, result=result.result)
+    else:
+        outcome = _("no winner ({result})").format(result=result.result)
+    status = _("complete") if result.complete else _("incomplete (stopped after round {round})").format(
+        round=result.rounds)
+    line = _("{path}: {entries} entries re-simulated, {checks}; {status}: {outcome}").format(
+        path=path, entries=result.entries, checks=", ".join(checks), status=status, outcome=outcome)
     if not result.complete and not allow_incomplete:
         raise ReplayError(_("{line}. The game has no end: add --allow-incomplete to accept a stopped "
                             "game").format(line=line))
-    print(f"ok: {line}")
+    print(_("ok: {line}").format(line=line))
     return 0
 
 

@@ -66,7 +66,10 @@ def test_every_help_is_french_through_and_through(path, capsys):
     (["replay", "show", str(ROOT / "replays" / "war-of-bros-seed1.bowreplay")], "ordre de Placement des Unités"),
     (["replay", "show", str(ROOT / "replays" / "western-town-seed1.bowreplay")], " pouces"),
     (["los", str(ROOT / "scenes" / "western-town.yaml"), "gunslinger"], "pouces."),
-    (["odds", "3", "2"], "%"),
+    (["odds", "3", "2"], "réussite"),
+    (["replay", "verify", REPLAY], "entrées re-simulées"),
+    (["cost", VILLAGE], " PC ("),
+    (["scene", "check", VILLAGE], "champ de bataille"),
     (["rulesets"], "bow-1.3"),
 ])
 def test_real_runs_in_french_miss_no_message(argv, words, capsys):
