@@ -66,6 +66,7 @@ def test_every_help_is_french_through_and_through(path, capsys):
     (["replay", "show", str(ROOT / "replays" / "war-of-bros-seed1.bowreplay")], "ordre de Placement des Unités"),
     (["replay", "show", str(ROOT / "replays" / "western-town-seed1.bowreplay")], " pouces"),
     (["los", str(ROOT / "scenes" / "western-town.yaml"), "gunslinger"], "pouces."),
+    (["los", str(ROOT / "scenes" / "war-of-bros.yaml"), "blue-lt"], " vu, "),
     (["odds", "3", "2"], "réussite"),
     (["replay", "verify", REPLAY], "entrées re-simulées"),
     (["cost", VILLAGE], " PC ("),

@@ -106,7 +106,7 @@ class WarOfBrosRuleset(Ruleset):
         return judge(report, params, report.distance("cm") if hasattr(report, "distance") else None)
 
     def sight_sentence(self, report: Any, verdict: Any, language: str | None = None) -> str:
-        return sight_sentence(report, verdict)
+        return sight_sentence(report, verdict, language)
 
     def in_cover(self, visible_fraction: Any, params: Any = None) -> Any:
         """Heatmaps: hidden at least the cover threshold (behind cover, or not seen at all)."""
