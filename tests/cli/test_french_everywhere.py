@@ -68,6 +68,8 @@ def test_every_help_is_french_through_and_through(path, capsys):
     (["los", str(ROOT / "scenes" / "western-town.yaml"), "gunslinger"], "pouces."),
     (["los", str(ROOT / "scenes" / "war-of-bros.yaml"), "blue-lt"], " vu, "),
     (["odds", "3", "2"], "réussite"),
+    (["odds", "--ruleset", "war-of-bros", "--accuracy", "2d8", "--damage", "d8", "--cover", "medium"], "arrêté par"),
+    (["odds", "--ruleset", "blaze-of-glory", "--shoot", "5"], "la cible après les tirs"),
     (["replay", "verify", REPLAY], "entrées re-simulées"),
     (["cost", VILLAGE], " PC ("),
     (["scene", "check", VILLAGE], "champ de bataille"),

@@ -19,12 +19,20 @@ from typing import Any
 
 from bow3d.rulesets.blaze_of_glory.book import (KNOCKED_DOWN, KNOCKED_DOWN_NERVE, NO_EFFECT, OUT_OF_ACTION,
                                                 SHOOTING_TABLE, WEAPONS, WOUNDED, passes, table_result)
-from bow3d.i18n import _
+from bow3d.i18n import N_, _, current, ngettext
 
 STATES = ("standing", "knocked_down", "wounded", "out_of_action")
 RESULTS = (OUT_OF_ACTION, WOUNDED, KNOCKED_DOWN_NERVE, KNOCKED_DOWN, NO_EFFECT)
+WOUND_WORDS = {OUT_OF_ACTION: N_("out of action"), WOUNDED: N_("wounded"), KNOCKED_DOWN_NERVE: N_("knocked down nerve"),
+               KNOCKED_DOWN: N_("knocked down"), NO_EFFECT: N_("no effect")}
 FACES = range(1, 7)
 
+
+
+def _pct(fraction: float, width: int = 6, digits: int = 2) -> str:
+    """100 x `fraction` with `digits` decimals, right-aligned in `width`, the language's way."""
+    text = f"{100 * fraction:{width}.{digits}f}" if width else f"{100 * fraction:.{digits}f}"
+    return text.replace(".", ",") if current() == "fr" else text
 
 def p_pass(value: int) -> float:
     """A TEST against `value`: the share of d6 faces that pass."""
@@ -205,20 +213,24 @@ def odds_report(args: Any) -> tuple[list[str], dict[str, Any]]:
                                     point_blank=args.point_blank, cover=args.cover, half_range=args.half_range,
                                     ran=args.ran, stood_up=args.stood_up, two_pistols=args.two_pistols)
     result = volley(values, kind.wound_modifier, args.dead_eye, kind.runs_dry and not args.two_pistols)
-    head = f"S {args.shoot} with a {weapon}: {len(values)} shot{'s' if len(values) != 1 else ''} at " + \
-        ", ".join(str(v) for v in values) + (f" ({'; '.join(words)})" if words else "")
-    lines = [head, f"to hit (each)        {', '.join(f'{100 * p:.2f} %' for p in result.p_hit)}",
-             f"at least one hit     {100 * result.p_any_hit:6.2f} %",
-             f"expected hits        {result.expected_hits:.4f}",
-             "a hit on the wound table" + (f" ({kind.wound_modifier:+d} {weapon})" if kind.wound_modifier else "")
+    head = ngettext("S {shoot} with a {weapon}: {n} shot at {values}", "S {shoot} with a {weapon}: {n} shots at {values}",
+                    len(values)).format(shoot=args.shoot, weapon=weapon, n=len(values),
+                                        values=", ".join(str(v) for v in values)) + (
+        f" ({'; '.join(words)})" if words else "")
+    row = (lambda label, value: f"{_(label):<20} {value}")
+    lines = [head, row(N_("to hit (each)"), ", ".join(f"{_pct(p, 0)} %" for p in result.p_hit)),
+             row(N_("at least one hit"), f"{_pct(result.p_any_hit)} %"),
+             row(N_("expected hits"), _pct(result.expected_hits / 100, width=0, digits=4)),
+             _("a hit on the wound table") + (f" ({kind.wound_modifier:+d} {weapon})" if kind.wound_modifier else "")
              + (" (DEAD EYE)" if args.dead_eye else "") + ":"]
-    lines += [f"  {r.replace('_', ' '):<20} {100 * result.wound.get(r, 0.0):6.2f} %" for r in RESULTS]
-    lines += ["the target after the shots:",
-              f"  out of action        {100 * result.final['out_of_action']:6.2f} %",
-              f"  wounded              {100 * result.final['wounded']:6.2f} %",
-              f"  knocked down         {100 * result.final['knocked_down']:6.2f} %",
-              f"  unhurt               {100 * result.final['standing']:6.2f} %",
-              f"out of ammo          {100 * result.p_out_of_ammo:6.2f} %"]
+    lines += ["  " + row(WOUND_WORDS.get(r, r.replace("_", " ")), f"{_pct(result.wound.get(r, 0.0))} %")
+              for r in RESULTS]
+    lines += [_("the target after the shots:"),
+              "  " + row(N_("out of action"), f"{_pct(result.final['out_of_action'])} %"),
+              "  " + row(N_("wounded"), f"{_pct(result.final['wounded'])} %"),
+              "  " + row(N_("knocked down"), f"{_pct(result.final['knocked_down'])} %"),
+              "  " + row(N_("unhurt"), f"{_pct(result.final['standing'])} %"),
+              row(N_("out of ammo"), f"{_pct(result.p_out_of_ammo)} %")]
     data = {"kind": "shoot", "weapon": weapon, "shoot": args.shoot, "shots": len(values), "modifiers": words,
             **result.to_dict()}
     return lines, data

@@ -17,11 +17,11 @@ from typing import Any
 from bow3d.rulesets.war_of_bros.cover import CLASSES, MISS_ON
 from bow3d.rulesets.war_of_bros.dice import DiceRoll
 from bow3d.rulesets.war_of_bros.saves import STEPS, AttackDice, Save
-from bow3d.i18n import _
+from bow3d.i18n import N_, _, current
 
 OUTCOMES = ("cover", "evaded", "shield", "armor", "vitality", "perished")
-WORDS = {"cover": "miss by cover", "evaded": "evaded", "shield": "stopped by shield", "armor": "stopped by armor",
-         "vitality": "vitality held", "perished": "perished"}
+WORDS = {"cover": N_("miss by cover"), "evaded": N_("evaded"), "shield": N_("stopped by shield"),
+         "armor": N_("stopped by armor"), "vitality": N_("vitality held"), "perished": N_("perished")}
 
 
 @dataclass(frozen=True)
@@ -133,11 +133,14 @@ def odds_report(args: Any) -> tuple[list[str], dict[str, Any]]:
     if args.rail:
         cover = "none"
     odds = attack_odds(attack, saves, cover, bool(args.mechanized))
-    head = (f"accuracy {accuracy} vs evasion {_words(saves['accuracy'])}; damage {damage}{' (halved)' if args.rail else ''}"
-            f"{' +1' if bonus else ''} vs shield {_words(saves['shield'])}, armor {_words(saves['armor'])}, "
-            + ("no vitality (mechanized)" if args.mechanized else f"vitality {_words(saves['vitality'])}")
-            + f"; cover {cover}")
-    lines = [head] + [f"{WORDS[k]:<18} {100 * float(v):7.3f} %   ({v})" for k, v in odds.outcomes.items()]
+    head = _("accuracy {accuracy} vs evasion {evasion}; damage {damage}{halved}{bonus} vs shield {shield}, armor "
+             "{armor}, {vitality}; cover {cover}").format(
+        accuracy=accuracy, evasion=_words(saves["accuracy"]), damage=damage, halved=_(" (halved)") if args.rail else "",
+        bonus=" +1" if bonus else "", shield=_words(saves["shield"]), armor=_words(saves["armor"]),
+        vitality=_("no vitality (mechanized)") if args.mechanized else _("vitality {dice}").format(
+            dice=_words(saves["vitality"])), cover=_(COVER_LEVELS[cover]) if cover in COVER_LEVELS else cover)
+    width = max(18, *(len(_(w)) for w in WORDS.values()))
+    lines = [head] + [f"{_(WORDS[k]):<{width}} {_number(100 * float(v))} %   ({v})" for k, v in odds.outcomes.items()]
     data = {"accuracy": str(accuracy), "damage": str(damage), "evasion": _words(saves["accuracy"]),
             "shield": _words(saves["shield"]), "armor": _words(saves["armor"]),
             "vitality": None if args.mechanized else _words(saves["vitality"]), "cover": cover,
@@ -148,6 +151,16 @@ def odds_report(args: Any) -> tuple[list[str], dict[str, Any]]:
 
 def _save(roll: DiceRoll | None) -> Save | None:
     return Save(roll) if roll is not None else None
+
+
+COVER_LEVELS = {"none": N_("none"), "light": N_("light"), "medium": N_("medium"), "heavy": N_("heavy"),
+                "total": N_("total")}
+
+
+def _number(value: float) -> str:
+    """A percentage as the table writes it ('  12.345'), the language's way."""
+    text = f"{value:7.3f}"
+    return text.replace(".", ",") if current() == "fr" else text
 
 
 def _words(save: Save | None) -> str:
