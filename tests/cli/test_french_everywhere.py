@@ -73,7 +73,8 @@ def test_every_help_is_french_through_and_through(path, capsys):
     (["replay", "verify", REPLAY], "entrées re-simulées"),
     (["cost", VILLAGE], " PC ("),
     (["scene", "check", VILLAGE], "champ de bataille"),
-    (["rulesets"], "bow-1.3"),
+    (["rulesets"], "livre de règles"),
+    (["inspect", str(ROOT / "scenes" / "village.ldr")], "boîte englobante"),
 ])
 def test_real_runs_in_french_miss_no_message(argv, words, capsys):
     code, missing = run_french(argv)
