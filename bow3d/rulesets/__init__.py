@@ -33,6 +33,7 @@ from bow3d.scene import Scene, SceneIssue
 from bow3d.scene import load_scene as _load_generic_scene
 from bow3d.scene import parse_scene as _parse_generic_scene
 from bow3d.scene.model import DEFAULT_RULESET
+from bow3d.i18n import _
 
 BUILT_IN: tuple[Ruleset, ...] = (BOW, BOW_FR, WAR_OF_BROS, BLAZE_OF_GLORY)
 for _ruleset in BUILT_IN:
@@ -78,8 +79,8 @@ class RulesetSceneSchema:
     def model_for(self, data: dict[str, Any]) -> type[Scene] | SceneIssue:
         name = ruleset_name(data)
         if name not in RULESETS:
-            return SceneIssue(("ruleset", "name"), f"unknown ruleset '{name}'",
-                              f"use one of the known rulesets: {', '.join(RULESETS.names())}")
+            return SceneIssue(("ruleset", "name"), _("unknown ruleset '{name}'").format(name=name),
+                              _("use one of the known rulesets: {value}").format(value=', '.join(RULESETS.names())))
         return RULESETS.get(name).scene_model
 
     def check(self, scene: Scene) -> list[SceneIssue]:

@@ -23,7 +23,7 @@ from bow3d.errors import SceneError, UserInputError
 from bow3d.paths import write_new
 from bow3d.textformats import MAX_LISTED, format_path, load_yaml_document
 from bow3d.scene.model import FORMAT, FORMAT_NAME, FORMAT_VERSION, Scene
-from bow3d.i18n import _
+from bow3d.i18n import _, integer
 
 FieldPath = tuple[str | int, ...]
 
@@ -101,7 +101,7 @@ def raise_issues(issues: list[SceneIssue], source: str, lines: LineMap | None) -
     messages = [issue.format(source, lines) for issue in issues[:MAX_LISTED]]  # only these need line numbers
     more = ""
     if len(issues) > 1:
-        more = f"\n  (and {len(issues) - 1:,} more)\n  " + "\n  ".join(messages[1:])
+        more = "\n  " + _("(and {n} more)").format(n=integer(len(issues) - 1)) + "\n  " + "\n  ".join(messages[1:])
         if len(issues) > MAX_LISTED:
             more += f"\n  ({len(issues) - MAX_LISTED:,} not shown; fix these first)"
     raise SceneError(messages[0] + more)

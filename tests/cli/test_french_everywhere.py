@@ -115,3 +115,15 @@ def test_help_translations_keep_argparse_placeholders():
     with i18n.speaking("fr"):
         for text in texts:
             assert sorted(PERCENT.findall(i18n._(text))) == sorted(PERCENT.findall(text)), text
+
+
+def test_a_broken_scene_is_refused_in_french_with_every_problem(tmp_path, capsys):
+    scene = tmp_path / "broken.yaml"
+    scene.write_text("format: bow3d-scene/1\nbattlefield: field.ldr\nsides: [{id: blue, colour: 1}, {id: blue, colour: 4}]\n"
+                     "sheets: {}\nunits:\n  - {id: a, side: green, sheet: nope, model: 3626.dat, position: [1, 1], "
+                     "facing: 0}\n", encoding="utf-8")
+    code, missing = run_french(["scene", "check", str(scene)])
+    err = capsys.readouterr().err
+    assert code == 2 and not missing, sorted(missing)
+    assert "camp en double 'blue'" in err and "camp inconnu 'green'" in err and "fiche inconnue 'nope'" in err
+    assert "de plus)" in err
