@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from bow3d.i18n import N_, _
+from bow3d.i18n import N_, _, decimal
 from bow3d.view.timeline import Timeline
 
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
@@ -161,11 +161,13 @@ class ReplayViewer:
         self.stage.show(spec, self.film)
         if self.free is not None:
             self.stage.look(self.free.pose())
-        state = "playing" if self.playing else "paused"
+        state = _("playing") if self.playing else _("paused")
         shot = self.film.shots[spec.shot] if spec.shot >= 0 else None
-        where = f"shot {spec.shot + 1}/{len(self.film.shots)} ({shot.kind.replace('_', ' ')})" if shot else "no shots"
-        where += "  free look (C: director)" if self.free is not None else ""
-        self.status.setText(f"{self.time_s:5.1f} / {self.film.duration_s:.1f} s  {state}  x{self.speed:g}  {where}")
+        where = _("shot {n}/{shots} ({kind})").format(n=spec.shot + 1, shots=len(self.film.shots),
+                                                     kind=shot.kind.replace("_", " ")) if shot else _("no shots")
+        where += "  " + _("free look (C: director)") if self.free is not None else ""
+        self.status.setText(f"{decimal(self.time_s):>5} / {decimal(self.film.duration_s)} s  {state}  "
+                            f"x{self.speed:g}  {where}")
 
     def _tick(self, task):
         if self._drag is not None:
