@@ -91,7 +91,10 @@ def speaking(lang: str) -> Iterator[None]:
 
 def _(message: str) -> str:
     """`message` in the language spoken now."""
-    text = catalogue(current()).gettext(message)
+    lang = _speaking.get()
+    if lang == DEFAULT:   # English is the source's own words (the rules' checkers ask often: keep it quick)
+        return message
+    text = catalogue(lang).gettext(message)
     if text is message and message:   # gettext hands the very same object back when it has no translation
         _note_missing(message)
     return text
