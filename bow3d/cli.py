@@ -15,8 +15,9 @@ from types import ModuleType
 
 import bow3d.commands
 from bow3d import __version__
+from bow3d.cli_words import Parser, translate_parser
 from bow3d.errors import Bow3dError
-from bow3d.i18n import LANGUAGES, choose, speaking
+from bow3d.i18n import _, choose, speaking
 
 EXIT_OK = 0
 EXIT_INTERNAL = 1
@@ -56,7 +57,7 @@ def _asked_language(argv: list[str]) -> str | None:
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The argument parser, one subparser per command module; with `only`, that command's alone (so a
     command imports what it needs and no other command's: `bow3d inspect` starts without the rulesets)."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="bow3d",
         description="3D battlefield visualiser, line-of-sight referee and replay tool "
         "for brick wargames (BOW: Bricks Only Wargame).",
@@ -65,7 +66,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"bow3d {__version__}")
     parser.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
-    parser.add_argument("--lang", metavar="LANG", help=f"the language of the words printed ({', '.join(LANGUAGES)}; "
+    parser.add_argument("--lang", metavar="LANG", help="the language of the words printed (en, fr; "
                         "default: $BOW3D_LANG, else the locale, else English)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in _command_modules(only):
@@ -77,7 +78,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         )
         module.add_arguments(command)
         command.set_defaults(_run=module.run)
-    return parser
+    return translate_parser(parser)   # the help in the language spoken (bow3d.cli_words)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -99,10 +100,10 @@ def _main(argv: list[str]) -> int:
     try:
         return int(args._run(args) or EXIT_OK)
     except Bow3dError as error:
-        print(f"bow3d {args.command}: error: {error}", file=sys.stderr)
+        print(_("bow3d {command}: error: {error}").format(command=args.command, error=error), file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
+        print(_("interrupted"), file=sys.stderr)
         return 130
     except BrokenPipeError:
         return EXIT_OK
@@ -110,11 +111,9 @@ def _main(argv: list[str]) -> int:
         if args.debug:
             raise
         error_type, error, _traceback = sys.exc_info()
-        print(
-            f"bow3d {args.command}: internal error ({error_type.__name__}: {error}). "
-            "Please report it with the command you ran; add --debug for the traceback.",
-            file=sys.stderr,
-        )
+        print(_("bow3d {command}: internal error ({kind}: {error}). Please report it with the command you ran; "
+                "add --debug for the traceback.").format(command=args.command, kind=error_type.__name__, error=error),
+              file=sys.stderr)
         return EXIT_INTERNAL
 
 

@@ -30,6 +30,8 @@ ENVIRONMENT = ("BOW3D_LANG", "LC_ALL", "LC_MESSAGES", "LANG")   # the first one 
 NEUTRAL = {"c", "posix"}   # LANG=C: no language asked for (English)
 
 _speaking: contextvars.ContextVar[str] = contextvars.ContextVar("bow3d_language", default=DEFAULT)
+# the messages asked for in another language than English that its catalogue lacks (see missing())
+_missing: contextvars.ContextVar[set | None] = contextvars.ContextVar("bow3d_missing", default=None)
 _catalogues: dict[str, gettext.NullTranslations] = {}
 
 
@@ -89,12 +91,44 @@ def speaking(lang: str) -> Iterator[None]:
 
 def _(message: str) -> str:
     """`message` in the language spoken now."""
-    return catalogue(current()).gettext(message)
+    lang = _speaking.get()
+    if lang == DEFAULT:   # English is the source's own words (the rules' checkers ask often: keep it quick)
+        return message
+    text = catalogue(lang).gettext(message)
+    if text is message and message:   # gettext hands the very same object back when it has no translation
+        _note_missing(message)
+    return text
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The singular or plural form (by the language's own plural rule) of a message about `n` things."""
-    return catalogue(current()).ngettext(singular, plural, n)
+    text = catalogue(current()).ngettext(singular, plural, n)
+    if text is singular or text is plural:
+        _note_missing(singular)
+    return text
+
+
+def N_(message: str) -> str:
+    """Mark `message` for the catalogue without translating it here (it is translated where it is shown)."""
+    return message
+
+
+def _note_missing(message: str) -> None:
+    record = _missing.get()
+    if record is not None and current() != DEFAULT:
+        record.add((current(), message))
+
+
+@contextlib.contextmanager
+def missing() -> Iterator[set]:
+    """Inside the block, collect (language, message) for every message asked for in a language whose
+    catalogue has no translation of it (English, the source's own words, never misses)."""
+    record: set = set()
+    token = _missing.set(record)
+    try:
+        yield record
+    finally:
+        _missing.reset(token)
 
 
 def decimal(value: float, digits: int = 1) -> str:
@@ -114,5 +148,5 @@ def percent_sign(number: str) -> str:
     return f"{number} %" if current() == "fr" else f"{number}%"
 
 
-__all__ = ["DOMAIN", "LANGUAGES", "LOCALE_DIR", "_", "catalogue", "choose", "current", "decimal", "integer", "language_code",
-           "ngettext", "percent_sign", "speaking", "use"]
+__all__ = ["DOMAIN", "LANGUAGES", "LOCALE_DIR", "N_", "_", "catalogue", "choose", "current", "decimal", "integer", "language_code",
+           "missing", "ngettext", "percent_sign", "speaking", "use"]

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import IO
 
 from bow3d.errors import UserInputError
+from bow3d.i18n import _
 
 
 def free_path(folder: str | Path, stem: str, suffix: str) -> Path:
@@ -54,18 +55,20 @@ def check_new(path: str | os.PathLike[str], *, force: bool = False) -> Path:
     except FileNotFoundError:
         info = None
     except OSError as error:
-        raise UserInputError(f"{out}: cannot be written ({_reason(error)})") from None
+        raise UserInputError(_("{out}: cannot be written ({value})").format(out=out, value=_reason(error))) from None
     if info is not None:
         if stat.S_ISLNK(info.st_mode):
-            raise UserInputError(f"{out}: is a symbolic link; bow3d never writes through links: remove the link "
-                                 "or choose another name")
+            raise UserInputError(_("{out}: is a symbolic link; bow3d never writes through links: "
+                                   "remove the link or choose another name").format(out=out))
         if not stat.S_ISREG(info.st_mode):
             kind = "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file"
-            raise UserInputError(f"{out}: is {kind}; choose a file name")
+            raise UserInputError(_("{out}: is {kind}; choose a file name").format(out=out, kind=kind))
         if not force:
-            raise UserInputError(f"{out}: already exists; choose another name or pass --force to replace it")
+            raise UserInputError(_("{out}: already exists; choose another name or pass --force to "
+                                   "replace it").format(out=out))
     if not folder.is_dir():
-        raise UserInputError(f"{out}: the folder {folder} does not exist; create it or choose another place")
+        raise UserInputError(_("{out}: the folder {folder} does not exist; create it or choose another "
+                               "place").format(out=out, folder=folder))
     return out
 
 
@@ -91,7 +94,7 @@ def open_new(path: str | os.PathLike[str], mode: str = "w", *, force: bool = Fal
                 yield handle
                 handle.flush()
         except OSError as error:
-            raise UserInputError(f"{path}: cannot be written ({_reason(error)})") from None
+            raise UserInputError(_("{path}: cannot be written ({value})").format(path=path, value=_reason(error))) from None
 
 
 @contextlib.contextmanager
@@ -103,7 +106,7 @@ def new_file_name(path: str | os.PathLike[str], *, force: bool = False) -> Itera
     try:
         fd, name = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.", suffix=f".tmp{out.suffix}")
     except OSError as error:
-        raise UserInputError(f"{out}: cannot be written ({_reason(error)})") from None
+        raise UserInputError(_("{out}: cannot be written ({value})").format(out=out, value=_reason(error))) from None
     try:
         os.fchmod(fd, 0o666 & ~_umask())  # mkstemp makes it 0600; the user's file gets what open() would give
     except (OSError, AttributeError):  # no fchmod (Windows): the default stays
@@ -134,9 +137,10 @@ def open_exclusive(path: str | os.PathLike[str], mode: str = "w", *, force: bool
             os.unlink(out)  # a regular file (check_new refused anything else)
         fd = os.open(out, flags, 0o666)
     except FileExistsError:
-        raise UserInputError(f"{out}: already exists; choose another name or pass --force to replace it") from None
+        raise UserInputError(_("{out}: already exists; choose another name or pass --force to replace "
+                               "it").format(out=out)) from None
     except OSError as error:
-        raise UserInputError(f"{out}: cannot be written ({_reason(error)})") from None
+        raise UserInputError(_("{out}: cannot be written ({value})").format(out=out, value=_reason(error))) from None
     if mode == "wb":
         return os.fdopen(fd, "wb")
     return os.fdopen(fd, "w", encoding=encoding, buffering=1)
@@ -162,7 +166,7 @@ def _sync(tmp: Path, out: Path) -> None:
         finally:
             os.close(fd)
     except OSError as error:
-        raise UserInputError(f"{out}: cannot be written ({_reason(error)})") from None
+        raise UserInputError(_("{out}: cannot be written ({value})").format(out=out, value=_reason(error))) from None
 
 
 def _commit(tmp: Path, out: Path, force: bool) -> None:
@@ -175,7 +179,8 @@ def _commit(tmp: Path, out: Path, force: bool) -> None:
         try:
             os.link(tmp, out)  # fails on an existing name: nothing that appeared meanwhile is replaced
         except FileExistsError:
-            raise UserInputError(f"{out}: already exists; choose another name or pass --force to replace it") from None
+            raise UserInputError(_("{out}: already exists; choose another name or pass --force to "
+                                   "replace it").format(out=out)) from None
         except OSError as error:
             if error.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV, errno.EMLINK,
                                    errno.ENOSYS):
@@ -184,7 +189,7 @@ def _commit(tmp: Path, out: Path, force: bool) -> None:
             return
         os.unlink(tmp)
     except OSError as error:
-        raise UserInputError(f"{out}: cannot be written ({_reason(error)})") from None
+        raise UserInputError(_("{out}: cannot be written ({value})").format(out=out, value=_reason(error))) from None
 
 
 def _reason(error: OSError) -> str:

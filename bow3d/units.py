@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bow3d.errors import UserInputError
+from bow3d.i18n import _
 
 LDU_PER_STUD = 20.0    # the stud pitch
 LDU_PER_BRICK = 24.0   # a brick's height without its studs
@@ -41,7 +42,8 @@ def ldu_per(unit: str) -> float:
     try:
         return LDU_PER_UNIT[unit]
     except (KeyError, TypeError):
-        raise UserInputError(f"unknown length unit {unit!r}; use one of {', '.join(UNITS)}") from None
+        raise UserInputError(_("unknown length unit {unit!r}; use one of {value}")
+                             .format(unit=unit, value=', '.join(UNITS))) from None
 
 
 def to_unit(ldu, unit: str):

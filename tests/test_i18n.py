@@ -169,3 +169,17 @@ def test_no_module_that_translates_uses_underscore_as_a_throwaway_name():
         if imports and path.name != "i18n.py":
             offenders += [f"{path.relative_to(ROOT)}:{line}" for line in _binds_underscore(tree)]
     assert not offenders, "`_` rebound where it translates: " + ", ".join(offenders)
+
+
+def test_the_english_only_books_terms_are_said_to_be_bow3d_s_translation(french):
+    """War of Bros and Blaze of Glory have English books only: the header says their French words are bow3d's
+    own, lists them, and the catalogue uses each of them."""
+    from bow3d.locale import TRANSLATED_TERMS
+
+    header = (ROOT / "bow3d" / "locale" / "fr" / "LC_MESSAGES" / "bow3d.po").read_text(encoding="utf-8")
+    said = " ".join(" ".join(_forms(m.string)) for m in french if m.id).lower()
+    for book, terms in TRANSLATED_TERMS["fr"].items():
+        assert f"# {book}: its rule book is English only; these are bow3d's own translations" in header
+        for english, word in terms.items():
+            assert f"#   {english} = {word}" in header
+            assert all(part.lower() in said for part in word.split("/")[:1]), word

@@ -27,6 +27,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1] / "bow3d"
 ORDER = ["ldraw", "scene", "world", "rules", "rulesets", "replay", "view"]
 TOP = {"commands", "cli", "__main__"}  # above every layer; may import anything
+# the catalogue builder (`python -m bow3d.locale`) reads the words of the whole program, the CLI's help included
+PROGRAMS = {("locale", "__main__.py")}
 BASE_PACKAGES = {"batch", "locale"}  # packages of the base (batch work; the message catalogues): every layer may use them, they import no layer
 FORBIDDEN = {  # beyond the order: bow3d layers and third-party packages a layer never imports
     "rules": {"world", "view", "replay", "panda3d", "direct", "numpy"},
@@ -49,6 +51,8 @@ def module_name(path: Path, root: Path) -> str:
 def layer_of(path: Path, root: Path) -> str:
     """'ldraw', ..., 'view', 'commands', 'cli', '__main__', or 'base' for the package's own modules."""
     relative = path.relative_to(root).parts
+    if relative in PROGRAMS:
+        return "__main__"
     if len(relative) > 1:
         return "base" if relative[0] in BASE_PACKAGES else relative[0]
     stem = Path(relative[0]).stem

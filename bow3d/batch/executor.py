@@ -35,6 +35,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from bow3d.errors import Bow3dError, UserInputError
+from bow3d.i18n import _
 
 ENGINES = ("local", "ray")
 MAX_WORKERS = 1024
@@ -124,7 +125,7 @@ class Executor:
             while pending:
                 yield from self._done(pending.popleft(), bar)
         except BaseException:
-            self.cancel(item for item, _ in pending)
+            self.cancel(item for item, _unused in pending)
             raise
         finally:
             bar.close()
@@ -257,7 +258,8 @@ def default_workers() -> int:
 
 def check_workers(workers: int | None, what: str = "--workers") -> int | None:
     if workers is not None and not 1 <= workers <= MAX_WORKERS:
-        raise UserInputError(f"{what} must be 1 to {MAX_WORKERS}, got {workers}")
+        raise UserInputError(_("{what} must be 1 to {MAX_WORKERS}, got {workers}")
+                             .format(what=what, MAX_WORKERS=MAX_WORKERS, workers=workers))
     return workers
 
 
@@ -268,11 +270,12 @@ def open_executor(engine: str = "local", workers: int | None = None, address: st
     check_workers(workers)
     if engine == "local":
         if address is not None:
-            raise UserInputError("--address goes with --engine ray (the Ray cluster to run on)")
+            raise UserInputError(_("--address goes with --engine ray (the Ray cluster to run on)"))
         count = workers or default_workers()
         return SerialExecutor() if count == 1 else LocalExecutor(count)
     if engine == "ray":
         from bow3d.batch.ray_engine import RayExecutor
 
         return RayExecutor(workers=workers, address=address)
-    raise UserInputError(f"--engine {engine!r}: choose one of {', '.join(ENGINES)}")
+    raise UserInputError(_("--engine {engine!r}: choose one of {value}")
+                         .format(engine=engine, value=', '.join(ENGINES)))

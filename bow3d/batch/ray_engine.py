@@ -18,6 +18,7 @@ from typing import Any
 
 from bow3d.batch.executor import Executor, Job, Opened, WorkerFailed
 from bow3d.errors import UserInputError
+from bow3d.i18n import _
 
 INSTALL_HINT = "pip install 'bow3d[ray]'"
 
@@ -39,7 +40,8 @@ def import_ray() -> Any:
     try:
         import ray
     except ImportError:
-        raise UserInputError(f"--engine ray needs Ray, which is not installed: {INSTALL_HINT}") from None
+        raise UserInputError(_("--engine ray needs Ray, which is not installed: {INSTALL_HINT}")
+                             .format(INSTALL_HINT=INSTALL_HINT)) from None
     return ray
 
 
@@ -61,12 +63,12 @@ class RayExecutor(Executor):
                     ray.init(address=address, log_to_driver=False, logging_level=logging.ERROR)
             except (ConnectionError, RuntimeError, ValueError) as error:
                 where = f"the Ray cluster at {address}" if address else "a local Ray instance"
-                raise UserInputError(f"cannot start or reach {where}: {error}") from None
+                raise UserInputError(_("cannot start or reach {where}: {error}").format(where=where, error=error)) from None
             self.owns = True
         cpus = int(ray.cluster_resources().get("CPU", 1))
         self.workers = max(1, min(workers or cpus, max(cpus, 1)))
         actor = ray.remote(num_cpus=1, max_restarts=0)(_Worker)
-        self.actors = [actor.remote() for _ in range(self.workers)]
+        self.actors = [actor.remote() for _unused in range(self.workers)]
         self.in_flight = [0] * self.workers
 
     def submit(self, job: Job, chunk: list) -> Any:
@@ -91,7 +93,7 @@ class RayExecutor(Executor):
             self.in_flight[index] -= 1
 
     def cancel(self, handles: Iterable[Any]) -> None:
-        for _, ref in handles:
+        for _unused, ref in handles:
             try:
                 self.ray.cancel(ref, force=False)
             except Exception:  # noqa: BLE001 (an actor task may refuse; the actors are killed below)

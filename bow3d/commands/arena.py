@@ -7,12 +7,13 @@ import json
 import sys
 
 from bow3d.commands.simulate import add_engine_arguments, engine_workers
+from bow3d.i18n import _
 
 NAME = "arena"
 ORDER = 47
 HELP = "rank named opponents (greedy, ai, strong): every pairing on both seatings, win rates and ratings"
 DESCRIPTION = """Play every pairing of the named opponents on a scene of two sides, N games per pairing:
-half with the first of the pair on the scene's first side, half the other way round, on the same
+half with the first of the pair on the scene's first side, half with the sides swapped, on the same
 seeds (the same throws meet both seatings, so the first side's advantage cancels). The games run
 through the batch executor (--engine local or ray, --workers), with a progress bar per seating.
 
@@ -51,7 +52,8 @@ def run(args: argparse.Namespace) -> int:
     from bow3d.replay.arena import play_arena
 
     if not 1 <= args.max_rounds <= 10_000:
-        raise UserInputError(f"--max-rounds must be 1 to 10,000, got {args.max_rounds}")
+        raise UserInputError(_("--max-rounds must be 1 to 10,000, got {max_rounds}")
+                             .format(max_rounds=args.max_rounds))
     workers = engine_workers(args, args.games)
     result = play_arena(args.scene, args.players.split(","), args.games, args.seed, workers=workers,
                         engine=args.engine, address=args.address, max_rounds=args.max_rounds,

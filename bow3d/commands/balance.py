@@ -9,6 +9,7 @@ from pathlib import Path
 
 from bow3d.commands.simulate import add_engine_arguments, engine_workers
 from bow3d.errors import UserInputError
+from bow3d.i18n import _
 
 NAME = "balance"
 ORDER = 46
@@ -67,12 +68,14 @@ def _outputs(args: argparse.Namespace) -> list[Path]:
     if args.write_scene:
         scene_out = Path(args.write_scene)
         if scene_out.suffix.lower() not in (".yaml", ".yml"):
-            raise UserInputError(f"{scene_out}: --write-scene writes a scene file: give it a .yaml name")
+            raise UserInputError(_("{scene_out}: --write-scene writes a scene file: give it a .yaml "
+                                   "name").format(scene_out=scene_out))
         outs.append(scene_out)
     for out in outs:
         check_new(out, force=args.force)
     if args.write_scene and Path(args.write_scene).resolve() == Path(args.scene).resolve():
-        raise UserInputError(f"{args.write_scene}: is the scene being measured; write the changed scene elsewhere")
+        raise UserInputError(_("{write_scene}: is the scene being measured; write the changed scene "
+                               "elsewhere").format(write_scene=args.write_scene))
     return outs
 
 
@@ -93,11 +96,13 @@ def run(args: argparse.Namespace) -> int:
     check_games(args.games, args.seed)
     screen = args.screen_games if args.screen_games is not None else max(1, args.games // 2)
     if not 1 <= screen <= args.games:
-        raise UserInputError(f"--screen-games must be 1 to --games ({args.games}), got {screen}")
+        raise UserInputError(_("--screen-games must be 1 to --games ({games}), got {screen}")
+                             .format(games=args.games, screen=screen))
     if not 0 <= args.candidates <= 50:
-        raise UserInputError(f"--candidates must be 0 to 50, got {args.candidates}")
+        raise UserInputError(_("--candidates must be 0 to 50, got {candidates}").format(candidates=args.candidates))
     if not 1 <= args.max_rounds <= 10_000:
-        raise UserInputError(f"--max-rounds must be 1 to 10,000, got {args.max_rounds}")
+        raise UserInputError(_("--max-rounds must be 1 to 10,000, got {max_rounds}")
+                             .format(max_rounds=args.max_rounds))
     scene = load_scene(args.scene)
     outs = _outputs(args)
     workers = engine_workers(args, args.games)

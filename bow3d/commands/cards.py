@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from bow3d.errors import UserInputError
+from bow3d.i18n import _
 
 NAME = "cards"
 ORDER = 42
@@ -55,14 +56,15 @@ def run(args: argparse.Namespace) -> int:
 
     out = Path(args.output)
     if out.suffix.lower() not in (".pdf", ".png"):
-        raise UserInputError(f"{out}: -o must name a .pdf or a .png file")
+        raise UserInputError(_("{out}: -o must name a .pdf or a .png file").format(out=out))
     path = Path(args.scene)
     if not path.is_file():
-        raise UserInputError(f"{args.scene}: no such scene file")
+        raise UserInputError(_("{scene}: no such scene file").format(scene=args.scene))
     scene = load_scene(path)
     cards = cards_of(scene)
     if not cards:
-        raise UserInputError(f"{args.scene}: no unit or vehicle on the battlefield, so no sheet to print")
+        raise UserInputError(_("{scene}: no unit or vehicle on the battlefield, so no sheet to print")
+                             .format(scene=args.scene))
     targets = page_paths(out, -(-len(cards) // (COLUMNS * ROWS)))
     for target in targets:  # up front, before the drawing: nothing replaced without --force
         check_new(target, force=args.force)

@@ -8,6 +8,7 @@ import json
 from bow3d.errors import UserInputError
 from bow3d.rulesets import load_scene, ruleset_of
 from bow3d.rulesets.bow.cost import BALANCE_TOLERANCE_PCT, balance_warning, imbalance_pct
+from bow3d.i18n import _, ngettext
 
 NAME = "cost"
 ORDER = 41
@@ -36,21 +37,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if not 0 <= args.tolerance <= 100:
-        raise UserInputError(f"--tolerance {args.tolerance:g}: give a percentage from 0 to 100")
+        raise UserInputError(_("--tolerance {tolerance:g}: give a percentage from 0 to 100")
+                             .format(tolerance=args.tolerance))
     from bow3d.ldraw import Library
 
     scene = load_scene(args.scene, battlefield=True, library=Library.from_env(args.library))
     ruleset = ruleset_of(scene)
     lines, totals = ruleset.cost_lines(scene), ruleset.army_costs(scene)
     if lines is None or totals is None:
-        raise UserInputError(f"{args.scene}: the ruleset {ruleset.name} ({ruleset.title}) counts no cost points")
+        raise UserInputError(_("{scene}: the ruleset {name} ({title}) counts no cost points")
+                             .format(scene=args.scene, name=ruleset.name, title=ruleset.title))
     warning = balance_warning(totals, args.tolerance)
     if args.json:
         print(json.dumps({"scene": args.scene, "units": [line.__dict__ for line in lines], "sides": totals,
                           "imbalance_pct": round(imbalance_pct(totals), 2), "tolerance_pct": args.tolerance,
                           "balanced": warning is None}, indent=2))
         return 0
-    headers = ("id", "side", "sheet", "weapon", "CP", "formula (BOW A.4)")
+    headers = (_("id"), _("side"), _("sheet"), _("weapon"), _("CP"), _("formula (BOW A.4)"))
     rows = [(line.id, line.side, line.sheet, line.weapon, str(line.cost_points), line.formula) for line in lines]
     widths = [max(len(h), *(len(r[k]) for r in rows)) if rows else len(h) for k, h in enumerate(headers)]
     print("  ".join(h.ljust(w) for h, w in zip(headers, widths)).rstrip())
@@ -59,7 +62,8 @@ def run(args: argparse.Namespace) -> int:
     print()
     for side in scene.sides:
         count = len(scene.units_of(side.id)) + len(scene.vehicles_of(side.id))
-        print(f"{side.id}: {totals[side.id]} CP ({count} unit{'s' if count != 1 else ''} and vehicle"
-              f"{'s' if count != 1 else ''})")
-    print(warning if warning else f"the sides are balanced (within {args.tolerance:g} %)")
+        print(ngettext("{side}: {points} CP ({n} unit and vehicle)", "{side}: {points} CP ({n} units and vehicles)",
+                       count).format(side=side.id, points=totals[side.id], n=count))
+    print(warning if warning else _("the sides are balanced (within {tolerance} %)").format(
+        tolerance=f"{args.tolerance:g}"))
     return 0

@@ -13,6 +13,7 @@ import numpy as np
 from bow3d.batch import Job
 from bow3d.errors import UserInputError
 from bow3d.paths import check_new
+from bow3d.i18n import _
 
 NAME = "heatmap"
 ORDER = 36
@@ -67,11 +68,11 @@ def run(args: argparse.Namespace) -> int:
     if args.all_units:
         return run_all_units(args)
     if args.engine != "local" or args.address or args.workers is not None:
-        raise UserInputError("--engine, --address and --workers go with --all-units (one map per unit, shared "
-                             "among the workers)")
+        raise UserInputError(_("--engine, --address and --workers go with --all-units (one map per "
+                               "unit, shared among the workers)"))
     out = Path(args.output)
     if out.suffix.lower() != ".png":
-        raise UserInputError(f"{out}: the picture must be a .png file")
+        raise UserInputError(_("{out}: the picture must be a .png file").format(out=out))
     check_new(out, force=args.force)  # up front, before the long work: no link, nothing replaced without --force
     from bow3d.rulesets import ruleset_of
 
@@ -86,11 +87,12 @@ def run(args: argparse.Namespace) -> int:
     else:
         sides = sorted({b.side for b in world.bodies.values() if b.side})
         if args.cover not in sides:
-            raise UserInputError(f"--cover {args.cover!r}: unknown side (sides: {', '.join(sides) or 'none'})")
+            raise UserInputError(_("--cover {cover!r}: unknown side (sides: {value})")
+                                 .format(cover=args.cover, value=', '.join(sides) or 'none'))
         enemies = [b for b in world.bodies.values() if b.kind == "unit" and b.side != args.cover
                    and world.active[b.index]]
         if not enemies:
-            raise UserInputError(f"--cover {args.cover}: no enemy unit on the battlefield")
+            raise UserInputError(_("--cover {cover}: no enemy unit on the battlefield").format(cover=args.cover))
         with tqdm(total=cells * len(enemies), unit="cell", disable=args.no_progress, desc="cover") as bar:
             heat, counts = cover_map(world, args.cover, lambda f: ruleset.in_cover(f, scene.ruleset), bar.update)
         from bow3d.view.heatmap_picture import cover_colours, cover_legend, draw_heatmap_picture
@@ -173,13 +175,14 @@ def run_all_units(args: argparse.Namespace) -> int:
 
     folder = Path(args.output)
     if folder.suffix.lower() == ".png":
-        raise UserInputError(f"{folder}: with --all-units, -o names a folder (one picture per unit goes there)")
+        raise UserInputError(_("{folder}: with --all-units, -o names a folder (one picture per unit "
+                               "goes there)").format(folder=folder))
     if folder.exists() and not folder.is_dir():
-        raise UserInputError(f"{folder}: exists and is not a folder; choose another -o")
+        raise UserInputError(_("{folder}: exists and is not a folder; choose another -o").format(folder=folder))
     scene, world = load_world(args.scene, args.library, args.allow_missing)  # refused here, once, when broken
     units = [b.id for b in world.bodies.values() if b.kind == "unit" and world.active[b.index]]
     if not units:
-        raise UserInputError(f"{args.scene}: no unit on the battlefield to map")
+        raise UserInputError(_("{scene}: no unit on the battlefield to map").format(scene=args.scene))
     folder.mkdir(parents=True, exist_ok=True)
     targets = {unit: folder / f"heatmap-{unit}.png" for unit in units}
     for target in targets.values():

@@ -8,6 +8,7 @@ import json
 from bow3d.ldraw import Library, LoadBudget, load_model
 from bow3d.ldraw.budget import DEFAULT_MAX_INSTANCES
 from bow3d.ldraw.stats import model_stats
+from bow3d.i18n import _, decimal, integer
 
 NAME = "inspect"
 ORDER = 10
@@ -60,8 +61,9 @@ def _not_a_scene(path: str) -> None:
     except Exception:   # noqa: BLE001 - a broken scene still is no LDraw model; scene check says what is wrong
         pass
     hint = f"bow3d inspect {battlefield}" if battlefield else "bow3d scene check " + path
-    raise UserInputError(f"{path}: a scene file, not an LDraw model; inspect its battlefield ({hint}), or render "
-                         f"the scene with its units (bow3d render {path} -o scene.png)")
+    raise UserInputError(_("{path}: a scene file, not an LDraw model; inspect its battlefield "
+                           "({hint}), or render the scene with its units (bow3d render {path} -o "
+                           "scene.png)").format(path=path, hint=hint))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -73,38 +75,48 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(stats.as_dict(), indent=2))
         return 0
     size = [hi - lo for lo, hi in zip(stats.bounds_min, stats.bounds_max)]
-    rows = [
-        ("file", stats.file),
-        ("library", stats.library),
-        ("parts", f"{stats.parts:,} ({stats.unique_parts} distinct)"
-         + (f" + lines drawn in {stats.loose_geometry} sub-model(s)" if stats.loose_geometry else "")),
-        ("triangles", f"{stats.triangles:,} (full detail)"),
-        ("vertices", f"{stats.vertices:,}"),
-        ("edge lines", f"{stats.edge_lines:,} (+ {stats.optional_lines:,} optional)"),
-        ("bounding box", f"{_vec(stats.bounds_min)} .. {_vec(stats.bounds_max)} LDU"),
-        ("size", f"{size[0] / 20:.1f} x {size[1] / 20:.1f} studs, {size[2] / 24:.1f} bricks high"),
-        ("colours", ", ".join(f"{name} {n}" for name, n in list(stats.colours.items())[:8])
-         + (f", ... ({len(stats.colours)} in all)" if len(stats.colours) > 8 else "")),
-        ("textures", ", ".join(f"{name} ({'not found: not drawn' if where == 'not found' else 'drawn'})"
-                               for name, where in stats.textures.items()) or "none"),
-        ("missing parts", ", ".join(stats.missing_parts) or "none"),
-        ("complete", "yes" if stats.complete else "no: something was missing or skipped (see the diagnostics)"),
-        ("load", f"{stats.load_seconds:.3f} s ({stats.cache_hits} parts from the cache)"),
-    ]
-    width = max(len(k) for k, _ in rows)
-    for key, value in rows:
-        print(f"{key:<{width}}  {value}")
+    for key, value in _rows(stats, size):
+        print(f"{key}  {value}")
     if args.parts:
-        print("\nparts:")
+        print("\n" + _("parts:"))
         for name, count in stats.part_counts.items():
             print(f"  {count:>6}  {name}")
     if stats.diagnostics:
-        print(f"\ndiagnostics ({len(stats.diagnostics)}):")
+        print("\n" + _("diagnostics ({n}):").format(n=len(stats.diagnostics)))
         for line in stats.diagnostics:
             print(f"  {line}")
     else:
-        print("\nno diagnostics")
+        print("\n" + _("no diagnostics"))
     return 0
+
+
+def _rows(stats, size) -> list[tuple[str, str]]:
+    """(label padded to the widest, value) of `bow3d inspect`'s table, in the language spoken."""
+    textures = ", ".join(_("{name} (not found: not drawn)").format(name=name) if where == "not found" else
+                         _("{name} (drawn)").format(name=name) for name, where in stats.textures.items()) or _("none")
+    rows = [
+        (_("file"), stats.file),
+        (_("library"), stats.library),
+        (_("parts"), _("{n} ({distinct} distinct)").format(n=integer(stats.parts), distinct=stats.unique_parts)
+         + (_(" + lines drawn in {n} sub-model(s)").format(n=stats.loose_geometry) if stats.loose_geometry else "")),
+        (_("triangles"), _("{n} (full detail)").format(n=integer(stats.triangles))),
+        (_("vertices"), integer(stats.vertices)),
+        (_("edge lines"), _("{n} (+ {optional} optional)").format(n=integer(stats.edge_lines),
+                                                                  optional=integer(stats.optional_lines))),
+        (_("bounding box"), f"{_vec(stats.bounds_min)} .. {_vec(stats.bounds_max)} LDU"),
+        (_("size"), _("{width} x {depth} studs, {height} bricks high").format(
+            width=decimal(size[0] / 20), depth=decimal(size[1] / 20), height=decimal(size[2] / 24))),
+        (_("colours"), ", ".join(f"{name} {n}" for name, n in list(stats.colours.items())[:8])
+         + (_(", ... ({n} in all)").format(n=len(stats.colours)) if len(stats.colours) > 8 else "")),
+        (_("textures"), textures),
+        (_("missing parts"), ", ".join(stats.missing_parts) or _("none")),
+        (_("complete"), _("yes") if stats.complete else _("no: something was missing or skipped (see the "
+                                                            "diagnostics)")),
+        (_("load"), _("{seconds} s ({n} parts from the cache)").format(seconds=decimal(stats.load_seconds, 3),
+                                                                      n=stats.cache_hits)),
+    ]
+    width = max(len(k) for k, _unused in rows)
+    return [(f"{key:<{width}}", value) for key, value in rows]
 
 
 def _vec(v) -> str:

@@ -70,9 +70,10 @@ def check_complete(world, scene_path: str, allow_missing: bool) -> None:
     if missing and not allow_missing:
         library = getattr(world, "library", None)
         where = f" in {library.describe()}" if library is not None else ""
-        raise UserInputError(f"{scene_path}: {missing_words(missing)}{where}; a verdict would be computed without "
-                             "them: point LDRAWDIR (or --library) at a library that has them, or add --allow-missing "
-                             "to judge anyway (the verdict then says it is incomplete)")
+        raise UserInputError(_("{scene_path}: {value}{where}; a verdict would be computed without "
+                               "them: point LDRAWDIR (or --library) at a library that has them, or add "
+                               "--allow-missing to judge anyway (the verdict then says it is "
+                               "incomplete)").format(scene_path=scene_path, value=missing_words(missing), where=where))
 
 
 def load_world(scene_path: str, library_dir: str | None, allow_missing: bool = False):
@@ -84,7 +85,7 @@ def load_world(scene_path: str, library_dir: str | None, allow_missing: bool = F
 
     path = Path(scene_path)
     if not path.is_file():
-        raise UserInputError(f"{scene_path}: no such scene file")
+        raise UserInputError(_("{scene_path}: no such scene file").format(scene_path=scene_path))
     scene = load_scene(path)
     world = World.from_scene(scene, Library.from_env(library_dir))
     check_complete(world, scene_path, allow_missing)
@@ -98,7 +99,7 @@ def check_picture_path(text: str, force: bool) -> Path:
 
     out = Path(text)
     if out.suffix.lower() != ".png":
-        raise UserInputError(f"{out}: the picture must be a .png file")
+        raise UserInputError(_("{out}: the picture must be a .png file").format(out=out))
     return check_new(out, force=force)
 
 
@@ -124,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
 
     out = check_picture_path(args.png, args.force) if args.png else None
     if out is not None and not args.target:
-        raise UserInputError("--png needs a TARGET: the picture shows one line of sight")
+        raise UserInputError(_("--png needs a TARGET: the picture shows one line of sight"))
     scene, world = load_world(args.scene, args.library, args.allow_missing)
     ruleset = ruleset_of(scene)
     world.body(args.firer)
@@ -151,7 +152,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     enemies = world.enemies_of(args.firer, kinds=("unit", "vehicle"))  # a horse or a jeep is a target too
     if not enemies:
-        raise UserInputError(f"{args.firer} has no enemy on the battlefield")
+        raise UserInputError(_("{firer} has no enemy on the battlefield").format(firer=args.firer))
     reports = rank([judged(e) for e in enemies])
     if args.json:
         print(json.dumps([as_json(r, v, t, samples=False) for r, v, t in reports], indent=2))

@@ -35,9 +35,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the target's cover: in bow-1.3 the flag alone (+1 dodge brick); other rulesets name "
                         "their level")
     parser.add_argument("--json", action="store_true", help="print JSON for scripts")
+    added = set()
     for ruleset in known():
         add = getattr(ruleset, "add_odds_arguments", None)
-        if add is not None:
+        if add is not None and add.__func__ not in added:   # an edition of a game (bow-1.3-fr) shares its options
+            added.add(add.__func__)
             add(parser.add_argument_group(f"{ruleset.name} ({ruleset.title})"))
 
 

@@ -13,6 +13,7 @@ from bow3d.errors import UserInputError
 from bow3d.paths import free_path
 from bow3d.ldraw import Library
 from bow3d.view.choices import QUALITIES
+from bow3d.i18n import _
 
 NAME = "play"
 ORDER = 35
@@ -75,21 +76,26 @@ def parse_play_script(text: str, source: str = "<script>") -> list[ScriptLine]:
         try:
             words = shlex.split(raw, comments=True)
         except ValueError as error:  # an unclosed quote
-            raise UserInputError(f"{source}:{number}: {error} in {raw.strip()!r}; close the quote") from None
+            raise UserInputError(_("{source}:{number}: {error} in {value!r}; close the quote")
+                                 .format(source=source, number=number, error=error, value=raw.strip())) from None
         if not words:
             continue
         command, args = words[0].lower(), tuple(words[1:])
         if command not in COMMANDS:
-            raise UserInputError(f"{source}:{number}: unknown command {command!r} (known: {', '.join(COMMANDS)})")
+            raise UserInputError(_("{source}:{number}: unknown command {command!r} (known: {value})")
+                                 .format(source=source, number=number, command=command, value=', '.join(COMMANDS)))
         if len(args) != COMMANDS[command]:
-            raise UserInputError(f"{source}:{number}: {command} takes {COMMANDS[command]} argument(s), got {len(args)}")
+            raise UserInputError(_("{source}:{number}: {command} takes {value} argument(s), got "
+                                   "{value2}")
+                                 .format(source=source, number=number, command=command, value=COMMANDS[command], value2=len(args)))
         numeric = {"click-cell": int, "click": float, "key": int, "speed": int, "turn": float,
                    "hover": int}.get(command)
         if numeric is not None:
             try:
                 [numeric(a) for a in args]
             except ValueError:
-                raise UserInputError(f"{source}:{number}: {command} needs numbers, got {' '.join(args)}") from None
+                raise UserInputError(_("{source}:{number}: {command} needs numbers, got {value}")
+                                     .format(source=source, number=number, command=command, value=' '.join(args))) from None
         lines.append(ScriptLine(number, command, args))
     return lines
 
@@ -112,7 +118,8 @@ def run_script(ui, script: list[ScriptLine], source: str) -> None:
         a = step.args
         if step.command == "click-unit":
             if a[0] not in ui.nodes.pieces:
-                raise UserInputError(f"{source}:{step.line}: no unit or vehicle {a[0]!r} in the scene")
+                raise UserInputError(_("{source}:{line}: no unit or vehicle {value!r} in the scene")
+                                     .format(source=source, line=step.line, value=a[0]))
             ui.on_click_unit(a[0])
         elif step.command == "click-cell":
             ui.on_click_cell((int(a[0]), int(a[1])))
@@ -138,8 +145,9 @@ def run_script(ui, script: list[ScriptLine], source: str) -> None:
         elif step.command == "screenshot":
             ui.settle()
             if Path(a[0]).exists() or Path(a[0]).suffix.lower() != ".png":
-                raise UserInputError(f"{source}:{step.line}: screenshot {a[0]}: give a new .png file name "
-                                     "(bow3d never overwrites a picture from a script)")
+                raise UserInputError(_("{source}:{line}: screenshot {value}: give a new .png file name "
+                                       "(bow3d never overwrites a picture from a script)")
+                                     .format(source=source, line=step.line, value=a[0]))
             ui.viewer.screenshot(a[0])
         else:
             getattr(ui, {"confirm": "on_confirm", "cancel": "on_cancel", "end-turn": "on_end_turn",
@@ -173,35 +181,39 @@ def run(args: argparse.Namespace) -> int:
 
     resumed = _resumed(args) if args.resume else None
     if resumed is None and not args.scene:
-        raise UserInputError("bow3d play needs a scene file (.yaml), or --resume FILE.bowreplay")
+        raise UserInputError(_("bow3d play needs a scene file (.yaml), or --resume FILE.bowreplay"))
     source = resumed.scene_path() if resumed is not None else Path(args.scene)
     if not is_scene(source):
-        raise UserInputError(f"{source}: bow3d play needs a scene file (.yaml); see 'bow3d scene --help'")
+        raise UserInputError(_("{source}: bow3d play needs a scene file (.yaml); see 'bow3d scene "
+                               "--help'").format(source=source))
     scene = resumed.scene() if resumed is not None else load_scene(source)
     sides = [side.id for side in scene.sides]
     from bow3d.replay.opponents import check_opponents
 
     chosen = {}
     for item in args.vs_ai:
-        side, _, name = item.partition(":")
+        side, _unused, name = item.partition(":")
         if side not in sides:
-            raise UserInputError(f"--vs-ai {item}: no such side in {source.name} (sides: {', '.join(sides)})")
+            raise UserInputError(_("--vs-ai {item}: no such side in {name} (sides: {value})")
+                                 .format(item=item, name=source.name, value=', '.join(sides)))
         chosen[side] = name or "ai"
     check_opponents(scene, chosen, "--vs-ai {side}:{name}")
     if args.max_rounds < 1:
-        raise UserInputError(f"--max-rounds {args.max_rounds}: give at least 1")
+        raise UserInputError(_("--max-rounds {max_rounds}: give at least 1").format(max_rounds=args.max_rounds))
     script = None
     if args.offscreen_script:
         path = Path(args.offscreen_script)
         if not path.is_file():
-            raise UserInputError(f"{path}: no such play script")
+            raise UserInputError(_("{path}: no such play script").format(path=path))
         script = parse_play_script(path.read_text(encoding="utf-8"), str(path))
     default = free_path(".", f"{Path(args.resume).stem}-resumed", ".bowreplay") if resumed is not None else None
     replay = Path(args.replay) if args.replay else default or _free_replay_name(source)
     if replay.exists():
-        raise UserInputError(f"{replay} exists already; bow3d never overwrites a replay: choose another name")
+        raise UserInputError(_("{replay} exists already; bow3d never overwrites a replay: choose "
+                               "another name").format(replay=replay))
     if not replay.parent.exists():
-        raise UserInputError(f"{replay}: the folder {replay.parent} does not exist")
+        raise UserInputError(_("{replay}: the folder {parent} does not exist")
+                             .format(replay=replay, parent=replay.parent))
     seed = args.seed if args.seed is not None else int(datetime.datetime.now().timestamp()) % 2**31
     players = {side: chosen.get(side, "human") for side in sides}
     library = Library.from_env(args.library)
@@ -220,8 +232,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         base = open_base(offscreen=script is not None, size=size, title=f"bow3d play - {source.name}")
     except RenderUnavailable as error:
-        raise RenderUnavailable(f"{str(error).split('. Without')[0].rstrip('.')}; without a display, play from a script with "
-                                "--offscreen-script FILE, or let the AI play: bow3d simulate") from None
+        raise RenderUnavailable(_("{value}; without a display, play from a script with "
+                                  "--offscreen-script FILE, or let the AI play: bow3d simulate")
+                                .format(value=str(error).split('. Without')[0].rstrip('.'))) from None
     ui = None
     try:
         ui = PlayUI(base, scene, replay, players=players, seed=seed, library=library,
@@ -248,15 +261,17 @@ def _resumed(args: argparse.Namespace):
 
     path = Path(args.resume)
     if not path.is_file():
-        raise UserInputError(f"--resume {path}: no such replay file")
+        raise UserInputError(_("--resume {path}: no such replay file").format(path=path))
     opened = open_replay(path)
     if opened.replay.end is not None:
-        raise UserInputError(f"--resume {path}: that game is over; watch it with 'bow3d replay {path}'")
+        raise UserInputError(_("--resume {path}: that game is over; watch it with 'bow3d replay {path}'")
+                             .format(path=path))
     if opened.header.chance.mode != "seeded":
-        raise UserInputError(f"--resume {path}: its throws were not made by bow3d's seeded generator, so the game "
-                             "cannot go on from it")
+        raise UserInputError(_("--resume {path}: its throws were not made by bow3d's seeded generator, "
+                               "so the game cannot go on from it").format(path=path))
     if args.vs_ai or args.seed is not None:
-        raise UserInputError("--resume plays on with the replay's own seed and players: leave out --vs-ai and --seed")
+        raise UserInputError(_("--resume plays on with the replay's own seed and players: leave out "
+                               "--vs-ai and --seed"))
     return opened
 
 

@@ -11,6 +11,7 @@ from bow3d.ldraw.budget import DEFAULT_MAX_INSTANCES
 from bow3d.paths import check_new
 from bow3d.view.choices import QUALITIES
 from bow3d.view.choices import VIEWS
+from bow3d.i18n import _
 
 NAME = "render"
 ORDER = 20
@@ -56,9 +57,9 @@ def parse_size(text: str) -> tuple[int, int]:
     try:
         width, height = (int(v) for v in text.lower().split("x"))
     except ValueError:
-        raise UserInputError(f"--size {text!r}: write it as WIDTHxHEIGHT, e.g. 1280x720") from None
+        raise UserInputError(_("--size {text!r}: write it as WIDTHxHEIGHT, e.g. 1280x720").format(text=text)) from None
     if not (16 <= width <= 8192 and 16 <= height <= 8192):
-        raise UserInputError(f"--size {text!r}: each side must be between 16 and 8192 pixels")
+        raise UserInputError(_("--size {text!r}: each side must be between 16 and 8192 pixels").format(text=text))
     return width, height
 
 
@@ -68,10 +69,10 @@ def run(args: argparse.Namespace) -> int:
     size = parse_size(args.size)
     out = Path(args.output)
     if out.suffix.lower() != ".png":
-        raise UserInputError(f"{out}: the output must be a .png file")
+        raise UserInputError(_("{out}: the output must be a .png file").format(out=out))
     source = Path(args.file)
     if source.resolve() == out.resolve():
-        raise UserInputError(f"{out}: refusing to overwrite the input file")
+        raise UserInputError(_("{out}: refusing to overwrite the input file").format(out=out))
     check_new(out, force=args.force)  # up front: no link, no special file, nothing replaced without --force
     library = Library.from_env(args.library, budget=LoadBudget(max_instances=args.max_instances))
     if is_scene(source):
@@ -88,14 +89,15 @@ def run(args: argparse.Namespace) -> int:
               f"{stats.triangles:,} battlefield triangles, {stats.draw_seconds:.2f} s, {stats.pipe})")
         return 0
     if args.los:
-        raise UserInputError(f"{source}: --los needs a scene file (.yaml) with units")
+        raise UserInputError(_("{source}: --los needs a scene file (.yaml) with units").format(source=source))
     pose = None
     if args.camera:
         from bow3d.view.camera_options import camera_pose, parse_camera
 
         spec = parse_camera(args.camera)
         if spec.unit is not None:
-            raise UserInputError(f"{source}: --camera unit:ID needs a scene file (.yaml); use X,Y,Z:TX,TY,TZ")
+            raise UserInputError(_("{source}: --camera unit:ID needs a scene file (.yaml); use "
+                                   "X,Y,Z:TX,TY,TZ").format(source=source))
         pose = camera_pose(spec)
     model = load_model(source, library)
     stats = render_still(model, out, size, args.view, args.quality, args.edges, pose, force=args.force)
@@ -115,10 +117,12 @@ def parse_los(text: str, scene) -> tuple[str, str]:
     firer, sep, target = text.partition(":")
     known = [u.id for u in scene.units] + [v.id for v in scene.vehicles]
     if not sep or not firer or not target or firer == target:
-        raise UserInputError(f"--los {text!r}: write FIRER:TARGET with two different unit ids, e.g. --los blue-1:red-2")
+        raise UserInputError(_("--los {text!r}: write FIRER:TARGET with two different unit ids, e.g. "
+                               "--los blue-1:red-2").format(text=text))
     for id in (firer, target):
         if id not in known:
-            raise UserInputError(f"--los {text!r}: no unit or vehicle {id!r} in the scene (known: {', '.join(known)})")
+            raise UserInputError(_("--los {text!r}: no unit or vehicle {id!r} in the scene (known: "
+                                   "{value})").format(text=text, id=id, value=', '.join(known)))
     return firer, target
 
 
@@ -128,7 +132,7 @@ def _battlefield_of(path: Path) -> Path:
         try:
             from bow3d.rulesets import load_scene
         except ImportError:
-            raise UserInputError(f"{path}: scene files are not supported by this build") from None
+            raise UserInputError(_("{path}: scene files are not supported by this build").format(path=path)) from None
         scene = load_scene(path)
         return Path(path).parent / scene.battlefield
     return path

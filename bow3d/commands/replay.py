@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from bow3d.errors import ReplayError, UserInputError
+from bow3d.i18n import N_, _
 
 NAME = "replay"
 ORDER = 40
@@ -107,18 +108,18 @@ def _split(args: argparse.Namespace) -> tuple[str, Path]:
     if args.what in SUBCOMMANDS and args.file is not None:
         return args.what, Path(args.file)
     if args.file is not None:
-        raise UserInputError(f"unknown replay command {args.what!r}: use 'show FILE', 'verify FILE', 'pack FILE' "
-                             "or just FILE")
+        raise UserInputError(_("unknown replay command {what!r}: use 'show FILE', 'verify FILE', 'pack "
+                               "FILE' or just FILE").format(what=args.what))
     if args.what in SUBCOMMANDS and not Path(args.what).is_file():
-        raise UserInputError(f"'bow3d replay {args.what}' needs a replay FILE")
+        raise UserInputError(_("'bow3d replay {what}' needs a replay FILE").format(what=args.what))
     return "watch", Path(args.what)
 
 
 def run(args: argparse.Namespace) -> int:
     command, path = _split(args)
     if command != "watch" and (args.video or args.gif or args.clip):
-        raise UserInputError("--video, --gif and --clip go with 'bow3d replay FILE --video OUT.mp4', not with "
-                             f"{command}")
+        raise UserInputError(_("--video, --gif and --clip go with 'bow3d replay FILE --video OUT.mp4', "
+                               "not with {command}").format(command=command))
     if command == "show":
         return show(path, args.json, args.scene)
     if command == "verify":
@@ -130,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
 
         return films(path, args)
     if args.out or args.with_parts:
-        raise UserInputError("-o and --with-parts go with 'bow3d replay pack FILE -o OUT.bowpack'")
+        raise UserInputError(_("-o and --with-parts go with 'bow3d replay pack FILE -o OUT.bowpack'"))
     return watch(path, args)
 
 
@@ -139,7 +140,7 @@ def pack(path: Path, args: argparse.Namespace) -> int:
     from bow3d.replay.pack import SUFFIX, write_pack
 
     if not args.out:
-        raise UserInputError(f"bow3d replay pack needs -o OUT{SUFFIX}: the pack file to write")
+        raise UserInputError(_("bow3d replay pack needs -o OUT{SUFFIX}: the pack file to write").format(SUFFIX=SUFFIX))
     summary = write_pack(path, args.out, with_parts=args.with_parts, scene=args.scene, force=args.force)
     parts = "included" if summary.parts_included else "named (every bow3d has the bundled ones; --with-parts " \
         "includes them)"
@@ -167,8 +168,8 @@ def show(path: Path, as_json: bool = False, scene: str | None = None) -> int:
     return 0
 
 
-KIND_WORDS = {"divergence": "diverges at ", "chance": "forged throw at ", "player": "forged choice at ",
-              "header": "forged header: ", "end": "forged end: "}
+KIND_WORDS = {"divergence": N_("diverges at "), "chance": N_("forged throw at "), "player": N_("forged choice at "),
+              "header": N_("forged header: "), "end": N_("forged end: ")}
 
 
 def verify(path: Path, as_json: bool = False, scene: str | None = None, allow_incomplete: bool = False) -> int:
@@ -186,22 +187,32 @@ def verify(path: Path, as_json: bool = False, scene: str | None = None, allow_in
                           "players_checked": list(result.players_checked)}, indent=2))
         return 0 if accepted else 2
     if not result.ok:
-        raise ReplayError(f"{path}: {KIND_WORDS.get(result.kind, '')}{result.first_divergence}")
+        raise ReplayError(_("{path}: {value}{first_divergence}")
+                          .format(path=path, value=_(KIND_WORDS[result.kind]) if result.kind in KIND_WORDS else "", first_divergence=result.first_divergence))
     if result.truncated:
-        raise ReplayError(f"{result.truncation}; those {result.entries} entries re-simulate identically")
-    checks = ["every event identical"]
-    checks.append("every throw re-derived from the seeded generator" if result.chance_checked
-                  else "throws entered by hand (not checked against a generator)")
+        raise ReplayError(_("{truncation}; those {entries} entries re-simulate identically")
+                          .format(truncation=result.truncation, entries=result.entries))
+    checks = [_("every event identical")]
+    checks.append(_("every throw re-derived from the seeded generator") if result.chance_checked
+                  else _("throws entered by hand (not checked against a generator)"))
     if result.players_checked:
-        checks.append(f"the AI's choices re-derived for {', '.join(result.players_checked)}")
+        checks.append(_("the AI's choices re-derived for {sides}").format(sides=", ".join(result.players_checked)))
     elif result.ai_note:
         checks.append(result.ai_note)
-    outcome = (f"{result.winner} wins ({result.result})" if result.winner else f"no winner ({result.result})") \
-        if result.complete else "no result"
-    line = f"{path}: {result.entries} entries re-simulated, {', '.join(checks)}; {result.status}: {outcome}"
+    if not result.complete:
+        outcome = _("no result")
+    elif result.winner:
+        outcome = _("{side} wins ({result})").format(side=result.winner, result=result.result)
+    else:
+        outcome = _("no winner ({result})").format(result=result.result)
+    status = _("complete") if result.complete else _("incomplete (stopped after round {round})").format(
+        round=result.rounds)
+    line = _("{path}: {entries} entries re-simulated, {checks}; {status}: {outcome}").format(
+        path=path, entries=result.entries, checks=", ".join(checks), status=status, outcome=outcome)
     if not result.complete and not allow_incomplete:
-        raise ReplayError(f"{line}. The game has no end: add --allow-incomplete to accept a stopped game")
-    print(f"ok: {line}")
+        raise ReplayError(_("{line}. The game has no end: add --allow-incomplete to accept a stopped "
+                            "game").format(line=line))
+    print(_("ok: {line}").format(line=line))
     return 0
 
 
@@ -219,11 +230,11 @@ def watch(path: Path, args: argparse.Namespace) -> int:
     if args.video or args.gif:
         return film(path, args)
     if args.clip or args.quality != "default":
-        raise UserInputError("--clip and --quality go with --video OUT.mp4 or --gif OUT.gif")
+        raise UserInputError(_("--clip and --quality go with --video OUT.mp4 or --gif OUT.gif"))
     try:
         from bow3d.view.replay_viewer import open_replay_viewer
     except ImportError as error:
-        raise UserInputError(f"the replay viewer is not available in this bow3d ({error})") from None
+        raise UserInputError(_("the replay viewer is not available in this bow3d ({error})").format(error=error)) from None
     open_replay_viewer(path)
     return 0
 
@@ -237,16 +248,16 @@ def film(path: Path, args: argparse.Namespace) -> int:
     gif = Path(args.gif) if args.gif else None
     for out, suffix in ((video, ".mp4"), (gif, ".gif")):
         if out is not None and out.suffix.lower() != suffix:
-            raise UserInputError(f"{out}: give a file name ending in {suffix}")
+            raise UserInputError(_("{out}: give a file name ending in {suffix}").format(out=out, suffix=suffix))
         if out is not None:
             check_new(out, force=args.force)  # before the long work: an existing file is never overwritten
     if video is not None and gif is not None and video.resolve() == gif.resolve():
-        raise UserInputError("--video and --gif name the same file")
+        raise UserInputError(_("--video and --gif name the same file"))
     try:
         from bow3d.view.encoder import GIF_FPS, GIF_WIDTH
         from bow3d.view.video import parse_clip, render_replay_video
     except ImportError as error:
-        raise UserInputError(f"video export is not available in this bow3d ({error})") from None
+        raise UserInputError(_("video export is not available in this bow3d ({error})").format(error=error)) from None
     clip = parse_clip(args.clip)
     if video is None:  # a GIF alone is rendered at its own small size and rate
         size, fps = parse_size(args.size or f"{GIF_WIDTH}x{GIF_WIDTH * 9 // 16}"), (args.fps if args.fps is not None else GIF_FPS)

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from bow3d.errors import UserInputError
+from bow3d.i18n import _
 
 
 def films(folder: Path, args: argparse.Namespace) -> int:
@@ -23,17 +24,19 @@ def films(folder: Path, args: argparse.Namespace) -> int:
     from bow3d.view.films import FilmJob, replays_in
 
     if not folder.is_dir():
-        raise UserInputError(f"{folder}: 'bow3d replay films' takes a folder of replays")
+        raise UserInputError(_("{folder}: 'bow3d replay films' takes a folder of replays").format(folder=folder))
     replays = replays_in(folder)
     if not replays:
-        raise UserInputError(f"{folder}: no .bowreplay or .bowpack file in this folder")
+        raise UserInputError(_("{folder}: no .bowreplay or .bowpack file in this folder").format(folder=folder))
     out_dir = Path(args.out) if args.out else folder
     if out_dir.exists() and not out_dir.is_dir():
-        raise UserInputError(f"{out_dir}: exists and is not a folder; -o names the folder for the films")
+        raise UserInputError(_("{out_dir}: exists and is not a folder; -o names the folder for the "
+                               "films").format(out_dir=out_dir))
     size = parse_size(args.size or "1280x720")
     args.fps = 30 if args.fps is None else args.fps
     if not 1 <= args.fps <= 120:
-        raise UserInputError(f"--fps {args.fps}: give a whole number of frames per second from 1 to 120, e.g. 30")
+        raise UserInputError(_("--fps {fps}: give a whole number of frames per second from 1 to 120, "
+                               "e.g. 30").format(fps=args.fps))
     out_dir.mkdir(parents=True, exist_ok=True)
     targets = {str(r.resolve()): out_dir / f"{r.stem}.mp4" for r in replays}
     for target in targets.values():
@@ -56,6 +59,6 @@ def films(folder: Path, args: argparse.Namespace) -> int:
         return 130
     print(f"{written} of {len(targets)} films written in {out_dir}")
     if problems:
-        raise UserInputError(f"{len(problems)} replay{'s' if len(problems) > 1 else ''} could not be filmed "
-                             "(named above)")
+        raise UserInputError(_("{value} replay{value2} could not be filmed (named above)")
+                             .format(value=len(problems), value2='s' if len(problems) > 1 else ''))
     return 0

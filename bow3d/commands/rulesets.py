@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 
+from bow3d.i18n import _
+
 NAME = "rulesets"
 ORDER = 70
 HELP = "list the rulesets (game systems) a scene can be played with"
@@ -30,6 +32,6 @@ def run(args: argparse.Namespace) -> int:
         return 0
     width = max(len(r["name"]) for r in rows)
     for row in rows:
-        print(f"{row['name']:<{width}}  {row['title']}, rule book {row['edition']} ({row['book']}); "
-              f"languages: {', '.join(row['languages'])}")
+        print(f"{row['name']:<{width}}  " + _("{title}, rule book {edition} ({book}); languages: {languages}").format(
+            title=row["title"], edition=row["edition"], book=row["book"], languages=", ".join(row["languages"])))
     return 0

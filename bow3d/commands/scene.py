@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from bow3d.errors import UserInputError
+from bow3d.i18n import N_, _, decimal, ngettext
 
 NAME = "scene"
 ORDER = 40
@@ -33,7 +34,7 @@ folder or the LDraw library, after following links; BOW3D_ALLOW_PATHS=DIR[:DIR..
 folders. Written files never replace or follow what is there: no links, nothing without --force."""
 
 
-FROM_LDRAW = """Turn a battlefield built in an LDraw editor, minifigs and vehicles placed in it, into a scene.
+FROM_LDRAW = """Make a scene of a battlefield built in an LDraw editor, minifigs and vehicles placed in it.
 
 Minifigs are found as the innermost sub-model around one torso (973*) that is mostly minifig parts,
 at any depth, one unit per placement (a building wing with a minifig inside is not one), or as
@@ -111,25 +112,33 @@ def _check(path: str, library) -> int:
     ruleset = ruleset_of(scene)
     totals = ruleset.army_costs(scene) or {}
     print(f"{path}: OK ({scene.format})")
-    print(f"  name         {scene.name or '(none)'}")
-    print(f"  battlefield  {scene.battlefield} ({x1 - x0:.0f} x {y1 - y0:.0f} studs, "
-          f"x {x0:.1f} to {x1:.1f}, y {y0:.1f} to {y1:.1f})")
-    print(f"  ruleset      {scene.ruleset.name} ({ruleset.title}, {ruleset.edition})")
-    sheets = ", ".join(f"{k} ({getattr(v, 'kind', '?')})" for k, v in scene.sheets.items()) or "none"
-    print(f"  sheets       {sheets}")
+    labels = {key: _(key) for key in (N_("name"), N_("battlefield"), N_("ruleset"), N_("sheets"))}
+    width = max(12, *(len(label) for label in labels.values()))
+    print(f"  {labels['name']:<{width}} " + (scene.name or _("(none)")))
+    print(f"  {labels['battlefield']:<{width}} " + _("{file} ({width} x {depth} studs, x {x0} to {x1}, y {y0} to {y1})")
+          .format(file=scene.battlefield, width=f"{x1 - x0:.0f}", depth=f"{y1 - y0:.0f}", x0=decimal(x0), x1=decimal(x1),
+                  y0=decimal(y0), y1=decimal(y1)))
+    print(f"  {labels['ruleset']:<{width}} {scene.ruleset.name} ({ruleset.title}, {ruleset.edition})")
+    sheets = ", ".join(f"{k} ({sheet_kind(getattr(v, 'kind', '?'))})" for k, v in scene.sheets.items()) or _("none")
+    print(f"  {labels['sheets']:<{width}} {sheets}")
     for side in scene.sides:
         units, vehicles = scene.units_of(side.id), scene.vehicles_of(side.id)
-        points = f", {totals[side.id]} CP" if side.id in totals else ""
-        print(f"  side {side.id:<8} {side.name}: {_count(len(units), 'unit')}, {_count(len(vehicles), 'vehicle')}"
-              f"{points}")
+        points = ", " + _("{points} CP").format(points=totals[side.id]) if side.id in totals else ""
+        counted = ngettext("{n} unit", "{n} units", len(units)).format(n=len(units)) + ", " + ngettext(
+            "{n} vehicle", "{n} vehicles", len(vehicles)).format(n=len(vehicles))
+        print("  " + _("side {side}").format(side=f"{side.id:<8}") + f" {side.name}: {counted}{points}")
     warning = balance_warning(totals) if totals else None
     if warning:
         print(f"  {warning}")
     return 0
 
 
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
+SHEET_KINDS = {"minifig": N_("minifig"), "vehicle": N_("vehicle")}
+
+
+def sheet_kind(kind: str) -> str:
+    """A description sheet's kind in the language spoken ('minifig', 'vehicle'; others as written)."""
+    return _(SHEET_KINDS[kind]) if kind in SHEET_KINDS else kind
 
 
 def _found(result, fid: str) -> str:
@@ -143,7 +152,7 @@ def _from_ldraw(args: argparse.Namespace, library) -> int:
     from bow3d.scene.from_ldraw import scene_from_ldraw
 
     if args.side_default is not None and not args.side_default.strip():
-        raise UserInputError("--side-default: give a side id, e.g. --side-default blue")
+        raise UserInputError(_("--side-default: give a side id, e.g. --side-default blue"))
     ruleset = get(args.ruleset)
     result = scene_from_ldraw(args.model, args.output, sheets=ruleset.sheet_defaults(), library=library,
                               side_default=args.side_default, force=args.force)

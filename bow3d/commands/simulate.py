@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from bow3d.errors import UserInputError
+from bow3d.i18n import _
 
 NAME = "simulate"
 ORDER = 45
@@ -67,7 +68,7 @@ def chosen_opponents(args: argparse.Namespace) -> dict[str, str]:
     for item in getattr(args, "player", []):
         side, sep, name = item.partition("=")
         if not sep or not side or not name:
-            raise UserInputError(f"--player {item}: give SIDE=NAME, e.g. --player green=greedy")
+            raise UserInputError(_("--player {item}: give SIDE=NAME, e.g. --player green=greedy").format(item=item))
         chosen[side] = name
     return chosen
 
@@ -105,7 +106,7 @@ def engine_workers(args: argparse.Namespace, games: int) -> int | None:
 
     check_workers(args.workers)
     if args.engine == "local" and args.address:
-        raise UserInputError("--address goes with --engine ray (the Ray cluster to run on)")
+        raise UserInputError(_("--address goes with --engine ray (the Ray cluster to run on)"))
     if args.workers is not None:
         return args.workers
     if args.engine == "ray":
@@ -118,7 +119,8 @@ def run(args: argparse.Namespace) -> int:
 
     check_games(args.games, args.seed)
     if not 1 <= args.max_rounds <= 10_000:
-        raise UserInputError(f"--max-rounds must be 1 to 10,000, got {args.max_rounds}")
+        raise UserInputError(_("--max-rounds must be 1 to 10,000, got {max_rounds}")
+                             .format(max_rounds=args.max_rounds))
     workers = engine_workers(args, args.games)
     names, players = scene_opponents(args)
     summary = simulate(args.scene, args.games, seed=args.seed, replays_dir=args.replays, workers=workers,

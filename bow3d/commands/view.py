@@ -9,6 +9,7 @@ from bow3d.commands.render import is_scene, parse_los, parse_size
 from bow3d.errors import UserInputError
 from bow3d.ldraw import Library, load_model
 from bow3d.view.choices import QUALITIES
+from bow3d.i18n import _
 
 NAME = "view"
 ORDER = 30
@@ -56,21 +57,23 @@ def run(args: argparse.Namespace) -> int:
     if args.screenshot:
         shot = Path(args.screenshot)
         if shot.suffix.lower() != ".png":
-            raise UserInputError(f"{shot}: the screenshot must be a .png file")
+            raise UserInputError(_("{shot}: the screenshot must be a .png file").format(shot=shot))
         if not shot.parent.exists():
-            raise UserInputError(f"{shot}: the folder {shot.parent} does not exist")
+            raise UserInputError(_("{shot}: the folder {parent} does not exist").format(shot=shot, parent=shot.parent))
         if shot.exists() and not args.force:
-            raise UserInputError(f"{shot} already exists; choose another name or add --force to replace it")
+            raise UserInputError(_("{shot} already exists; choose another name or add --force to "
+                                   "replace it").format(shot=shot))
     if is_scene(source):
         from bow3d.rulesets import load_scene
 
         subject = load_scene(source)
         los = parse_los(args.los, subject) if args.los else None
         if args.select and args.select not in {u.id for u in subject.units} | {v.id for v in subject.vehicles}:
-            raise UserInputError(f"--select {args.select}: no such unit or vehicle in {source.name}")
+            raise UserInputError(_("--select {select}: no such unit or vehicle in {name}")
+                                 .format(select=args.select, name=source.name))
     else:
         if args.select or args.los:
-            raise UserInputError(f"{source}: --select and --los need a scene file (.yaml)")
+            raise UserInputError(_("{source}: --select and --los need a scene file (.yaml)").format(source=source))
         subject, los = load_model(source, library), None
     from bow3d.view.camera_options import parse_camera
     from bow3d.view.offscreen import MULTISAMPLES

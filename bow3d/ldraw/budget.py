@@ -26,6 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bow3d.errors import LDrawError
+from bow3d.i18n import _
 
 DEFAULT_MAX_INSTANCES = 2_000_000
 TRIANGLES_PER_INSTANCE = 50  # the default triangle budget per allowed instance
@@ -96,7 +97,8 @@ class LoadBudget:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 flag = "--max-instances" if name == "max_instances" else name
-                raise LDrawError(f"{flag} must be a whole number of at least 1, not {value!r}")
+                raise LDrawError(_("{flag} must be a whole number of at least 1, not {value!r}")
+                                 .format(flag=flag, value=value))
 
     def check(self, limit: str, count: int, file: str, chain: tuple[str, ...] = ()) -> None:
         """Raise BudgetExceeded when `count` is over the `limit` field."""

@@ -19,6 +19,7 @@ import stat
 from pathlib import Path
 
 from bow3d.errors import LDrawError
+from bow3d.i18n import _
 
 _CHUNK = 1 << 20
 
@@ -52,14 +53,16 @@ def contained(path: str | os.PathLike[str], folders: tuple[str, ...], name: str)
     """
     real = os.path.realpath(path)
     if not is_inside(real, folders):
-        raise UnsafeReference(f"'{name}' leads outside the library and the model's folder (to {real}); "
-                              "copy the file next to the model instead of linking to it")
+        raise UnsafeReference(_("'{name}' leads outside the library and the model's folder (to "
+                                "{real}); copy the file next to the model instead of linking to it")
+                              .format(name=name, real=real))
     try:
         mode = os.stat(real).st_mode
     except OSError as error:
-        raise UnsafeReference(f"'{name}' cannot be read ({error.strerror or error})") from None
+        raise UnsafeReference(_("'{name}' cannot be read ({value})").format(name=name, value=error.strerror or error)) from None
     if not stat.S_ISREG(mode):
-        raise UnsafeReference(f"'{name}' is {file_kind(mode)}, not a file; only plain files are read")
+        raise UnsafeReference(_("'{name}' is {value}, not a file; only plain files are read")
+                              .format(name=name, value=file_kind(mode)))
     return Path(real)
 
 
@@ -68,11 +71,13 @@ def _open_regular(path: str | os.PathLike[str], what: str) -> tuple[int, os.stat
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     except OSError as error:
-        raise LDrawError(f"{path}: {what} cannot be read ({error.strerror or error})") from None
+        raise LDrawError(_("{path}: {what} cannot be read ({value})")
+                         .format(path=path, what=what, value=error.strerror or error)) from None
     info = os.fstat(fd)
     if not stat.S_ISREG(info.st_mode):
         os.close(fd)
-        raise LDrawError(f"{path}: {what} is {file_kind(info.st_mode)}, not a file; give a plain LDraw file")
+        raise LDrawError(_("{path}: {what} is {value}, not a file; give a plain LDraw file")
+                         .format(path=path, what=what, value=file_kind(info.st_mode)))
     return fd, info
 
 
@@ -116,6 +121,6 @@ def open_capped(path: str | os.PathLike[str], cap: int, what: str = "the file") 
 
 def read_capped(path: str | os.PathLike[str], cap: int, what: str = "the file") -> bytes:
     """All bytes of a regular file of at most `cap` bytes; LDrawError otherwise (nothing hangs)."""
-    stream, _ = open_capped(path, cap, what)
+    stream, _unused = open_capped(path, cap, what)
     with stream:
         return stream.read()

@@ -28,6 +28,7 @@ from bow3d.ldraw.colours import substitute_main_colour
 from bow3d.ldraw.parse import (MAX_COORDINATE_LDU, MAX_DIAGNOSTICS_PER_FILE, Diagnostic, LDrawFile, SubfileRef,
                                normalise_name)
 from bow3d.ldraw.texmap import triangle_coords
+from bow3d.i18n import _
 
 MAX_DEPTH = 64
 MISSING_COLOUR = 0x2FF00FF  # direct magenta: placeholders for missing files stand out
@@ -178,7 +179,7 @@ class Flattener:
     def diagnose(self, file: str, line: int, message: str, severity: str = "warning") -> None:
         """Report a problem (at most MAX_DIAGNOSTICS_PER_FILE per file); strict: raise LDrawError."""
         if self.strict:
-            raise LDrawError(f"{file}:{line}: {message}")
+            raise LDrawError(_("{file}:{line}: {message}").format(file=file, line=line, message=message))
         if severity == "error":
             self.incomplete.update(self._stack)
         said = self._said[file] = self._said.get(file, 0) + 1
@@ -460,7 +461,7 @@ def _weld(soup: _Soup) -> FlatPart:
                     q = (np.rint(src[start:start + _WELD_SLICE] / WELD_QUANTUM) - lo).astype(np.int64)
                     keys[at:at + q.shape[0]] = (q[:, 0] * spans[1] + q[:, 1]) * spans[2] + q[:, 2]
                     at += q.shape[0]
-            _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+            _unused, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
             del keys
         else:
             q = (np.rint(np.concatenate(sources) / WELD_QUANTUM) - lo).astype(np.int64)

@@ -32,6 +32,7 @@ from typing import Callable
 from bow3d.errors import LDrawError
 from bow3d.ldraw.library import LibraryError, check_library_folder
 from bow3d.ldraw.userlib import default_install_dir, record_installed
+from bow3d.i18n import _
 
 OFFICIAL_URL = "https://library.ldraw.org/library/updates/complete.zip"
 MAX_DOWNLOAD_BYTES = 1 << 30  # complete.zip is about 100 MB
@@ -60,8 +61,8 @@ def install_library(source: str | None = None, target: Path | None = None, progr
     source = source or OFFICIAL_URL
     target = Path(target).expanduser().resolve() if target else default_install_dir()
     if target.exists() and not target.is_dir():
-        raise InstallError(f"{target}: is a file; give --to a folder (it is created, or replaced when it holds a "
-                           "library)")
+        raise InstallError(_("{target}: is a file; give --to a folder (it is created, or replaced when "
+                             "it holds a library)").format(target=target))
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory(prefix=".bow3d-install-", dir=target.parent) as work:
@@ -76,8 +77,9 @@ def install_library(source: str | None = None, target: Path | None = None, progr
             _swap_in(unpacked, target, work_dir)
         record_installed(target)
     except OSError as error:
-        raise InstallError(f"{error.filename or target}: cannot be written ({error.strerror or error}); check the "
-                           "permissions and the free space, or choose another folder with --to") from None
+        raise InstallError(_("{value}: cannot be written ({value2}); check the permissions and the "
+                             "free space, or choose another folder with --to")
+                           .format(value=error.filename or target, value2=error.strerror or error)) from None
     return Installed(target, count_parts(target), source)
 
 
@@ -88,8 +90,8 @@ def _is_url(source: str) -> bool:
 def _local(source: str) -> Path:
     path = Path(source).expanduser()
     if not path.is_file():
-        raise InstallError(f"{source}: no such zip file; give --from a URL (https://...) or the path of a zip of "
-                           "the LDraw library (complete.zip)")
+        raise InstallError(_("{source}: no such zip file; give --from a URL (https://...) or the path "
+                             "of a zip of the LDraw library (complete.zip)").format(source=source))
     return path
 
 
@@ -101,23 +103,26 @@ def _fetch(url: str, work: Path, progress: Progress | None, opener: Callable) ->
             length = response.headers.get("Content-Length")
             total = int(length) if length and length.isdigit() else None
             if total is not None and total > MAX_DOWNLOAD_BYTES:
-                raise InstallError(f"{url}: announces {total:,} bytes, more than an LDraw library "
-                                   f"({MAX_DOWNLOAD_BYTES:,}); check the URL")
+                raise InstallError(_("{url}: announces {total:,} bytes, more than an LDraw library "
+                                     "({MAX_DOWNLOAD_BYTES:,}); check the URL")
+                                   .format(url=url, total=total, MAX_DOWNLOAD_BYTES=MAX_DOWNLOAD_BYTES))
             done = 0
             while chunk := response.read(_CHUNK):
                 done += len(chunk)
                 if done > MAX_DOWNLOAD_BYTES:
-                    raise InstallError(f"{url}: sends more than {MAX_DOWNLOAD_BYTES:,} bytes; check the URL")
+                    raise InstallError(_("{url}: sends more than {MAX_DOWNLOAD_BYTES:,} bytes; check "
+                                         "the URL").format(url=url, MAX_DOWNLOAD_BYTES=MAX_DOWNLOAD_BYTES))
                 handle.write(chunk)
                 if progress:
                     progress(done, total)
     except urllib.error.HTTPError as error:
-        raise InstallError(f"{url}: the server answered {error.code} {error.reason}; check the URL or try later, or "
-                           "download the zip yourself and use --from FILE.zip") from None
+        raise InstallError(_("{url}: the server answered {code} {reason}; check the URL or try later, "
+                             "or download the zip yourself and use --from FILE.zip")
+                           .format(url=url, code=error.code, reason=error.reason)) from None
     except (urllib.error.URLError, OSError, ValueError) as error:
         reason = getattr(error, "reason", None) or error
-        raise InstallError(f"{url}: cannot be downloaded ({reason}); check the connection or the URL, or download "
-                           "the zip yourself and use --from FILE.zip") from None
+        raise InstallError(_("{url}: cannot be downloaded ({reason}); check the connection or the URL, "
+                             "or download the zip yourself and use --from FILE.zip").format(url=url, reason=reason)) from None
     return out
 
 
@@ -129,8 +134,9 @@ def _library_prefix(names: list[str], source: str) -> str:
             prefix = "" if len(path.parts) == 1 else path.parts[0] + "/"
             if any(n.lower().startswith(prefix.lower() + "parts/") for n in names):
                 return prefix
-    raise InstallError(f"{source}: is no LDraw library (no LDConfig.ldr with a parts/ folder beside it at the top of "
-                       "the zip or in one folder); use the official complete.zip")
+    raise InstallError(_("{source}: is no LDraw library (no LDConfig.ldr with a parts/ folder beside "
+                         "it at the top of the zip or in one folder); use the official complete.zip")
+                       .format(source=source))
 
 
 def unpack(archive: Path, into: Path, source: str) -> None:
@@ -139,8 +145,9 @@ def unpack(archive: Path, into: Path, source: str) -> None:
         with zipfile.ZipFile(archive) as zf:
             members = zf.infolist()
             if len(members) > MAX_MEMBERS:
-                raise InstallError(f"{source}: holds {len(members):,} files, more than an LDraw library "
-                                   f"({MAX_MEMBERS:,})")
+                raise InstallError(_("{source}: holds {value:,} files, more than an LDraw library "
+                                     "({MAX_MEMBERS:,})")
+                                   .format(source=source, value=len(members), MAX_MEMBERS=MAX_MEMBERS))
             names = [_safe_member_name(m, source) for m in members]
             prefix = _library_prefix([n for n in names if n], source)
             into.mkdir()
@@ -150,10 +157,12 @@ def unpack(archive: Path, into: Path, source: str) -> None:
                     continue
                 written += _extract(zf, member, into / name[len(prefix):], into, source, written)
     except zipfile.BadZipFile as error:
-        raise InstallError(f"{source}: is not a zip file ({error}); use the official complete.zip") from None
+        raise InstallError(_("{source}: is not a zip file ({error}); use the official complete.zip")
+                           .format(source=source, error=error)) from None
     except OSError as error:
-        raise InstallError(f"{into}: cannot be written ({error.strerror or error}); check the free space and "
-                           "permissions, or choose another folder with --to") from None
+        raise InstallError(_("{into}: cannot be written ({value}); check the free space and "
+                             "permissions, or choose another folder with --to")
+                           .format(into=into, value=error.strerror or error)) from None
 
 
 def _safe_member_name(member: zipfile.ZipInfo, source: str) -> str:
@@ -161,31 +170,34 @@ def _safe_member_name(member: zipfile.ZipInfo, source: str) -> str:
     name = member.filename.replace("\\", "/")
     kind = stat.S_IFMT(member.external_attr >> 16)  # 0 when the zip does not say (many zippers)
     if kind and kind not in (stat.S_IFREG, stat.S_IFDIR):
-        raise InstallError(f"{source}: member {member.filename!r} is a link or a special file; refused (an LDraw "
-                           "library holds plain files only)")
+        raise InstallError(_("{source}: member {filename!r} is a link or a special file; refused (an "
+                             "LDraw library holds plain files only)").format(source=source, filename=member.filename))
     parts = PurePosixPath(name).parts
     if name.startswith("/") or (parts and ":" in parts[0]) or ".." in parts or "\0" in name:
-        raise InstallError(f"{source}: member {member.filename!r} would be written outside the library folder; "
-                           "refused")
+        raise InstallError(_("{source}: member {filename!r} would be written outside the library "
+                             "folder; refused").format(source=source, filename=member.filename))
     return "" if member.is_dir() else "/".join(p for p in parts if p not in ("", "."))
 
 
 def _extract(zf: zipfile.ZipFile, member: zipfile.ZipInfo, path: Path, root: Path, source: str, so_far: int) -> int:
     """Write one member (a new file, never through a link); returns the bytes written."""
     if member.file_size > MAX_MEMBER_BYTES:
-        raise InstallError(f"{source}: member {member.filename!r} holds {member.file_size:,} bytes, more than any "
-                           f"LDraw file may ({MAX_MEMBER_BYTES:,}); refused")
+        raise InstallError(_("{source}: member {filename!r} holds {file_size:,} bytes, more than any "
+                             "LDraw file may ({MAX_MEMBER_BYTES:,}); refused")
+                           .format(source=source, filename=member.filename, file_size=member.file_size, MAX_MEMBER_BYTES=MAX_MEMBER_BYTES))
     path.parent.mkdir(parents=True, exist_ok=True)
     if not os.path.realpath(path).startswith(os.path.realpath(root) + os.sep):
-        raise InstallError(f"{source}: member {member.filename!r} would be written outside the library folder")
+        raise InstallError(_("{source}: member {filename!r} would be written outside the library folder")
+                           .format(source=source, filename=member.filename))
     written = 0
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
     with os.fdopen(fd, "wb") as out, zf.open(member) as data:
         while chunk := data.read(_CHUNK):
             written += len(chunk)
             if written > min(member.file_size, MAX_MEMBER_BYTES) or so_far + written > MAX_UNPACKED_BYTES:
-                raise InstallError(f"{source}: member {member.filename!r} unpacks to more than it says, or the "
-                                   f"library to more than {MAX_UNPACKED_BYTES:,} bytes; refused")
+                raise InstallError(_("{source}: member {filename!r} unpacks to more than it says, or "
+                                     "the library to more than {MAX_UNPACKED_BYTES:,} bytes; refused")
+                                   .format(source=source, filename=member.filename, MAX_UNPACKED_BYTES=MAX_UNPACKED_BYTES))
             out.write(chunk)
     return written
 
@@ -198,8 +210,8 @@ def _swap_in(unpacked: Path, target: Path, work: Path) -> None:
             try:
                 check_library_folder(target, "--to")
             except LibraryError:
-                raise InstallError(f"{target}: exists and holds something else than an LDraw library; choose an "
-                                   "empty or new folder with --to") from None
+                raise InstallError(_("{target}: exists and holds something else than an LDraw library; "
+                                     "choose an empty or new folder with --to").format(target=target)) from None
             old = work / "previous"
             os.replace(target, old)
         else:

@@ -28,6 +28,7 @@ from bow3d.ldraw.parse import LDrawFile, normalise_name
 from bow3d.ldraw.userlib import installed_library
 
 from bow3d.bundled import STARTER_LIBRARY as BUNDLED_LIBRARY  # the checkout's, or the installed wheel's
+from bow3d.i18n import _
 _SEARCH_DIRS = ("parts", "p", "models")
 _UNOFFICIAL = "unofficial"
 RESOLUTIONS = ("normal", "high", "low")
@@ -61,19 +62,20 @@ def safe_name(name: str) -> str:
     """Normalise a reference name; raise UnsafeReference if it is absolute or climbs out."""
     norm = normalise_name(name)
     if norm.startswith("/") or (len(norm) > 1 and norm[1] == ":"):
-        raise UnsafeReference(f"'{name}' is an absolute path; references must stay inside the library")
+        raise UnsafeReference(_("'{name}' is an absolute path; references must stay inside the library")
+                              .format(name=name))
     parts: list[str] = []
     for piece in norm.split("/"):
         if piece in ("", "."):
             continue
         if piece == "..":
             if not parts:
-                raise UnsafeReference(f"'{name}' climbs out of the library folders")
+                raise UnsafeReference(_("'{name}' climbs out of the library folders").format(name=name))
             parts.pop()
         else:
             parts.append(piece)
     if not parts:
-        raise UnsafeReference(f"'{name}' names no file")
+        raise UnsafeReference(_("'{name}' names no file").format(name=name))
     return "/".join(parts)
 
 
@@ -200,21 +202,24 @@ def check_library_folder(root: Path, where: str) -> None:
     if where.startswith("installed"):
         fix = "run `bow3d library install` again, or set LDRAWDIR (or --library) to another library"
     if not root.exists():
-        raise LibraryError(f"{root}: the LDraw library ({where}) does not exist; {fix}")
+        raise LibraryError(_("{root}: the LDraw library ({where}) does not exist; {fix}")
+                           .format(root=root, where=where, fix=fix))
     if not root.is_dir():
-        raise LibraryError(f"{root}: the LDraw library ({where}) is a file, not a folder; {fix}")
+        raise LibraryError(_("{root}: the LDraw library ({where}) is a file, not a folder; {fix}")
+                           .format(root=root, where=where, fix=fix))
     ldconfig, parts = _find_child(root, "ldconfig.ldr"), _find_child(root, "parts")
     if ldconfig is not None and ldconfig.is_file() and parts is not None and parts.is_dir():
         return
     try:
         entries = sorted(entry.name for entry in os.scandir(root))
     except OSError as error:
-        raise LibraryError(f"{root}: the LDraw library ({where}) cannot be read ({error.strerror}); {fix}") from None
+        raise LibraryError(_("{root}: the LDraw library ({where}) cannot be read ({strerror}); {fix}")
+                           .format(root=root, where=where, strerror=error.strerror, fix=fix)) from None
     found = ", ".join(entries[:8]) + (f", ... ({len(entries)} entries)" if len(entries) > 8 else "")
     lacks = " and ".join(n for n, ok in (("LDConfig.ldr", ldconfig is not None and ldconfig.is_file()),
                                          ("parts/", parts is not None and parts.is_dir())) if not ok)
-    raise LibraryError(f"{root}: the LDraw library ({where}) has no {lacks} (found: {found or 'nothing, it is empty'}); "
-                       f"{fix}")
+    raise LibraryError(_("{root}: the LDraw library ({where}) has no {lacks} (found: {value}); {fix}")
+                       .format(root=root, where=where, lacks=lacks, value=found or 'nothing, it is empty', fix=fix))
 
 
 def _find_child(folder: Path, name: str) -> Path | None:

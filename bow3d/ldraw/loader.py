@@ -28,6 +28,7 @@ from bow3d.ldraw.model import Model, unknown_colours
 from bow3d.ldraw.parse import (Diagnostic, LDrawDocument, LDrawFile, iter_lines, normalise_name, parse_document,
                                parse_stream)
 from bow3d.ldraw.textures import find_textures
+from bow3d.i18n import _
 
 STREAM_ABOVE_BYTES = 8 * 1024 * 1024  # larger files are parsed line by line, never held whole
 
@@ -149,7 +150,8 @@ class _Loader:
             try:
                 data = read_capped(path, MAX_FILE_BYTES, "this LDraw file")
             except (LDrawError, OSError) as error:
-                raise UnsafeReference(f"'{path.name}' cannot be read as LDraw ({error})") from None
+                raise UnsafeReference(_("'{name}' cannot be read as LDraw ({error})")
+                                      .format(name=path.name, error=error)) from None
             self._count(key, len(data))
             self.fingerprints[key] = (len(data), os.stat(path).st_mtime_ns, content_hash(data))
             lines = []
@@ -179,7 +181,7 @@ class _Loader:
         except BudgetExceeded:
             raise
         except (LDrawError, OSError) as error:
-            raise UnsafeReference(f"'{name}' cannot be read as LDraw ({error})") from None
+            raise UnsafeReference(_("'{name}' cannot be read as LDraw ({error})").format(name=name, error=error)) from None
         return doc.main, str(path), frozenset([str(path)])
 
     def _in_library(self, source: str) -> bool:
@@ -223,11 +225,12 @@ def _main_file(path: str | os.PathLike[str]) -> Path:
     try:
         info = os.stat(path)
     except OSError:
-        raise LDrawError(f"{path}: no such LDraw file") from None
+        raise LDrawError(_("{path}: no such LDraw file").format(path=path)) from None
     if stat.S_ISDIR(info.st_mode):
-        raise LDrawError(f"{path}: no such LDraw file (it is a folder)")
+        raise LDrawError(_("{path}: no such LDraw file (it is a folder)").format(path=path))
     if not stat.S_ISREG(info.st_mode):
-        raise LDrawError(f"{path}: is {file_kind(info.st_mode)}, not a file; give a plain LDraw file")
+        raise LDrawError(_("{path}: is {value}, not a file; give a plain LDraw file")
+                         .format(path=path, value=file_kind(info.st_mode)))
     return Path(path).resolve()
 
 

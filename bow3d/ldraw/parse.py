@@ -30,6 +30,7 @@ import numpy as np
 from bow3d.errors import LDrawError
 from bow3d.ldraw.colour_defs import COLOUR_CODE_LIMIT, ColourDefinition, parse_colour_meta
 from bow3d.ldraw.texmap import TexMap, TexmapBlocks
+from bow3d.i18n import _
 
 FLUSH_ROWS = 65536  # geometry rows converted to numpy per batch
 MAX_DIAGNOSTICS_PER_FILE = 50  # a garbage file must not flood memory or the terminal
@@ -213,7 +214,8 @@ class _FileBuilder:
 
     def diagnose(self, line: int, message: str, severity: str = "warning") -> None:
         if self.strict:
-            raise LDrawError(f"{self.file.source}:{line}: {message}")
+            raise LDrawError(_("{source}:{line}: {message}")
+                             .format(source=self.file.source, line=line, message=message))
         diags = self.file.diagnostics
         if len(diags) < MAX_DIAGNOSTICS_PER_FILE:
             diags.append(Diagnostic(self.file.source, line, message, severity))
@@ -394,11 +396,11 @@ class _FileBuilder:
             f.ref_texmap = meta[:, 3].astype(np.int32)
         self._finish_triangles()
         if self.rows[2] or self.done[2]:
-            values, _ = self._converted(2)
+            values, _unused = self._converted(2)
             f.edges = values[:, 1:].reshape(-1, 2, 3)
             f.edge_colour = values[:, 0].astype(np.int32)
         if self.rows[5] or self.done[5]:
-            values, _ = self._converted(5)
+            values, _unused = self._converted(5)
             f.optional_edges = values[:, 1:].reshape(-1, 4, 3)
             f.optional_colour = values[:, 0].astype(np.int32)
         return f
@@ -466,7 +468,7 @@ def parse_document(data: bytes | str | Iterable[str], source: str, *, strict: bo
     embedded: dict[str, list[str]] = {}  # !DATA name -> its base64 lines
     data_name, data_size, data_line = "", 0, 0
     if isinstance(data, bytes) and b"\x00" in data[:4096]:
-        raise LDrawError(f"{source}: this is not an LDraw text file (it holds binary bytes)")
+        raise LDrawError(_("{source}: this is not an LDraw text file (it holds binary bytes)").format(source=source))
     lines = iter_lines(data) if isinstance(data, (bytes, str)) else data
     builder = builders[0]
     for number, raw in enumerate(lines, start=1):
@@ -564,7 +566,7 @@ def _has_content(f: LDrawFile) -> bool:
 def parse_stream(stream: io.BufferedReader, source: str, *, strict: bool = False) -> LDrawDocument:
     """Parse a buffered binary stream line by line (memory follows the geometry, not the text)."""
     if b"\x00" in stream.peek(4096)[:4096]:
-        raise LDrawError(f"{source}: this is not an LDraw text file (it holds binary bytes)")
+        raise LDrawError(_("{source}: this is not an LDraw text file (it holds binary bytes)").format(source=source))
     text = io.TextIOWrapper(stream, encoding="utf-8-sig", errors="replace", newline=None)
     return parse_document((line.rstrip("\n") for line in text), source, strict=strict)
 

@@ -5,6 +5,10 @@ GLOSSARY: the game's words in each language, taken from that language's rule boo
 1.3's French edition, `bow-rules-1.3-fr`, §1.1 "Mini Glossaire" and the sections that use them).
 It is written into the header comments of the language's catalogue, and a test holds every
 translation to it: a message that says the English term says the French one.
+
+TRANSLATED_TERMS: the terms of the games whose rule books exist in English only (War of Bros,
+Blaze of Glory): their French words are bow3d's own translation, said so in the catalogue's header
+(and in each narrator's docstring); no French book backs them.
 """
 
 GLOSSARY: dict[str, dict[str, str]] = {
@@ -26,5 +30,25 @@ GLOSSARY: dict[str, dict[str, str]] = {
         "on edge": "sur le flanc",                   # §2.1 "s'immobilisent sur leur flanc"
         "visibility dispute": "désaccord sur la visibilité",   # §2.4.2 "en désaccord sur la visibilité"
         "front arc": "en face du tireur",            # §2.4.2 "doit être en face du tireur (180 degrés)"
+    },
+}
+
+TRANSLATED_TERMS: dict[str, dict[str, dict[str, str]]] = {
+    "fr": {
+        "War of Bros": {
+            "Accuracy Roll": "jet de Précision", "Damage Roll": "jet de Dégâts", "Evasion Save": "sauvegarde d'Évasion",
+            "Shield/Armor/Vitality Save": "sauvegarde de Bouclier/d'Armure/de Vitalité",
+            "Cover Step": "étape du Couvert", "Impact Step": "étape d'Impact", "First Turn": "Premier Tour",
+            "Unit Placement": "Placement des Unités", "Primary Target": "Cible Principale",
+            "Attack Of Opportunity": "Attaque d'Opportunité", "frag token": "jeton de frag", "Body": "Corps",
+            "wreck": "épave", "perishes": "périt",
+        },
+        "Blaze of Glory": {
+            "HERO POINT": "POINT DE HÉROS", "NERVE test": "test de SANG-FROID", "KNOCKED DOWN": "À TERRE",
+            "WOUNDED": "BLESSÉ", "OUT OF ACTION": "HORS DE COMBAT", "HEADLOCK": "CRAVATE",
+            "FISTICUFFS": "BAGARRE", "QUICK DRAW": "DÉGAINE RAPIDE", "LUCKY SHOT": "COUP DE CHANCE",
+            "PARTIAL/FULL COVER": "COUVERT PARTIEL/TOTAL", "the Goodies/the Baddies": "les Bons/les Méchants",
+            "inches": "pouces", "story": "étage",
+        },
     },
 }

@@ -15,16 +15,17 @@ import sys
 from pathlib import Path
 
 from bow3d.i18n import DOMAIN, LANGUAGES, LOCALE_DIR
-from bow3d.locale import GLOSSARY
+from bow3d.locale import GLOSSARY, TRANSLATED_TERMS
 
 PACKAGE = LOCALE_DIR.parent
 STAMP = datetime.datetime(2026, 11, 24, tzinfo=datetime.timezone.utc)
-KEYWORDS = {"_": None, "ngettext": (1, 2)}
+KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
 ENGLISH_NAMES = {"fr": "French"}
 HEADER = """bow3d's catalogue in {name}. Translators: keep every {{placeholder}} as it is, and say the game's
 words as the glossary below (from the rule book in {name}; bow3d.locale.GLOSSARY) says them.
 Glossary:
-{glossary}"""
+{glossary}
+{translated}"""
 
 
 def extract():
@@ -39,7 +40,22 @@ def extract():
         for line, message, comments, context in extract_from_file("python", str(path), keywords=KEYWORDS):
             catalog.add(message, None, [(str(path.relative_to(PACKAGE.parent)), line)], auto_comments=comments,
                         context=context)
+    for text in help_texts():
+        if text not in catalog:
+            catalog.add(text, None, [("bow3d/cli.py", 0)], auto_comments=["--help"])
     return catalog
+
+
+def help_texts() -> list[str]:
+    """Every text of every command's --help (descriptions and epilogs by paragraph, help strings,
+    group titles), read from the command line's parser built in English: the commands write their
+    help for argparse, not through `_()` (bow3d.cli_words translates the built parser)."""
+    from bow3d.cli import build_parser
+    from bow3d.cli_words import parser_texts
+    from bow3d.i18n import speaking
+
+    with speaking("en"):
+        return parser_texts(build_parser())
 
 
 def po_path(lang: str) -> Path:
@@ -65,8 +81,11 @@ def updated(lang: str, template):
     catalog.obsolete.clear()
     # a stable header: a rebuild of unchanged messages writes the same bytes (--check)
     catalog.fuzzy = False
+    translated = TRANSLATED_TERMS.get(lang, {})
     text = HEADER.format(name=ENGLISH_NAMES.get(lang, lang), glossary="\n".join(
-        f"  {english} = {word}" for english, word in GLOSSARY.get(lang, {}).items()))
+        f"  {english} = {word}" for english, word in GLOSSARY.get(lang, {}).items()), translated="\n".join(
+        [f"{book}: its rule book is English only; these are bow3d's own translations of its terms:" + "".join(
+            f"\n  {english} = {word}" for english, word in terms.items()) for book, terms in translated.items()]))
     catalog.header_comment = "\n".join(f"# {line}".rstrip() for line in text.splitlines())
     catalog.creation_date = catalog.revision_date = STAMP
     catalog.version = "1"

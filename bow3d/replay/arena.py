@@ -31,6 +31,7 @@ from bow3d.replay.balance import wilson
 from bow3d.replay.opponents import NamedPlayers, check_opponents
 from bow3d.replay.session import DEFAULT_MAX_ROUNDS, side_ids
 from bow3d.replay.simulate import GameJob, GameRecord, GameTable, check_games, library_choice
+from bow3d.i18n import _
 
 ANCHOR = 1000.0        # the first player's rating
 ELO_SCALE = 400.0      # rating points for odds of 10 to 1
@@ -122,7 +123,7 @@ def elo_ratings(players: Sequence[str], pairings: Sequence[Pairing]) -> dict[str
         wins[j, i] += pairing.score_of(pairing.b) + 0.5
     played = wins + wins.T
     strength = np.ones(k)
-    for _ in range(FIT_ROUNDS):
+    for _unused in range(FIT_ROUNDS):
         denominator = (played / (strength[:, None] + strength[None, :])).sum(axis=1)
         strength = np.where(denominator > 0, wins.sum(axis=1) / np.maximum(denominator, 1e-300), strength)
         strength /= strength[0]
@@ -133,9 +134,10 @@ def elo_ratings(players: Sequence[str], pairings: Sequence[Pairing]) -> dict[str
 def check_players(names: Sequence[str]) -> list[str]:
     players = [n.strip() for n in names if n.strip()]
     if len(players) < 2:
-        raise UserInputError(f"--players {','.join(names)}: name at least two opponents, e.g. --players greedy,ai")
+        raise UserInputError(_("--players {value}: name at least two opponents, e.g. --players "
+                               "greedy,ai").format(value=','.join(names)))
     if len(set(players)) != len(players):
-        raise UserInputError(f"--players {','.join(names)}: each opponent once")
+        raise UserInputError(_("--players {value}: each opponent once").format(value=','.join(names)))
     return players
 
 
@@ -148,12 +150,13 @@ def play_arena(scene_path: str | os.PathLike, players: Sequence[str], games: int
 
     players = check_players(players)
     if games < 2:
-        raise UserInputError(f"--games {games}: give at least 2 (one per seating)")
+        raise UserInputError(_("--games {games}: give at least 2 (one per seating)").format(games=games))
     check_games(games, seed)
     scene = load_scene(scene_path)
     sides = side_ids(scene)
     if len(sides) != 2:
-        raise UserInputError(f"{scene_path}: the arena seats two players; this scene has {len(sides)} sides")
+        raise UserInputError(_("{scene_path}: the arena seats two players; this scene has {value} sides")
+                             .format(scene_path=scene_path, value=len(sides)))
     for name in players:
         check_opponents(scene, {sides[0]: name}, "--players {name}")
     result = ArenaResult(str(scene_path), players, games, (sides[0], sides[1]), first_seed=seed,
@@ -173,7 +176,7 @@ def play_arena(scene_path: str | os.PathLike, players: Sequence[str], games: int
             # the seatings alternate seed by seed: a run cut short stays balanced between them
             items = [(k, s) for s in range(seed, seed + math.ceil(games / 2)) for k in (0, 1)
                      if k == 0 or s < seed + games // 2]
-            for (k, _), record in zip(items, executor.map(job, items, total=len(items), label=f"{a} v {b}",
+            for (k, _unused), record in zip(items, executor.map(job, items, total=len(items), label=f"{a} v {b}",
                                                           unit="game", progress=progress_bar)):
                 _count(result, pairing.seatings[k], record, seats[k])
     except KeyboardInterrupt:

@@ -19,6 +19,7 @@ from bow3d.errors import ReplayError, UserInputError
 from bow3d.replay.format import seeded_chance
 from bow3d.replay.upgrade_v1 import GENERATOR
 from bow3d.rules.chance import ChanceRequest
+from bow3d.i18n import _
 
 CHANCE_STREAM = 0   # the stream of the game's seed that throws (1 + i: the i-th side's AI)
 MAX_SEED = 2 ** 63 - 1  # seeds are whole numbers from 0 to this (a replay header holds a signed 64-bit one)
@@ -27,7 +28,8 @@ MAX_SEED = 2 ** 63 - 1  # seeds are whole numbers from 0 to this (a replay heade
 def check_seed(seed: int, what: str = "--seed") -> int:
     """A game seed, or a UserInputError saying what a seed may be."""
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
-        raise UserInputError(f"{what} {seed}: a seed is a whole number from 0 to {MAX_SEED}")
+        raise UserInputError(_("{what} {seed}: a seed is a whole number from 0 to {MAX_SEED}")
+                             .format(what=what, seed=seed, MAX_SEED=MAX_SEED))
     return seed
 
 
@@ -51,11 +53,12 @@ class SeededDice:
     def from_source(cls, source: Mapping[str, Any]) -> SeededDice:
         """The dice a replay header's `chance` describes (ReplayError for another generator)."""
         if source.get("generator") != GENERATOR:
-            raise ReplayError(f"chance from the generator {source.get('generator')!r}: this bow3d re-derives "
-                              f"only {GENERATOR!r}")
+            raise ReplayError(_("chance from the generator {value!r}: this bow3d re-derives only "
+                                "{GENERATOR!r}").format(value=source.get('generator'), GENERATOR=GENERATOR))
         seed = list(source.get("seed") or [])
         if len(seed) != 2 or seed[1] != CHANCE_STREAM:
-            raise ReplayError(f"chance seed {seed!r}: expected [game seed, {CHANCE_STREAM}]")
+            raise ReplayError(_("chance seed {seed!r}: expected [game seed, {CHANCE_STREAM}]")
+                              .format(seed=seed, CHANCE_STREAM=CHANCE_STREAM))
         return cls(int(seed[0]))
 
 

@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from bow3d.errors import Bow3dError, ReplayError
+from bow3d.i18n import _
 
 MEANING = "bow3d-scene-meaning/1"   # scene_digest(): the scene's meaning and its models' geometry
 FILE_BYTES = "file-bytes"           # version-2 replays: the sha256 of the scene file's bytes
@@ -110,7 +111,8 @@ def scene_meaning(scene: Any, library: Any = None) -> dict[str, Any]:
                 try:
                     models[key] = {"ldraw": model_digest(load_model(path, library))}
                 except Bow3dError as error:
-                    raise ReplayError(f"{scene.path}: cannot read {name!r} to identify the scene: {error}") from None
+                    raise ReplayError(_("{path}: cannot read {name!r} to identify the scene: {error}")
+                                      .format(path=scene.path, name=name, error=error)) from None
         return models[key]
 
     data["battlefield"] = geometry(scene.battlefield, Path(scene.battlefield_path))

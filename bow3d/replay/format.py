@@ -51,6 +51,7 @@ from bow3d.replay import upgrade_v1
 from bow3d.replay.digest import file_sha256  # noqa: F401  (bow3d.replay re-exports it from here)
 from bow3d.replay.digest import scene_digest as digest_of_scene
 from bow3d.textformats import load_json_line
+from bow3d.i18n import _
 
 FORMAT = "bow3d-replay"
 VERSION = 3
@@ -200,8 +201,9 @@ def resolve_scene(replay_path: Path, scene: str) -> Path:
     here = Path(scene)
     if here.is_file():
         return here
-    raise ReplayError(f"{replay_path}: scene file {scene!r} not found beside the replay ({beside}) "
-                      f"nor from the working folder; give it with --scene FILE, or run from its folder")
+    raise ReplayError(_("{replay_path}: scene file {scene!r} not found beside the replay ({beside}) "
+                        "nor from the working folder; give it with --scene FILE, or run from its folder")
+                      .format(replay_path=replay_path, scene=scene, beside=beside))
 
 
 def _as_record(item: Any) -> dict[str, Any]:
@@ -262,7 +264,7 @@ class ReplayWriter:
         try:  # created exclusively, never through a link; flushed line by line (a crash keeps the lines)
             self._file: TextIO | None = open_exclusive(self.path, "w")
         except UserInputError as error:
-            raise ReplayError(f"{error}; bow3d never overwrites a replay") from None
+            raise ReplayError(_("{error}; bow3d never overwrites a replay").format(error=error)) from None
         self.entries_written = 0
         self._starts: list[int] = []  # where each record's line begins (take_back cuts the file there)
         self._line(self.header.model_dump(mode="json"))
@@ -283,7 +285,7 @@ class ReplayWriter:
     def take_back(self) -> None:
         """Remove the last record's line (a move taken back): the file is cut where the line began."""
         if not self._starts or self._file is None:
-            raise ReplayError(f"{self.path}: no record to take back")
+            raise ReplayError(_("{path}: no record to take back").format(path=self.path))
         self._file.seek(self._starts.pop())
         self._file.truncate()
         self._file.flush()
@@ -315,14 +317,16 @@ def _field_error(path: Path, line: int, error: ValidationError) -> ReplayError:
 def parse_header(path: Path, raw: Any) -> tuple[dict[str, Any], int]:
     """Check format and version of a raw header before anything else; return it and its version."""
     if not isinstance(raw, dict) or raw.get("format") != FORMAT:
-        raise ReplayError(f"{path}:1: not a bow3d replay (the first line must be a header with "
-                          f"\"format\": \"{FORMAT}\")")
+        raise ReplayError(_("{path}:1: not a bow3d replay (the first line must be a header with "
+                            '"format": "{FORMAT}")').format(path=path, FORMAT=FORMAT))
     version = raw.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 0:
-        raise ReplayError(f"{path}:1: version must be a whole number, got {version!r}")
+        raise ReplayError(_("{path}:1: version must be a whole number, got {version!r}")
+                          .format(path=path, version=version))
     if version > VERSION:
-        raise ReplayError(f"{path}: written by a newer bow3d (version {version}); this bow3d reads up to "
-                          f"{VERSION}: upgrade bow3d to read it")
+        raise ReplayError(_("{path}: written by a newer bow3d (version {version}); this bow3d reads up "
+                            "to {VERSION}: upgrade bow3d to read it")
+                          .format(path=path, version=version, VERSION=VERSION))
     return raw, version
 
 
@@ -332,8 +336,9 @@ def upgrade(header: dict[str, Any], entries: list[dict[str, Any]], version: int,
     while version < VERSION:
         step = UPGRADES.get(version)
         if step is None:
-            raise ReplayError(f"{path}: version {version} replays cannot be read by this bow3d "
-                              f"(no upgrade from version {version}); replay it with the bow3d that wrote it")
+            raise ReplayError(_("{path}: version {version} replays cannot be read by this bow3d (no "
+                                "upgrade from version {version}); replay it with the bow3d that wrote "
+                                "it").format(path=path, version=version))
         header, entries = step(header, entries)
         version += 1
         header = {**header, "version": version}
@@ -344,8 +349,9 @@ def _json_line(chunk: bytes, path: Path, number: int) -> Any:
     """One line as JSON, strict and bounded (bow3d.textformats: size, nesting, integer length and
     duplicate keys checked), errors naming the file and the line."""
     if len(chunk) > MAX_LINE_BYTES:
-        raise ReplayError(f"{path}:{number}: line of {len(chunk):,} bytes, more than a replay line can hold "
-                          f"({MAX_LINE_BYTES:,}); the replay is corrupted")
+        raise ReplayError(_("{path}:{number}: line of {value:,} bytes, more than a replay line can "
+                            "hold ({MAX_LINE_BYTES:,}); the replay is corrupted")
+                          .format(path=path, number=number, value=len(chunk), MAX_LINE_BYTES=MAX_LINE_BYTES))
     return load_json_line(chunk, str(path), number, error=ReplayError)
 
 
@@ -359,17 +365,17 @@ def read_replay(path: str | os.PathLike) -> Replay:
     try:
         data = path.read_bytes()
     except FileNotFoundError:
-        raise ReplayError(f"{path}: no such replay file") from None
+        raise ReplayError(_("{path}: no such replay file").format(path=path)) from None
     except IsADirectoryError:
-        raise ReplayError(f"{path}: is a folder, not a replay file") from None
+        raise ReplayError(_("{path}: is a folder, not a replay file").format(path=path)) from None
     except OSError as error:
-        raise ReplayError(f"{path}: cannot read the replay: {error.strerror}") from None
+        raise ReplayError(_("{path}: cannot read the replay: {strerror}").format(path=path, strerror=error.strerror)) from None
     chunks = data.split(b"\n")
     ends_with_newline = chunks[-1] == b""
     if ends_with_newline:
         chunks.pop()
     if not chunks or not chunks[0].strip():
-        raise ReplayError(f"{path}: empty file, not a bow3d replay")
+        raise ReplayError(_("{path}: empty file, not a bow3d replay").format(path=path))
     raws: list[Any] = []
     truncation = None
     for number, chunk in enumerate(chunks, start=1):
@@ -388,7 +394,8 @@ def read_replay(path: str | os.PathLike) -> Replay:
     for index, raw in enumerate(lines, start=2):
         if isinstance(raw, dict) and "end" in raw:
             if index != len(raws) or truncation is not None:
-                raise ReplayError(f"{path}:{index}: an end record must be the last line; the replay is corrupted")
+                raise ReplayError(_("{path}:{index}: an end record must be the last line; the replay "
+                                    "is corrupted").format(path=path, index=index))
             end_raw = lines.pop()
     header_raw, entry_raws = upgrade(header_raw, lines, version, path)
     try:
@@ -402,10 +409,11 @@ def read_replay(path: str | os.PathLike) -> Replay:
         except ValidationError as error:
             raise _field_error(path, index + 1, error) from None
         if entry.n != index:
-            raise ReplayError(f"{path}:{index + 1}: entry number {entry.n}, expected {index} "
-                              "(entries are numbered from 1 without gaps)")
+            raise ReplayError(_("{path}:{value}: entry number {n}, expected {index} (entries are "
+                                "numbered from 1 without gaps)")
+                              .format(path=path, value=index + 1, n=entry.n, index=index))
         if "type" not in entry.record:
-            raise ReplayError(f"{path}:{index + 1}: record has no \"type\"")
+            raise ReplayError(_('{path}:{value}: record has no "type"').format(path=path, value=index + 1))
         entries.append(entry)
     end = None
     if end_raw is not None:
@@ -414,6 +422,7 @@ def read_replay(path: str | os.PathLike) -> Replay:
         except ValidationError as error:
             raise _field_error(path, len(entries) + 2, error) from None
         if end.entries != len(entries):
-            raise ReplayError(f"{path}:{len(entries) + 2}: the end record counts {end.entries} entries, the file "
-                              f"holds {len(entries)}; the replay is corrupted")
+            raise ReplayError(_("{path}:{value}: the end record counts {entries} entries, the file "
+                                "holds {value2}; the replay is corrupted")
+                              .format(path=path, value=len(entries) + 2, entries=end.entries, value2=len(entries)))
     return Replay(path, header, entries, truncated=truncation is not None, truncation=truncation, end=end)

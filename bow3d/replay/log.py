@@ -53,8 +53,9 @@ def battle_log(replay: OpenReplay | Any, language: str | None = None) -> BattleL
         for k, record in enumerate(entry.events, start=1):  # the file's events, as the ruleset documents them
             problem = schema.check(record) if schema is not None else None
             if problem is not None:
-                raise ReplayError(f"{opened.path}:{entry.n + 1}: event {k}: {problem}; the replay is corrupted "
-                                  f"(bow3d replay verify says where it departs from the rules)")
+                raise ReplayError(_("{path}:{value}: event {k}: {problem}; the replay is corrupted "
+                                    "(bow3d replay verify says where it departs from the rules)")
+                                  .format(path=opened.path, value=entry.n + 1, k=k, problem=problem))
         events = [event_from_record(record) for record in entry.events]
         for i, event in enumerate(events):
             text = narrator.log_line(event, events[i + 1:])

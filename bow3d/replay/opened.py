@@ -27,6 +27,7 @@ from bow3d.replay.session import prepare_geometry
 from bow3d.rules import Game
 from bow3d.rules.events import Event
 from bow3d.rules.ruleset import RULESETS, Ruleset, UnknownRuleset
+from bow3d.i18n import _
 
 LEGACY_SIGHT_METHOD = "surface-samples-1"  # bow3d.world.sight.LEGACY_SIGHT_METHOD (the world is imported lazily)
 
@@ -67,7 +68,7 @@ class OpenReplay:
         working folder."""
         if self.scene_override is not None:
             if not self.scene_override.is_file():
-                raise ReplayError(f"{self.scene_override}: no such scene file")
+                raise ReplayError(_("{scene_override}: no such scene file").format(scene_override=self.scene_override))
             return self.scene_override
         if self.pack is not None:
             return self.pack.scene
@@ -82,7 +83,8 @@ class OpenReplay:
             scene = load_scene(path)
             problem = check_scene_digest(self.header.scene_digest, scene, path, self._names_library())
             if problem is not None:
-                raise ReplayError(f"{self.path}: the replay is of another scene: {problem}")
+                raise ReplayError(_("{path}: the replay is of another scene: {problem}")
+                                  .format(path=self.path, problem=problem))
             self._scene = scene
         return self._scene
 
@@ -110,8 +112,9 @@ class OpenReplay:
         if self.header.library == "external" and library.is_bundled:
             # the units' parts decide every line of sight: another library would replay another game
             hint = "; or ask for a pack made with --with-parts" if self.pack is not None else ""
-            raise ReplayError(f"{self.path}: played with an external LDraw library ($LDRAWDIR) and LDRAWDIR is not "
-                              f"set here; point LDRAWDIR at that library to verify or film it{hint}")
+            raise ReplayError(_("{path}: played with an external LDraw library ($LDRAWDIR) and "
+                                "LDRAWDIR is not set here; point LDRAWDIR at that library to verify or "
+                                "film it{hint}").format(path=self.path, hint=hint))
         return library
 
     @property
@@ -126,8 +129,9 @@ class OpenReplay:
         else 1 (replays written before rulesets had revisions)."""
         recorded = self.header.ruleset.get("revision", 1) if isinstance(self.header.ruleset, dict) else 1
         if isinstance(recorded, bool) or not isinstance(recorded, int) or not 1 <= recorded <= self.ruleset.revision:
-            raise ReplayError(f"{self.path}: played with revision {recorded!r} of {self.ruleset.name}; this bow3d "
-                              f"knows revisions 1 to {self.ruleset.revision} of its readings")
+            raise ReplayError(_("{path}: played with revision {recorded!r} of {name}; this bow3d knows "
+                                "revisions 1 to {revision} of its readings")
+                              .format(path=self.path, recorded=recorded, name=self.ruleset.name, revision=self.ruleset.revision))
         return recorded
 
     def world(self) -> Any:
@@ -143,9 +147,10 @@ class OpenReplay:
             except UserInputError as error:
                 if "unknown sight method" not in str(error):
                     raise
-                raise ReplayError(f"{self.path}: refereed with the sight method {self.sight_method!r}, which this "
-                                  f"bow3d does not know ({str(error).split('(', 1)[-1].rstrip(')')}): it cannot "
-                                  "re-play the game as it was played") from None
+                raise ReplayError(_("{path}: refereed with the sight method {sight_method!r}, which "
+                                    "this bow3d does not know ({value}): it cannot re-play the game as "
+                                    "it was played")
+                                  .format(path=self.path, sight_method=self.sight_method, value=str(error).split('(', 1)[-1].rstrip(')'))) from None
         return self._world
 
     def start(self, geometry: Any = None) -> Game:
@@ -177,10 +182,12 @@ class OpenReplay:
                 entry = entries[done]
                 where = f"{self.path}: entry {entry.n} (line {entry.n + 1})"
                 if isinstance(error, RulesError) and hasattr(error, "reason"):
-                    raise ReplayError(f"{where}: illegal record {short(entry.record, 120)}: {error}") from None
+                    raise ReplayError(_("{where}: illegal record {value}: {error}")
+                                      .format(where=where, value=short(entry.record, 120), error=error)) from None
                 if isinstance(error, ReplayError):
                     raise
-                raise ReplayError(f"{where}: record not understood: {short(entry.record, 120)}: {error}") from None
+                raise ReplayError(_("{where}: record not understood: {value}: {error}")
+                                  .format(where=where, value=short(entry.record, 120), error=error)) from None
             done = index + 1
             yield entries[index], action, events
 
@@ -208,7 +215,7 @@ def open_replay(path: str | os.PathLike, scene: str | os.PathLike | None = None)
     try:
         ruleset = RULESETS.get(str(name))
     except UnknownRuleset as error:
-        raise ReplayError(f"{replay.path}: {error}") from None
+        raise ReplayError(_("{path}: {error}").format(path=replay.path, error=error)) from None
     return OpenReplay(replay, ruleset, Path(scene) if scene is not None else None, pack)
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from bow3d.errors import UserInputError
 from bow3d.replay.session import ai_players, ruleset_for, side_ids
+from bow3d.i18n import _
 
 
 def header_word(player: Any) -> str:
@@ -33,10 +34,11 @@ def check_opponents(scene: Any, chosen: Mapping[str, str], option: str = "--{sid
     for side, name in chosen.items():
         flag = option.format(side=side, name=name)
         if side not in sides:
-            raise UserInputError(f"{flag}: no side {side!r} in {scene.name or 'the scene'} (sides: {', '.join(sides)})")
+            raise UserInputError(_("{flag}: no side {side!r} in {value} (sides: {value2})")
+                                 .format(flag=flag, side=side, value=scene.name or 'the scene', value2=', '.join(sides)))
         if name not in names and name not in names.values():
-            raise UserInputError(f"{flag}: unknown opponent for {ruleset.name}; choose one of: "
-                                 f"{', '.join(names)}")
+            raise UserInputError(_("{flag}: unknown opponent for {name}; choose one of: {value}")
+                                 .format(flag=flag, name=ruleset.name, value=', '.join(names)))
     return {side: chosen.get(side, "ai") for side in sides}
 
 

@@ -39,6 +39,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bow3d.errors import ReplayError
+from bow3d.i18n import _
 
 FORMAT = "bow3d-pack"
 VERSION = 1
@@ -103,7 +104,8 @@ def is_pack(path: str | os.PathLike) -> bool:
     except OSError:
         return False
     if not found and Path(path).suffix.lower() == SUFFIX and os.path.isfile(path):
-        raise ReplayError(f"{path}: not a bow3d pack (not a zip file); make one with bow3d replay pack")
+        raise ReplayError(_("{path}: not a bow3d pack (not a zip file); make one with bow3d replay pack")
+                          .format(path=path))
     return found
 
 
@@ -148,8 +150,9 @@ def pack_members(scene: Any, library: Any) -> tuple[dict[str, Path], dict[str, P
         elif _inside(file, folder):
             own[f"{SCENE_FOLDER}/{file.relative_to(folder).as_posix()}"] = file
         else:
-            raise ReplayError(f"{scene.path}: needs {file}, which is outside the scene's folder ({folder}) and the "
-                              "LDraw library; move it into the scene's folder to pack the replay")
+            raise ReplayError(_("{path}: needs {file}, which is outside the scene's folder ({folder}) "
+                                "and the LDraw library; move it into the scene's folder to pack the "
+                                "replay").format(path=scene.path, file=file, folder=folder))
     return own, shared
 
 
@@ -196,7 +199,8 @@ def _read(path: Path) -> bytes:
     try:
         return path.read_bytes()
     except OSError as error:
-        raise ReplayError(f"{path}: cannot be read to pack it ({error.strerror or error})") from None
+        raise ReplayError(_("{path}: cannot be read to pack it ({value})")
+                          .format(path=path, value=error.strerror or error)) from None
 
 
 def _add(archive: zipfile.ZipFile, name: str, blob: bytes) -> None:
@@ -267,23 +271,28 @@ def read_manifest(pack: Path, archive: zipfile.ZipFile, members: dict[str, zipfi
 
     info = members.get(MANIFEST)
     if info is None:
-        raise ReplayError(f"{pack}: a zip file, but not a bow3d pack (no {MANIFEST} in it)")
+        raise ReplayError(_("{pack}: a zip file, but not a bow3d pack (no {MANIFEST} in it)")
+                          .format(pack=pack, MANIFEST=MANIFEST))
     raw = load_json(_read_member(pack, archive, info, MAX_MANIFEST_BYTES).decode("utf-8", "replace"),
                     f"{pack}:{MANIFEST}", error=ReplayError)
     if not isinstance(raw, dict) or raw.get("format") != FORMAT:
-        raise ReplayError(f"{pack}: {MANIFEST} is not a bow3d pack manifest (\"format\": \"{FORMAT}\")")
+        raise ReplayError(_('{pack}: {MANIFEST} is not a bow3d pack manifest ("format": "{FORMAT}")')
+                          .format(pack=pack, MANIFEST=MANIFEST, FORMAT=FORMAT))
     version = raw.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        raise ReplayError(f"{pack}: {MANIFEST}: version must be a whole number, got {version!r}")
+        raise ReplayError(_("{pack}: {MANIFEST}: version must be a whole number, got {version!r}")
+                          .format(pack=pack, MANIFEST=MANIFEST, version=version))
     if version > VERSION:
-        raise ReplayError(f"{pack}: written by a newer bow3d (pack version {version}); this bow3d reads up to "
-                          f"{VERSION}: upgrade bow3d to read it")
+        raise ReplayError(_("{pack}: written by a newer bow3d (pack version {version}); this bow3d "
+                            "reads up to {VERSION}: upgrade bow3d to read it")
+                          .format(pack=pack, version=version, VERSION=VERSION))
     try:
         manifest = PackManifest.model_validate(raw)
     except ValidationError as error:
         first = error.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
-        raise ReplayError(f"{pack}: {MANIFEST}: {where}: {first['msg']}") from None
+        raise ReplayError(_("{pack}: {MANIFEST}: {where}: {value}")
+                          .format(pack=pack, MANIFEST=MANIFEST, where=where, value=first['msg'])) from None
     listed = set(manifest.files) | {MANIFEST}
     if set(members) != listed:
         extra = sorted(set(members) - listed)
@@ -304,7 +313,7 @@ def _pack_sha256(pack: Path) -> str:
             for chunk in iter(lambda: handle.read(1 << 20), b""):
                 digest.update(chunk)
     except OSError as error:
-        raise ReplayError(f"{pack}: cannot read the pack ({error.strerror or error})") from None
+        raise ReplayError(_("{pack}: cannot read the pack ({value})").format(pack=pack, value=error.strerror or error)) from None
     return digest.hexdigest()
 
 
@@ -339,7 +348,8 @@ def open_pack(path: str | os.PathLike, cache_dir: str | os.PathLike | None = Non
     try:
         archive = zipfile.ZipFile(pack)
     except (zipfile.BadZipFile, OSError, EOFError) as error:
-        raise ReplayError(f"{pack}: not a bow3d pack (not a readable zip file: {error})") from None
+        raise ReplayError(_("{pack}: not a bow3d pack (not a readable zip file: {error})")
+                          .format(pack=pack, error=error)) from None
     with archive:
         members = _check_members(pack, archive)
         manifest = read_manifest(pack, archive, members)
@@ -387,8 +397,8 @@ def _unpack(pack: Path, base: Path, root: Path, blobs: dict[str, bytes], manifes
         return root
     except OSError as error:
         shutil.rmtree(staging, ignore_errors=True)
-        raise ReplayError(f"{pack}: cannot unpack it into {base} ({error.strerror or error}); set BOW3D_CACHE_DIR "
-                          "to a folder you may write to") from None
+        raise ReplayError(_("{pack}: cannot unpack it into {base} ({value}); set BOW3D_CACHE_DIR to a "
+                            "folder you may write to").format(pack=pack, base=base, value=error.strerror or error)) from None
 
 
 def describe(contents: PackContents) -> str:

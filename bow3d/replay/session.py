@@ -28,6 +28,7 @@ from bow3d.rules.events import Event
 from bow3d.errors import ReplayError, RulesError
 from bow3d.rules.records import Action, plain
 from bow3d.rules.ruleset import RULESETS, Ruleset
+from bow3d.i18n import _
 
 DEFAULT_MAX_ROUNDS = 30
 DEFAULT_MAX_RECORDS = 20_000  # a guard against a player that never ends its turn
@@ -164,11 +165,11 @@ class Session:
         (TakeBackRefused) once the game is over, with nothing applied, or when the last record is a
         throw: thrown bricks and dice stand (taking them back would let a player throw again)."""
         if self.game.is_over:
-            raise TakeBackRefused("the game is over")
+            raise TakeBackRefused(_("the game is over"))
         if not self.game.records:
-            raise TakeBackRefused("nothing has been played yet")
+            raise TakeBackRefused(_("nothing has been played yet"))
         if self.game.records[-1].get("type") == ROLL_TYPE:
-            raise TakeBackRefused("the last record is a throw, and a throw stands")
+            raise TakeBackRefused(_("the last record is a throw, and a throw stands"))
         record = self.game.pop()
         if self.writer is not None:
             self.writer.take_back()
@@ -187,8 +188,9 @@ class Session:
                 continue
             if self.step() is None or plain(self.game.records[-1]) != plain(dict(record)):
                 got = plain(self.game.records[-1]) if self.game.records else None
-                raise ReplayError(f"record {count} does not re-play: the replay says {short(plain(record), 100)}, "
-                                  f"the game now gives {short(got, 100)}")
+                raise ReplayError(_("record {count} does not re-play: the replay says {value}, the "
+                                    "game now gives {value2}")
+                                  .format(count=count, value=short(plain(record), 100), value2=short(got, 100)))
         return count
 
     def step(self) -> list[Event] | None:

@@ -27,6 +27,7 @@ from bow3d.replay.format import SUFFIX, ReplayWriter, file_sha256, library_kind,
 from bow3d.replay.opponents import header_word
 from bow3d.replay.session import DEFAULT_MAX_ROUNDS, play_game, prepare_geometry, side_ids
 from bow3d.replay.variants import SceneEdit, apply_edits
+from bow3d.i18n import _
 
 GeometryFactory = Callable[[Any], Any]
 PlayersFactory = Callable[[Any, int], dict]     # (scene, seed) -> {side: player}; picklable (module level)
@@ -77,7 +78,7 @@ def library_choice(override: str | None = None) -> str:
     the installed one), so that every worker builds the same world whatever its own environment."""
     from bow3d.ldraw.library import BUNDLED_LIBRARY, choose_library
 
-    root, _ = choose_library(override)
+    root, _unused = choose_library(override)
     return "bundled" if root.resolve() == BUNDLED_LIBRARY.resolve() else str(root.resolve())
 
 
@@ -178,8 +179,8 @@ class GameTable:
         from bow3d.world import World
 
         if job.scene_sha256 is not None and Path(job.scene).is_file() and file_sha256(job.scene) != job.scene_sha256:
-            raise SceneError(f"{job.scene}: this worker's scene file differs from the one the batch was started "
-                             "with; give every worker the same files")
+            raise SceneError(_("{scene}: this worker's scene file differs from the one the batch was "
+                               "started with; give every worker the same files").format(scene=job.scene))
         self.job = job
         self.scene = apply_edits(load_scene(job.scene), job.edits)
         geometry = (job.geometry_factory(self.scene) if job.geometry_factory is not None
@@ -274,8 +275,9 @@ def check_games(games: int, seed: int) -> None:
     from bow3d.replay.dice import check_seed
 
     if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
-        raise UserInputError(f"--games {games}: give 1 to {MAX_GAMES:,} games (even at a thousand games a second "
-                             f"on a cluster, {MAX_GAMES:,} take eleven days)")
+        raise UserInputError(_("--games {games}: give 1 to {MAX_GAMES:,} games (even at a thousand "
+                               "games a second on a cluster, {MAX_GAMES:,} take eleven days)")
+                             .format(games=games, MAX_GAMES=MAX_GAMES))
     check_seed(seed)
     check_seed(seed + games - 1, "--seed + --games")
 
@@ -303,7 +305,8 @@ def simulate(scene_path: str | os.PathLike, games: int, seed: int = 1, replays_d
     if replays_dir is not None:
         folder = Path(replays_dir)
         if folder.exists() and not folder.is_dir():
-            raise UserInputError(f"{folder} exists and is not a folder; choose another --replays")
+            raise UserInputError(_("{folder} exists and is not a folder; choose another --replays")
+                                 .format(folder=folder))
         folder.mkdir(parents=True, exist_ok=True)
         replays_dir = str(folder.resolve())
     job = GameJob.of(scene_path, library=library if library is not None else (

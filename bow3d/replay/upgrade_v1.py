@@ -18,6 +18,7 @@ import re
 from typing import Any
 
 from bow3d.errors import ReplayError
+from bow3d.i18n import _
 
 GENERATOR = "numpy-pcg64"   # numpy.random.default_rng: the version-1 runner's generator
 AI = "bow-ai-1"             # the AI that played every version-1 game
@@ -48,13 +49,15 @@ def _purpose(phrase: Any, where: str) -> tuple[str, dict[str, str]]:
         match = pattern.fullmatch(phrase) if isinstance(phrase, str) else None
         if match:
             return purpose, dict(zip(names, match.groups()))
-    raise ReplayError(f"{where}: roll purpose {phrase!r} is not one a version-1 replay can hold")
+    raise ReplayError(_("{where}: roll purpose {phrase!r} is not one a version-1 replay can hold")
+                      .format(where=where, phrase=phrase))
 
 
 def _number(pattern: re.Pattern, text: str, where: str, group: int = 1) -> int:
     match = pattern.search(text)
     if match is None:
-        raise ReplayError(f"{where}: version-1 text {text!r} does not say what its event needs")
+        raise ReplayError(_("{where}: version-1 text {text!r} does not say what its event needs")
+                          .format(where=where, text=text))
     return int(match.group(group))
 
 
@@ -65,7 +68,7 @@ def _bricks(count: Any, p: float) -> dict[str, Any]:
 def upgrade_event(event: Any, p: float, where: str) -> dict[str, Any]:
     """One version-1 event as version 2 (its text read for the facts only it held, then dropped)."""
     if not isinstance(event, dict):
-        raise ReplayError(f"{where}: an event must be an object, got {event!r}")
+        raise ReplayError(_("{where}: an event must be an object, got {event!r}").format(where=where, event=event))
     event = dict(event)
     text = event.pop("text", "")
     text = text if isinstance(text, str) else ""

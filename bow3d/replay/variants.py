@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from bow3d.errors import SceneError
+from bow3d.i18n import _
 
 
 @dataclass(frozen=True)
@@ -31,7 +32,8 @@ class SwapSheet:
 
     def apply(self, data: dict[str, Any]) -> None:
         if self.sheet not in data["sheets"]:
-            raise SceneError(f"no sheet '{self.sheet}' in the scene (sheets: {', '.join(data['sheets'])})")
+            raise SceneError(_("no sheet '{sheet}' in the scene (sheets: {value})")
+                             .format(sheet=self.sheet, value=', '.join(data['sheets'])))
         unit = _unit(data, self.unit)
         unit["sheet"] = self.sheet
         unit.pop("weapon", None)
@@ -60,7 +62,8 @@ def _unit(data: dict[str, Any], unit_id: str) -> dict[str, Any]:
     for unit in data["units"]:
         if unit["id"] == unit_id:
             return unit
-    raise SceneError(f"no unit '{unit_id}' in the scene (units: {', '.join(u['id'] for u in data['units'])})")
+    raise SceneError(_("no unit '{unit_id}' in the scene (units: {value})")
+                     .format(unit_id=unit_id, value=', '.join((u['id'] for u in data['units']))))
 
 
 def apply_edits(scene: Any, edits: tuple[SceneEdit, ...]) -> Any:

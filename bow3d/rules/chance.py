@@ -26,6 +26,7 @@ from typing import Any, ClassVar
 
 from bow3d.errors import RulesError
 from bow3d.rules.records import Action, frozen, plain
+from bow3d.i18n import _
 
 Draw = Callable[[], float]   # uniform floats in [0, 1), from the session's generator
 MAX_SIDES = 1000             # a die has at most this many faces
@@ -72,16 +73,18 @@ def spec_from_record(record: Any) -> ChanceSpec:
     if isinstance(record, ChanceSpec):
         return record
     if not isinstance(record, dict) or record.get("kind") not in SPEC_KINDS:
-        raise RulesError(f"chance spec {record!r}: unknown kind (known: {', '.join(sorted(SPEC_KINDS))})")
+        raise RulesError(_("chance spec {record!r}: unknown kind (known: {value})")
+                         .format(record=record, value=', '.join(sorted(SPEC_KINDS))))
     cls = SPEC_KINDS[record["kind"]]
     names = {f.name for f in dataclasses.fields(cls)}
     extra = set(record) - names - {"kind"}
     if extra:
-        raise RulesError(f"chance spec {record!r}: unknown field(s) {', '.join(sorted(extra))}")
+        raise RulesError(_("chance spec {record!r}: unknown field(s) {value}")
+                         .format(record=record, value=', '.join(sorted(extra))))
     try:
         return cls(**{k: frozen(v) for k, v in record.items() if k != "kind"})
     except (TypeError, ValueError) as error:
-        raise RulesError(f"chance spec {record!r}: {error}") from None
+        raise RulesError(_("chance spec {record!r}: {error}").format(record=record, error=error)) from None
 
 
 def _is_int(value: Any) -> bool:
@@ -116,7 +119,7 @@ class Dice(ChanceSpec):
         return None
 
     def sample(self, draw: Draw) -> tuple[int, ...]:
-        return tuple(min(self.sides, 1 + int(draw() * self.sides)) for _ in range(self.count))
+        return tuple(min(self.sides, 1 + int(draw() * self.sides)) for _unused in range(self.count))
 
     def probabilities(self) -> dict[tuple[int, ...], float]:
         if self.sides ** self.count > MAX_ENUMERATION:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from bow3d.errors import RulesError
+from bow3d.i18n import _
 
 
 def plain(value: Any) -> Any:
@@ -106,7 +107,8 @@ class ActionTable:
         """The Action a record stands for; RulesError naming the problem for a malformed record."""
         if not isinstance(record, dict) or record.get("type") not in self.classes:
             known = ", ".join(sorted(self.classes))
-            raise RulesError(f"record {record!r}: unknown action type (known: {known})")
+            raise RulesError(_("record {record!r}: unknown action type (known: {known})")
+                             .format(record=record, known=known))
         cls = self.classes[record["type"]]
         hints = typing.get_type_hints(cls)
         kwargs = {}
@@ -114,16 +116,19 @@ class ActionTable:
             if f.name not in record:
                 if f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING:
                     continue
-                raise RulesError(f"record {record!r}: missing field '{f.name}' for a {cls.TYPE} action")
+                raise RulesError(_("record {record!r}: missing field '{name}' for a {TYPE} action")
+                                 .format(record=record, name=f.name, TYPE=cls.TYPE))
             value = frozen(record[f.name])
             problem = _type_problem(value, hints.get(f.name, Any))
             if problem is not None:
-                raise RulesError(f"record {record!r}: field '{f.name}' of a {cls.TYPE} action must be {problem}")
+                raise RulesError(_("record {record!r}: field '{name}' of a {TYPE} action must be "
+                                   "{problem}").format(record=record, name=f.name, TYPE=cls.TYPE, problem=problem))
             kwargs[f.name] = value
         extra = set(record) - {"type"} - {f.name for f in dataclasses.fields(cls)}
         if extra:
-            raise RulesError(f"record {record!r}: unknown field(s) {', '.join(sorted(extra))} for a {cls.TYPE} action")
+            raise RulesError(_("record {record!r}: unknown field(s) {value} for a {TYPE} action")
+                             .format(record=record, value=', '.join(sorted(extra)), TYPE=cls.TYPE))
         try:
             return cls(**kwargs)
         except (TypeError, ValueError) as error:
-            raise RulesError(f"record {record!r}: {error}") from None
+            raise RulesError(_("record {record!r}: {error}").format(record=record, error=error)) from None

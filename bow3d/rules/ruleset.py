@@ -43,6 +43,7 @@ from bow3d.errors import UserInputError
 from bow3d.rules.chance import Roll
 from bow3d.rules.pending import Decide
 from bow3d.rules.records import Action, ActionTable
+from bow3d.i18n import _
 
 if TYPE_CHECKING:
     from bow3d.rules.events import Event, EventSchema, Narrator
@@ -199,8 +200,8 @@ class Ruleset:
 
     def _named_opponent(self, name: str, side: str, rng: Any) -> Any:
         """An opponent other than 'ai' (a ruleset with more overrides this)."""
-        raise UnknownOpponent(f"unknown opponent {name!r} for {self.name}; choose one of: "
-                              f"{', '.join(self.opponents())}")
+        raise UnknownOpponent(_("unknown opponent {name!r} for {name2}; choose one of: {value}")
+                              .format(name=name, name2=self.name, value=', '.join(self.opponents())))
 
     def army_costs(self, scene: Any) -> Any:
         return None
@@ -211,7 +212,7 @@ class Ruleset:
 
     def odds(self, args: Any) -> tuple[list[str], dict[str, Any]]:
         """The exact odds `bow3d odds` asks for: (lines to print, JSON-ready mapping)."""
-        raise UserInputError(f"the ruleset {self.name} computes no odds yet")
+        raise UserInputError(_("the ruleset {name} computes no odds yet").format(name=self.name))
 
     def cost_lines(self, scene: Any) -> Any:
         """Each unit's cost with the formula that gave it (or None when the book has no points)."""
@@ -252,7 +253,8 @@ class Registry:
         try:
             return self._rulesets[name]
         except KeyError:
-            raise UnknownRuleset(f"unknown ruleset {name!r}; known rulesets: {', '.join(self.names()) or 'none'}"
+            raise UnknownRuleset(_("unknown ruleset {name!r}; known rulesets: {value}")
+                                 .format(name=name, value=', '.join(self.names()) or 'none')
                                  ) from None
 
     def names(self) -> list[str]:

@@ -5,6 +5,7 @@ replay or panda3d). Importing this package registers the built-in rulesets in th
 registry (bow3d.rules.RULESETS):
 
     bow-1.3   BOW: Bricks Only Wargame 1.3 (bow3d.rulesets.bow)
+    bow-1.3-fr  BOW 1.3 refereed from its French rule book (bow3d.rulesets.bow.french)
     war-of-bros  War of Bros (bow3d.rulesets.war_of_bros)
     blaze-of-glory  Blaze of Glory (bow3d.rulesets.blaze_of_glory)
 
@@ -26,13 +27,15 @@ from pydantic import Discriminator, Tag, TypeAdapter
 from bow3d.rules.ruleset import RULESETS, Ruleset, UnknownRuleset
 from bow3d.rulesets.blaze_of_glory import RULESET as BLAZE_OF_GLORY
 from bow3d.rulesets.bow import RULESET as BOW
+from bow3d.rulesets.bow.french import FRENCH_RULESET as BOW_FR
 from bow3d.rulesets.war_of_bros import RULESET as WAR_OF_BROS
 from bow3d.scene import Scene, SceneIssue
 from bow3d.scene import load_scene as _load_generic_scene
 from bow3d.scene import parse_scene as _parse_generic_scene
 from bow3d.scene.model import DEFAULT_RULESET
+from bow3d.i18n import _
 
-BUILT_IN: tuple[Ruleset, ...] = (BOW, WAR_OF_BROS, BLAZE_OF_GLORY)
+BUILT_IN: tuple[Ruleset, ...] = (BOW, BOW_FR, WAR_OF_BROS, BLAZE_OF_GLORY)
 for _ruleset in BUILT_IN:
     RULESETS.register(_ruleset)
 
@@ -76,8 +79,8 @@ class RulesetSceneSchema:
     def model_for(self, data: dict[str, Any]) -> type[Scene] | SceneIssue:
         name = ruleset_name(data)
         if name not in RULESETS:
-            return SceneIssue(("ruleset", "name"), f"unknown ruleset '{name}'",
-                              f"use one of the known rulesets: {', '.join(RULESETS.names())}")
+            return SceneIssue(("ruleset", "name"), _("unknown ruleset '{name}'").format(name=name),
+                              _("use one of the known rulesets: {value}").format(value=', '.join(RULESETS.names())))
         return RULESETS.get(name).scene_model
 
     def check(self, scene: Scene) -> list[SceneIssue]:
@@ -98,6 +101,6 @@ def parse_scene(text: str, source: str = "<scene>") -> Scene:
     return _parse_generic_scene(text, source, SCENE_SCHEMA)
 
 
-__all__ = ["BLAZE_OF_GLORY", "BOW", "BUILT_IN", "RULESETS", "SCENE_SCHEMA", "Ruleset", "UnknownRuleset", "WAR_OF_BROS",
+__all__ = ["BLAZE_OF_GLORY", "BOW", "BOW_FR", "BUILT_IN", "RULESETS", "SCENE_SCHEMA", "Ruleset", "UnknownRuleset", "WAR_OF_BROS",
            "get", "known", "load_scene", "parse_scene", "ruleset_name", "ruleset_of", "scene_file_type",
            "scene_json_schema"]

@@ -20,13 +20,14 @@ from bow3d.ldraw import Library, load_model
 from bow3d.scene.io import FieldPath, LineMap, SceneIssue, raise_issues
 from bow3d.scene.paths import ScenePathRefused, confined_path, resolve_model
 from bow3d.scene.model import Scene
+from bow3d.i18n import _
 
 STUD_LDU = 20.0
 
 
 def _known(names) -> str:
     names = list(names)
-    return ", ".join(names) if names else "none"
+    return ", ".join(names) if names else _("none")
 
 
 def check_references(scene: Scene, ruleset_checks: Callable[[Scene], list[SceneIssue]] | None = None
@@ -49,8 +50,9 @@ def _check_sides(scene: Scene) -> list[SceneIssue]:
     issues = []
     for i, side in enumerate(scene.sides):
         if side.id in seen:
-            issues.append(SceneIssue(("sides", i, "id"), f"duplicate side '{side.id}' (also sides[{seen[side.id]}])",
-                                     "give each side its own id"))
+            issues.append(SceneIssue(("sides", i, "id"), _("duplicate side '{id}' (also sides[{value}])")
+                                                         .format(id=side.id, value=seen[side.id]),
+                                     _("give each side its own id")))
         seen.setdefault(side.id, i)
     return issues
 
@@ -63,8 +65,10 @@ def _check_ids(scene: Scene) -> list[SceneIssue]:
         for i, item in enumerate(items):
             if item.id in seen:
                 other = seen[item.id]
-                issues.append(SceneIssue((group, i, "id"), f"duplicate id '{item.id}' (also {other[0]}[{other[1]}])",
-                                         "give each unit, vehicle and door its own id"))
+                issues.append(SceneIssue((group, i, "id"), _("duplicate id '{id}' (also "
+                                                             "{value}[{value2}])")
+                                                           .format(id=item.id, value=other[0], value2=other[1]),
+                                         _("give each unit, vehicle and door its own id")))
             else:
                 seen[item.id] = (group, i)
     return issues
@@ -77,12 +81,14 @@ def _check_sides_and_sheets(scene: Scene) -> list[SceneIssue]:
     for group, items in (("units", scene.units), ("vehicles", scene.vehicles)):
         for i, item in enumerate(items):
             if item.side not in sides:
-                issues.append(SceneIssue((group, i, "side"), f"unknown side '{item.side}' (known: {_known(sides)})",
-                                         "use one of them or add the side under sides:"))
+                issues.append(SceneIssue((group, i, "side"), _("unknown side '{side}' (known: {value})")
+                                                             .format(side=item.side, value=_known(sides)),
+                                         _("use one of them or add the side under sides:")))
             if item.sheet not in scene.sheets:
                 issues.append(SceneIssue((group, i, "sheet"),
-                                         f"unknown sheet '{item.sheet}' (known: {_known(scene.sheets)})",
-                                         "use one of them or add the sheet under sheets:"))
+                                         _("unknown sheet '{sheet}' (known: {value})")
+                                         .format(sheet=item.sheet, value=_known(scene.sheets)),
+                                         _("use one of them or add the sheet under sheets:")))
     return issues
 
 
@@ -95,25 +101,32 @@ def _check_boarding(scene: Scene) -> list[SceneIssue]:
         for n, uid in enumerate(vehicle.occupants):
             path = ("vehicles", k, "occupants", n)
             if uid not in units:
-                issues.append(SceneIssue(path, f"unknown unit '{uid}' (units: {_known(units)})",
-                                         "list unit ids only (each occupant is also a unit under units:)"))
+                issues.append(SceneIssue(path, _("unknown unit '{uid}' (units: {value})")
+                                               .format(uid=uid, value=_known(units)),
+                                         _("list unit ids only (each occupant is also a unit under "
+                                           "units:)")))
             elif uid in aboard:
                 other = aboard[uid]
-                issues.append(SceneIssue(path, f"unit '{uid}' is already aboard vehicles[{other[1]}] "
-                                         f"'{scene.vehicles[other[1]].id}'",
-                                         "a unit rides one vehicle at a time: remove it from one of them"))
+                issues.append(SceneIssue(path, _("unit '{uid}' is already aboard vehicles[{value}] "
+                                                 "'{id}'")
+                                               .format(uid=uid, value=other[1], id=scene.vehicles[other[1]].id),
+                                         _("a unit rides one vehicle at a time: remove it from one of "
+                                           "them")))
             else:
                 aboard[uid] = path
     for i, unit in enumerate(scene.units):
         if unit.id in aboard and unit.position is not None:
             k = aboard[unit.id][1]
             issues.append(SceneIssue(("units", i, "position"),
-                                     f"unit '{unit.id}' is aboard vehicles[{k}] '{scene.vehicles[k].id}' "
-                                     "and also has a position",
-                                     "remove its position (it rides the vehicle) or remove it from the occupants"))
+                                     _("unit '{id}' is aboard vehicles[{k}] '{id2}' and also has a "
+                                       "position").format(id=unit.id, k=k, id2=scene.vehicles[k].id),
+                                     _("remove its position (it rides the vehicle) or remove it from "
+                                       "the occupants")))
         elif unit.id not in aboard and unit.position is None:
-            issues.append(SceneIssue(("units", i, "position"), "missing (the unit is aboard no vehicle)",
-                                     "give its position [x, y] in studs, or list it in a vehicle's occupants"))
+            issues.append(SceneIssue(("units", i, "position"), _("missing (the unit is aboard no "
+                                                                 "vehicle)"),
+                                     _("give its position [x, y] in studs, or list it in a vehicle's "
+                                       "occupants")))
     return issues
 
 
@@ -130,17 +143,21 @@ def _check_cells(scene: Scene) -> list[SceneIssue]:
                 g, j = taken[cell][0], taken[cell][1]
                 other = (scene.units if g == "units" else scene.vehicles)[j].id
                 issues.append(SceneIssue((group, i, "position"),
-                                         f"{list(item.position)} is on cell {cell}, already taken by {g}[{j}] "
-                                         f"'{other}'", f"move one of them to another stud (e.g. "
-                                         f"[{cell[0] + 1.5:g}, {cell[1] + 0.5:g}])"))
+                                         _("{value} is on cell {cell}, already taken by {g}[{j}] "
+                                           "'{other}'")
+                                         .format(value=list(item.position), cell=cell, g=g, j=j, other=other), _("move one of them to another stud (e.g. "
+                                                         "[{value:g}, {value2:g}])")
+                                                       .format(value=cell[0] + 1.5, value2=cell[1] + 0.5)))
             else:
                 taken[cell] = (group, i)
     for i, door in enumerate(scene.doors):
         if not door.open and tuple(door.cell) in taken:
             g, j = taken[tuple(door.cell)]
             other = (scene.units if g == "units" else scene.vehicles)[j].id
-            issues.append(SceneIssue(("doors", i, "cell"), f"closed door on cell {tuple(door.cell)}, where {g}[{j}] "
-                                     f"'{other}' stands", "open the door (open: true) or move the unit"))
+            issues.append(SceneIssue(("doors", i, "cell"), _("closed door on cell {value}, where "
+                                                             "{g}[{j}] '{other}' stands")
+                                                           .format(value=tuple(door.cell), g=g, j=j, other=other), _("open the door (open: true) or move the "
+                                                            "unit")))
     return issues
 
 
@@ -173,8 +190,9 @@ def check_unit_models(scene: Scene, library: Library | None = None) -> list[Scen
             continue
         problem = files.empty_model(path)
         if problem:
-            issues.append(SceneIssue((group, i, "model"), f"'{item.model}' {problem}",
-                                     "draw the unit in it, or name another model"))
+            issues.append(SceneIssue((group, i, "model"), _("'{model}' {problem}")
+                                                          .format(model=item.model, problem=problem),
+                                     _("draw the unit in it, or name another model")))
     return issues
 
 
@@ -231,7 +249,7 @@ def battlefield_extent(path: str | os.PathLike[str], library: Library | None = N
     try:
         stat = file_path.stat()
     except OSError:
-        raise SceneError(f"{path}: no such battlefield file; check the path") from None
+        raise SceneError(_("{path}: no such battlefield file; check the path").format(path=path)) from None
     library = library or Library.from_env()
     key = (str(file_path), stat.st_size, stat.st_mtime_ns, tuple(str(r) for r in library.roots))
     if key not in _EXTENTS:
@@ -252,7 +270,7 @@ def check_battlefield(scene: Scene, library: Library | None = None) -> list[Scen
     except ScenePathRefused as refused:
         return [SceneIssue(("battlefield",), refused.problem, refused.fix)]
     except Bow3dError as error:
-        return [SceneIssue(("battlefield",), f"cannot be loaded ({error})", "fix the battlefield file")]
+        return [SceneIssue(("battlefield",), _("cannot be loaded ({error})").format(error=error), _("fix the battlefield file"))]
     (x0, y0), (x1, y1) = extent
     span = f"x {_studs(x0)} to {_studs(x1)}, y {_studs(y0)} to {_studs(y1)} studs"
     issues = []
@@ -263,13 +281,16 @@ def check_battlefield(scene: Scene, library: Library | None = None) -> list[Scen
             x, y = item.position
             if not (x0 <= x <= x1 and y0 <= y <= y1):
                 issues.append(SceneIssue((group, i, "position"),
-                                         f"[{x:g}, {y:g}] lies outside the battlefield, which spans {span}",
-                                         "move it onto the battlefield"))
+                                         _("[{x:g}, {y:g}] lies outside the battlefield, which spans "
+                                           "{span}").format(x=x, y=y, span=span),
+                                         _("move it onto the battlefield")))
     for i, door in enumerate(scene.doors):
         x, y = door.cell[0] + 0.5, door.cell[1] + 0.5
         if not (x0 <= x <= x1 and y0 <= y <= y1):
-            issues.append(SceneIssue(("doors", i, "cell"), f"{list(door.cell)} lies outside the battlefield, which "
-                                     f"spans {span}", "give the cell of the doorway on the battlefield"))
+            issues.append(SceneIssue(("doors", i, "cell"), _("{value} lies outside the battlefield, "
+                                                             "which spans {span}")
+                                                           .format(value=list(door.cell), span=span), _("give the cell of the doorway on the "
+                                                        "battlefield")))
     return issues + check_unit_models(scene, library)
 
 

@@ -32,6 +32,7 @@ from bow3d.scene.figures import (COLOUR_SIDES, STUD_LDU, UNASSIGNED, Figure, _wo
 from bow3d.scene.io import format_path, save_scene
 from bow3d.scene.model import ID_PATTERN, Scene, Side, Unit, Vehicle
 from bow3d.scene.structure import Structure, model_structure
+from bow3d.i18n import _
 
 
 @dataclass
@@ -108,7 +109,8 @@ META_KEYS = {"unit": ("side", "sheet", "id", "weapon"), "vehicle": ("side", "she
 def check_meta(figures: list[Figure], side_default: str | None, notes: list[str]) -> None:
     """Refuse `!BOW` values that cannot be ids (SceneError naming the line); note unknown keys and low gear."""
     if side_default is not None and not re.match(ID_PATTERN, side_default):
-        raise SceneError(f"--side-default {side_default!r}: a side id is letters, digits, '-', '_' or '.'")
+        raise SceneError(_("--side-default {side_default!r}: a side id is letters, digits, '-', '_' or "
+                           "'.'").format(side_default=side_default))
     for f in figures:
         where = (f"{Path(f.meta_lines[0][0]).name}:{f.meta_lines[0][1]}" if f.meta_lines else f.origin)
         command = f"!BOW {f.kind.upper()}"
@@ -117,8 +119,9 @@ def check_meta(figures: list[Figure], side_default: str | None, notes: list[str]
                 notes.append(f"{where}: {command} {key}=...: unknown key, ignored (known: "
                              f"{', '.join(META_KEYS[f.kind])})")
             elif key != "weapon" and (not re.match(ID_PATTERN, value) or len(value) > 64):
-                raise SceneError(f"{where}: {command} {key}={value}: not a valid id; use letters, digits, '-', '_' "
-                                 "or '.' (starting with a letter or digit), e.g. side=blue")
+                raise SceneError(_("{where}: {command} {key}={value}: not a valid id; use letters, "
+                                   "digits, '-', '_' or '.' (starting with a letter or digit), e.g. "
+                                   "side=blue").format(where=where, command=command, key=key, value=value))
         if f.below_soles_ldu > 2.0:
             notes.append(f"{f.origin}: held equipment reaches {f.below_soles_ldu:.0f} LDU below the feet; "
                          "placed on the ground the unit will stand on it (hold it higher in the model)")
@@ -236,8 +239,9 @@ def _check_outputs(outputs: list[Path], units_folder: Path, force: bool) -> None
     """Refuse, before anything is written, outputs that exist (unless `force`) and any that is a
     link or not a regular file (bow3d.paths.check_new); the units folder must be no link either."""
     if units_folder.is_symlink() or (units_folder.exists() and not units_folder.is_dir()):
-        raise SceneError(f"{units_folder}: is a symbolic link or not a folder; bow3d writes the unit models into "
-                         "a folder of its own: remove it or choose another -o name")
+        raise SceneError(_("{units_folder}: is a symbolic link or not a folder; bow3d writes the unit "
+                           "models into a folder of its own: remove it or choose another -o name")
+                         .format(units_folder=units_folder))
     problems = []
     for path in outputs:
         if os.path.lexists(path):
@@ -261,15 +265,15 @@ def scene_from_ldraw(model_path: str | os.PathLike[str], scene_path: str | os.Pa
     model_file = Path(model_path)
     out = Path(scene_path)
     if out.suffix.lower() not in (".yaml", ".yml"):
-        raise SceneError(f"{out}: a scene file ends in .yaml; give -o NAME.yaml")
+        raise SceneError(_("{out}: a scene file ends in .yaml; give -o NAME.yaml").format(out=out))
     library = library or Library.from_env()
     model = load_model(model_file, library)
     structure = model_structure(model, library)
     units, vehicles, notes, decor = find_figures_explained(model, structure)
     check_meta(units + vehicles + [o for v in vehicles for o in v.occupants], side_default, notes)
     if not units and not vehicles:
-        raise SceneError(f"{model_file}: no minifig found (no torso part 973*); place minifigs in the model "
-                         "(as sub-models or loose parts) and run again")
+        raise SceneError(_("{model_file}: no minifig found (no torso part 973*); place minifigs in the "
+                           "model (as sub-models or loose parts) and run again").format(model_file=model_file))
     stem = out.stem
     decor_name, units_dir = f"{stem}-decor.ldr", f"{stem}-units"
     scene, by_id, unassigned = _build_scene(model_file, model, units, vehicles, side_default, decor_name,
@@ -280,7 +284,8 @@ def scene_from_ldraw(model_path: str | os.PathLike[str], scene_path: str | os.Pa
     originals = {model_file.resolve(), *(Path(s).resolve() for s in structure.local_sources)}
     clash = [p for p in outputs if p.resolve() in originals]
     if clash:
-        raise SceneError(f"{clash[0]}: is the model being read; write the scene into another folder or name")
+        raise SceneError(_("{value}: is the model being read; write the scene into another folder or "
+                           "name").format(value=clash[0]))
     _check_outputs(outputs, out.parent / units_dir, force)
     drop = {line for f in by_id.values() for line in f.drop_lines}
     write_outputs = [(decor_path, decor_text(structure, drop, decor_name))]
@@ -297,7 +302,8 @@ def scene_from_ldraw(model_path: str | os.PathLike[str], scene_path: str | os.Pa
             path.parent.mkdir(parents=True, exist_ok=True)
             write_new(path, text, force=force)
     except OSError as error:
-        raise SceneError(f"{error.filename or out.parent}: cannot be written ({error.strerror or error})") from None
+        raise SceneError(_("{value}: cannot be written ({value2})")
+                         .format(value=error.filename or out.parent, value2=error.strerror or error)) from None
     except UserInputError as error:
         raise SceneError(str(error)) from None
     save_scene(scene, out, overwrite=force)

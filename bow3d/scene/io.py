@@ -23,6 +23,7 @@ from bow3d.errors import SceneError, UserInputError
 from bow3d.paths import write_new
 from bow3d.textformats import MAX_LISTED, format_path, load_yaml_document
 from bow3d.scene.model import FORMAT, FORMAT_NAME, FORMAT_VERSION, Scene
+from bow3d.i18n import _, integer
 
 FieldPath = tuple[str | int, ...]
 
@@ -100,7 +101,7 @@ def raise_issues(issues: list[SceneIssue], source: str, lines: LineMap | None) -
     messages = [issue.format(source, lines) for issue in issues[:MAX_LISTED]]  # only these need line numbers
     more = ""
     if len(issues) > 1:
-        more = f"\n  (and {len(issues) - 1:,} more)\n  " + "\n  ".join(messages[1:])
+        more = "\n  " + _("(and {n} more)").format(n=integer(len(issues) - 1)) + "\n  " + "\n  ".join(messages[1:])
         if len(issues) > MAX_LISTED:
             more += f"\n  ({len(issues) - MAX_LISTED:,} not shown; fix these first)"
     raise SceneError(messages[0] + more)
@@ -110,27 +111,33 @@ def _read_format(data: Any, source: str, lines: LineMap) -> dict[str, Any]:
     """Check the `format` key before anything else; upgrade older formats; refuse newer ones."""
     if not isinstance(data, dict):
         kind = "empty" if data is None else f"a {type(data).__name__}"
-        raise SceneError(f"{source}:1: (top level): the file is {kind}, not a scene; "
-                         f"a scene is a YAML mapping that starts with 'format: {FORMAT}'")
+        raise SceneError(_("{source}:1: (top level): the file is {kind}, not a scene; a scene is a "
+                           "YAML mapping that starts with 'format: {FORMAT}'")
+                         .format(source=source, kind=kind, FORMAT=FORMAT))
     if "format" not in data:
-        raise SceneError(f"{source}:1: format: missing; add 'format: {FORMAT}' as the first line")
+        raise SceneError(_("{source}:1: format: missing; add 'format: {FORMAT}' as the first line")
+                         .format(source=source, FORMAT=FORMAT))
     found = data["format"]
     if not isinstance(found, str):  # never stringified: an alias tree would be huge
-        raise SceneError(f"{source}:{lines.line(('format',))}: format: a {type(found).__name__}, not text; "
-                         f"this is not a bow3d scene file (expected 'format: {FORMAT}')")
+        raise SceneError(_("{source}:{value}: format: a {name__}, not text; this is not a bow3d scene "
+                           "file (expected 'format: {FORMAT}')")
+                         .format(source=source, value=lines.line(('format',)), name__=type(found).__name__, FORMAT=FORMAT))
     match = _FORMAT_RE.match(found.strip())
     if not match:
-        raise SceneError(f"{source}:{lines.line(('format',))}: format: unknown format {found[:60]!r}; "
-                         f"this is not a bow3d scene file (expected 'format: {FORMAT}')")
+        raise SceneError(_("{source}:{value}: format: unknown format {value2!r}; this is not a bow3d "
+                           "scene file (expected 'format: {FORMAT}')")
+                         .format(source=source, value=lines.line(('format',)), value2=found[:60], FORMAT=FORMAT))
     version = int(match.group(1))
     if version > FORMAT_VERSION:
-        raise SceneError(f"{source}:{lines.line(('format',))}: format: {found} was written by a newer bow3d "
-                         f"(this one reads up to {FORMAT}); upgrade bow3d to open it")
+        raise SceneError(_("{source}:{value}: format: {found} was written by a newer bow3d (this one "
+                           "reads up to {FORMAT}); upgrade bow3d to open it")
+                         .format(source=source, value=lines.line(('format',)), found=found, FORMAT=FORMAT))
     while version < FORMAT_VERSION:
         step = UPGRADES.get(version)
         if step is None:
-            raise SceneError(f"{source}:{lines.line(('format',))}: format: {found} is no longer readable "
-                             f"and no upgrade step exists; rewrite it as {FORMAT}")
+            raise SceneError(_("{source}:{value}: format: {found} is no longer readable and no upgrade "
+                               "step exists; rewrite it as {FORMAT}")
+                             .format(source=source, value=lines.line(('format',)), found=found, FORMAT=FORMAT))
         data = step(dict(data))
         version += 1
         data["format"] = f"{FORMAT_NAME}/{version}"
@@ -241,14 +248,14 @@ def load_scene(path: str | os.PathLike[str], *, check_files: bool = True, battle
     try:
         text = file_path.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
-        raise SceneError(f"{source}: no such scene file; check the path") from None
+        raise SceneError(_("{source}: no such scene file; check the path").format(source=source)) from None
     except IsADirectoryError:
-        raise SceneError(f"{source}: is a folder, not a scene file; give the .yaml file") from None
+        raise SceneError(_("{source}: is a folder, not a scene file; give the .yaml file").format(source=source)) from None
     except UnicodeDecodeError as error:
-        raise SceneError(f"{source}: not UTF-8 text ({error.reason} at byte {error.start}); "
-                         "save the scene file as UTF-8") from None
+        raise SceneError(_("{source}: not UTF-8 text ({reason} at byte {start}); save the scene file "
+                           "as UTF-8").format(source=source, reason=error.reason, start=error.start)) from None
     except OSError as error:
-        raise SceneError(f"{source}: cannot be read ({error.strerror or error})") from None
+        raise SceneError(_("{source}: cannot be read ({value})").format(source=source, value=error.strerror or error)) from None
     scene = parse_scene(text, source, schema)
     scene.path = file_path
     lines = LineMap(text)
@@ -330,7 +337,8 @@ def save_scene(scene: Scene, path: str | os.PathLike[str], *, overwrite: bool = 
     try:
         file_path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise SceneError(f"{file_path}: cannot be written ({error.strerror or error})") from None
+        raise SceneError(_("{file_path}: cannot be written ({value})")
+                         .format(file_path=file_path, value=error.strerror or error)) from None
     try:
         write_new(file_path, text, force=overwrite)
     except UserInputError as error:

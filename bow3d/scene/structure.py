@@ -25,6 +25,7 @@ from bow3d.ldraw.files import open_capped, read_capped
 from bow3d.ldraw.flatten import MAX_DEPTH, group_rows, ref_matrices
 from bow3d.ldraw.library import UnsafeReference
 from bow3d.ldraw.parse import LDrawFile, normalise_name, parse_document
+from bow3d.i18n import _
 
 
 @dataclass
@@ -105,7 +106,7 @@ class _Walker:
         key = str(path)
         if key not in self.headers:
             lines = []
-            stream, _ = open_capped(path, MAX_FILE_BYTES, "the part")  # a plain file: a FIFO never hangs
+            stream, _unused = open_capped(path, MAX_FILE_BYTES, "the part")  # a plain file: a FIFO never hangs
             with io.TextIOWrapper(stream, encoding="utf-8-sig", errors="replace") as handle:
                 for number, raw in enumerate(handle):
                     words = raw.split()
@@ -155,7 +156,7 @@ class _Walker:
         cut: set[int] = set()
         placements = 0
         for rows in group_rows(f.ref_name):
-            kind, child, child_key, _ = self.resolve(f.ref_names[f.ref_name[rows[0]]], f)
+            kind, child, child_key, _unused = self.resolve(f.ref_names[f.ref_name[rows[0]]], f)
             if kind != "submodel":
                 continue
             if child_key in self.stack or len(self.stack) >= MAX_DEPTH:
@@ -220,23 +221,26 @@ def model_structure(model: Model, library: Library) -> Structure:
     walker.main_source = str(path)
     main = walker.read(path)
     if library.is_part_file(main, main.name if len(walker.documents[str(path)]) > 1 else path.name):
-        raise SceneError(f"{model.path}: is a single part, not a model with minifigs; give the battlefield model")
+        raise SceneError(_("{path}: is a single part, not a model with minifigs; give the battlefield "
+                           "model").format(path=model.path))
     root = Placement(name=normalise_name(PurePosixPath(main.name).name), file=main, parent=None, source="", line=0,
                      transform=np.eye(4))
     key = f"{walker.main_source}#{normalise_name(main.name)}"
     placements = walker.plan(main, key)
     allowed = library.budget.max_instances
     if placements + len(model.instances) > allowed:
-        raise SceneError(f"{model.path}: places its sub-models {placements:,} times and its parts "
-                         f"{len(model.instances):,} times, more than the load budget of {allowed:,} "
-                         "instances; split the battlefield or simplify its sub-models")
+        raise SceneError(_("{path}: places its sub-models {placements:,} times and its parts {value:,} "
+                           "times, more than the load budget of {allowed:,} instances; split the "
+                           "battlefield or simplify its sub-models")
+                         .format(path=model.path, placements=placements, value=len(model.instances), allowed=allowed))
     walker.walk(root, key)
     instances = model.instances
     if len(walker.slots) != len(instances) or any(
             s.line != i.line or (s.name != i.name and "(loose geometry)" not in s.name)
             for s, i in zip(walker.slots, instances)):
-        raise SceneError(f"{model.path}: the scene builder lost track of the sub-models "
-                         f"({len(walker.slots)} parts walked, {len(instances)} loaded); please report this model")
+        raise SceneError(_("{path}: the scene builder lost track of the sub-models ({value} parts "
+                           "walked, {value2} loaded); please report this model")
+                         .format(path=model.path, value=len(walker.slots), value2=len(instances)))
     return Structure(root, walker.slots, walker.documents, walker.local_sources, walker.main_source)
 
 

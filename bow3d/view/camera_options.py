@@ -15,6 +15,7 @@ import numpy as np
 
 from bow3d.errors import UserInputError
 from bow3d.view.offscreen import CameraPose
+from bow3d.i18n import _
 
 STUD = 20.0
 SHOULDER_BACK_LDU, SHOULDER_SIDE_LDU, SHOULDER_UP_LDU = 170.0, 50.0, 70.0
@@ -41,10 +42,11 @@ def parse_camera(text: str) -> CameraSpec:
     except ValueError:
         position, target = (), ()
     if not sep or len(position) != 3 or len(target) != 3 or not all(map(math.isfinite, position + target)):
-        raise UserInputError(f"--camera {text!r}: write unit:ID (over a unit's shoulder) or X,Y,Z:TX,TY,TZ "
-                             "in studs, e.g. --camera 10,-20,15:24,24,0")
+        raise UserInputError(_("--camera {text!r}: write unit:ID (over a unit's shoulder) or "
+                               "X,Y,Z:TX,TY,TZ in studs, e.g. --camera 10,-20,15:24,24,0").format(text=text))
     if position == target:
-        raise UserInputError(f"--camera {text!r}: the camera and the point it looks at must differ")
+        raise UserInputError(_("--camera {text!r}: the camera and the point it looks at must differ")
+                             .format(text=text))
     return CameraSpec(position=position, target=target)
 
 
@@ -72,9 +74,11 @@ def camera_pose(spec: CameraSpec, nodes=None, look_at_id: str | None = None) -> 
         return CameraPose(tuple(v * STUD for v in spec.position), tuple(v * STUD for v in spec.target), 40.0)
     if nodes is None or spec.unit not in nodes.pieces:
         known = ", ".join(nodes.pieces) if nodes is not None else "none (not a scene)"
-        raise UserInputError(f"--camera unit:{spec.unit}: no such unit or vehicle in the scene (known: {known})")
+        raise UserInputError(_("--camera unit:{unit}: no such unit or vehicle in the scene (known: "
+                               "{known})").format(unit=spec.unit, known=known))
     piece = nodes.pieces[spec.unit]
     if not piece.placed:
-        raise UserInputError(f"--camera unit:{spec.unit}: the unit is aboard a vehicle; use the vehicle's id")
+        raise UserInputError(_("--camera unit:{unit}: the unit is aboard a vehicle; use the vehicle's "
+                               "id").format(unit=spec.unit))
     target = np.asarray(nodes.head_point(look_at_id)) if look_at_id else None
     return over_the_shoulder(np.asarray(nodes.head_point(spec.unit)), piece.facing_deg, target)

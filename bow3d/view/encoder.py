@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from bow3d.errors import Bow3dError, UserInputError
+from bow3d.i18n import _
 
 PRESET = "veryfast"  # x264 speed/size: at CRF 23 on the village film's 720p frames superfast made files 2.2x as
 # big for 15 % less encoding time, and the whole film rendered no faster (the encoder runs beside the renderer)
@@ -31,10 +32,11 @@ def check_size(size: tuple[int, int]) -> tuple[int, int]:
     try:
         width, height = (int(v) for v in size)
     except (TypeError, ValueError):
-        raise UserInputError(f"video size {size!r}: give two whole numbers, e.g. 1280x720") from None
+        raise UserInputError(_("video size {size!r}: give two whole numbers, e.g. 1280x720").format(size=size)) from None
     if width < 16 or height < 16 or width % 2 or height % 2 or width > 7680 or height > 4320:
-        raise UserInputError(f"video size {width}x{height}: width and height must be even numbers "
-                             "between 16 and 7680x4320, e.g. 1280x720 or 640x360")
+        raise UserInputError(_("video size {width}x{height}: width and height must be even numbers "
+                               "between 16 and 7680x4320, e.g. 1280x720 or 640x360")
+                             .format(width=width, height=height))
     return width, height
 
 
@@ -43,7 +45,8 @@ def quality_settings(quality: str) -> tuple[int, str]:
     try:
         return QUALITIES[quality]
     except KeyError:
-        raise UserInputError(f"quality {quality!r}: choose one of {', '.join(QUALITIES)}") from None
+        raise UserInputError(_("quality {quality!r}: choose one of {value}")
+                             .format(quality=quality, value=', '.join(QUALITIES))) from None
 
 
 def free_output(path: str | Path, overwrite: bool = False, suffix: str = ".mp4") -> Path:
@@ -53,7 +56,8 @@ def free_output(path: str | Path, overwrite: bool = False, suffix: str = ".mp4")
     path = Path(path)
     if path.suffix.lower() != suffix:
         kind = "video is written as MP4" if suffix == ".mp4" else f"picture is written as {suffix[1:].upper()}"
-        raise UserInputError(f"{path}: the {kind}; give a file name ending in {suffix}")
+        raise UserInputError(_("{path}: the {kind}; give a file name ending in {suffix}")
+                             .format(path=path, kind=kind, suffix=suffix))
     return check_new(path, force=overwrite)  # no link, no special file, an existing one only when asked
 
 
@@ -80,8 +84,8 @@ class Mp4Writer:
         try:
             self._gen.send(None)
         except Exception as error:  # ffmpeg missing or refusing its arguments
-            raise Bow3dError(f"{self.path}: cannot start the video encoder (ffmpeg from imageio-ffmpeg): "
-                             f"{error}") from None
+            raise Bow3dError(_("{path}: cannot start the video encoder (ffmpeg from imageio-ffmpeg): "
+                               "{error}").format(path=self.path, error=error)) from None
 
     def write(self, frame) -> None:
         data = frame if isinstance(frame, bytes | bytearray | memoryview) else np.ascontiguousarray(frame).tobytes()
@@ -91,7 +95,7 @@ class Mp4Writer:
         try:
             self._gen.send(data)
         except Exception as error:
-            raise Bow3dError(f"{self.path}: the video encoder stopped: {error}") from None
+            raise Bow3dError(_("{path}: the video encoder stopped: {error}").format(path=self.path, error=error)) from None
         self.frames += 1
 
     def close(self) -> None:
@@ -136,7 +140,8 @@ class GifWriter:
         try:
             self._process = subprocess.Popen(command, stdin=subprocess.PIPE, stderr=subprocess.PIPE)
         except OSError as error:
-            raise Bow3dError(f"{self.path}: cannot start ffmpeg (from imageio-ffmpeg): {error}") from None
+            raise Bow3dError(_("{path}: cannot start ffmpeg (from imageio-ffmpeg): {error}")
+                             .format(path=self.path, error=error)) from None
 
     def write(self, frame) -> None:
         data = frame if isinstance(frame, bytes | bytearray | memoryview) else np.ascontiguousarray(frame).tobytes()
@@ -146,7 +151,7 @@ class GifWriter:
         try:
             self._process.stdin.write(data)
         except (BrokenPipeError, OSError):
-            raise Bow3dError(f"{self.path}: the GIF encoder stopped: {self._error()}") from None
+            raise Bow3dError(_("{path}: the GIF encoder stopped: {value}").format(path=self.path, value=self._error())) from None
         self.frames += 1
 
     def _error(self) -> str:
@@ -164,7 +169,8 @@ class GifWriter:
         error = process.stderr.read().decode(errors="replace").strip()
         process.stderr.close()
         if process.wait() != 0:
-            raise Bow3dError(f"{self.path}: the GIF encoder failed: {error[-500:] or 'no message'}")
+            raise Bow3dError(_("{path}: the GIF encoder failed: {value}")
+                             .format(path=self.path, value=error[-500:] or 'no message'))
 
     def __enter__(self) -> GifWriter:
         return self

@@ -8,34 +8,38 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bow3d.i18n import _
+
 MAX_LISTED = 9  # keys 1-9
 LOG_LINES = 6
 # Lines wrap before the panels docked on the right (from 70 % of a 16:9 window: x = 0.71 of aspect2d)
 PROMPT_WRAP = 52   # letter widths at the prompt's scale, from x = -1.75
 LOG_WRAP = 68
-ROLLS_WRAP = 34  # the throws' captions, left of the tray, wrap at this many letter widths
+ROLLS_WRAP = 42  # the throws' captions, left of the tray, wrap at this many letter widths
 ROLLS_LINES = 4  # the last throws' captions shown (more would cover the far side of the battlefield)
 
 
 def describe_action(action) -> str:
-    """Plain words for a rules action (bow3d.rules.actions), e.g. 'attack red-2 with rifle'."""
+    """Plain words for a rules action (bow3d.rules.actions), e.g. 'attack red-2 with rifle', in the
+    language spoken (bow3d.i18n)."""
     kind = getattr(action, "TYPE", type(action).__name__)
     words = {
-        "end_turn": lambda a: "end the turn",
-        "move": lambda a: f"move to cell {tuple(a.to)}, facing {a.facing:.0f}",
-        "attack": lambda a: f"attack {a.target} with {a.weapon}",
-        "treat": lambda a: f"treat/repair {a.target}",
-        "switch": lambda a: f"take the {a.weapon} in hand",
-        "grab": lambda a: f"pick up the {a.item}",
-        "throw": lambda a: f"throw the {a.item} to {tuple(a.to)}",
-        "give": lambda a: f"give the {a.item} to {a.receiver}",
-        "door": lambda a: f"{'open' if a.open else 'close'} {a.door}",
-        "get_on": lambda a: f"get on {a.vehicle} (seat {a.seat}{', pilot' if a.seat == 0 else ''})",
-        "get_off": lambda a: f"get off to {tuple(a.to)}",
-        "speed": lambda a: f"set the speed to {a.speed}",
-        "turn": lambda a: f"turn the vehicle {a.delta_deg:+.0f} degrees",
-        "compulsory_move": lambda a: "drive: the compulsory move",
-        "drift": lambda a: f"{a.vehicle} drifts",
+        "end_turn": lambda a: _("end the turn"),
+        "move": lambda a: _("move to cell {cell}, facing {facing}").format(cell=tuple(a.to), facing=f"{a.facing:.0f}"),
+        "attack": lambda a: _("attack {target} with {weapon}").format(target=a.target, weapon=a.weapon),
+        "treat": lambda a: _("treat/repair {target}").format(target=a.target),
+        "switch": lambda a: _("take the {weapon} in hand").format(weapon=a.weapon),
+        "grab": lambda a: _("pick up the {item}").format(item=a.item),
+        "throw": lambda a: _("throw the {item} to {cell}").format(item=a.item, cell=tuple(a.to)),
+        "give": lambda a: _("give the {item} to {receiver}").format(item=a.item, receiver=a.receiver),
+        "door": lambda a: (_("open {door}") if a.open else _("close {door}")).format(door=a.door),
+        "get_on": lambda a: (_("get on {vehicle} (seat {seat}, pilot)") if a.seat == 0 else
+                             _("get on {vehicle} (seat {seat})")).format(vehicle=a.vehicle, seat=a.seat),
+        "get_off": lambda a: _("get off to {cell}").format(cell=tuple(a.to)),
+        "speed": lambda a: _("set the speed to {speed}").format(speed=a.speed),
+        "turn": lambda a: _("turn the vehicle {degrees} degrees").format(degrees=f"{a.delta_deg:+.0f}"),
+        "compulsory_move": lambda a: _("drive: the compulsory move"),
+        "drift": lambda a: _("{vehicle} drifts").format(vehicle=a.vehicle),
     }
     return words.get(kind, lambda a: kind.replace("_", " "))(action)
 
@@ -81,8 +85,14 @@ class Hud:
 
     def show(self, lines: HudLines) -> None:
         self.lines = lines
-        self._status.setText(lines.status)
-        self._actions.setText("\n".join(lines.actions))
-        self._prompt.setText(lines.prompt)
-        self._log.setText("\n".join(lines.log[-LOG_LINES:]))
-        self._rolls.setText("\n".join(lines.rolls[-ROLLS_LINES:]))
+        self._status.setText(unbroken(lines.status))
+        self._actions.setText(unbroken("\n".join(lines.actions)))
+        self._prompt.setText(unbroken(lines.prompt))
+        self._log.setText(unbroken("\n".join(lines.log[-LOG_LINES:])))
+        self._rolls.setText(unbroken("\n".join(lines.rolls[-ROLLS_LINES:])))
+
+
+def unbroken(text: str) -> str:
+    """`text` for the screen: no line break between a number and its sign ('38 %', French), nor before a
+    French colon ('Round 1 :'): the space there becomes a no-break space."""
+    return text.replace(" %", "\u00a0%").replace(" :", "\u00a0:").replace(" ;", "\u00a0;")

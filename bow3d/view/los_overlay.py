@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
+from bow3d.i18n import _, decimal
 from bow3d.view import markers
 
 SEEN_RGBA = (60, 230, 90, 200)
@@ -154,7 +155,9 @@ class LosOverlay:
         BOW's bands every `range_band_studs` when the verdict has none."""
         rings = getattr(self.judgement, "range_rings", None)
         if rings is None:
-            return tuple((k * self.band, f"{k * self.band:g} studs") for k in range(1, 4))
+            return tuple((k * self.band, _("{distance} studs").format(
+                distance=decimal(k * self.band, 0 if float(k * self.band).is_integer() else 1)))
+                         for k in range(1, 4))
         out = []
         for radius, words in rings(self.report.distance_studs):
             out.append((radius, words))
@@ -176,7 +179,7 @@ class LosOverlay:
             _label(self.root, words, at + [0, 0, 20], LABEL_LDU, colour)
         distance = self.report.distance_studs
         eye, tip = np.asarray(self.report.eye), np.asarray(self.nodes.head_point(self.report.target))
-        _label(self.root, f"{distance:.1f} studs", (eye + tip) / 2 + [0, 0, 24], LABEL_LDU, (255, 255, 255, 255))
+        _label(self.root, _("{distance} studs").format(distance=decimal(distance)), (eye + tip) / 2 + [0, 0, 24], LABEL_LDU, (255, 255, 255, 255))
 
     def _arc(self) -> None:
         firer = self.nodes.pieces[self.report.firer]
@@ -203,5 +206,5 @@ def sight_report(scene, nodes, firer: str, target: str, library=None, world=None
 
     world = world or load_world(scene, library)
     if world is None:
-        raise UserInputError("line of sight needs bow3d.world, which is not installed in this build")
+        raise UserInputError(_("line of sight needs bow3d.world, which is not installed in this build"))
     return world.sight(firer, target)

@@ -37,6 +37,7 @@ from bow3d.errors import Bow3dError
 from bow3d.paths import new_file_name
 from bow3d.view.choices import VIEWS
 from bow3d.view.detail import set_detail_by_size
+from bow3d.i18n import _
 
 SKY = (0.70, 0.80, 0.90, 1.0)
 # MSAA samples per pixel in stills (issue 13 looks). Not the default of a renderer: on software GL (llvmpipe)
@@ -80,7 +81,7 @@ def pose_for_view(bounds: np.ndarray, view: str = "iso", fov_deg: float = 40.0, 
     tan_v = math.tan(math.radians(fov_deg) / 2)
     tan_h = tan_v * aspect
     target = centre
-    for _ in range(6):  # perspective makes the near side bigger: re-centre the picture, refit
+    for _unused in range(6):  # perspective makes the near side bigger: re-centre the picture, refit
         corners = box - target
         need = np.maximum(np.abs(corners @ right) / tan_h, np.abs(corners @ up) / tan_v) - corners @ forward
         distance = max(float(need.max()) * margin, 60.0)
@@ -173,7 +174,7 @@ class OffscreenRenderer:
         data = self.texture.get_ram_image_as("RGB")
         image = np.frombuffer(bytes(data), np.uint8)
         if image.size != self.width * self.height * 3:
-            raise RenderUnavailable("the offscreen buffer returned no image")
+            raise RenderUnavailable(_("the offscreen buffer returned no image"))
         return image.reshape(self.height, self.width, 3)[::-1]
 
     def save(self, path: str | Path, *, force: bool = False) -> Path:
@@ -182,11 +183,12 @@ class OffscreenRenderer:
         self.engine.render_frame()
         image = PNMImage()
         if not self.texture.store(image):
-            raise RenderUnavailable("the offscreen buffer returned no image")
+            raise RenderUnavailable(_("the offscreen buffer returned no image"))
         path = Path(path)
         with new_file_name(path, force=force) as tmp:  # Panda3D writes by name: a fresh file beside the target
             if not image.write(str(tmp)):
-                raise Bow3dError(f"{path}: cannot write the picture (is the folder there and writable?)")
+                raise Bow3dError(_("{path}: cannot write the picture (is the folder there and "
+                                   "writable?)").format(path=path))
         return path
 
     def _open(self, pipe, props: FrameBufferProperties, multisamples: int) -> GraphicsOutput | None:

@@ -37,7 +37,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bow3d.i18n import _
+from bow3d.i18n import _, decimal, ngettext, percent_sign
 from bow3d.ldraw import Library
 from bow3d.replay import ReplayWriter, Session
 from bow3d.replay.format import library_kind, sight_method
@@ -50,7 +50,7 @@ from bow3d.rulesets.bow import (Attack, ChangeDirection, ChangeSpeed, Compulsory
                                 Treat)
 from bow3d.rulesets.bow.odds import odds_of
 from bow3d.view import markers, play_marks
-from bow3d.view.hud import MAX_LISTED, Hud, HudLines, describe_action
+from bow3d.view.hud import MAX_LISTED, Hud, HudLines, describe_action, unbroken
 from bow3d.view.table_aids import TableAids, seers_words
 
 GLIDE_S = 0.45  # seconds of a move's animation
@@ -118,12 +118,11 @@ class PlayUI:
 
         self._sheet_home = REGION
         self.panel_places: dict = {}
-        self.viewer.help_text.setText("left click: choose a unit, then a cell (move) or an enemy (aim) | Enter or "
-                                      "the same click: commit | Esc: cancel | Ctrl+Z: take back | Space: end turn | "
-                                      "1-9: actions | [ ] speed, < > turn, M drive | drag: orbit, wheel: zoom | Ctrl+Q quit")
-        self.viewer.help_text.setText(self.viewer.help_text.getText() + _(" | T: measuring tape (click two units "
-                                                                          "or points) | rest the pointer on a cell: "
-                                                                          "who sees it"))
+        self.viewer.help_text.setText(unbroken(_("left click: choose a unit, then a cell (move) or an enemy (aim) | Enter or "
+                                        "the same click: commit | Esc: cancel | Ctrl+Z: take back | Space: end turn | "
+                                        "1-9: actions | [ ] speed, < > turn, M drive | drag: orbit, wheel: zoom | "
+                                        "Ctrl+Q quit") + _(" | T: measuring tape (click two units or points) | rest the "
+                                                           "pointer on a cell: who sees it")))
         self._bind()
         if resume:
             self._resume(resume)
@@ -178,12 +177,13 @@ class PlayUI:
             self._select(id)
             return
         if self.selected is None:
-            self._say(f"{id} is not yours to play now" if id in self.game.state.units else "choose one of your units")
+            self._say(_("{id} is not yours to play now").format(id=id) if id in self.game.state.units
+                      else _("choose one of your units"))
             return
         options = [a for a in self._legal(self.selected) if isinstance(a, AIM_AHEAD) and
                    (getattr(a, "target", None) == id or getattr(a, "vehicle", None) == id)]
         if not options:
-            self._say(f"{self.selected} has no action on {id} now")
+            self._say(_("{unit} has no action on {id} now").format(unit=self.selected, id=id))
             return
         held = self.game.state.units[self.selected].weapon
         options.sort(key=lambda a: getattr(a, "weapon", None) != held)
@@ -206,7 +206,7 @@ class PlayUI:
                 else:
                     self._aim(action)
                 return
-        self._say(f"{self.selected} cannot go to {cell}")
+        self._say(_("{unit} cannot go to {cell}").format(unit=self.selected, cell=cell))
 
     def on_key(self, number: int) -> None:
         """The action listed under key `number` (1-9): aimed ones wait for Enter, others happen."""
@@ -335,7 +335,7 @@ class PlayUI:
         if options:
             self._apply(options[0])
         else:
-            self._say(f"{self.selected} cannot do that now (is it piloting a vehicle?)")
+            self._say(_("{unit} cannot do that now (is it piloting a vehicle?)").format(unit=self.selected))
 
     def _apply(self, action) -> None:
         """Apply a human's action, write it, then let rolls and AI turns follow."""
@@ -527,11 +527,13 @@ class PlayUI:
         odds = odds_of(self.game, action)
         if odds is None:
             return ""
-        spread = ", ".join(f"{k}: {p:.0%}" for k, p in sorted(odds.damage_distribution.items()) if k > 0 and p >= 0.005)
-        what = "damage" if isinstance(action, Attack) else "damage points removed"
-        resist = "dodge/armor" if isinstance(action, Attack) else "damage points"
-        return (f"{odds.bricks} brick{'s' if odds.bricks != 1 else ''} vs {odds.resist_bricks} {resist}: {odds.success:.0%} to succeed, "
-                f"{odds.expected_damage:.2f} {what} expected" + (f" ({spread})" if spread else ""))
+        spread = ", ".join(f"{k}: {percent(p)}" for k, p in sorted(odds.damage_distribution.items()) if k > 0 and p >= 0.005)
+        bricks = ngettext("{n} brick", "{n} bricks", odds.bricks).format(n=odds.bricks)
+        words = _("{bricks} vs {resist} dodge/armor: {success} to succeed, {expected} damage expected") if isinstance(
+            action, Attack) else _("{bricks} vs {resist} damage points: {success} to succeed, {expected} damage points "
+                                   "removed expected")
+        return words.format(bricks=bricks, resist=odds.resist_bricks, success=percent(odds.success),
+                            expected=decimal(odds.expected_damage, 2)) + (f" ({spread})" if spread else "")
 
     def _say(self, words: str | None) -> None:
         self.message = words or ""
@@ -541,24 +543,28 @@ class PlayUI:
         state = self.game.state
         if self.game.is_over:
             winner = self.game.winner
-            status = f"Game over after round {state.round}: " + (f"{self.scene.side(winner).name} wins" if winner
-                                                                 else "a draw") + f" ({state.result})"
-            prompt = f"replay written to {self.replay_path}"
+            status = _("Game over after round {round}: {outcome} ({result})").format(
+                round=state.round, result=state.result,
+                outcome=_("{side} wins").format(side=self.scene.side(winner).name) if winner else _("a draw"))
+            prompt = _("replay written to {path}").format(path=self.replay_path)
         else:
             side = state.side_to_play
             who = self.scene.side(side).name if side else "-"
-            status = f"Round {state.round}: {who} to play" + (f" ({self.players.get(side)})" if side else "")
+            player = self.players.get(side)
+            player = _("human") if player == "human" else player
+            status = _("Round {round}: {side} to play").format(round=state.round, side=who) + (
+                f" ({player})" if side else "")
             if self.selected:
-                status += f" | {self.selected} chosen"
-            prompt = self.message or ("click one of your units" if self.selected is None else
-                                      "click a lit cell to move, an enemy to aim, Space to end the turn")
+                status += " | " + _("{unit} chosen").format(unit=self.selected)
+            prompt = self.message or (_("click one of your units") if self.selected is None else
+                                      _("click a lit cell to move, an enemy to aim, Space to end the turn"))
         listed = self._legal(self.selected) if self.selected and self._human_to_play() else []
         self.listed = [a for a in listed if not isinstance(a, (Move, GetOff))][:MAX_LISTED]  # those: click a lit cell
         lines = [f"{n}. {describe_action(a)}" for n, a in enumerate(self.listed, start=1)]
         if self.aimed is not None:
             odds = self.odds_text(self.aimed) if isinstance(self.aimed, (Attack, Treat)) else ""
-            prompt = f"{describe_action(self.aimed)}{': ' + odds if odds else ''} | Enter (or the same click again) " \
-                     "commits, Esc cancels"
+            prompt = f"{describe_action(self.aimed)}{': ' + odds if odds else ''} | " + _(
+                "Enter (or the same click again) commits, Esc cancels")
         self.message = ""
         from bow3d.view.brick_roll_animation import throw_caption
 
@@ -594,3 +600,8 @@ class PlayUI:
     def close(self) -> None:
         """Close the replay (a game left unfinished stays a valid, shorter replay)."""
         self.writer.close()
+
+
+def percent(fraction: float) -> str:
+    """0.41 -> '41%' / '41 %' (the language spoken)."""
+    return percent_sign(f"{fraction * 100:.0f}")

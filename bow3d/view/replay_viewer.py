@@ -15,10 +15,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from bow3d.i18n import N_, _, decimal
 from bow3d.view.timeline import Timeline
 
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
-HELP = ("space play/pause | left/right previous/next shot | home/end | 0-9 seek | +/- speed | "
+HELP = N_("space play/pause | left/right previous/next shot | home/end | 0-9 seek | +/- speed | "
         "drag, WASD, wheel: free look | C director's camera | Esc quit")
 ORBIT_DEG_PER_PIXEL = 0.3
 KEY_ORBIT_DEG = 5.0
@@ -54,7 +55,7 @@ class ReplayViewer:
         self._drag: tuple[float, float] | None = None
         self.status = OnscreenText("", pos=(-1.75 * aspect / (16 / 9), 0.93), scale=0.04, align=0, fg=(1, 1, 1, 1),
                                    shadow=(0, 0, 0, 0.8), mayChange=True, parent=base.aspect2d)
-        self.help = OnscreenText(HELP, pos=(0, -0.98), scale=0.035, fg=(1, 1, 1, 1), shadow=(0, 0, 0, 0.8),
+        self.help = OnscreenText(_(HELP), pos=(0, -0.98), scale=0.035, fg=(1, 1, 1, 1), shadow=(0, 0, 0, 0.8),
                                  parent=base.aspect2d)
         self._bind()
         self.show()
@@ -160,11 +161,13 @@ class ReplayViewer:
         self.stage.show(spec, self.film)
         if self.free is not None:
             self.stage.look(self.free.pose())
-        state = "playing" if self.playing else "paused"
+        state = _("playing") if self.playing else _("paused")
         shot = self.film.shots[spec.shot] if spec.shot >= 0 else None
-        where = f"shot {spec.shot + 1}/{len(self.film.shots)} ({shot.kind.replace('_', ' ')})" if shot else "no shots"
-        where += "  free look (C: director)" if self.free is not None else ""
-        self.status.setText(f"{self.time_s:5.1f} / {self.film.duration_s:.1f} s  {state}  x{self.speed:g}  {where}")
+        where = _("shot {n}/{shots} ({kind})").format(n=spec.shot + 1, shots=len(self.film.shots),
+                                                     kind=shot.kind.replace("_", " ")) if shot else _("no shots")
+        where += "  " + _("free look (C: director)") if self.free is not None else ""
+        self.status.setText(f"{decimal(self.time_s):>5} / {decimal(self.film.duration_s)} s  {state}  "
+                            f"x{self.speed:g}  {where}")
 
     def _tick(self, task):
         if self._drag is not None:
@@ -202,11 +205,12 @@ def open_replay_viewer(replay_path: str | Path) -> None:
     scene, timeline, opened = load_timeline(replay_path)
     hint = f"film the replay instead: bow3d replay {replay_path} --video replay.mp4"
     if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
-        raise RenderUnavailable(f"no display here (DISPLAY is not set), so no window can open; {hint}")
+        raise RenderUnavailable(_("no display here (DISPLAY is not set), so no window can open; {hint}")
+                                .format(hint=hint))
     try:
         base = open_base(offscreen=False, size=(1280, 720), title=f"bow3d replay {Path(replay_path).name}")
     except RenderUnavailable as error:
-        raise RenderUnavailable(f"{str(error).split('. Without')[0]}; {hint}") from None
+        raise RenderUnavailable(_("{value}; {hint}").format(value=str(error).split('. Without')[0], hint=hint)) from None
     viewer = ReplayViewer(base, scene, timeline, opened.library())
     viewer.on_play_pause()
     base.run()

@@ -33,6 +33,7 @@ from bow3d.view.ground import GroundHeights
 from bow3d.view.scene_graph import attach_batches
 from bow3d.view.still import attach_model
 from bow3d.world.bodies import FEET_SLAB_LDU
+from bow3d.i18n import _
 
 STUD = 20.0
 BASE_PLATE_LDU = 4.6  # a unit's base (rulesets that play on bases) drawn this thick: over the studs
@@ -115,8 +116,9 @@ class SceneNodes:
                 found = self.library.find(ref)
                 if found is None:
                     where = f"{self.scene.path.name}: " if self.scene.path else ""
-                    raise SceneError(f"{where}{what}: model '{ref}' is neither a file beside the scene nor a part "
-                                     f"of the LDraw library ({self.library.describe()}); fix the path")
+                    raise SceneError(_("{where}{what}: model '{ref}' is neither a file beside the "
+                                       "scene nor a part of the LDraw library ({value}); fix the path")
+                                     .format(where=where, what=what, ref=ref, value=self.library.describe()))
                 path = found
             model = _load(path, self.library, what)
             self.models[ref], self._prototypes[ref] = model, _unit_geometry(model, self.quality, Path(ref).name)
@@ -414,7 +416,7 @@ def _load(path: Path, library: Library, what: str) -> Model:
     except SceneError:
         raise
     except Exception as error:  # LDrawError already names the file
-        raise SceneError(f"{what}: {error}") from None
+        raise SceneError(_("{what}: {error}").format(what=what, error=error)) from None
 
 
 def _merged(batches: list[Batch]) -> list[Batch]:

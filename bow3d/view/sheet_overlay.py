@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from bow3d.i18n import _, ngettext
 from bow3d.view import markers
 from bow3d.view.markers import BLACK, DARK_GREY, GREEN, RED, WHITE, YELLOW
 
@@ -43,20 +44,20 @@ def _code(colour: str) -> int:
 def sheet_rows(sheet, weapon: str | None = None, damage: int = 0) -> list[SheetRow]:
     """The rows of a description sheet (minifig §1.4.1 or vehicle §1.4.2) for a unit in a state."""
     if getattr(sheet, "kind", "minifig") == "vehicle":
-        rows = [SheetRow("Speed", (GREEN,) * sheet.speed),
-                SheetRow("Dodge/Armor", (DARK_GREY,) * sheet.dodge + (BLACK,) * sheet.armor),
-                SheetRow("HP", (YELLOW,) * sheet.hp, min(damage, sheet.hp))]
+        rows = [SheetRow(_("Speed"), (GREEN,) * sheet.speed),
+                SheetRow(_("Dodge/Armor"), (DARK_GREY,) * sheet.dodge + (BLACK,) * sheet.armor),
+                SheetRow(_("HP"), (YELLOW,) * sheet.hp, min(damage, sheet.hp))]
         rows += [SheetRow(w.name, (BLACK,) * w.damage) for w in sheet.weapons]
         return rows
     held = sheet.weapon(weapon)
     weapon_damage = held.damage if held is not None else 0
-    label = f"Attack/Damage ({held.name})" if held is not None else "Attack/Damage"
-    return [SheetRow("Action budget", (WHITE,) * sheet.action_budget),
-            SheetRow("Move", (GREEN,) * sheet.move),
+    label = _("Attack/Damage ({weapon})").format(weapon=held.name) if held is not None else _("Attack/Damage")
+    return [SheetRow(_("Action budget"), (WHITE,) * sheet.action_budget),
+            SheetRow(_("Move"), (GREEN,) * sheet.move),
             SheetRow(label, (DARK_GREY,) * sheet.attack + (BLACK,) * weapon_damage),
-            SheetRow("Dodge/Armor", (DARK_GREY,) * sheet.dodge + (BLACK,) * sheet.armor),
-            SheetRow("HP", (_code(sheet.hp_colour),) * sheet.hp, min(damage, sheet.hp)),
-            SheetRow("Treat/Repair", (_code(sheet.treat_colour),) * sheet.treat)]
+            SheetRow(_("Dodge/Armor"), (DARK_GREY,) * sheet.dodge + (BLACK,) * sheet.armor),
+            SheetRow(_("HP"), (_code(sheet.hp_colour),) * sheet.hp, min(damage, sheet.hp)),
+            SheetRow(_("Treat/Repair"), (_code(sheet.treat_colour),) * sheet.treat)]
 
 
 def layout(rows: list[SheetRow], width: int = PLATE_WIDTH) -> list[tuple[int, list[tuple[int, int, int, bool]]]]:
@@ -110,10 +111,10 @@ class SheetOverlay:
         self.title, self.rows = title, sheet_rows(sheet, weapon, damage)
         self.content = self.root.attach_new_node("content")
         placed = layout(self.rows)
-        length = max([PLATE_LENGTH] + [stud[1] + 1 for _, studs in placed for stud in studs])
+        length = max([PLATE_LENGTH] + [stud[1] + 1 for _row, studs in placed for stud in studs])
         plate_code = SHEET_GREEN if getattr(sheet, "kind", "minifig") == "minifig" else markers.DARK_GREY
         pieces = [(self._plate(length), markers.ldraw_rgba(plate_code))]
-        for _, studs in placed:
+        for _row, studs in placed:
             for col, row, code, marked in studs:
                 origin = self._cell(col, row, length) + (markers.PLATE_LDU,)
                 pieces.append((markers.brick_corners(1, 1, markers.PLATE_LDU, origin), markers.ldraw_rgba(code)))
@@ -164,7 +165,8 @@ class SheetOverlay:
         for (row, studs), sheet_row in zip(placed, self.rows):
             x = PLATE_WIDTH * markers.STUD_LDU + 8
             value = len(sheet_row.studs)
-            suffix = f"  {value}" + (f" ({sheet_row.marked} damage)" if sheet_row.marked else "")
+            suffix = f"  {value}" + (" " + ngettext("({n} damage)", "({n} damage)", sheet_row.marked).format(
+                n=sheet_row.marked) if sheet_row.marked else "")
             text(sheet_row.label + suffix, (x, self._cell(0, row, length)[1] - 4, 10), 9.0, self.LABEL_RGBA)
         colour = tuple(c / 255 for c in side_rgba) if side_rgba is not None else (1, 1, 0.85, 1)
         text(title, (2.4 * markers.STUD_LDU, -1.0 * markers.STUD_LDU, 12), 12.0, colour)

@@ -15,6 +15,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
+from bow3d.i18n import _
 from bow3d.view.picture_words import Label, draw_words
 
 PAPERS_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
@@ -95,8 +96,9 @@ def draw_pages(scene, library, paper: str = "a4") -> list[np.ndarray]:
         renderer.render.hide()
         for first in range(0, len(cards), len(slots)):
             image = np.full((page_h, page_w, 3), 255, np.uint8)
-            labels = [Label(f"{scene.name or 'scene'} ({scene.ruleset.name}): description sheets, page "
-                            f"{first // len(slots) + 1} of {-(-len(cards) // len(slots))}",
+            labels = [Label(_("{scene} ({ruleset}): description sheets, page {page} of {pages}").format(
+                scene=scene.name or _("scene"), ruleset=scene.ruleset.name, page=first // len(slots) + 1,
+                pages=-(-len(cards) // len(slots))),
                             slots[0][0], slots[0][1] - 14, 16, INK, outline=False)]
             for card, (x, y) in zip(cards[first:first + len(slots)], slots):
                 if card in pictures:

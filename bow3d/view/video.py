@@ -28,6 +28,7 @@ from bow3d.errors import Bow3dError, ReplayError
 from bow3d.view.director import ShotList, direct
 from bow3d.view.encoder import Mp4Writer, check_size, free_output
 from bow3d.view.timeline import Timeline, side_styles, timeline_from_replay
+from bow3d.i18n import _
 
 MAX_FILM_SECONDS = 90.0
 ANTIALIASED_QUALITIES = ("high",)  # film qualities drawn with multisampling (film_multisamples)
@@ -83,7 +84,7 @@ class FilmRenderer:
             aspect = self.size[0] / self.size[1]
             self.nodes = attach_scene(self.renderer.render, scene, library)
             studs_within(self.nodes.battlefield, FILM_NEAR_LDU)
-            _, aspect2d = overlay_layer(self.renderer.buffer, aspect)
+            _unused, aspect2d = overlay_layer(self.renderer.buffer, aspect)
             rest = world_rest(world) if world is not None else None
             self.stage = Stage(self.nodes, self.renderer.buffer, self.renderer.camera, self.renderer.lens, aspect2d,
                                aspect, rest)
@@ -132,7 +133,8 @@ class FilmRenderer:
         self.frame_bytes(time_s)
         image = PNMImage()
         if not self.renderer.texture.store(image) or not image.write(str(path)):
-            raise Bow3dError(f"{path}: cannot write the picture (is the folder there and writable?)")
+            raise Bow3dError(_("{path}: cannot write the picture (is the folder there and writable?)")
+                             .format(path=path))
         return Path(path)
 
     def close(self) -> None:
@@ -217,11 +219,13 @@ class Clip:
 
         end = film_seconds if self.end_s is None else self.end_s
         if self.start_s >= film_seconds or end > film_seconds + 1e-9:
-            raise UserInputError(f"--clip {self.text()}: the film is {film_seconds:.1f} s long; give START:END "
-                                 f"within 0:{film_seconds:g}, e.g. 0:{min(10.0, film_seconds):g}")
+            raise UserInputError(_("--clip {value}: the film is {film_seconds:.1f} s long; give "
+                                   "START:END within 0:{film_seconds:g}, e.g. 0:{value2:g}")
+                                 .format(value=self.text(), film_seconds=film_seconds, value2=min(10.0, film_seconds)))
         first, last = round(self.start_s * fps), min(round(end * fps), count)
         if last <= first:
-            raise UserInputError(f"--clip {self.text()}: shorter than one frame at {fps} frames/s")
+            raise UserInputError(_("--clip {value}: shorter than one frame at {fps} frames/s")
+                                 .format(value=self.text(), fps=fps))
         return range(first, last)
 
     def text(self) -> str:
@@ -240,11 +244,11 @@ def parse_clip(text: str | None) -> Clip | None:
             raise ValueError
         clip = Clip(float(start) if start.strip() else 0.0, float(end) if end.strip() else None)
     except ValueError:
-        raise UserInputError(f"--clip {text!r}: give START:END in seconds of the film, e.g. 10:25") from None
+        raise UserInputError(_("--clip {text!r}: give START:END in seconds of the film, e.g. 10:25").format(text=text)) from None
     if not (0.0 <= clip.start_s < float("inf")) or (clip.end_s is not None and not clip.end_s <= float("inf")):
-        raise UserInputError(f"--clip {text!r}: give START:END in seconds of the film, e.g. 10:25")
+        raise UserInputError(_("--clip {text!r}: give START:END in seconds of the film, e.g. 10:25").format(text=text))
     if clip.end_s is not None and clip.end_s <= clip.start_s:
-        raise UserInputError(f"--clip {text!r}: END must come after START, e.g. 10:25")
+        raise UserInputError(_("--clip {text!r}: END must come after START, e.g. 10:25").format(text=text))
     return clip
 
 
@@ -277,8 +281,9 @@ def write_film(renderer: FilmRenderer, out_path: str | Path | None, fps: int = 3
     if gif_path is not None and len(frames) / fps > MAX_GIF_SECONDS + 1e-9:
         from bow3d.errors import UserInputError
 
-        raise UserInputError(f"a GIF of {len(frames) / fps:.0f} s is too long to share (at most "
-                             f"{MAX_GIF_SECONDS:g} s): give --clip START:END, e.g. --clip 10:25")
+        raise UserInputError(_("a GIF of {value:.0f} s is too long to share (at most "
+                               "{MAX_GIF_SECONDS:g} s): give --clip START:END, e.g. --clip 10:25")
+                             .format(value=len(frames) / fps, MAX_GIF_SECONDS=MAX_GIF_SECONDS))
     crf, preset = quality_settings(quality)
     started = time.perf_counter()
     with ExitStack() as stack:
@@ -329,7 +334,7 @@ def render_timeline_video(scene: Any, timeline: Timeline, out_path: str | Path |
     if out is None and gif is None:
         from bow3d.errors import UserInputError
 
-        raise UserInputError("nothing to write: give a video file (.mp4) or a GIF (.gif)")
+        raise UserInputError(_("nothing to write: give a video file (.mp4) or a GIF (.gif)"))
     renderer = FilmRenderer(scene, timeline, size, library, max_seconds, world, multisamples=film_multisamples(quality))
     try:
         with ExitStack() as stack:  # encoded beside the targets, renamed into place when whole
@@ -389,5 +394,6 @@ def _check_fps(fps: int) -> int:
     from bow3d.errors import UserInputError
 
     if not isinstance(fps, int) or not 1 <= fps <= 120:
-        raise UserInputError(f"frame rate {fps!r}: give a whole number of frames per second from 1 to 120, e.g. 30")
+        raise UserInputError(_("frame rate {fps!r}: give a whole number of frames per second from 1 to "
+                               "120, e.g. 30").format(fps=fps))
     return fps

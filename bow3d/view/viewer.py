@@ -20,9 +20,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from bow3d.i18n import N_, _, integer
 from bow3d.ldraw import Model
 from bow3d.view.batches import QUALITIES
 from bow3d.view.detail import set_detail_by_size
+from bow3d.view.hud import unbroken
 from bow3d.view.offscreen import SKY, VIEWS, RenderUnavailable, add_lights
 from bow3d.view.orbit import OrbitCamera
 from bow3d.view.still import attach_model
@@ -31,7 +33,8 @@ ORBIT_DEG_PER_PIXEL = 0.3
 KEY_ORBIT_DEG = 5.0
 KEY_PAN = 0.05
 WHEEL_ZOOM = 0.85
-HELP = ("mouse: left drag orbit, right drag pan, wheel zoom, click a unit then another: line of sight | keys: "
+HELP_WRAP = 68   # the key help, on two lines left of the panels docked bottom right (70 % of the width)
+HELP = N_("mouse: left drag orbit, right drag pan, wheel zoom, click a unit then another: line of sight | keys: "
         "arrows orbit, WASD pan, +/- zoom, 1-7 views, F frame, E edges, Q quality, C clear, H help, Esc quit")
 CLICK_PIXELS = 4.0  # a left press and release closer than this is a click, not a drag
 
@@ -56,10 +59,11 @@ def open_base(offscreen: bool = False, size: tuple[int, int] = (1280, 720), titl
     try:
         base = ShowBase(windowType="offscreen" if offscreen else "onscreen")
     except Exception as error:  # Panda3D raises a bare Exception when no window opens
-        raise RenderUnavailable(f"cannot open a {'buffer' if offscreen else 'window'}: {error}. "
-                                "Without a display, use 'bow3d render' for pictures.") from None
+        raise RenderUnavailable(_("cannot open a {value}: {error}. Without a display, use 'bow3d "
+                                  "render' for pictures.")
+                                .format(value='buffer' if offscreen else 'window', error=error)) from None
     if base.win is None:
-        raise RenderUnavailable("Panda3D opened no window; without a display use 'bow3d render'")
+        raise RenderUnavailable(_("Panda3D opened no window; without a display use 'bow3d render'"))
     if multisamples:
         base.render.set_antialias(AntialiasAttrib.M_multisample)
     return base
@@ -144,20 +148,23 @@ class Viewer:
         stats = self._stats()
         self.stats_text = OnscreenText(stats, pos=(-1.75, 0.92), scale=0.045, align=0, fg=(1, 1, 1, 1),
                                        shadow=(0, 0, 0, 0.8), mayChange=True, parent=self.base.aspect2d)
-        self.help_text = OnscreenText(HELP, pos=(-1.75, -0.95), scale=0.035, align=0, fg=(1, 1, 1, 1),
-                                      shadow=(0, 0, 0, 0.8), mayChange=True, parent=self.base.aspect2d)
+        self.help_text = OnscreenText(unbroken(_(HELP)), pos=(-1.75, -0.935), scale=0.035, align=0,
+                                      fg=(1, 1, 1, 1), shadow=(0, 0, 0, 0.8), mayChange=True,
+                                      parent=self.base.aspect2d, wordwrap=HELP_WRAP)
         self.verdict_text = OnscreenText("", pos=(-1.75, 0.84), scale=0.042, align=0, fg=(1, 1, 0.8, 1),
                                          shadow=(0, 0, 0, 0.9), mayChange=True, parent=self.base.aspect2d,
                                          wordwrap=40)
 
     def _stats(self) -> str:
-        what = f"{len(self.model.instances):,} parts"
+        parts = _("{n} parts").format(n=integer(len(self.model.instances)))
         if self.scene is not None:
-            what = (f"{self.scene.name or 'scene'}: {len(self.scene.units)} units, {len(self.scene.vehicles)} vehicles, "
-                    f"battlefield {what}")
+            what = _("{scene}: {units} units, {vehicles} vehicles, battlefield {parts}").format(
+                scene=self.scene.name or _("scene"), units=len(self.scene.units), vehicles=len(self.scene.vehicles),
+                parts=parts)
         else:
-            what = f"{self.model.path}: {what}"
-        return f"{what}, {self.triangles:,} triangles drawn ({self.state.quality}), {self.draw_calls} draw calls"
+            what = f"{self.model.path}: {parts}"
+        return _("{what}, {triangles} triangles drawn ({quality}), {calls} draw calls").format(
+            what=what, triangles=integer(self.triangles), quality=self.state.quality, calls=self.draw_calls)
 
     def _bind(self) -> None:
         b = self.base
@@ -265,7 +272,7 @@ class Viewer:
             self.selected = id
             self.nodes.highlight(id)
             self._show_sheet(id)
-            self.verdict_text.setText(f"{id} selected: click another unit for the line of sight (C clears)")
+            self.verdict_text.setText(_("{id} selected: click another unit for the line of sight (C clears)").format(id=id))
             return
         self.show_los(self.selected, id)
 
@@ -281,7 +288,7 @@ class Viewer:
         self.los = LosOverlay(self.base.render, self.nodes, report)
         self.nodes.highlight(firer)
         self.nodes.highlight(target, (1.0, 0.35, 0.1, 1.0), slot="target")
-        self.verdict_text.setText(self.los.verdict)
+        self.verdict_text.setText(unbroken(self.los.verdict))
 
     def on_tape_mode(self) -> None:
         """T: the next two clicks lay the measuring tape (a unit: from its head; else the point clicked)."""

@@ -20,6 +20,7 @@ from bow3d.ldraw import Model
 from bow3d.units import LDU_PER_STUD as STUD
 from bow3d.units import convert
 from bow3d.world.raycast import BodyShape, SightMesh, TriangleScene, sight_mesh
+from bow3d.i18n import _
 
 SAMPLES_PER_BODY = 1024    # points spread over a body's surface; a minifig shows about a fifth to any eye (>= 64)
 SAMPLE_STANDOFF_LDU = 0.05  # a sight line stops this short of its sample (a segment ending on a surface hits it)
@@ -60,10 +61,11 @@ def parse_base(value, where: str) -> tuple[float, float] | None:
             width, depth, unit = get("width"), get("depth"), get("unit", "studs") or "studs"
         size = (float(convert(float(width), unit, "studs")), float(convert(float(depth), unit, "studs")))
     except (TypeError, ValueError, IndexError, KeyError):
-        raise UserInputError(f"{where}: a base is [width, depth] in studs or {{width, depth, unit}}, "
-                             f"got {value!r}") from None
+        raise UserInputError(_("{where}: a base is [width, depth] in studs or {{width, depth, unit}}, "
+                               "got {value!r}").format(where=where, value=value)) from None
     if not all(v > 0 for v in size):
-        raise UserInputError(f"{where}: a base needs a positive width and depth, got {value!r}")
+        raise UserInputError(_("{where}: a base needs a positive width and depth, got {value!r}")
+                             .format(where=where, value=value))
     return size
 
 
@@ -101,8 +103,8 @@ def template_from_mesh(name: str, mesh: SightMesh, head_mask: np.ndarray | None 
     (or `head` (3,) gives the head point, model frame); `transparent` (T,) bool marks triangles of
     transparent parts; `seats` (S, 3) seat points in the model frame (vehicles)."""
     if mesh.triangle_count == 0:
-        raise UserInputError(f"{name}: the model has no triangles to see, hit or stand on; draw the unit in it "
-                             "or give the unit another model")
+        raise UserInputError(_("{name}: the model has no triangles to see, hit or stand on; draw the "
+                               "unit in it or give the unit another model").format(name=name))
     lo, hi = mesh.bounds()
     origin_z = -float(lo[2])
     positions = (mesh.positions - np.array([0, 0, lo[2]], np.float32)).astype(np.float32)
@@ -163,7 +165,7 @@ def sole_columns(scene: TriangleScene, footprint: np.ndarray) -> np.ndarray:
     gx, gy = np.meshgrid(x0 + u * (x1 - x0), y0 + u * (y1 - y0), indexing="ij")
     origins = np.column_stack([gx.ravel(), gy.ravel(), np.full(gx.size, -1.0)]).astype(np.float32)
     dirs = np.broadcast_to(np.array([0, 0, 1], np.float32), origins.shape).copy()
-    t, _ = scene.first_hit(origins, dirs, np.full(len(origins), 1e6, np.float32))
+    t, _unused = scene.first_hit(origins, dirs, np.full(len(origins), 1e6, np.float32))
     hit = np.isfinite(t)
     columns = np.column_stack([origins[hit, :2], t[hit] - 1.0]).astype(np.float64)
     if columns.shape[0] == 0:

@@ -26,6 +26,7 @@ from bow3d.world import plan
 from bow3d.world.bodies import BodySpec, body_pose, template_from_mesh
 from bow3d.world.materials import check_material
 from bow3d.world.raycast import box_mesh, merge_meshes
+from bow3d.i18n import _
 
 OBSTACLE = "obstacle"
 RECTANGLE_TOLERANCE = 1e-3  # |cos| between a footprint's two sides: above this it is no rectangle
@@ -35,23 +36,26 @@ def obstacle_shape(footprint, cells, height_ldu: float):
     """(mesh in the body frame, centre (x, y) studs, facing deg) of an obstacle: a box over a rectangle
     ((4, 2) corners, studs, in order) or one box per stud cell [(i, j), ...]."""
     if not height_ldu > 0:
-        raise UserInputError(f"an obstacle needs a height above 0 LDU, got {height_ldu!r}")
+        raise UserInputError(_("an obstacle needs a height above 0 LDU, got {height_ldu!r}")
+                             .format(height_ldu=height_ldu))
     if cells is not None:
         cells = np.asarray(cells, np.float64).reshape(-1, 2)
         if cells.shape[0] == 0:
-            raise UserInputError("an obstacle needs at least one cell")
+            raise UserInputError(_("an obstacle needs at least one cell"))
         centre = (cells.min(axis=0) + cells.max(axis=0) + 1.0) / 2.0
         boxes = [box_mesh(((i - centre[0]) * STUD, (j - centre[1]) * STUD, 0.0),
                           ((i + 1 - centre[0]) * STUD, (j + 1 - centre[1]) * STUD, height_ldu)) for i, j in cells]
         return merge_meshes(*boxes), (float(centre[0]), float(centre[1])), 270.0
     corners = np.asarray(footprint, np.float64)
     if corners.shape != (4, 2):
-        raise UserInputError(f"an obstacle's footprint is 4 corners (x, y) in studs, in order; got {footprint!r}")
+        raise UserInputError(_("an obstacle's footprint is 4 corners (x, y) in studs, in order; got "
+                               "{footprint!r}").format(footprint=footprint))
     across, along = corners[1] - corners[0], corners[3] - corners[0]
     width, depth = float(np.linalg.norm(across)), float(np.linalg.norm(along))
     if min(width, depth) <= 0 or abs(across @ along) > RECTANGLE_TOLERANCE * width * depth or \
             not np.allclose(corners[2], corners[1] + along, atol=1e-6 * max(width, depth)):
-        raise UserInputError(f"an obstacle's footprint must be a rectangle, corners in order; got {footprint!r}")
+        raise UserInputError(_("an obstacle's footprint must be a rectangle, corners in order; got "
+                               "{footprint!r}").format(footprint=footprint))
     half = np.array([width, depth]) * STUD / 2.0
     mesh = box_mesh((-half[0], -half[1], 0.0), (half[0], half[1], height_ldu))
     centre = corners.mean(axis=0)
@@ -66,7 +70,7 @@ def add_obstacle(world, id: str, footprint, height_ldu: float, material: str, ce
     key = f"obstacle:{id}"
     body = world.bodies.get(id)
     if body is not None and body.kind != OBSTACLE:
-        raise UserInputError(f"{id} is a {body.kind}, not an obstacle: pick another id")
+        raise UserInputError(_("{id} is a {kind}, not an obstacle: pick another id").format(id=id, kind=body.kind))
     if body is None or not _same_shape(body.template.shape.scene.mesh, mesh):
         template = template_from_mesh(key, mesh)
         world.templates[key] = template
@@ -89,7 +93,8 @@ def remove_obstacle(world, id: str) -> None:
     """See World.remove_obstacle."""
     body = world.body(id, placed=False)
     if body.kind != OBSTACLE:
-        raise UserInputError(f"{id} is a {body.kind}, not an obstacle (remove units and vehicles with remove)")
+        raise UserInputError(_("{id} is a {kind}, not an obstacle (remove units and vehicles with "
+                               "remove)").format(id=id, kind=body.kind))
     if world.active[body.index]:
         world.remove(id)
 
@@ -102,14 +107,15 @@ def select_decor(world, instances=None, region=None, materials=None) -> np.ndarr
         chosen = np.unique(np.asarray(instances, np.int64).reshape(-1))
         bad = chosen[(chosen < 0) | (chosen >= count)]
         if bad.size:
-            raise UserInputError(f"no decor part {int(bad[0])}: decor instances are 0..{count - 1}")
+            raise UserInputError(_("no decor part {value}: decor instances are 0..{value2}")
+                                 .format(value=int(bad[0]), value2=count - 1))
     elif region is not None:
         boxes = world.decor_boxes
         centre = (boxes[:, 0, :2] + boxes[:, 1, :2]) / 2.0
         ok = np.isfinite(centre).all(axis=1)
         chosen = np.flatnonzero(ok)[plan.contains(np.asarray(region, np.float64) * STUD, centre[ok])]
     else:
-        raise UserInputError("remove_decor needs instance indices or a region")
+        raise UserInputError(_("remove_decor needs instance indices or a region"))
     if materials is not None:
         wanted = [materials] if isinstance(materials, str) else list(materials)
         chosen = chosen[np.isin(world.decor_materials[chosen], wanted)]

@@ -21,6 +21,7 @@ import numpy as np
 
 from bow3d.units import LDU_PER_PLATE as PLATE_LDU
 from bow3d.units import LDU_PER_STUD as STUD
+from bow3d.i18n import _
 
 STEP_TOLERANCE_LDU = 0.5
 PROBE_OFFSET_LDU = 6.0
@@ -151,7 +152,8 @@ class StudGrid:
         cell = (math.floor(body.position[0]), math.floor(body.position[1]))
         k = self.index(cell)
         if k is None:
-            raise UserInputError(f"{unit} stands at {body.position}, outside the battlefield's stud grid")
+            raise UserInputError(_("{unit} stands at {position}, outside the battlefield's stud grid")
+                                 .format(unit=unit, position=body.position))
         return k, self.occupied(world, (unit,))
 
     def reachable(self, world, unit: str, move_studs: int) -> dict[tuple[int, int], int]:

@@ -37,6 +37,7 @@ from pathlib import Path
 import numpy as np
 
 from bow3d.errors import UserInputError
+from bow3d.i18n import _
 
 STONE, WOOD, GLASS, PLANT, METAL, SAND, GROUND = "stone", "wood", "glass", "plant", "metal", "sand", "ground"
 UNIT, VEHICLE, BODY = "unit", "vehicle", "body"
@@ -109,8 +110,8 @@ DEFAULT_RULES: tuple[MaterialRule, ...] = (
 def check_material(material, where: str) -> str:
     """A material name as given in a table or an override: a lower-case word."""
     if not isinstance(material, str) or not _NAME.match(material):
-        raise UserInputError(f"{where}: a material is a lower-case word such as {', '.join(MATERIALS[:5])}; "
-                             f"got {material!r}")
+        raise UserInputError(_("{where}: a material is a lower-case word such as {value}; got "
+                               "{material!r}").format(where=where, value=', '.join(MATERIALS[:5]), material=material))
     return material
 
 
@@ -139,19 +140,20 @@ class MaterialTable:
             where = f"materials: {key!r}"
             material = check_material(material, where)
             key = str(key).strip()
-            kind, _, ident = key.partition(":")
+            kind, _unused, ident = key.partition(":")
             if ident and kind in BODY_KINDS:
                 bodies[f"{kind}:{ident}"] = material
             elif key.startswith("@"):
                 colours[key[1:].lower()] = material
             elif "@" in key:
-                part, _, colour = key.partition("@")
+                part, _unused, colour = key.partition("@")
                 part_colours[f"{_part_key(part)}@{colour.strip().lower()}"] = material
             elif key:
                 parts[_part_key(key)] = material
             else:
-                raise UserInputError(f"{where}: give a part ('3005.dat'), a part in a colour ('3005.dat@70'), "
-                                     f"a colour ('@70') or a body ('unit:red-2')")
+                raise UserInputError(_("{where}: give a part ('3005.dat'), a part in a colour "
+                                       "('3005.dat@70'), a colour ('@70') or a body ('unit:red-2')")
+                                     .format(where=where))
         return cls(tuple(rules), check_material(default, "default material"), parts, part_colours, colours, bodies)
 
     def classify(self, part: str, title: str = "", colour_code: int | None = None, colour_name: str = "",
@@ -182,10 +184,11 @@ class MaterialTable:
     def check_bodies(self, known: Mapping[str, str]) -> None:
         """Body overrides must name bodies of the world (`known`: id -> kind); obstacles come later."""
         for key in self.bodies:
-            kind, _, ident = key.partition(":")
+            kind, _unused, ident = key.partition(":")
             if kind != "obstacle" and known.get(ident) != kind:
                 valid = ", ".join(f"{k}:{i}" for i, k in known.items()) or "none"
-                raise UserInputError(f"materials: {key!r} names no {kind} of this scene (bodies: {valid})")
+                raise UserInputError(_("materials: {key!r} names no {kind} of this scene (bodies: "
+                                       "{valid})").format(key=key, kind=kind, valid=valid))
 
 
 def classify_instances(table: MaterialTable, instances, model=None) -> np.ndarray:
@@ -224,7 +227,7 @@ def part_titles(model) -> dict[str, str]:
         if key.startswith("missing:"):
             titles[key] = ""
         elif "#" in key:
-            source, _, name = key.rpartition("#")
+            source, _unused, name = key.rpartition("#")
             if source not in sources:
                 sources[source] = _read_lines(source)
             titles[key] = _block_title(sources[source], name)

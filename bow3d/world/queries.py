@@ -18,6 +18,7 @@ from bow3d.units import from_unit, to_unit
 from bow3d.world import plan
 from bow3d.world.raycast import CONTINUE_LDU, near_bodies
 from bow3d.world.report import Crossing
+from bow3d.i18n import _
 
 MEASURES = ("heads", "bases", "front_edge", "bodies", "centres")
 WITHIN = ("centres", "bases", "heads")
@@ -65,7 +66,8 @@ def measure(world, a: str, b: str, between: str = "heads", unit: str = "studs") 
         (za0, za1), (zb0, zb1) = _heights(world, ra), _heights(world, rb)
         ldu = math.hypot(flat, max(0.0, za0 - zb1, zb0 - za1))  # two upright prisms: plan and height apart
     else:
-        raise UserInputError(f"unknown measuring convention {between!r}; use one of {', '.join(MEASURES)}")
+        raise UserInputError(_("unknown measuring convention {between!r}; use one of {value}")
+                             .format(between=between, value=', '.join(MEASURES)))
     return float(to_unit(ldu, unit))
 
 
@@ -89,7 +91,7 @@ def _origin(world, origin) -> tuple[np.ndarray, int | None, float]:
         return world.poses[body.index, :2, 3].copy(), body.index, body.facing
     xy = np.asarray(origin, np.float64).reshape(-1)
     if xy.shape != (2,):
-        raise UserInputError(f"a point on the field is (x, y) in studs, got {origin!r}")
+        raise UserInputError(_("a point on the field is (x, y) in studs, got {origin!r}").format(origin=origin))
     return xy * STUD, None, math.nan
 
 
@@ -103,7 +105,7 @@ def _result(world, rows: np.ndarray, distance_ldu: np.ndarray, keep: np.ndarray,
 def bodies_within(world, origin, radius: float, unit: str = "studs", kinds=None, between: str = "centres",
                   exclude=()) -> dict[str, float]:
     """See World.bodies_within. 'heads' (3D, eye to eye) needs a body as the origin."""
-    xy, row, _ = _origin(world, origin)
+    xy, row, _unused = _origin(world, origin)
     skip = (*([exclude] if isinstance(exclude, str) else exclude), *([origin] if row is not None else []))
     rows = _candidates(world, kinds, skip)
     if between == "centres":
@@ -114,8 +116,8 @@ def bodies_within(world, origin, radius: float, unit: str = "studs", kinds=None,
     elif between == "heads" and row is not None:
         dist = np.linalg.norm(heads(world, rows) - world.head(origin), axis=1)
     else:
-        raise UserInputError(f"unknown convention {between!r} for bodies_within (use {', '.join(WITHIN)}; "
-                             "'heads' from a body)")
+        raise UserInputError(_("unknown convention {between!r} for bodies_within (use {value}; 'heads' "
+                               "from a body)").format(between=between, value=', '.join(WITHIN)))
     return _result(world, rows, dist, dist <= from_unit(radius, unit) + 1e-9, unit)
 
 
@@ -125,8 +127,9 @@ def bodies_in_cone(world, apex, heading_deg: float | None, half_angle_deg: float
     xy, row, facing = _origin(world, apex)
     heading = facing if heading_deg is None else float(heading_deg)
     if not 0.0 < half_angle_deg <= 180.0 or not math.isfinite(heading):
-        raise UserInputError(f"a cone needs 0 < half angle <= 180 degrees and a heading, got {half_angle_deg!r}, "
-                             f"{heading_deg!r}")
+        raise UserInputError(_("a cone needs 0 < half angle <= 180 degrees and a heading, got "
+                               "{half_angle_deg!r}, {heading_deg!r}")
+                             .format(half_angle_deg=half_angle_deg, heading_deg=heading_deg))
     skip = (*([exclude] if isinstance(exclude, str) else exclude), *([apex] if row is not None else []))
     rows = _candidates(world, kinds, skip)
     polys = bases(world, rows)
@@ -145,8 +148,9 @@ def bodies_in_template(world, origin, heading_deg: float | None, length: float, 
     heading = facing if heading_deg is None else float(heading_deg)
     near = width if near_width is None else near_width
     if length <= 0 or width < 0 or near < 0 or not math.isfinite(heading):
-        raise UserInputError(f"a template needs a length > 0, widths >= 0 and a heading; got {length!r}, "
-                             f"{width!r}, {near!r}, {heading_deg!r}")
+        raise UserInputError(_("a template needs a length > 0, widths >= 0 and a heading; got "
+                               "{length!r}, {width!r}, {near!r}, {heading_deg!r}")
+                             .format(length=length, width=width, near=near, heading_deg=heading_deg))
     shape = plan.trapezoid(xy, heading, *(float(from_unit(v, unit)) for v in (length, width, near)))
     skip = (*([exclude] if isinstance(exclude, str) else exclude), *([origin] if row is not None else []))
     rows = _candidates(world, kinds, skip)
@@ -159,7 +163,8 @@ def _end(world, end) -> tuple[np.ndarray, str | None]:
         return world.head(end), end
     point = np.asarray(end, np.float64).reshape(-1)
     if point.shape != (3,):
-        raise UserInputError(f"a segment's end is a body id or a world point (x, y, z) in LDU, got {end!r}")
+        raise UserInputError(_("a segment's end is a body id or a world point (x, y, z) in LDU, got "
+                               "{end!r}").format(end=end))
     return point, None
 
 
@@ -181,7 +186,7 @@ def bodies_along(world, a, b, kinds=None, decor: bool = False) -> tuple[Crossing
         pose = world.poses[row]
         local_o = ((origin - pose[:3, 3]) @ pose[:3, :3]).astype(np.float32)
         local_d = (direction[None] @ pose[:3, :3]).astype(np.float32)
-        t, _ = world._shapes[row].scene.first_hit(local_o, local_d, tfar)
+        t, _unused = world._shapes[row].scene.first_hit(local_o, local_d, tfar)
         if np.isfinite(t[0]):
             body = world._rows[row]
             crossings.append(Crossing(body.kind, float(t[0]) / STUD, id=body.id, material=body.material,
@@ -195,7 +200,7 @@ def _decor_crossings(world, start: np.ndarray, direction: np.ndarray, length: fl
     """Every decor part along one segment: hit, go on past the hit, again (one ray, a few rounds)."""
     first: dict[int, float] = {}
     travelled = 0.0
-    for _ in range(MAX_DECOR_CROSSINGS):
+    for _unused in range(MAX_DECOR_CROSSINGS):
         origin = (start + travelled * direction).astype(np.float32)[None]
         t, prim = world.decor_scene.first_hit(origin, direction[None], np.array([length - travelled], np.float32))
         if not np.isfinite(t[0]):

@@ -28,6 +28,7 @@ from functools import lru_cache
 import numpy as np
 
 from bow3d.errors import UserInputError
+from bow3d.i18n import _
 
 SILHOUETTE_CELLS = 768        # rays over the projected box; a standing minifig meets about half of them
 SILHOUETTE_SEED = 20261211    # the jitter pattern (fixed: the same rays for the same geometry)
@@ -66,7 +67,8 @@ def sight_method(name: str | SightMethod | None) -> SightMethod:
         return name
     found = SIGHT_METHODS.get(DEFAULT_SIGHT_METHOD if name is None else str(name))
     if found is None:
-        raise UserInputError(f"unknown sight method {name!r} (this bow3d knows {', '.join(SIGHT_METHODS)})")
+        raise UserInputError(_("unknown sight method {name!r} (this bow3d knows {value})")
+                             .format(name=name, value=', '.join(SIGHT_METHODS)))
     return found
 
 
@@ -149,7 +151,7 @@ def silhouette_rays(template, pose: np.ndarray, eye: np.ndarray, cells: int = SI
     local_dirs = np.ascontiguousarray(coeffs @ (frame @ rot), np.float32)    # in the body's frame
     local_eye = ((eye - move) @ rot).astype(np.float32)
     reach = distance + float(np.linalg.norm(corners[7] - corners[0])) + 1.0
-    t, _ = template.shape.scene.first_hit(np.broadcast_to(local_eye, local_dirs.shape).copy(), local_dirs,
+    t, _unused = template.shape.scene.first_hit(np.broadcast_to(local_eye, local_dirs.shape).copy(), local_dirs,
                                           np.full(len(u), reach, np.float32))
     hit = np.isfinite(t)
     return np.ascontiguousarray(coeffs[hit] @ frame, np.float32), t[hit]

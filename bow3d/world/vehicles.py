@@ -30,6 +30,7 @@ from bow3d.units import LDU_PER_STUD as STUD
 from bow3d.world.bodies import footprint_corners
 from bow3d.world.raycast import CONTINUE_LDU, cast_bodies
 from bow3d.world.report import Contact
+from bow3d.i18n import _
 
 RAY_SPACING_LDU = 4.0
 RAY_LAYER_LDU = 6.0
@@ -54,7 +55,7 @@ def _first_contacts(world, body, origins: np.ndarray, dirs: np.ndarray, tfar: np
     active[body.index] = False
     for occupant in world.occupants(body.id):  # they ride along
         active[world.bodies[occupant].index] = False
-    t_body, hit_body, _ = cast_bodies(origins, dirs, tfar, world._shapes, world.poses, active)
+    t_body, hit_body, _unused = cast_bodies(origins, dirs, tfar, world._shapes, world.poses, active)
     decor_first = t_decor <= t_body
     t = np.where(decor_first, t_decor, t_body)
     who = np.where(decor_first, -1, hit_body)
@@ -120,7 +121,8 @@ def _vehicle(world, vehicle: str):
     body = world.body(vehicle)
     if body.kind != "vehicle":
         from bow3d.errors import UserInputError
-        raise UserInputError(f"{vehicle} is a {body.kind}, not a vehicle: only vehicles sweep")
+        raise UserInputError(_("{vehicle} is a {kind}, not a vehicle: only vehicles sweep")
+                             .format(vehicle=vehicle, kind=body.kind))
     return body
 
 
@@ -159,7 +161,7 @@ def sweep_all(world, vehicle: str, distance_studs: float) -> tuple[Contact, ...]
     first: dict[tuple[int, int], tuple[float, int, int]] = {}  # (who, decor instance) -> (t, ray, prim)
     start = np.zeros(len(origins), np.float32)
     rows = np.arange(len(origins))
-    for _ in range(MAX_SWEEP_ROUNDS):
+    for _unused in range(MAX_SWEEP_ROUNDS):
         o = np.ascontiguousarray(origins[rows] + start[rows, None] * dirs[rows], np.float32)
         t, who, prim = _first_contacts(world, body, o, dirs[rows], (reach - start[rows]).astype(np.float32))
         hit = np.isfinite(t)
@@ -178,7 +180,7 @@ def sweep_all(world, vehicle: str, distance_studs: float) -> tuple[Contact, ...]
         if rows.size == 0:
             break
     contacts = []
-    for (who, _), (t, ray, prim) in first.items():
+    for (who, _unused), (t, ray, prim) in first.items():
         travelled = max(t - START_INSIDE_LDU, 0.0)
         contacts.append(_contact(world, body, who, prim, origins[ray].astype(np.float64) + t * forward,
                                  travelled / STUD, _centre(world, body, forward, travelled)))

@@ -29,6 +29,7 @@ from bow3d.world.report import Blocker, Crossing, SightReport
 from bow3d.scene.seats import read_seats
 from bow3d.world.sight import SightMethod, silhouette_rays
 from bow3d.world.sight import sight_method as sight_method_named
+from bow3d.i18n import _
 
 CLOSE_STUDS = 1.0   # design.md: "close" = the hands can touch, within 1 stud, body to body
 MAX_GLASS_LAYERS = 8  # transparent surfaces a sight line goes on past (then the next one stops it)
@@ -116,7 +117,7 @@ class World:
         bases = np.zeros((len(entries), 4))
         for k, (spec, tpl) in enumerate(entries):
             if spec.id in self.bodies:
-                raise UserInputError(f"two bodies share the id {spec.id!r}")
+                raise UserInputError(_("two bodies share the id {id!r}").format(id=spec.id))
             material = self.material_table.body_material(spec.kind, spec.id, spec.material)
             base = tuple(float(v) for v in spec.base_studs) if spec.base_studs is not None else None
             body = Body(spec.id, spec.kind, spec.side, tpl, start + k, None, spec.facing, spec.flying, material, base)
@@ -183,11 +184,12 @@ class World:
         """The body with this id; a one-line UserInputError listing the valid ids otherwise."""
         body = self.bodies.get(id)
         if body is None:
-            raise UserInputError(f"unknown unit or vehicle {id!r} (known: {', '.join(self.bodies) or 'none'})")
+            raise UserInputError(_("unknown unit or vehicle {id!r} (known: {value})")
+                                 .format(id=id, value=', '.join(self.bodies) or 'none'))
         if placed and not self.active[body.index]:
             on = [b for b in self.bodies if self.active[self.bodies[b].index]]
-            raise UserInputError(f"{id} is not on the battlefield (aboard a vehicle, removed, or outside it); "
-                                 f"on it: {', '.join(on) or 'none'}")
+            raise UserInputError(_("{id} is not on the battlefield (aboard a vehicle, removed, or "
+                                   "outside it); on it: {value}").format(id=id, value=', '.join(on) or 'none'))
         return body
 
     def place(self, id: str, position: tuple[float, float], facing_deg: float) -> None:
@@ -228,9 +230,10 @@ class World:
         it on the ground again; `remove` takes it away."""
         body, carrier = self.body(unit, placed=False), self.body(vehicle, placed=False)
         if body.kind != "unit" or carrier.kind != "vehicle":
-            raise UserInputError(f"only a unit sits in a vehicle: {unit} is a {body.kind}, {vehicle} a {carrier.kind}")
+            raise UserInputError(_("only a unit sits in a vehicle: {unit} is a {kind}, {vehicle} a "
+                                   "{kind2}").format(unit=unit, kind=body.kind, vehicle=vehicle, kind2=carrier.kind))
         if not isinstance(seat, int) or seat < 0:
-            raise UserInputError(f"a seat is a number from 0 (the pilot's), got {seat!r}")
+            raise UserInputError(_("a seat is a number from 0 (the pilot's), got {seat!r}").format(seat=seat))
         body.seat = (carrier.id, int(seat))
         self._pose_occupant(body)
         self._version += 1
@@ -291,7 +294,7 @@ class World:
         origins = np.column_stack([xy, np.full(len(xy), top)]).astype(np.float32)
         dirs = np.broadcast_to(np.array([0, 0, -1], np.float32), origins.shape).copy()
         span = np.full(len(xy), top - self.bounds[0, 2] + 1.0, np.float32)
-        t, _ = self.decor_scene.first_hit(origins, dirs, span)
+        t, _unused = self.decor_scene.first_hit(origins, dirs, span)
         return np.where(np.isfinite(t), top - t.astype(np.float64), -np.inf)
 
     def ground_height(self, x_studs: float, y_studs: float) -> float:
@@ -317,7 +320,7 @@ class World:
         rides never hide; a vehicle's own occupants are part of it when it is the target."""
         f, t = self.body(firer), self.body(target)
         if f.id == t.id:
-            raise UserInputError(f"{firer} cannot be its own target")
+            raise UserInputError(_("{firer} cannot be its own target").format(firer=firer))
         eye = self.head(firer)
         feet = float(self.poses[t.index, 2, 3])
         if self.method.rays == "silhouette":
@@ -373,7 +376,7 @@ class World:
         (seen (K,) bool, blocker index (K,) int32, blockers nearest to the eye first); `describe=False`
         skips naming the blockers (index -1 and an empty list: the batch mode of heatmaps). Seen means
         nothing at all in the way (transparent parts included)."""
-        seen, hider, blockers, _, glass = self._cast(eye, points, skip, describe)
+        seen, hider, blockers, _unused, glass = self._cast(eye, points, skip, describe)
         return seen, hider, blockers
 
     def _cast(self, eye: np.ndarray, points: np.ndarray, skip: tuple[int, ...], describe: bool,
@@ -510,7 +513,7 @@ class World:
             return t, key, gt, gkey
         rows = np.flatnonzero(self._is_glass(key, t))
         gt[rows], gkey[rows] = t[rows], key[rows]
-        for _ in range(MAX_GLASS_LAYERS):
+        for _unused in range(MAX_GLASS_LAYERS):
             if rows.size == 0:
                 break
             start = t[rows] + np.float32(CONTINUE_LDU)
@@ -527,7 +530,7 @@ class World:
         glassy_rows = self._glassy_rows()
         if not glassy_rows.any():
             return gt, gbody
-        for _ in range(MAX_GLASS_LAYERS):
+        for _unused in range(MAX_GLASS_LAYERS):
             hit = np.flatnonzero(np.isfinite(t_body) & (body >= 0))
             hit = hit[glassy_rows[body[hit]]]
             glassy = np.zeros(hit.size, bool)
@@ -601,7 +604,7 @@ class World:
         t_far, b_far = cast_merged(scene, owner, origins, dirs, limit, ~active, start)
         if not start.any():
             return t_far, b_far
-        t_near, b_near, _ = cast_bodies(origins, dirs, start, self._shapes, self.poses, active, eye)
+        t_near, b_near, _unused = cast_bodies(origins, dirs, start, self._shapes, self.poses, active, eye)
         near = np.isfinite(t_near)
         return np.where(near, t_near, t_far), np.where(near, b_near, b_far)
 
@@ -816,8 +819,9 @@ def _load_body_model(scene, name: str, library: Library) -> tuple[Model, Path]:
         return load_model(path, library), path
     found = library.find(name)
     if found is None:
-        raise UserInputError(f"{scene.path}: model {name!r} is neither a file next to the scene "
-                             f"nor a part of the library ({library.describe()})")
+        raise UserInputError(_("{path}: model {name!r} is neither a file next to the scene nor a part "
+                               "of the library ({value})")
+                             .format(path=scene.path, name=name, value=library.describe()))
     return load_model(found, library), Path(found)
 
 

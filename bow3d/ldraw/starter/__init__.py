@@ -18,6 +18,7 @@ from bow3d.errors import UserInputError
 from bow3d.ldraw.starter import bricks, equipment, minifig, openings, plants, primitives, vehicles, western
 from bow3d.ldraw.starter.ldconfig import format_ldconfig
 from bow3d.ldraw.starter.part import AUTHOR, Part, format_part
+from bow3d.i18n import _
 
 FAMILIES = (primitives, bricks, openings, plants, minifig, equipment, vehicles, western)
 
@@ -87,9 +88,10 @@ def generate(out: Path) -> list[Path]:
     existing = sorted(p for p in out.rglob("*") if p.is_file()) if out.is_dir() else []
     foreign = [p for p in existing if not is_generated(p)]
     if foreign:
-        raise UserInputError(f"{out}: holds files the starter library generator did not write "
-                             f"({foreign[0].relative_to(out).as_posix()}, {len(foreign)} in all); "
-                             "choose an empty folder or an earlier starter library")
+        raise UserInputError(_("{out}: holds files the starter library generator did not write "
+                               "({value}, {value2} in all); choose an empty folder or an earlier "
+                               "starter library")
+                             .format(out=out, value=foreign[0].relative_to(out).as_posix(), value2=len(foreign)))
     files = library_files()
     written = []
     for rel, text in files.items():

@@ -38,6 +38,7 @@ from bow3d.rulesets.blaze_of_glory.shooting import (PISTOLS, firearms, kind_of, 
                                                     shot_value)
 from bow3d.rulesets.blaze_of_glory.state import ACTED, BREAKING, ENGAGED, MOVE, MOVED, RAN, RUNNING, STANDING
 from bow3d.rulesets.blaze_of_glory.terrain import CONTACT_STUDS, heights, in_contact, plan_path
+from bow3d.i18n import _
 
 HARM = {"out_of_action": 1.0, "wounded": 0.8, "knocked_down_nerve": 0.35, "knocked_down": 0.25, "no_effect": 0.0}
 AMMO_COST = 0.25          # harm-equivalents lost when the gun runs dry
@@ -79,7 +80,7 @@ class BlazePlayer:
             return request.answer(self._decide(g, request))
         unit = g.state.turn.unit
         if unit is None:
-            raise RulesError(f"{self.side} is asked to play, but no figure is Active")
+            raise RulesError(_("{side} is asked to play, but no figure is Active").format(side=self.side))
         action = self._act(g, unit)
         if g.check(action) is not None:   # a fallback that is always legal in a player phase
             action = next(iter(g.legal_actions()), EndTurn(unit))

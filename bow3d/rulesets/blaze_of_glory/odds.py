@@ -19,11 +19,20 @@ from typing import Any
 
 from bow3d.rulesets.blaze_of_glory.book import (KNOCKED_DOWN, KNOCKED_DOWN_NERVE, NO_EFFECT, OUT_OF_ACTION,
                                                 SHOOTING_TABLE, WEAPONS, WOUNDED, passes, table_result)
+from bow3d.i18n import N_, _, current, ngettext
 
 STATES = ("standing", "knocked_down", "wounded", "out_of_action")
 RESULTS = (OUT_OF_ACTION, WOUNDED, KNOCKED_DOWN_NERVE, KNOCKED_DOWN, NO_EFFECT)
+WOUND_WORDS = {OUT_OF_ACTION: N_("out of action"), WOUNDED: N_("wounded"), KNOCKED_DOWN_NERVE: N_("knocked down nerve"),
+               KNOCKED_DOWN: N_("knocked down"), NO_EFFECT: N_("no effect")}
 FACES = range(1, 7)
 
+
+
+def _pct(fraction: float, width: int = 6, digits: int = 2) -> str:
+    """100 x `fraction` with `digits` decimals, right-aligned in `width`, the language's way."""
+    text = f"{100 * fraction:{width}.{digits}f}" if width else f"{100 * fraction:.{digits}f}"
+    return text.replace(".", ",") if current() == "fr" else text
 
 def p_pass(value: int) -> float:
     """A TEST against `value`: the share of d6 faces that pass."""
@@ -173,47 +182,55 @@ def odds_report(args: Any) -> tuple[list[str], dict[str, Any]]:
     from bow3d.errors import UserInputError
 
     if getattr(args, "bricks", None) is not None or getattr(args, "resist", None) is not None:
-        raise UserInputError("blaze-of-glory odds take no ATTACK DODGE numbers: give --shoot S and the modifiers")
+        raise UserInputError(_("blaze-of-glory odds take no ATTACK DODGE numbers: give --shoot S and "
+                               "the modifiers"))
     if args.shoot is None:
-        raise UserInputError("blaze-of-glory odds need --shoot S (the shooter's SHOOT value, 0 to 10)")
+        raise UserInputError(_("blaze-of-glory odds need --shoot S (the shooter's SHOOT value, 0 to 10)"))
     if not 0 <= args.shoot <= 10:
-        raise UserInputError(f"--shoot {args.shoot}: a SHOOT value is 0 to 10")
+        raise UserInputError(_("--shoot {shoot}: a SHOOT value is 0 to 10").format(shoot=args.shoot))
     weapon = args.weapon or "pistol"
     kind = WEAPONS[weapon]
     if args.cover not in (None, "partial", "full"):
-        raise UserInputError(f"--cover {args.cover}: name the level, partial or full (Shooting)")
+        raise UserInputError(_("--cover {cover}: name the level, partial or full (Shooting)").format(cover=args.cover))
     most = 1 if (args.stood_up or kind.template) else kind.max_shots
     if args.two_pistols:
         if weapon != "pistol" or args.shots not in (None, 2) or args.stood_up:
-            raise UserInputError("--two-pistols fires one pistol shot from each hand (2 shots), not after standing up")
+            raise UserInputError(_("--two-pistols fires one pistol shot from each hand (2 shots), not "
+                                   "after standing up"))
         shots = 2
     else:
         shots = 1 if args.shots is None else args.shots
         if not 1 <= shots <= most:
-            raise UserInputError(f"--shots {shots}: the {weapon} fires 1 to {most} shot(s) here "
-                                 "(Multiple Shots & Ammunition; one after standing up)")
+            raise UserInputError(_("--shots {shots}: the {weapon} fires 1 to {most} shot(s) here "
+                                   "(Multiple Shots & Ammunition; one after standing up)")
+                                 .format(shots=shots, weapon=weapon, most=most))
     if kind.template and (args.aimed or args.point_blank or args.half_range):
-        raise UserInputError("a scatter gun takes only the running, standing up and cover modifiers (Scatter Guns)")
+        raise UserInputError(_("a scatter gun takes only the running, standing up and cover modifiers "
+                               "(Scatter Guns)"))
     if kind.template and args.dead_eye:
-        raise UserInputError("DEAD EYE may not be used with a shotgun (Skills)")
+        raise UserInputError(_("DEAD EYE may not be used with a shotgun (Skills)"))
     values, words = modified_values(args.shoot, weapon=weapon, shots=shots, aimed=args.aimed,
                                     point_blank=args.point_blank, cover=args.cover, half_range=args.half_range,
                                     ran=args.ran, stood_up=args.stood_up, two_pistols=args.two_pistols)
     result = volley(values, kind.wound_modifier, args.dead_eye, kind.runs_dry and not args.two_pistols)
-    head = f"S {args.shoot} with a {weapon}: {len(values)} shot{'s' if len(values) != 1 else ''} at " + \
-        ", ".join(str(v) for v in values) + (f" ({'; '.join(words)})" if words else "")
-    lines = [head, f"to hit (each)        {', '.join(f'{100 * p:.2f} %' for p in result.p_hit)}",
-             f"at least one hit     {100 * result.p_any_hit:6.2f} %",
-             f"expected hits        {result.expected_hits:.4f}",
-             "a hit on the wound table" + (f" ({kind.wound_modifier:+d} {weapon})" if kind.wound_modifier else "")
+    head = ngettext("S {shoot} with a {weapon}: {n} shot at {values}", "S {shoot} with a {weapon}: {n} shots at {values}",
+                    len(values)).format(shoot=args.shoot, weapon=weapon, n=len(values),
+                                        values=", ".join(str(v) for v in values)) + (
+        f" ({'; '.join(words)})" if words else "")
+    row = (lambda label, value: f"{_(label):<20} {value}")
+    lines = [head, row(N_("to hit (each)"), ", ".join(f"{_pct(p, 0)} %" for p in result.p_hit)),
+             row(N_("at least one hit"), f"{_pct(result.p_any_hit)} %"),
+             row(N_("expected hits"), _pct(result.expected_hits / 100, width=0, digits=4)),
+             _("a hit on the wound table") + (f" ({kind.wound_modifier:+d} {weapon})" if kind.wound_modifier else "")
              + (" (DEAD EYE)" if args.dead_eye else "") + ":"]
-    lines += [f"  {r.replace('_', ' '):<20} {100 * result.wound.get(r, 0.0):6.2f} %" for r in RESULTS]
-    lines += ["the target after the shots:",
-              f"  out of action        {100 * result.final['out_of_action']:6.2f} %",
-              f"  wounded              {100 * result.final['wounded']:6.2f} %",
-              f"  knocked down         {100 * result.final['knocked_down']:6.2f} %",
-              f"  unhurt               {100 * result.final['standing']:6.2f} %",
-              f"out of ammo          {100 * result.p_out_of_ammo:6.2f} %"]
+    lines += ["  " + row(WOUND_WORDS.get(r, r.replace("_", " ")), f"{_pct(result.wound.get(r, 0.0))} %")
+              for r in RESULTS]
+    lines += [_("the target after the shots:"),
+              "  " + row(N_("out of action"), f"{_pct(result.final['out_of_action'])} %"),
+              "  " + row(N_("wounded"), f"{_pct(result.final['wounded'])} %"),
+              "  " + row(N_("knocked down"), f"{_pct(result.final['knocked_down'])} %"),
+              "  " + row(N_("unhurt"), f"{_pct(result.final['standing'])} %"),
+              row(N_("out of ammo"), f"{_pct(result.p_out_of_ammo)} %")]
     data = {"kind": "shoot", "weapon": weapon, "shoot": args.shoot, "shots": len(values), "modifiers": words,
             **result.to_dict()}
     return lines, data

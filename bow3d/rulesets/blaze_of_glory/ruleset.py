@@ -21,6 +21,7 @@ from bow3d.rulesets.blaze_of_glory.events import SCHEMA
 from bow3d.rulesets.blaze_of_glory.sheets import NAME, BlazeParams, BlazeScene, FigureSheet, check_scene
 from bow3d.rulesets.blaze_of_glory.sight import judge_sight, weapon_rings
 from bow3d.rulesets.blaze_of_glory.state import GameState
+from bow3d.i18n import _
 
 _CANDIDATES = (cards.candidates, movement.candidates, shooting.candidates, fisticuffs.candidates)
 
@@ -31,7 +32,7 @@ class BlazeRuleset(Ruleset):
     name = NAME
     title = "Blaze of Glory: Wild West skirmish (Tim Eagling)"
     edition = "web edition"
-    languages = ("en",)
+    languages = ("en", "fr")   # the book is English only: the French words are bow3d's translation (narrator.py)
     book = "blaze-of-glory-rules.txt"
     revision = 1          # the readings' revision (docs/blaze-of-glory.md); a replay records it
     ai_version = "blaze-of-glory-ai-1"   # bump when the AI's choices change: older replays are not re-derived
@@ -64,7 +65,8 @@ class BlazeRuleset(Ruleset):
         `revision`: the readings a replay was played with (Blaze of Glory has one revision so far)."""
         if revision not in (None, self.revision):
             from bow3d.errors import RulesError
-            raise RulesError(f"Blaze of Glory has revision {self.revision} of its readings, not {revision!r}")
+            raise RulesError(_("Blaze of Glory has revision {revision} of its readings, not "
+                               "{revision2!r}").format(revision=self.revision, revision2=revision))
         return Context(scene, geometry, max_rounds)
 
     def initial_state(self, ctx: Context) -> GameState:
@@ -112,7 +114,7 @@ class BlazeRuleset(Ruleset):
     def sight_sentence(self, report: Any, verdict: Any, language: str | None = None) -> str:
         from bow3d.rulesets.blaze_of_glory.narrator import sight_sentence
 
-        return sight_sentence(report, verdict)
+        return sight_sentence(report, verdict, language)
 
     def in_cover(self, visible_fraction: Any, params: Any = None) -> Any:
         """For heatmaps: hidden at least the partial-cover share (or not seen at all)."""
@@ -130,9 +132,9 @@ class BlazeRuleset(Ruleset):
         return check_scene(scene)
 
     def narrator(self, language: str | None = None) -> Narrator:
-        from bow3d.rulesets.blaze_of_glory.narrator import EnglishNarrator
+        from bow3d.rulesets.blaze_of_glory.narrator import BlazeNarrator
 
-        return EnglishNarrator()
+        return BlazeNarrator(language)
 
     def player(self, side: str, rng: Any) -> Any:
         from bow3d.rulesets.blaze_of_glory.ai import BlazePlayer

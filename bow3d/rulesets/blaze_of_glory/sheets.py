@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from bow3d.rulesets.blaze_of_glory.book import BLOOD_BROTHER, SKILLS_BY_LEVEL
 from bow3d.scene.io import SceneIssue
 from bow3d.scene.model import Id, Scene
+from bow3d.i18n import _
 
 NAME = "blaze-of-glory"
 PARTIAL_COVER = 0.25   # hidden share (by decor) from which a visible target is in partial cover
@@ -114,35 +115,40 @@ def check_scene(scene: BlazeScene) -> list[SceneIssue]:
     issues: list[SceneIssue] = []
     sides = [s.id for s in scene.sides]
     if len(sides) != 2:
-        issues.append(SceneIssue(("sides",), f"Blaze of Glory is played by two sides, Goodies and Baddies; "
-                                 f"got {len(sides)}", "give exactly two sides"))
+        issues.append(SceneIssue(("sides",), _("Blaze of Glory is played by two sides, Goodies and "
+                                               "Baddies; got {value}").format(value=len(sides)), _("give exactly two sides")))
     for key in ("goodies", "baddies"):
         value = getattr(scene.ruleset, key)
         if value is not None and value not in sides:
-            issues.append(SceneIssue(("ruleset", key), f"'{value}' is not a side (sides: {', '.join(sides)})",
-                                     "name one of the sides"))
+            issues.append(SceneIssue(("ruleset", key), _("'{value}' is not a side (sides: {value2})")
+                                                       .format(value=value, value2=', '.join(sides)),
+                                     _("name one of the sides")))
     if scene.ruleset.goodies is not None and scene.ruleset.goodies == scene.ruleset.baddies:
-        issues.append(SceneIssue(("ruleset", "baddies"), "the Goodies and the Baddies are the same side",
-                                 "name the other side"))
+        issues.append(SceneIssue(("ruleset", "baddies"), _("the Goodies and the Baddies are the same "
+                                                           "side"),
+                                 _("name the other side")))
     for i, vehicle in enumerate(scene.vehicles):
-        issues.append(SceneIssue(("vehicles", i), f"'{vehicle.id}': horses and wagons are left just off the edge "
-                                 "of the table in Blaze of Glory (Introduction)", "remove the vehicle"))
+        issues.append(SceneIssue(("vehicles", i), _("'{id}': horses and wagons are left just off the "
+                                                    "edge of the table in Blaze of Glory (Introduction)")
+                                                  .format(id=vehicle.id), _("remove the vehicle")))
     for i, unit in enumerate(scene.units):
         if unit.position is None:
-            issues.append(SceneIssue(("units", i, "position"), f"'{unit.id}' has no position",
-                                     "give every figure a position [x, y] in studs"))
+            issues.append(SceneIssue(("units", i, "position"), _("'{id}' has no position").format(id=unit.id),
+                                     _("give every figure a position [x, y] in studs")))
     units = {u.id: u for u in scene.units}
     for figure, friend in scene.ruleset.blood_brothers.items():
         where = ("ruleset", "blood_brothers", figure)
         if figure not in units or friend not in units:
             missing = figure if figure not in units else friend
-            issues.append(SceneIssue(where, f"no figure '{missing}'", "name figures of the scene"))
+            issues.append(SceneIssue(where, _("no figure '{missing}'").format(missing=missing), _("name figures of the scene")))
             continue
         sheet = scene.sheets.get(units[figure].sheet)
         if sheet is not None and not sheet.has(BLOOD_BROTHER):
-            issues.append(SceneIssue(where, f"'{figure}' has no Blood Brother skill (sheet '{units[figure].sheet}')",
-                                     "give the sheet the skill or remove the link"))
+            issues.append(SceneIssue(where, _("'{figure}' has no Blood Brother skill (sheet '{sheet}')")
+                                            .format(figure=figure, sheet=units[figure].sheet),
+                                     _("give the sheet the skill or remove the link")))
         if figure == friend or units[figure].side != units[friend].side:
-            issues.append(SceneIssue(where, f"'{friend}' is not a friend of '{figure}'",
-                                     "link a figure to another figure of its side"))
+            issues.append(SceneIssue(where, _("'{friend}' is not a friend of '{figure}'")
+                                            .format(friend=friend, figure=figure),
+                                     _("link a figure to another figure of its side")))
     return issues

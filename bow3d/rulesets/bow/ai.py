@@ -38,6 +38,7 @@ from bow3d.rulesets.bow.handling import move_studs
 from bow3d.rulesets.bow.odds import attack_odds, treat_odds
 from bow3d.rulesets.bow.queries import actors, drifting_vehicles, piloted
 from bow3d.rulesets.bow.sight import is_covered, sees
+from bow3d.i18n import _
 
 # Weights, in expected damage points (a kill of the last HP is worth KILL_VALUE more).
 KILL_VALUE = 1.5
@@ -130,7 +131,7 @@ class AIPlayer(Pilots):
     def _refine_moves(self, b: _Board, options: list[tuple[float, Action]]) -> None:
         """Ask the geometry about the cover of the best move that could win, and of the REFINE
         best next to an obstacle (§2.4.2)."""
-        best = max(score for score, _ in options)
+        best = max(score for score, _unused in options)
         ranked = sorted((i for i, (score, action) in enumerate(options)
                          if isinstance(action, Move) and score > best - CAN_WIN
                          and action.to != (int(b.units[action.unit].position[0] // 1),
@@ -168,7 +169,8 @@ class AIPlayer(Pilots):
         if not best:
             legal = game.legal_actions()
             if not legal:
-                raise RulesError(f"the AI of {self.side} has no legal action (is a brick roll pending?)")
+                raise RulesError(_("the AI of {side} has no legal action (is a brick roll pending?)")
+                                 .format(side=self.side))
             return legal[0]
         return best[0] if len(best) == 1 else best[int(self.rng.integers(len(best)))]
 
@@ -179,7 +181,7 @@ class AIPlayer(Pilots):
         where = b.position_of(unit_id)
         if int(_value(sheet, "treat")) > 0 and self._wounded_near(b, unit, 1.5):
             return 4.0
-        distance, _ = b.nearest_enemy(where)
+        distance, _unused = b.nearest_enemy(where)
         if unit.aboard is not None:
             return 2.5 if piloted(b.game, unit_id) is not None else 1.0 + 1.0 / (1.0 + distance)
         weapon = b.game.ctx.weapon(unit.sheet, unit.weapon)
@@ -256,7 +258,7 @@ class AIPlayer(Pilots):
 
     def _attack_score(self, b: _Board, action: Attack) -> float:
         """Expected damage plus the chance to kill, with the rules' own brick counts (§2.4.2)."""
-        plan, _ = attack_plan(b.game, action)
+        plan, _unused = attack_plan(b.game, action)
         if plan is None or plan["attack"] <= 0:
             return -1.0
         target = b.units.get(action.target) or b.vehicles[action.target]
@@ -446,7 +448,7 @@ class AIPlayer(Pilots):
         for score, action in options:
             if isinstance(action, (Attack, Treat)):
                 now[action.unit] = max(now.get(action.unit, 0.0), score)
-        moves = sorted((i for i, (_, a) in enumerate(options) if isinstance(a, Move) and budget.get(a.unit, 0) >= 2
+        moves = sorted((i for i, (_unused, a) in enumerate(options) if isinstance(a, Move) and budget.get(a.unit, 0) >= 2
                         and tuple(a.to) != b.units[a.unit].cell), key=lambda i: -options[i][0])
         per_unit: dict[str, int] = {}
         asked = []
@@ -462,7 +464,7 @@ class AIPlayer(Pilots):
             game.apply(action)
             try:
                 after = _Board(game, self.side, riders_shoot=self.riders_shoot)
-                shots = [s for s, _ in self._attacks(after, after.units[action.unit])]
+                shots = [s for s, _unused in self._attacks(after, after.units[action.unit])]
             finally:
                 game.pop()
             gain = max(shots, default=0.0) - now.get(action.unit, 0.0)

@@ -29,6 +29,7 @@ from bow3d.rulesets.bow.resolvers import resolves
 from bow3d.rulesets.bow.sight import is_covered, range_penalty, sees
 from bow3d.rulesets.bow.state import UnitState, replace
 from bow3d.rulesets.bow.turns import check_actor, spend
+from bow3d.i18n import _
 
 if TYPE_CHECKING:
     from bow3d.rules.game import Game
@@ -68,10 +69,11 @@ def _weapon_refusal(g: Game, unit: UnitState, name: str) -> Refusal:
     if unit.aboard is not None and g.ctx.readings.weapon_seats:
         for weapon in getattr(g.ctx.sheet(g.state.vehicles[unit.aboard].sheet), "weapons", None) or []:
             if weapon.name == name:
-                return Refusal(Reason.NOT_ALLOWED, f"the {name} of {unit.aboard} is fired from seat {weapon_seat(weapon)}"
-                               f"; {unit.id} sits in seat {seat_of(g, unit.id)} (BOW §3.1: which gunner controls "
-                               "which weapon)")
-    return Refusal(Reason.UNKNOWN, f"{unit.id} cannot use a '{name}' now (not in hand)")
+                return Refusal(Reason.NOT_ALLOWED, _("the {name} of {aboard} is fired from seat "
+                                                     "{value}; {id} sits in seat {value2} (BOW §3.1: "
+                                                     "which gunner controls which weapon)")
+                                                   .format(name=name, aboard=unit.aboard, value=weapon_seat(weapon), id=unit.id, value2=seat_of(g, unit.id)))
+    return Refusal(Reason.UNKNOWN, _("{id} cannot use a '{name}' now (not in hand)").format(id=unit.id, name=name))
 
 
 def _target_refusal(g: Game, unit: UnitState, target: str) -> Refusal | None:
@@ -79,18 +81,19 @@ def _target_refusal(g: Game, unit: UnitState, target: str) -> Refusal | None:
     if target in state.units:
         other = state.units[target]
         if not other.in_play:
-            return Refusal(Reason.BAD_TARGET, f"{target} is dead or gone")
+            return Refusal(Reason.BAD_TARGET, _("{target} is dead or gone").format(target=target))
         if other.aboard is not None and not is_exposed(g, other.aboard):
-            return Refusal(Reason.NOT_VISIBLE, f"{target} is inside {other.aboard}, out of sight (BOW §3.5)")
+            return Refusal(Reason.NOT_VISIBLE, _("{target} is inside {aboard}, out of sight (BOW §3.5)")
+                                               .format(target=target, aboard=other.aboard))
         side = other.side
     elif target in state.vehicles:
         if not state.vehicles[target].in_play:
-            return Refusal(Reason.BAD_TARGET, f"{target} is destroyed or gone")
+            return Refusal(Reason.BAD_TARGET, _("{target} is destroyed or gone").format(target=target))
         side = state.vehicles[target].side
     else:
-        return Refusal(Reason.UNKNOWN, f"no unit or vehicle '{target}'")
+        return Refusal(Reason.UNKNOWN, _("no unit or vehicle '{target}'").format(target=target))
     if side == unit.side:
-        return Refusal(Reason.BAD_TARGET, f"{target} is on {unit.id}'s own side")
+        return Refusal(Reason.BAD_TARGET, _("{target} is on {id}'s own side").format(target=target, id=unit.id))
     return None
 
 
@@ -109,8 +112,9 @@ def attack_plan(g: Game, action: Attack) -> tuple[dict[str, Any] | None, Refusal
     if action.extra_to:
         occupants = g.state.vehicles[action.target].occupants if action.target in g.state.vehicles else ()
         if len(set(action.extra_to)) != len(action.extra_to) or not set(action.extra_to) <= set(occupants):
-            return None, Refusal(Reason.BAD_TARGET, f"extra_to {list(action.extra_to)} must name distinct occupants "
-                                 f"of {action.target} (aboard: {', '.join(occupants) or 'none'})")
+            return None, Refusal(Reason.BAD_TARGET, _("extra_to {value} must name distinct occupants "
+                                                      "of {target} (aboard: {value2})")
+                                                    .format(value=list(action.extra_to), target=action.target, value2=', '.join(occupants) or 'none'))
     firer = geo_id(g, unit.id)
     target = geo_id(g, action.target) if action.target in g.state.units else action.target
     attack = int(sheet_value(g.ctx.sheet(unit.sheet), "attack", 0)) + int(sheet_value(weapon, "damage", 0))
@@ -119,12 +123,14 @@ def attack_plan(g: Game, action: Attack) -> tuple[dict[str, Any] | None, Refusal
             "distance": None, "dispute": bool(action.dispute), "extra_to": list(action.extra_to)}
     if weapon_kind(weapon) == "melee":
         if action.dispute:
-            return None, Refusal(Reason.NOT_ALLOWED, "a visibility dispute is for long-range attacks")
+            return None, Refusal(Reason.NOT_ALLOWED, _("a visibility dispute is for long-range attacks"))
         if not g.geometry.in_front_arc(firer, target, 180.0):
-            return None, Refusal(Reason.NOT_IN_FRONT, f"{action.target} is not in front of {unit.id}")
+            return None, Refusal(Reason.NOT_IN_FRONT, _("{target} is not in front of {id}")
+                                                      .format(target=action.target, id=unit.id))
         if not within(g, firer, target, weapon_reach(weapon)):
-            return None, Refusal(Reason.OUT_OF_REACH, f"{action.target} is out of the {weapon.name}'s reach "
-                                 f"({weapon_reach(weapon):g} studs)")
+            return None, Refusal(Reason.OUT_OF_REACH, _("{target} is out of the {name}'s reach "
+                                                        "({value:g} studs)")
+                                                      .format(target=action.target, name=weapon.name, value=weapon_reach(weapon)))
         return plan, None
     return _ranged_plan(g, action, plan, firer, target, weapon, mounted)
 
@@ -135,20 +141,26 @@ def _ranged_plan(g: Game, action: Attack, plan: dict[str, Any], firer: str, targ
     arc = weapon_arc(weapon) if mounted else 180.0
     in_arc = True if arc >= 360 else (sight.in_front_arc if arc == 180 else g.geometry.in_front_arc(firer, target, arc))
     if not in_arc:
-        return None, Refusal(Reason.NOT_IN_FRONT, f"{action.target} is outside the {weapon.name}'s {arc:g}-degree arc")
+        return None, Refusal(Reason.NOT_IN_FRONT, _("{target} is outside the {name}'s {arc:g}-degree "
+                                                    "arc").format(target=action.target, name=weapon.name, arc=arc))
     read = g.ctx.readings
     seen = sees(sight, read.glass_hides)
     if action.dispute:
         if not g.ctx.visibility_dispute:
-            return None, Refusal(Reason.NOT_ALLOWED, "the visibility dispute option is off in this ruleset")
+            return None, Refusal(Reason.NOT_ALLOWED, _("the visibility dispute option is off in this "
+                                                       "ruleset"))
         if seen:
-            return None, Refusal(Reason.NOT_ALLOWED, f"{action.target} is visible: nothing to dispute")
+            return None, Refusal(Reason.NOT_ALLOWED, _("{target} is visible: nothing to dispute")
+                                                     .format(target=action.target))
     elif not seen:
-        return None, Refusal(Reason.NOT_VISIBLE, f"{action.target} is hidden from {plan['unit']}")
+        return None, Refusal(Reason.NOT_VISIBLE, _("{target} is hidden from {value}")
+                                                 .format(target=action.target, value=plan['unit']))
     penalty = range_penalty(sight.distance_studs, g.ctx.range_band, read.range_edge)
     if plan["attack"] - penalty <= 0:
-        return None, Refusal(Reason.TOO_FAR, f"{action.target} is {sight.distance_studs:.1f} studs away: -{penalty} "
-                             f"bricks leaves {plan['attack'] - penalty} of {plan['attack']} (BOW §2.4.2)")
+        return None, Refusal(Reason.TOO_FAR, _("{target} is {distance_studs:.1f} studs away: "
+                                               "-{penalty} bricks leaves {value} of {value2} (BOW "
+                                               "§2.4.2)")
+                                             .format(target=action.target, distance_studs=sight.distance_studs, penalty=penalty, value=plan['attack'] - penalty, value2=plan['attack']))
     # §2.4.2: a won dispute makes the target visible; with `dispute_covers` (revision 1) it also covers it
     covered = is_covered(sight, g.ctx.cover_threshold, read.glass_hides) or (bool(action.dispute) and
                                                                              read.dispute_covers)
@@ -166,7 +178,7 @@ def _side_of(g: Game, id: str) -> str:
 
 
 def apply_attack(g: Game, action: Attack) -> list[Event]:
-    plan, _ = attack_plan(g, action)
+    plan, _unused = attack_plan(g, action)
     events = spend(g, action.unit)
     events.append(g.event("attack", unit=action.unit, target=action.target, weapon=plan["weapon"],
                           attack_bricks=plan["attack"], dodge_bricks=plan["dodge"], range_penalty=plan["penalty"],
@@ -272,7 +284,7 @@ def damage_vehicle(g: Game, vehicle_id: str, amount: int, extra_to: Sequence[str
     chosen = [u for u in extra_to if u in vehicle.occupants]
     occupants = tuple(chosen) + tuple(u for u in vehicle.occupants if u not in chosen)
     g.state.vehicles[vehicle_id] = replace(vehicle, damage=hp, destroyed=True, speed=0, seats=tuple(
-        None for _ in vehicle.seats))
+        None for _unused in vehicle.seats))
     g.geometry.remove(vehicle_id)
     events.append(g.event("destroyed", vehicle=vehicle_id))
     taken = {u.cell for u in g.state.units.values() if u.in_play and u.aboard is None and u.position is not None}

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from bow3d.rulesets.bow.sheets import MinifigSheet, VehicleSheet, Weapon
 from bow3d.scene.model import Scene
+from bow3d.i18n import _
 
 BALANCE_TOLERANCE_PCT = 10.0  # BOW §1.4.3: armies of about the same cost points
 
@@ -109,6 +110,7 @@ def balance_warning(totals: dict[str, int], tolerance_pct: float = BALANCE_TOLER
         return None
     high = max(totals, key=totals.get)
     low = min(totals, key=totals.get)
-    return (f"warning: the sides are unbalanced: {high} {totals[high]} CP vs {low} {totals[low]} CP "
-            f"({diff:.0f} % apart, tolerance {tolerance_pct:g} %); BOW §1.4.3 asks for armies of about the "
-            f"same cost points: add units to {low} or take some from {high}")
+    return _("warning: the sides are unbalanced: {high} {high_points} CP vs {low} {low_points} CP ({diff} % apart, "
+             "tolerance {tolerance} %); BOW §1.4.3 asks for armies of about the same cost points: add units to {low} "
+             "or take some from {high}").format(high=high, high_points=totals[high], low=low, low_points=totals[low],
+                                                 diff=f"{diff:.0f}", tolerance=f"{tolerance_pct:g}")

@@ -20,6 +20,7 @@ from bow3d.rulesets.bow.context import sheet_value
 from bow3d.rulesets.bow.queries import CLOSE_STUDS, actors, within
 from bow3d.rulesets.bow.state import UnitState, cell_centre, replace
 from bow3d.rulesets.bow.turns import check_actor, spend
+from bow3d.i18n import _
 
 if TYPE_CHECKING:
     from bow3d.rules.game import Game
@@ -33,7 +34,8 @@ def _on_foot(g: Game, action: Action, cost: int = 1) -> tuple[UnitState | None, 
         return None, refusal
     unit = g.state.units[action.unit]
     if unit.aboard is not None or unit.position is None:
-        return None, Refusal(Reason.NOT_ALLOWED, f"{unit.id} is aboard {unit.aboard}: get off first")
+        return None, Refusal(Reason.NOT_ALLOWED, _("{id} is aboard {aboard}: get off first")
+                                                 .format(id=unit.id, aboard=unit.aboard))
     return unit, None
 
 
@@ -52,10 +54,12 @@ def check_move(g: Game, action: Move) -> Refusal | None:
     if refusal is not None:
         return refusal
     if not isinstance(action.facing, int | float) or not math.isfinite(action.facing):
-        return Refusal(Reason.NOT_ALLOWED, f"facing {action.facing!r} is not a number of degrees")
+        return Refusal(Reason.NOT_ALLOWED, _("facing {facing!r} is not a number of degrees")
+                                           .format(facing=action.facing))
     to = tuple(action.to)
     if to != unit.cell and to not in g.ask("reachable_cells", unit.id, move_studs(g, unit)):
-        return Refusal(Reason.OUT_OF_REACH, f"{unit.id} cannot reach cell {to} within {move_studs(g, unit)} studs")
+        return Refusal(Reason.OUT_OF_REACH, _("{id} cannot reach cell {to} within {value} studs")
+                                            .format(id=unit.id, to=to, value=move_studs(g, unit)))
     return None
 
 
@@ -99,7 +103,7 @@ def check_grab(g: Game, action: Grab) -> Refusal | None:
     if refusal is not None:
         return refusal
     if not any(name == action.item and _near(unit.cell, cell) for name, cell in g.state.ground_items):
-        return Refusal(Reason.OUT_OF_REACH, f"no {action.item} lying close to {unit.id}")
+        return Refusal(Reason.OUT_OF_REACH, _("no {item} lying close to {id}").format(item=action.item, id=unit.id))
     return None
 
 
@@ -122,7 +126,7 @@ def apply_grab(g: Game, action: Grab) -> list[Event]:
     unit = g.state.units[action.unit]
     ground = list(g.state.ground_items)
     index = next(i for i, (name, cell) in enumerate(ground) if name == action.item and _near(unit.cell, cell))
-    _, cell = ground.pop(index)
+    _unused, cell = ground.pop(index)
     events = spend(g, unit.id)
     g.state.ground_items = tuple(ground)
     g.state.units[unit.id] = _take(g.state.units[unit.id], action.item)
@@ -139,11 +143,12 @@ def check_throw(g: Game, action: Throw) -> Refusal | None:
     if refusal is not None:
         return refusal
     if not _carries(unit, action.item):
-        return Refusal(Reason.UNKNOWN, f"{unit.id} carries no {action.item}")
+        return Refusal(Reason.UNKNOWN, _("{id} carries no {item}").format(id=unit.id, item=action.item))
     reach = 2 * move_studs(g, unit)
     if not g.geometry.can_throw(unit.id, tuple(action.to), reach):
-        return Refusal(Reason.OUT_OF_REACH, f"{unit.id} cannot throw to {tuple(action.to)} (more than {reach} studs "
-                       "or through a wall)")
+        return Refusal(Reason.OUT_OF_REACH, _("{id} cannot throw to {value} (more than {reach} studs "
+                                              "or through a wall)")
+                                            .format(id=unit.id, value=tuple(action.to), reach=reach))
     return None
 
 
@@ -161,14 +166,16 @@ def check_give(g: Game, action: Give) -> Refusal | None:
     if refusal is not None:
         return refusal
     if not _carries(unit, action.item):
-        return Refusal(Reason.UNKNOWN, f"{unit.id} carries no {action.item}")
+        return Refusal(Reason.UNKNOWN, _("{id} carries no {item}").format(id=unit.id, item=action.item))
     receiver = g.state.units.get(action.receiver)
     if receiver is None or receiver.id == unit.id or not receiver.in_play or receiver.position is None:
-        return Refusal(Reason.BAD_TARGET, f"{action.receiver} cannot receive an object")
+        return Refusal(Reason.BAD_TARGET, _("{receiver} cannot receive an object").format(receiver=action.receiver))
     if receiver.side != unit.side:
-        return Refusal(Reason.NOT_ALLOWED, f"{action.receiver} is an enemy and does not accept the {action.item}")
+        return Refusal(Reason.NOT_ALLOWED, _("{receiver} is an enemy and does not accept the {item}")
+                                           .format(receiver=action.receiver, item=action.item))
     if not within(g, unit.id, receiver.id, CLOSE_STUDS):
-        return Refusal(Reason.OUT_OF_REACH, f"{action.receiver} is not close to {unit.id}")
+        return Refusal(Reason.OUT_OF_REACH, _("{receiver} is not close to {id}")
+                                            .format(receiver=action.receiver, id=unit.id))
     return None
 
 
@@ -186,7 +193,7 @@ def check_switch(g: Game, action: SwitchWeapon) -> Refusal | None:
         return refusal
     unit = g.state.units[action.unit]
     if action.weapon not in unit.items:
-        return Refusal(Reason.UNKNOWN, f"{unit.id} has no {action.weapon} in its bag")
+        return Refusal(Reason.UNKNOWN, _("{id} has no {weapon} in its bag").format(id=unit.id, weapon=action.weapon))
     return None
 
 
@@ -205,11 +212,12 @@ def check_door(g: Game, action: Door) -> Refusal | None:
     if refusal is not None:
         return refusal
     if action.door not in g.state.doors:
-        return Refusal(Reason.UNKNOWN, f"no door '{action.door}'")
+        return Refusal(Reason.UNKNOWN, _("no door '{door}'").format(door=action.door))
     if g.state.doors[action.door] == bool(action.open):
-        return Refusal(Reason.NOT_ALLOWED, f"{action.door} is already {'open' if action.open else 'closed'}")
+        return Refusal(Reason.NOT_ALLOWED, _("{door} is already {value}")
+                                           .format(door=action.door, value='open' if action.open else 'closed'))
     if not _near(unit.cell, g.ctx.door_cells[action.door]):
-        return Refusal(Reason.OUT_OF_REACH, f"{action.door} is not close to {unit.id}")
+        return Refusal(Reason.OUT_OF_REACH, _("{door} is not close to {id}").format(door=action.door, id=unit.id))
     return None
 
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from bow3d.rules.chance import binomial
 from bow3d.rulesets.bow.chance import DEFAULT_P
+from bow3d.i18n import _, current
 
 if TYPE_CHECKING:
     from bow3d.rules.game import Game
@@ -79,7 +80,7 @@ def odds_of(game: Game, action: Action) -> Odds | None:
     if game.check(action) is not None:
         return None
     if isinstance(action, Attack):
-        plan, _ = attack_plan(game, action)
+        plan, _unused = attack_plan(game, action)
         return attack_odds(plan["attack"], plan["dodge"], game.ctx.p)
     if isinstance(action, Treat):
         from bow3d.rulesets.bow.context import sheet_value
@@ -119,22 +120,27 @@ def odds_report(args: Any) -> tuple[list[str], dict[str, Any]]:
     p = DEFAULT_P if args.p is None else args.p
     band = DEFAULT_RANGE_BAND if args.band is None else args.band
     if args.bricks is None or args.resist is None:
-        raise UserInputError("bow-1.3 odds need two numbers: ATTACK DODGE (or with --treat: TREAT DAMAGE_POINTS)")
+        raise UserInputError(_("bow-1.3 odds need two numbers: ATTACK DODGE (or with --treat: TREAT "
+                               "DAMAGE_POINTS)"))
     if not 0 <= args.bricks <= MAX_BRICKS or not 0 <= args.resist <= MAX_BRICKS:
-        raise UserInputError(f"brick counts must be 0 to {MAX_BRICKS} (got {args.bricks} and {args.resist})")
+        raise UserInputError(_("brick counts must be 0 to {MAX_BRICKS} (got {bricks} and {resist})")
+                             .format(MAX_BRICKS=MAX_BRICKS, bricks=args.bricks, resist=args.resist))
     if not 0.0 < p < 1.0:
-        raise UserInputError(f"--p {p}: a probability strictly between 0 and 1 is needed (BOW: 0.262)")
+        raise UserInputError(_("--p {p}: a probability strictly between 0 and 1 is needed (BOW: 0.262)").format(p=p))
     if args.range_studs is not None and not (math.isfinite(args.range_studs) and args.range_studs >= 0):
-        raise UserInputError(f"--range {args.range_studs}: a distance of 0 or more studs is needed")
+        raise UserInputError(_("--range {range_studs}: a distance of 0 or more studs is needed")
+                             .format(range_studs=args.range_studs))
     if not (math.isfinite(band) and band > 0):
-        raise UserInputError(f"--band {band}: a positive number of studs is needed")
+        raise UserInputError(_("--band {band}: a positive number of studs is needed").format(band=band))
     if args.cover not in (None, "yes"):
-        raise UserInputError(f"--cover {args.cover}: in BOW a target is covered or not: give --cover alone")
+        raise UserInputError(_("--cover {cover}: in BOW a target is covered or not: give --cover alone")
+                             .format(cover=args.cover))
     if args.treat and (args.cover or args.range_studs is not None):
-        raise UserInputError("--cover and --range are for attacks, not with --treat")
+        raise UserInputError(_("--cover and --range are for attacks, not with --treat"))
     if args.difference and not args.treat:
-        raise UserInputError("--difference is the treat/repair optional rule: use it with --treat")
-    notes: list[str] = []
+        raise UserInputError(_("--difference is the treat/repair optional rule: use it with --treat"))
+    notes: list[str] = []   # in English, for the JSON; `said`: the same in the language spoken
+    said: list[str] = []
     if args.treat:
         odds, kind = treat_odds(args.bricks, args.resist, p, removes_difference=args.difference), "treat"
     else:
@@ -142,21 +148,40 @@ def odds_report(args: Any) -> tuple[list[str], dict[str, Any]]:
         if args.range_studs is not None:
             penalty = range_penalty(args.range_studs, band)
             if attack - penalty <= 0:
-                raise UserInputError(f"at {args.range_studs:g} studs the attack loses {penalty} bricks and falls to "
-                                     f"{attack - penalty}: the firer cannot attack (BOW §2.4.2)")
+                raise UserInputError(_("at {range_studs:g} studs the attack loses {penalty} bricks and "
+                                       "falls to {value}: the firer cannot attack (BOW §2.4.2)")
+                                     .format(range_studs=args.range_studs, penalty=penalty, value=attack - penalty))
             attack -= penalty
             notes.append(f"{args.range_studs:g} studs: -{penalty}")
+            said.append(_("{distance} studs: -{penalty}").format(distance=_number(args.range_studs), penalty=penalty))
         if args.cover:
             dodge += 1
             notes.append("covered: +1 dodge")
+            said.append(_("covered: +1 dodge"))
         odds, kind = attack_odds(attack, dodge, p), "attack"
+    return odds_lines(kind, odds, said), {"kind": kind, **odds.to_dict(), "notes": notes}
+
+
+def _number(value: float, digits: int | None = None) -> str:
+    """`value` as `:g` (digits None) or with `digits` decimals, written the language's way."""
+    text = f"{value:g}" if digits is None else f"{value:.{digits}f}"
+    return text.replace(".", ",") if current() == "fr" else text
+
+
+def odds_lines(kind: str, odds: Any, said: list[str]) -> list[str]:
+    """The table `bow3d odds` prints, in the language spoken ('success          39.27 %')."""
     if kind == "attack":
-        head, effect = f"attack {odds.bricks} bricks against dodge {odds.resist_bricks} bricks", "damage"
+        head = _("attack {bricks} bricks against dodge {resist} bricks").format(bricks=odds.bricks,
+                                                                              resist=odds.resist_bricks)
+        effect = _("damage")
     else:
-        head, effect = f"treat {odds.bricks} bricks against {odds.resist_bricks} damage points", "removed"
-    lines = [f"{head} (p = {odds.p:g}{'; ' + ', '.join(notes) if notes else ''})",
-             f"success          {100 * odds.success:6.2f} %"]
-    lines += [f"{effect} {value:<{15 - len(effect)}} {100 * prob:6.2f} %"
-              for value, prob in sorted(odds.damage_distribution.items())]
-    lines.append(f"expected {effect:<7}  {odds.expected_damage:.4f}")
-    return lines, {"kind": kind, **odds.to_dict(), "notes": notes}
+        head = _("treat {bricks} bricks against {resist} damage points").format(bricks=odds.bricks,
+                                                                               resist=odds.resist_bricks)
+        effect = _("removed")
+    rows = [(_("success"), f"{_number(100 * odds.success, 2):>6} %")]
+    rows += [(f"{effect} {value}", f"{_number(100 * prob, 2):>6} %") for value, prob in
+             sorted(odds.damage_distribution.items())]
+    rows.append((_("expected {effect}").format(effect=effect), f" {_number(odds.expected_damage, 4)}"))
+    width = max(16, max(len(label) for label, _value in rows))
+    return [f"{head} (p = {_number(odds.p)}{'; ' + ', '.join(said) if said else ''})"] + [
+        f"{label:<{width}} {value}" for label, value in rows]

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 from typing import Any
+from bow3d.i18n import _
 
 REVISION = 2
 REVISIONS = (1, 2)
@@ -60,7 +61,8 @@ def readings(params: Any, revision: int | None = None) -> Readings:
     if revision not in BY_REVISION:
         from bow3d.errors import RulesError
 
-        raise RulesError(f"BOW has revisions {', '.join(map(str, REVISIONS))} of its readings, not {revision!r}")
+        raise RulesError(_("BOW has revisions {value} of its readings, not {revision!r}")
+                         .format(value=', '.join(map(str, REVISIONS)), revision=revision))
     base = BY_REVISION[revision]
     given = {name: getattr(params, name, None) for name in NAMES}
     return Readings(**{name: (value if value is not None else getattr(base, name)) for name, value in given.items()})

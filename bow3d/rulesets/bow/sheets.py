@@ -18,6 +18,7 @@ from bow3d.rulesets.bow.chance import DEFAULT_P
 from bow3d.rulesets.bow.context import DEFAULT_COVER_THRESHOLD, DEFAULT_RANGE_BAND
 from bow3d.scene.io import SceneIssue
 from bow3d.scene.model import Id, Scene
+from bow3d.i18n import _
 
 NAME = "bow-1.3"
 
@@ -152,7 +153,7 @@ class BowScene(Scene):
 
 def _known(names) -> str:
     names = list(names)
-    return ", ".join(names) if names else "none"
+    return ", ".join(names) if names else _("none")
 
 
 def check_scene(scene: BowScene) -> list[SceneIssue]:
@@ -169,33 +170,40 @@ def check_scene(scene: BowScene) -> list[SceneIssue]:
             if not isinstance(sheet, wanted):
                 other = "units" if group == "vehicles" else "vehicles"
                 issues.append(SceneIssue((group, i, "sheet"),
-                                         f"sheet '{item.sheet}' is a {sheet.kind} sheet; a {group[:-1]} needs a "
-                                         f"{kind_word} sheet",
-                                         f"give it a {kind_word} sheet or move it under {other}:"))
+                                         _("sheet '{sheet}' is a {kind} sheet; a {value} needs a "
+                                           "{kind_word} sheet")
+                                         .format(sheet=item.sheet, kind=sheet.kind, value=group[:-1], kind_word=kind_word),
+                                         _("give it a {kind_word} sheet or move it under {other}:")
+                                         .format(kind_word=kind_word, other=other)))
                 continue
             if group == "units" and item.weapon is not None and sheet.weapon(item.weapon) is None:
                 issues.append(SceneIssue((group, i, "weapon"),
-                                         f"weapon '{item.weapon}' is not on sheet '{item.sheet}' "
-                                         f"(its weapons: {_known(sheet.weapon_names)})",
-                                         "use one of them, leave weapon out, or add it to the sheet"))
+                                         _("weapon '{weapon}' is not on sheet '{sheet}' (its weapons: "
+                                           "{value})")
+                                         .format(weapon=item.weapon, sheet=item.sheet, value=_known(sheet.weapon_names)),
+                                         _("use one of them, leave weapon out, or add it to the sheet")))
             if group == "vehicles" and item.speed > sheet.speed:
                 issues.append(SceneIssue((group, i, "speed"),
-                                         f"speed {item.speed} is above the sheet's maximum {sheet.speed}",
-                                         f"use a speed from 0 to {sheet.speed}"))
+                                         _("speed {speed} is above the sheet's maximum {speed2}")
+                                         .format(speed=item.speed, speed2=sheet.speed),
+                                         _("use a speed from 0 to {speed}").format(speed=sheet.speed)))
             if group == "vehicles":
                 issues += _weapon_seat_issues(i, item.sheet, sheet)
             if group == "vehicles" and len(item.occupants) > sheet.seats:
                 issues.append(SceneIssue((group, i, "occupants"),
-                                         f"{len(item.occupants)} occupants for {sheet.seats} seats "
-                                         f"(sheet '{item.sheet}')", "take some off (give them a position) "
-                                         "or raise seats on the sheet"))
+                                         _("{value} occupants for {seats} seats (sheet '{sheet}')")
+                                         .format(value=len(item.occupants), seats=sheet.seats, sheet=item.sheet), _("take some off (give them a "
+                                                                      "position) or raise seats on the "
+                                                                      "sheet")))
     return issues
 
 
 def _weapon_seat_issues(index: int, sheet_id: str, sheet: VehicleSheet) -> list[SceneIssue]:
     """BOW §3.1: a vehicle weapon's seat must be one of the vehicle's seats."""
     return [SceneIssue(("vehicles", index, "sheet"),
-                       f"weapon '{w.name}' of sheet '{sheet_id}' is fired from seat {w.seat}, but the vehicle has "
-                       f"seats 0 to {sheet.seats - 1} (0 is the pilot's)",
-                       f"give it a seat from 0 to {sheet.seats - 1}, or raise seats on the sheet")
+                       _("weapon '{name}' of sheet '{sheet_id}' is fired from seat {seat}, but the "
+                         "vehicle has seats 0 to {value} (0 is the pilot's)")
+                       .format(name=w.name, sheet_id=sheet_id, seat=w.seat, value=sheet.seats - 1),
+                       _("give it a seat from 0 to {value}, or raise seats on the sheet")
+                       .format(value=sheet.seats - 1))
             for w in sheet.weapons if w.seat is not None and w.seat >= sheet.seats]

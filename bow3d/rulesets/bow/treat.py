@@ -24,6 +24,7 @@ from bow3d.rulesets.bow.queries import CLOSE_STUDS, actors, geo_id, within
 from bow3d.rulesets.bow.resolvers import resolves
 from bow3d.rulesets.bow.state import replace
 from bow3d.rulesets.bow.turns import check_actor, spend
+from bow3d.i18n import _
 
 if TYPE_CHECKING:
     from bow3d.rules.game import Game
@@ -45,23 +46,26 @@ def check_treat(g: Game, action: Treat) -> Refusal | None:
     sheet = g.ctx.sheet(unit.sheet)
     ability = int(sheet_value(sheet, "treat", 0))
     if ability <= 0:
-        return Refusal(Reason.NOT_ALLOWED, f"{unit.id} has no Treat/Repair ability")
+        return Refusal(Reason.NOT_ALLOWED, _("{id} has no Treat/Repair ability").format(id=unit.id))
     if action.target == unit.id:
-        return Refusal(Reason.NOT_ALLOWED, "a unit cannot treat or repair itself (BOW §2.4.4)")
+        return Refusal(Reason.NOT_ALLOWED, _("a unit cannot treat or repair itself (BOW §2.4.4)"))
     target = state.units.get(action.target) or state.vehicles.get(action.target)
     if target is None:
-        return Refusal(Reason.UNKNOWN, f"no unit or vehicle '{action.target}'")
+        return Refusal(Reason.UNKNOWN, _("no unit or vehicle '{target}'").format(target=action.target))
     if not target.in_play:
-        return Refusal(Reason.BAD_TARGET, f"{action.target} is dead or destroyed and cannot be treated/repaired")
+        return Refusal(Reason.BAD_TARGET, _("{target} is dead or destroyed and cannot be "
+                                            "treated/repaired").format(target=action.target))
     colour, needed = str(sheet_value(sheet, "treat_colour", "red")), hp_colour(g, action.target)
     if colour != needed:
-        return Refusal(Reason.NOT_ALLOWED, f"{unit.id}'s {colour} Treat/Repair does not match {action.target}'s "
-                       f"{needed} HP (BOW §2.4.4)")
+        return Refusal(Reason.NOT_ALLOWED, _("{id}'s {colour} Treat/Repair does not match {target}'s "
+                                             "{needed} HP (BOW §2.4.4)")
+                                           .format(id=unit.id, colour=colour, target=action.target, needed=needed))
     if target.damage <= 0:
-        return Refusal(Reason.BAD_TARGET, f"{action.target} has no damage point")
+        return Refusal(Reason.BAD_TARGET, _("{target} has no damage point").format(target=action.target))
     own, other = geo_id(g, unit.id), (action.target if action.target in state.vehicles else geo_id(g, action.target))
     if own != other and not within(g, own, other, CLOSE_STUDS):
-        return Refusal(Reason.OUT_OF_REACH, f"{action.target} is not in contact with {unit.id}")
+        return Refusal(Reason.OUT_OF_REACH, _("{target} is not in contact with {id}")
+                                            .format(target=action.target, id=unit.id))
     return None
 
 

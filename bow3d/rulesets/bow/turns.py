@@ -24,6 +24,7 @@ from bow3d.rulesets.bow.context import STARTING_ROLL_BRICKS, Context, sheet_valu
 from bow3d.rulesets.bow.queries import actors, drifting_vehicles, eligible, owes_compulsory_move
 from bow3d.rulesets.bow.resolvers import resolves
 from bow3d.rulesets.bow.state import BowReason, GameState, UnitState, VehicleState, replace
+from bow3d.i18n import _
 
 if TYPE_CHECKING:
     from bow3d.rules.game import Game
@@ -129,20 +130,23 @@ def check_actor(g: Game, unit_id: str, cost: int = 1) -> Refusal | None:
     state = g.state
     unit = state.units.get(unit_id)
     if unit is None:
-        return Refusal(Reason.UNKNOWN, f"no unit '{unit_id}'")
+        return Refusal(Reason.UNKNOWN, _("no unit '{unit_id}'").format(unit_id=unit_id))
     if state.phase != "play":
-        return Refusal(Reason.NOT_YOUR_TURN, f"no unit plays now ({state.phase})")
+        return Refusal(Reason.NOT_YOUR_TURN, _("no unit plays now ({phase})").format(phase=state.phase))
     if not unit.in_play:
-        return Refusal(Reason.CANNOT_ACT, f"{unit_id} is {'dead' if not unit.alive else 'off the battlefield'}")
+        return Refusal(Reason.CANNOT_ACT, _("{unit_id} is {value}")
+                                          .format(unit_id=unit_id, value='dead' if not unit.alive else 'off the battlefield'))
     if unit.side != state.side_to_play:
-        return Refusal(Reason.NOT_YOUR_TURN, f"it is {state.side_to_play}'s turn, not {unit.side}'s")
+        return Refusal(Reason.NOT_YOUR_TURN, _("it is {side_to_play}'s turn, not {side}'s")
+                                             .format(side_to_play=state.side_to_play, side=unit.side))
     if state.active_unit is not None and state.active_unit != unit_id:
-        return Refusal(Reason.NOT_YOUR_TURN, f"it is {state.active_unit}'s turn")
+        return Refusal(Reason.NOT_YOUR_TURN, _("it is {active_unit}'s turn").format(active_unit=state.active_unit))
     if unit.played:
-        return Refusal(Reason.CANNOT_ACT, f"{unit_id} has already played this round")
+        return Refusal(Reason.CANNOT_ACT, _("{unit_id} has already played this round").format(unit_id=unit_id))
     budget = int(sheet_value(g.ctx.sheet(unit.sheet), "action_budget", 0))
     if unit.actions_used + cost > budget:
-        return Refusal(Reason.NO_ACTION_LEFT, f"{unit_id} has used its {budget} actions")
+        return Refusal(Reason.NO_ACTION_LEFT, _("{unit_id} has used its {budget} actions")
+                                              .format(unit_id=unit_id, budget=budget))
     return None
 
 
@@ -164,7 +168,8 @@ def check_end_turn(g: Game, action: EndTurn) -> Refusal | None:
         return refusal
     vehicle = owes_compulsory_move(g, action.unit)
     if vehicle is not None:
-        return Refusal(BowReason.COMPULSORY_MOVE, f"{vehicle} must do its compulsory move first (BOW §3.3)")
+        return Refusal(BowReason.COMPULSORY_MOVE, _("{vehicle} must do its compulsory move first (BOW "
+                                                    "§3.3)").format(vehicle=vehicle))
     return None
 
 

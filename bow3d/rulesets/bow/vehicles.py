@@ -26,6 +26,7 @@ from bow3d.rulesets.bow.context import MAX_TURN_DEG, sheet_value
 from bow3d.rulesets.bow.queries import CLOSE_STUDS, actors, drifting_vehicles, owes_compulsory_move, piloted, within
 from bow3d.rulesets.bow.state import VehicleState, cell_centre, replace
 from bow3d.rulesets.bow.turns import check_actor, spend
+from bow3d.i18n import _
 
 if TYPE_CHECKING:
     from bow3d.rules.game import Game
@@ -39,18 +40,20 @@ def check_get_on(g: Game, action: GetOn) -> Refusal | None:
     unit = g.state.units[action.unit]
     vehicle = g.state.vehicles.get(action.vehicle)
     if unit.aboard is not None:
-        return Refusal(Reason.NOT_ALLOWED, f"{unit.id} is already aboard {unit.aboard}")
+        return Refusal(Reason.NOT_ALLOWED, _("{id} is already aboard {aboard}").format(id=unit.id, aboard=unit.aboard))
     if vehicle is None or not vehicle.in_play:
-        return Refusal(Reason.UNKNOWN, f"no vehicle '{action.vehicle}' on the battlefield")
+        return Refusal(Reason.UNKNOWN, _("no vehicle '{vehicle}' on the battlefield").format(vehicle=action.vehicle))
     if vehicle.side != unit.side:
-        return Refusal(Reason.NOT_ALLOWED, f"{vehicle.id} belongs to {vehicle.side}")
+        return Refusal(Reason.NOT_ALLOWED, _("{id} belongs to {side}").format(id=vehicle.id, side=vehicle.side))
     if not isinstance(action.seat, int) or not 0 <= action.seat < len(vehicle.seats):
-        return Refusal(Reason.NOT_ALLOWED, f"{vehicle.id} has seats 0..{len(vehicle.seats) - 1}")
+        return Refusal(Reason.NOT_ALLOWED, _("{id} has seats 0..{value}")
+                                           .format(id=vehicle.id, value=len(vehicle.seats) - 1))
     if vehicle.seats[action.seat] is not None:
         taken_by = vehicle.seats[action.seat]
-        return Refusal(Reason.NOT_ALLOWED, f"seat {action.seat} of {vehicle.id} is taken by {taken_by}")
+        return Refusal(Reason.NOT_ALLOWED, _("seat {seat} of {id} is taken by {taken_by}")
+                                           .format(seat=action.seat, id=vehicle.id, taken_by=taken_by))
     if not within(g, unit.id, vehicle.id, CLOSE_STUDS):
-        return Refusal(Reason.OUT_OF_REACH, f"{unit.id} is not close to {vehicle.id}'s door")
+        return Refusal(Reason.OUT_OF_REACH, _("{id} is not close to {id2}'s door").format(id=unit.id, id2=vehicle.id))
     return None
 
 
@@ -74,10 +77,11 @@ def check_get_off(g: Game, action: GetOff) -> Refusal | None:
         return refusal
     unit = g.state.units[action.unit]
     if unit.aboard is None:
-        return Refusal(Reason.NOT_ALLOWED, f"{unit.id} is not aboard a vehicle")
+        return Refusal(Reason.NOT_ALLOWED, _("{id} is not aboard a vehicle").format(id=unit.id))
     to = (int(action.to[0]), int(action.to[1])) if len(action.to) == 2 else None
     if to is None or to not in g.ask("free_cells_near", unit.aboard):
-        return Refusal(Reason.OUT_OF_REACH, f"{tuple(action.to)} is not a free cell by {unit.aboard}'s door")
+        return Refusal(Reason.OUT_OF_REACH, _("{value} is not a free cell by {aboard}'s door")
+                                            .format(value=tuple(action.to), aboard=unit.aboard))
     return None
 
 
@@ -99,7 +103,7 @@ def _pilot_refusal(g: Game, unit_id: str, cost: int = 1) -> tuple[VehicleState |
         return None, refusal
     vehicle = piloted(g, unit_id)
     if vehicle is None:
-        return None, Refusal(Reason.NOT_ALLOWED, f"{unit_id} is not the pilot of a vehicle")
+        return None, Refusal(Reason.NOT_ALLOWED, _("{unit_id} is not the pilot of a vehicle").format(unit_id=unit_id))
     return vehicle, None
 
 
@@ -115,10 +119,11 @@ def check_speed(g: Game, action: ChangeSpeed) -> Refusal | None:
     if refusal is not None:
         return refusal
     if action.speed == vehicle.speed:
-        return Refusal(Reason.NOT_ALLOWED, f"{vehicle.id} already goes at speed {vehicle.speed}")
+        return Refusal(Reason.NOT_ALLOWED, _("{id} already goes at speed {speed}")
+                                           .format(id=vehicle.id, speed=vehicle.speed))
     if action.speed not in allowed_speeds(g, vehicle) or isinstance(action.speed, bool):
-        return Refusal(Reason.NOT_ALLOWED, f"{vehicle.id} can go at speeds {allowed_speeds(g, vehicle)}, "
-                       f"not {action.speed!r}")
+        return Refusal(Reason.NOT_ALLOWED, _("{id} can go at speeds {value}, not {speed!r}")
+                                           .format(id=vehicle.id, value=allowed_speeds(g, vehicle), speed=action.speed))
     return None
 
 
@@ -138,11 +143,12 @@ def check_direction(g: Game, action: ChangeDirection) -> Refusal | None:
         return refusal
     delta = action.delta_deg
     if not isinstance(delta, int | float) or not math.isfinite(delta) or not 0 < abs(delta) <= MAX_TURN_DEG:
-        return Refusal(Reason.NOT_ALLOWED, f"a change of direction is 0 to {MAX_TURN_DEG:g} degrees, not {delta!r}")
+        return Refusal(Reason.NOT_ALLOWED, _("a change of direction is 0 to {MAX_TURN_DEG:g} degrees, "
+                                             "not {delta!r}").format(MAX_TURN_DEG=MAX_TURN_DEG, delta=delta))
     contact = g.ask("turn_contacts", vehicle.id, float(delta))
     if contact is not None:
-        return Refusal(Reason.OUT_OF_REACH, f"{vehicle.id} cannot turn {delta:g} degrees: it would hit "
-                       f"{contact.other or contact.kind}")
+        return Refusal(Reason.OUT_OF_REACH, _("{id} cannot turn {delta:g} degrees: it would hit {value}")
+                                            .format(id=vehicle.id, delta=delta, value=contact.other or contact.kind))
     return None
 
 
@@ -161,7 +167,7 @@ def check_compulsory(g: Game, action: CompulsoryMove) -> Refusal | None:
         return refusal
     if owes_compulsory_move(g, action.unit) is None:
         why = "is stopped" if vehicle.speed == 0 else "has already moved this round"
-        return Refusal(Reason.NOT_ALLOWED, f"{vehicle.id} {why}")
+        return Refusal(Reason.NOT_ALLOWED, _("{id} {why}").format(id=vehicle.id, why=why))
     return None
 
 
@@ -173,19 +179,22 @@ def apply_compulsory(g: Game, action: CompulsoryMove) -> list[Event]:
 def check_drift(g: Game, action: DriftMove) -> Refusal | None:
     state = g.state
     if action.vehicle not in drifting_vehicles(g):
-        return Refusal(Reason.NOT_ALLOWED, f"{action.vehicle} is not a moving vehicle without pilot still to move")
+        return Refusal(Reason.NOT_ALLOWED, _("{vehicle} is not a moving vehicle without pilot still to "
+                                             "move").format(vehicle=action.vehicle))
     side = state.vehicles[action.vehicle].side
     if state.phase == "drift":
         if action.unit is not None or side != state.side_to_play:
-            return Refusal(Reason.NOT_YOUR_TURN, f"end of round: {state.side_to_play} moves its drifting vehicles")
+            return Refusal(Reason.NOT_YOUR_TURN, _("end of round: {side_to_play} moves its drifting "
+                                                   "vehicles").format(side_to_play=state.side_to_play))
         return None
     if action.unit is None:
-        return Refusal(Reason.NOT_YOUR_TURN, "a drifting vehicle moves in a unit's turn or at the end of the round")
+        return Refusal(Reason.NOT_YOUR_TURN, _("a drifting vehicle moves in a unit's turn or at the "
+                                               "end of the round"))
     refusal = check_actor(g, action.unit, cost=0)
     if refusal is not None:
         return refusal
     if state.units[action.unit].side != side:
-        return Refusal(Reason.NOT_ALLOWED, f"{action.vehicle} is {side}'s")
+        return Refusal(Reason.NOT_ALLOWED, _("{vehicle} is {side}'s").format(vehicle=action.vehicle, side=side))
     return None
 
 

@@ -39,6 +39,7 @@ from bow3d.rulesets.war_of_bros.combat import first_unit_on_line
 from bow3d.rulesets.war_of_bros.odds import attack_odds
 from bow3d.rulesets.war_of_bros.saves import STEPS, attack_dice, reactive_shield_active, save_of
 from bow3d.rulesets.war_of_bros.turns import activatable, to_place
+from bow3d.i18n import _
 
 HEADINGS = np.radians(np.arange(0.0, 360.0, 45.0))
 SHARES = (1.0, 0.5)               # of the movement left
@@ -78,7 +79,8 @@ class WarOfBrosAI:
         if state.phase == "placement":
             return self._place(game)
         if state.phase != "play" or state.side_to_play != self.side:
-            raise RulesError(f"{self.side}'s AI asked to play out of turn ({state.phase})")
+            raise RulesError(_("{side}'s AI asked to play out of turn ({phase})")
+                             .format(side=self.side, phase=state.phase))
         unit = state.active or self._next_unit(game)
         if unit is None:
             return EndTurn(self.side)
@@ -165,7 +167,7 @@ class WarOfBrosAI:
     def _face_enemy(self, game: Any, unit_id: str) -> Action | None:
         """A free turn to face the nearest enemy (so that it is in the Line of Sight arc next time)."""
         unit = game.state.units[unit_id]
-        _, enemy = self._nearest_enemy(game, unit.position)
+        _unused, enemy = self._nearest_enemy(game, unit.position)
         if enemy is None:
             return None
         bearing = _bearing(_vertex(game, unit_id), game.state.units[enemy].position)
@@ -221,7 +223,7 @@ class WarOfBrosAI:
                     break   # in its arc already: no turn weighed
         options.sort(key=lambda o: (-o[0], o[1]))
         best, best_score = None, 0.0
-        for value, _, action, turn, part in options[:ATTACKS_WEIGHED]:
+        for value, _unused, action, turn, part in options[:ATTACKS_WEIGHED]:
             if value <= best_score:
                 break
             weapon = profile.weapon(action.weapon)
@@ -523,7 +525,7 @@ def _crushes(game: Any, unit_id: str, heading: float, distance: float) -> bool:
 
     if not game.ctx.profile(unit_id).mechanized:
         return False
-    found, _ = plan_move(game, unit_id, heading, distance)
+    found, _unused = plan_move(game, unit_id, heading, distance)
     return found is not None and bool(found.destroyed)
 
 

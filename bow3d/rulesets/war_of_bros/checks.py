@@ -15,6 +15,7 @@ from bow3d.rulesets.war_of_bros import plan
 from bow3d.rulesets.war_of_bros.profile import Profile, profile_of
 from bow3d.rulesets.war_of_bros.sheets import base_studs
 from bow3d.scene.io import SceneIssue
+from bow3d.i18n import _
 
 PREREQUISITES = {  # modification -> (what it needs, in words; the test on the unit before it)
     "reactive-armor": ("Armor 1st", lambda p: any(p.armor)),
@@ -77,14 +78,19 @@ def check_scene(scene) -> list[SceneIssue]:
     for sid, sheet in scene.sheets.items():
         profile = profiles[sid]
         if profile.spent > profile.upgrade:
-            issues.append(SceneIssue(("sheets", sid), f"the outfit spends {profile.spent} upgrade points, the unit has "
-                                     f"{profile.upgrade} (Creating a Unit)", "take a cheaper weapon or fewer "
-                                     "modifications, or a unit of a higher rank"))
+            issues.append(SceneIssue(("sheets", sid), _("the outfit spends {spent} upgrade points, the "
+                                                        "unit has {upgrade} (Creating a Unit)")
+                                                      .format(spent=profile.spent, upgrade=profile.upgrade), _("take a cheaper weapon "
+                                                                               "or fewer "
+                                                                               "modifications, or a "
+                                                                               "unit of a higher rank")))
         for name in sheet.modifications:
             need = PREREQUISITES.get(name)
             if need is not None and not need[1](profile):
-                issues.append(SceneIssue(("sheets", sid, "modifications", name), f"{name} needs {need[0]} "
-                                         "(Unit Modifications)", "add what it needs or remove it"))
+                issues.append(SceneIssue(("sheets", sid, "modifications", name), _("{name} needs "
+                                                                                   "{value} (Unit "
+                                                                                   "Modifications)")
+                                                                                 .format(name=name, value=need[0]), _("add what it needs or remove it")))
     for group, items, mechanized in (("units", scene.units, False), ("vehicles", scene.vehicles, True)):
         for i, item in enumerate(items):
             profile = profiles.get(item.sheet)
@@ -92,16 +98,19 @@ def check_scene(scene) -> list[SceneIssue]:
                 continue
             if profile.mechanized != mechanized:
                 where = "vehicles:" if profile.mechanized else "units:"
-                issues.append(SceneIssue((group, i, "sheet"), f"sheet '{item.sheet}' is {profile.category}; "
-                                         f"{'Mechanized units go' if profile.mechanized else 'it goes'} under {where}",
-                                         f"move it under {where}"))
+                issues.append(SceneIssue((group, i, "sheet"), _("sheet '{sheet}' is {category}; "
+                                                                "{value} under {where}")
+                                                              .format(sheet=item.sheet, category=profile.category, value='Mechanized units go' if profile.mechanized else 'it goes', where=where),
+                                         _("move it under {where}").format(where=where)))
             book = base_studs(profile.category)
             base = getattr(item, "base", None)
             if base is not None and any(abs(a - b) > 1e-6 for a, b in zip(base, book)):
                 w, d = (plan.cm(v) for v in book)
-                issues.append(SceneIssue((group, i, "base"), f"base {list(base)} studs is not the book's {w:g} x {d:g} "
-                                         f"cm for {profile.category} (Rules)",
-                                         f"write base: [{book[0]:g}, {book[1]:g}] or leave it out"))
+                issues.append(SceneIssue((group, i, "base"), _("base {value} studs is not the book's "
+                                                               "{w:g} x {d:g} cm for {category} (Rules)")
+                                                             .format(value=list(base), w=w, d=d, category=profile.category),
+                                         _("write base: [{value:g}, {value2:g}] or leave it out")
+                                         .format(value=book[0], value2=book[1])))
     issues += _crews(scene, profiles)
     issues += _power(scene)
     issues += _start_distance(scene, profiles)
@@ -114,17 +123,23 @@ def _crews(scene, profiles: dict[str, Profile]) -> list[SceneIssue]:
     for k, vehicle in enumerate(scene.vehicles):
         mech = profiles.get(vehicle.sheet)
         if len(vehicle.occupants) > 2:
-            issues.append(SceneIssue(("vehicles", k, "occupants"), f"{len(vehicle.occupants)} crew; a Mechanized unit "
-                                     "ejects 2 Light Infantry (Mechanized)", "list at most two"))
+            issues.append(SceneIssue(("vehicles", k, "occupants"), _("{value} crew; a Mechanized unit "
+                                                                     "ejects 2 Light Infantry "
+                                                                     "(Mechanized)")
+                                                                   .format(value=len(vehicle.occupants)), _("list at most two")))
         for n, uid in enumerate(vehicle.occupants):
             crew = units.get(uid)
             profile = profiles.get(crew.sheet) if crew is not None else None
             if profile is None:
                 continue
             if profile.category != "light-infantry" or (mech is not None and mech.rank and profile.rank != mech.rank):
-                issues.append(SceneIssue(("vehicles", k, "occupants", n), f"crew '{uid}' is {profile.category} "
-                                         f"{profile.rank}; a Mechanized {mech.rank if mech else ''} ejects Light "
-                                         "Infantry of similar rank (Mechanized)", "give it such a sheet"))
+                issues.append(SceneIssue(("vehicles", k, "occupants", n), _("crew '{uid}' is "
+                                                                            "{category} {rank}; a "
+                                                                            "Mechanized {value} ejects "
+                                                                            "Light Infantry of similar "
+                                                                            "rank (Mechanized)")
+                                                                          .format(uid=uid, category=profile.category, rank=profile.rank, value=mech.rank if mech else ''), _("give it such a "
+                                                                                    "sheet")))
     return issues
 
 
@@ -132,8 +147,9 @@ def _power(scene) -> list[SceneIssue]:
     limit = getattr(scene.ruleset, "unit_power", None)
     if limit is None:
         return []
-    return [SceneIssue(("ruleset", "unit_power"), f"{side} brings {power} unit power, above the {limit} agreed "
-                       "(Establish The Encounter)", "take units away or agree a higher unit power")
+    return [SceneIssue(("ruleset", "unit_power"), _("{side} brings {power} unit power, above the "
+                                                    "{limit} agreed (Establish The Encounter)")
+                                                  .format(side=side, power=power, limit=limit), _("take units away or agree a higher unit power"))
             for side, power in army_costs(scene).items() if power > limit]
 
 
@@ -151,7 +167,10 @@ def _start_distance(scene, profiles: dict[str, Profile]) -> list[SceneIssue]:
             if other.side != item.side:
                 apart = plan.cm(plan.gap(corners, other_corners))
                 if apart < least - 1e-9:
-                    issues.append(SceneIssue((group, i, "position"), f"{item.id} stands {apart:.1f} cm from {other.id}; "
-                                             f"units of two players are placed at least {least:g} cm apart "
-                                             "(Unit Placement)", "move it back"))
+                    issues.append(SceneIssue((group, i, "position"), _("{id} stands {apart:.1f} cm "
+                                                                       "from {id2}; units of two "
+                                                                       "players are placed at least "
+                                                                       "{least:g} cm apart (Unit "
+                                                                       "Placement)")
+                                                                     .format(id=item.id, apart=apart, id2=other.id, least=least), _("move it back")))
     return issues

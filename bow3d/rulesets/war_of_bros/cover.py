@@ -30,6 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from bow3d.i18n import N_, _, current, decimal, percent_sign, speaking
 from bow3d.rulesets.war_of_bros.tables import STARTING_WEAPONS
 from bow3d.units import convert
 
@@ -211,30 +212,45 @@ def _judge(report: Any, params: Any, distance_cm: float | None) -> CoverVerdict:
 
 def percent(fraction: float) -> str:
     if 0.0 < fraction < 0.005:
-        return "<1%"
+        return percent_sign("<1")
     if 0.995 <= fraction < 1.0:
-        return ">99%"
-    return f"{fraction:.0%}"
+        return percent_sign(">99")
+    return percent_sign(f"{fraction * 100:.0f}")
 
 
-def sight_sentence(report: Any, verdict: CoverVerdict) -> str:
-    """The verdict in the book's words, as a referee would say it (bow3d los)."""
-    who = f"{report.firer} -> {report.target}, {verdict.distance_cm:.1f} cm"
+COVER_NAMES = {"light": N_("LIGHT cover"), "medium": N_("MEDIUM cover"), "heavy": N_("HEAVY cover"),
+               "total": N_("TOTAL cover")}
+
+
+def sight_sentence(report: Any, verdict: CoverVerdict, language: str | None = None) -> str:
+    """The verdict in the book's words, as a referee would say it (bow3d los), in `language` (default: the
+    language spoken; the French words are bow3d's translation, the book being English only)."""
+    with speaking(language or current()):
+        return _sight_sentence(report, verdict)
+
+
+def _sight_sentence(report: Any, verdict: CoverVerdict) -> str:
+    who = f"{report.firer} -> {report.target}, {decimal(verdict.distance_cm)} cm"
     if not verdict.visible:
         tallest = max(verdict.blockers, key=lambda b: b.share, default=None)
-        hider = f" (mostly {tallest.what}, {tallest.material})" if tallest else ""
-        return (f"{who}: no line of fire: nothing of {report.target} is seen{hider}; the terrain in the way is higher "
-                f"than the unit: the attack is a miss (Impact Step).")
-    seen = f"{percent(1.0 - verdict.hidden_fraction)} seen"
-    units = f"; units in the way: {', '.join(verdict.units_in_way)}" if verdict.units_in_way else ""
+        hider = _(" (mostly {what}, {material})").format(what=tallest.what, material=tallest.material) \
+            if tallest else ""
+        return _("{who}: no line of fire: nothing of {target} is seen{hider}; the terrain in the way is higher than "
+                 "the unit: the attack is a miss (Impact Step).").format(who=who, target=report.target, hider=hider)
+    seen = _("{share} seen").format(share=percent(1.0 - verdict.hidden_fraction))
+    units = _("; units in the way: {units}").format(units=", ".join(verdict.units_in_way)) \
+        if verdict.units_in_way else ""
     if verdict.covered and verdict.given_by is not None:
         g = verdict.given_by
-        roll = "no roll, the attack is a miss" if verdict.cover == "total" else \
-            f"the attack misses on a d4 roll of {verdict.miss_faces()} or less"
-        return (f"{who}: {seen}, {verdict.cover.upper()} cover ({percent(verdict.hidden_fraction)} hidden; given by "
-                f"{g.what}: {g.material}, the book's {g.book} = {g.cover}, {percent(g.share)}): {roll} "
-                f"(Cover Step){units}.")
+        roll = _("no roll, the attack is a miss") if verdict.cover == "total" else \
+            _("the attack misses on a d4 roll of {faces} or less").format(faces=verdict.miss_faces())
+        cover = _(COVER_NAMES[verdict.cover]) if verdict.cover in COVER_NAMES else f"{verdict.cover.upper()} cover"
+        return _("{who}: {seen}, {cover} ({hidden} hidden; given by {what}: {material}, the book's {book} = {level}, "
+                 "{share}): {roll} (Cover Step){units}.").format(
+            who=who, seen=seen, cover=cover, hidden=percent(verdict.hidden_fraction), what=g.what,
+            material=g.material, book=g.book, level=g.cover, share=percent(g.share), roll=roll, units=units)
     if verdict.blockers:
-        return (f"{who}: {seen}, not behind cover ({percent(verdict.hidden_fraction)} hidden, under "
-                f"{verdict.cover_threshold:.0%}){units}.")
-    return f"{who}: {seen}, nothing in the way: no Cover Step{units}."
+        return _("{who}: {seen}, not behind cover ({hidden} hidden, under {threshold}){units}.").format(
+            who=who, seen=seen, hidden=percent(verdict.hidden_fraction), threshold=percent(verdict.cover_threshold),
+            units=units)
+    return _("{who}: {seen}, nothing in the way: no Cover Step{units}.").format(who=who, seen=seen, units=units)

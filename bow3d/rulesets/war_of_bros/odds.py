@@ -17,10 +17,11 @@ from typing import Any
 from bow3d.rulesets.war_of_bros.cover import CLASSES, MISS_ON
 from bow3d.rulesets.war_of_bros.dice import DiceRoll
 from bow3d.rulesets.war_of_bros.saves import STEPS, AttackDice, Save
+from bow3d.i18n import N_, _, current
 
 OUTCOMES = ("cover", "evaded", "shield", "armor", "vitality", "perished")
-WORDS = {"cover": "miss by cover", "evaded": "evaded", "shield": "stopped by shield", "armor": "stopped by armor",
-         "vitality": "vitality held", "perished": "perished"}
+WORDS = {"cover": N_("miss by cover"), "evaded": N_("evaded"), "shield": N_("stopped by shield"),
+         "armor": N_("stopped by armor"), "vitality": N_("vitality held"), "perished": N_("perished")}
 
 
 @dataclass(frozen=True)
@@ -98,11 +99,12 @@ def _dice(args: Any, name: str, needed: bool = False) -> DiceRoll | None:
     try:
         roll = DiceRoll.parse(text)
     except ValueError as error:
-        raise UserInputError(f"--{name} {text}: {error}") from None
+        raise UserInputError(_("--{name} {text}: {error}").format(name=name, text=text, error=error)) from None
     if roll is None and needed:
-        raise UserInputError(f"war-of-bros odds need --{name} (the weapon's {name.title()} Dice, e.g. d8)")
+        raise UserInputError(_("war-of-bros odds need --{name} (the weapon's {value} Dice, e.g. d8)")
+                             .format(name=name, value=name.title()))
     if roll is not None and roll.faces ** roll.count > 10 ** 9:
-        raise UserInputError(f"--{name} {text}: too many dice")
+        raise UserInputError(_("--{name} {text}: too many dice").format(name=name, text=text))
     return roll
 
 
@@ -112,11 +114,12 @@ def odds_report(args: Any) -> tuple[list[str], dict[str, Any]]:
 
     cover = args.cover or "none"
     if cover == "yes":
-        raise UserInputError("--cover needs a level in war-of-bros: light, medium, heavy or total")
+        raise UserInputError(_("--cover needs a level in war-of-bros: light, medium, heavy or total"))
     if cover not in CLASSES:
-        raise UserInputError(f"--cover {cover}: war-of-bros cover is light, medium, heavy or total")
+        raise UserInputError(_("--cover {cover}: war-of-bros cover is light, medium, heavy or total")
+                             .format(cover=cover))
     if args.armor_pen < 0 or args.shield_pen < 0:
-        raise UserInputError("--armor-pen and --shield-pen are 0 or more steps")
+        raise UserInputError(_("--armor-pen and --shield-pen are 0 or more steps"))
     accuracy, damage = _dice(args, "accuracy", True), _dice(args, "damage", True)
     if args.vital:
         accuracy, damage = accuracy.more(), damage.more()
@@ -130,11 +133,14 @@ def odds_report(args: Any) -> tuple[list[str], dict[str, Any]]:
     if args.rail:
         cover = "none"
     odds = attack_odds(attack, saves, cover, bool(args.mechanized))
-    head = (f"accuracy {accuracy} vs evasion {_words(saves['accuracy'])}; damage {damage}{' (halved)' if args.rail else ''}"
-            f"{' +1' if bonus else ''} vs shield {_words(saves['shield'])}, armor {_words(saves['armor'])}, "
-            + ("no vitality (mechanized)" if args.mechanized else f"vitality {_words(saves['vitality'])}")
-            + f"; cover {cover}")
-    lines = [head] + [f"{WORDS[k]:<18} {100 * float(v):7.3f} %   ({v})" for k, v in odds.outcomes.items()]
+    head = _("accuracy {accuracy} vs evasion {evasion}; damage {damage}{halved}{bonus} vs shield {shield}, armor "
+             "{armor}, {vitality}; cover {cover}").format(
+        accuracy=accuracy, evasion=_words(saves["accuracy"]), damage=damage, halved=_(" (halved)") if args.rail else "",
+        bonus=" +1" if bonus else "", shield=_words(saves["shield"]), armor=_words(saves["armor"]),
+        vitality=_("no vitality (mechanized)") if args.mechanized else _("vitality {dice}").format(
+            dice=_words(saves["vitality"])), cover=_(COVER_LEVELS[cover]) if cover in COVER_LEVELS else cover)
+    width = max(18, *(len(_(w)) for w in WORDS.values()))
+    lines = [head] + [f"{_(WORDS[k]):<{width}} {_number(100 * float(v))} %   ({v})" for k, v in odds.outcomes.items()]
     data = {"accuracy": str(accuracy), "damage": str(damage), "evasion": _words(saves["accuracy"]),
             "shield": _words(saves["shield"]), "armor": _words(saves["armor"]),
             "vitality": None if args.mechanized else _words(saves["vitality"]), "cover": cover,
@@ -145,6 +151,16 @@ def odds_report(args: Any) -> tuple[list[str], dict[str, Any]]:
 
 def _save(roll: DiceRoll | None) -> Save | None:
     return Save(roll) if roll is not None else None
+
+
+COVER_LEVELS = {"none": N_("none"), "light": N_("light"), "medium": N_("medium"), "heavy": N_("heavy"),
+                "total": N_("total")}
+
+
+def _number(value: float) -> str:
+    """A percentage as the table writes it ('  12.345'), the language's way."""
+    text = f"{value:7.3f}"
+    return text.replace(".", ",") if current() == "fr" else text
 
 
 def _words(save: Save | None) -> str:

@@ -29,7 +29,7 @@ class WarOfBrosRuleset(Ruleset):
     name = NAME
     title = "War of Bros (YuLabs)"
     edition = "free edition, undated"
-    languages = ("en",)
+    languages = ("en", "fr")   # the book is English only: the French words are bow3d's translation (narrator.py)
     book = "war-of-bros-rules.txt"
     scene_model = WarOfBrosScene
     params_model = WarOfBrosParams
@@ -106,7 +106,7 @@ class WarOfBrosRuleset(Ruleset):
         return judge(report, params, report.distance("cm") if hasattr(report, "distance") else None)
 
     def sight_sentence(self, report: Any, verdict: Any, language: str | None = None) -> str:
-        return sight_sentence(report, verdict)
+        return sight_sentence(report, verdict, language)
 
     length_unit = "cm"
 
@@ -127,9 +127,9 @@ class WarOfBrosRuleset(Ruleset):
         return checks.check_scene(scene)
 
     def narrator(self, language: str | None = None) -> Narrator:
-        from bow3d.rulesets.war_of_bros.narrator import EnglishNarrator
+        from bow3d.rulesets.war_of_bros.narrator import WarOfBrosNarrator
 
-        return EnglishNarrator()
+        return WarOfBrosNarrator(language)
 
     def player(self, side: str, rng: Any) -> Any:
         from bow3d.rulesets.war_of_bros.ai import WarOfBrosAI

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from bow3d.errors import UserInputError
+from bow3d.i18n import _
 
 MODEL_SUFFIXES = (".ldr", ".mpd", ".dat", ".l3b")
 SCENE_SUFFIXES = (".yaml", ".yml")
@@ -51,9 +52,9 @@ def input_kind(path: str | os.PathLike) -> str:
         return "scene"
     if suffix in MODEL_SUFFIXES:
         return "model"
-    raise UserInputError(f"{source}: cannot tell what to export from the name: give an LDraw model "
-                         f"({', '.join(MODEL_SUFFIXES)}), a scene ({', '.join(SCENE_SUFFIXES)}), a replay (.bowreplay) "
-                         "or a pack (.bowpack)")
+    raise UserInputError(_("{source}: cannot tell what to export from the name: give an LDraw model "
+                           "({value}), a scene ({value2}), a replay (.bowreplay) or a pack (.bowpack)")
+                         .format(source=source, value=', '.join(MODEL_SUFFIXES), value2=', '.join(SCENE_SUFFIXES)))
 
 
 def _output(out: str | os.PathLike, force: bool) -> Path:
@@ -61,7 +62,8 @@ def _output(out: str | os.PathLike, force: bool) -> Path:
 
     target = Path(out)
     if target.suffix.lower() not in OUTPUT_SUFFIXES:
-        raise UserInputError(f"{target}: the output must end in .glb (binary glTF) or .gltf (glTF JSON)")
+        raise UserInputError(_("{target}: the output must end in .glb (binary glTF) or .gltf (glTF "
+                               "JSON)").format(target=target))
     return check_new(target, force=force)
 
 
@@ -76,13 +78,13 @@ def build_document(source: str | os.PathLike, *, scale: str = "metres", quality:
     if kind == "replay":
         from bow3d.replay import open_replay
 
-        document, _ = replay_document(open_replay(source, scene), quality=quality, scale=scale, max_seconds=max_seconds)
+        document, _unused = replay_document(open_replay(source, scene), quality=quality, scale=scale, max_seconds=max_seconds)
         return kind, document
     library = library or Library.from_env()
     if kind == "scene":
         from bow3d.rulesets import load_scene
 
-        document, *_ = scene_document(load_scene(source, library=library), library, quality=quality, scale=scale)
+        document, *_unused = scene_document(load_scene(source, library=library), library, quality=quality, scale=scale)
         return kind, document
     return kind, model_document(load_model(source, library), quality=quality, scale=scale)
 

@@ -22,6 +22,7 @@ import numpy as np
 
 from bow3d.view.ground import GroundHeights
 from bow3d.view.timeline import Pose
+from bow3d.i18n import _
 
 STUD_LDU = 20.0
 
@@ -132,8 +133,9 @@ class Placer:
             return path
         found = self.library.find(ref)
         if found is None:
-            raise SceneError(f"{self.scene.path}: model {ref!r} is neither a file beside the scene nor a part of "
-                             f"the LDraw library ({self.library.describe()}); fix the path")
+            raise SceneError(_("{path}: model {ref!r} is neither a file beside the scene nor a part of "
+                               "the LDraw library ({value}); fix the path")
+                             .format(path=self.scene.path, ref=ref, value=self.library.describe()))
         return Path(found)
 
     def _figure(self, item: Any, kind: str, model: Any, path: Path) -> Figure:

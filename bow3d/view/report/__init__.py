@@ -28,6 +28,7 @@ from bow3d.errors import ReplayError
 
 from bow3d.view.report.page import Army, Report, UnitRow, render_page
 from bow3d.view.report.three import THREE_VERSION, ModuleGraph, cdn_graph, find_three, local_graph
+from bow3d.i18n import _
 
 
 @dataclass(frozen=True)
@@ -100,7 +101,8 @@ def _armies(scene: Any, ruleset: Any, colours: Any) -> tuple[Army, ...]:
 
 def _verdict(result: Any) -> str:
     if not result.ok:
-        raise ReplayError(f"{result.first_divergence}; a report is only made of a replay that verifies")
+        raise ReplayError(_("{first_divergence}; a report is only made of a replay that verifies")
+                          .format(first_divergence=result.first_divergence))
     checks = ["every event re-simulated identically"]
     checks.append("every throw re-derived from the seeded generator" if result.chance_checked
                   else "throws entered by hand")

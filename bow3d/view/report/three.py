@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from bow3d.errors import UserInputError
+from bow3d.i18n import _
 
 THREE_VERSION = "0.187.0"
 CDN_BASE = f"https://cdn.jsdelivr.net/npm/three@{THREE_VERSION}/"
@@ -146,12 +147,13 @@ def find_three(given: str | os.PathLike | None = None, start: str | os.PathLike 
         for candidate in (folder, folder / "three", folder / "node_modules" / "three"):
             if _version(candidate):
                 return candidate.resolve()
-        raise UserInputError(f"{folder}: no three.js package there (no package.json of 'three'); {NPM_HINT}")
+        raise UserInputError(_("{folder}: no three.js package there (no package.json of 'three'); "
+                               "{NPM_HINT}").format(folder=folder, NPM_HINT=NPM_HINT))
     for candidate in _candidates(Path(start or Path.cwd()).resolve()):
         if _version(candidate):
             return candidate.resolve()
-    raise UserInputError(f"--offline needs a copy of three.js on this machine and none was found; {NPM_HINT} "
-                         "as --offline DIR")
+    raise UserInputError(_("--offline needs a copy of three.js on this machine and none was found; "
+                           "{NPM_HINT} as --offline DIR").format(NPM_HINT=NPM_HINT))
 
 
 def _specifiers(text: str) -> list[str]:
@@ -172,20 +174,23 @@ def _resolve(folder: Path, importer: str, specifier: str) -> str:
                 parts.append(piece)
         else:
             return "/".join(parts)
-    raise UserInputError(f"{folder / importer}: imports {specifier!r}, which the report cannot resolve; use three "
-                         f"{THREE_VERSION} ({NPM_HINT})")
+    raise UserInputError(_("{value}: imports {specifier!r}, which the report cannot resolve; use three "
+                           "{THREE_VERSION} ({NPM_HINT})")
+                         .format(value=folder / importer, specifier=specifier, THREE_VERSION=THREE_VERSION, NPM_HINT=NPM_HINT))
 
 
 def _read(folder: Path, path: str) -> bytes:
     file = folder / path
     try:
         if file.stat().st_size > MAX_MODULE_BYTES:
-            raise UserInputError(f"{file}: larger than a three.js module can be ({MAX_MODULE_BYTES:,} bytes)")
+            raise UserInputError(_("{file}: larger than a three.js module can be ({MAX_MODULE_BYTES:,} "
+                                   "bytes)").format(file=file, MAX_MODULE_BYTES=MAX_MODULE_BYTES))
         return file.read_bytes()
     except FileNotFoundError:
-        raise UserInputError(f"{file}: missing from this copy of three.js; {NPM_HINT}") from None
+        raise UserInputError(_("{file}: missing from this copy of three.js; {NPM_HINT}")
+                             .format(file=file, NPM_HINT=NPM_HINT)) from None
     except OSError as error:
-        raise UserInputError(f"{file}: cannot be read ({error.strerror or error})") from None
+        raise UserInputError(_("{file}: cannot be read ({value})").format(file=file, value=error.strerror or error)) from None
 
 
 def local_graph(folder: str | os.PathLike) -> ModuleGraph:
