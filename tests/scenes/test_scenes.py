@@ -18,7 +18,7 @@ VILLAGE, GALLERY = SCENES / "village.yaml", SCENES / "los-gallery.yaml"
 PLATE_LDU = 8.0
 # Written by `bow3d balance --write-scene`, not by the generator: the village with a balance report's
 # suggestion applied (tests/batch/test_balance.py checks each still carries its report's suggestion).
-BALANCED = {Path("village-balanced.yaml"), Path("village-balanced-2.yaml")}
+BALANCED = {Path("village-balanced.yaml")}
 
 
 def test_generator_reproduces_the_committed_files_byte_for_byte(make_scenes, tmp_path: Path):
