@@ -59,6 +59,7 @@ from bow3d.view.table_aids import TableAids, seers_words
 GLIDE_S = 0.45  # seconds of a move's animation
 AIM_AHEAD = (Attack, Treat, GetOn)  # actions shown with their odds and committed with Enter
 PREVIEWED = (*AIM_AHEAD, Move, GetOff)  # every action with a place or a target waits for Enter (or a second click)
+TRAY_FRAME = (0.70, 0.995, 0.68, 0.95)  # the roll tray's home, docked top right, its captions under it (hud)
 HOVER_S = 0.4  # the pointer resting this long on a cell asks who sees it
 
 
@@ -117,7 +118,7 @@ class PlayUI:
         if self.hud.font is not None:
             self.viewer.verdict_text.setFont(self.hud.font)
         self.viewer.verdict_text.setWordwrap(70)  # one line above the status
-        self.tray = PhysicsRollTray(base.win, frame=(0.70, 0.995, 0.55, 0.93))
+        self.tray = PhysicsRollTray(base.win, frame=TRAY_FRAME)
         from bow3d.view.sheet_overlay import REGION
 
         self._sheet_home = REGION
@@ -125,8 +126,8 @@ class PlayUI:
         self.viewer.help_text.setText(unbroken(_("left click: choose a unit, then a cell (move) or an enemy (aim) | Enter or "
                                         "the same click: commit | Esc: cancel | Ctrl+Z: take back | Space: end turn | "
                                         "1-9: actions | [ ] speed, < > turn, M drive | drag: orbit, wheel: zoom | "
-                                        "Ctrl+Q quit") + _(" | T: measuring tape (drag, or click, from a unit or point to another; G: heads or "
-                                                           "ground) | rest the pointer on a cell: who sees it")))
+                                        "Ctrl+Q quit") + _(" | T: tape (drag), G: heads/ground | rest the pointer on a "
+                                                           "cell: who sees it")))
         self._bind()
         if resume:
             self._resume(resume)

@@ -27,8 +27,8 @@ TICK_LDU = 7.0                       # the cube marking each range band's edge o
 XRAY_ALPHA = 0.35                    # the pass drawn on top of walls
 SEER_RGBA = (255, 110, 30, 255)      # who sees the hovered cell: ring and line of sight
 SIGHT_WIDTH_LDU = 1.2
-MELEE_RGBA = (1.0, 0.15, 0.15, 1.0)  # enemies the chosen unit reaches in melee now
-CHARGE_RGBA = (255, 60, 60, 255)     # cells where a charge ends in reach of an enemy
+MELEE_RGBA = (1.0, 0.2, 0.9, 1.0)   # enemies the chosen unit reaches in melee now (magenta: red is a side's)
+CHARGE_RGBA = (255, 50, 230, 255)    # cells where a charge ends in reach of an enemy
 CELL_FILL_RGBA = (90, 230, 120, 110)
 CELL_EDGE_RGBA = (235, 255, 120, 255)  # light edge...
 CELL_RIM_RGBA = (10, 40, 10, 255)      # ...on a dark rim: reads on a green, grey or tan baseplate
@@ -128,6 +128,9 @@ class TableAids:
     def __init__(self, base, nodes, world, ruleset, params=None, font=None):
         from direct.gui.OnscreenText import OnscreenText
 
+        from bow3d.view.hud import outlined_font
+
+        font = font if font is not None else outlined_font()
         self.base, self.nodes, self.world, self.ruleset, self.params = base, nodes, world, ruleset, params
         self.ends: list = []               # the tape's ends: unit ids or (3,) world points
         self.measure: Measure | None = None
@@ -138,7 +141,7 @@ class TableAids:
         self._seen_cache: dict = {}
         self._tape = self._sight = None
         extra = {"font": font} if font is not None else {"shadow": (0, 0, 0, 0.9)}
-        self.label = OnscreenText("", pos=(0, 0), scale=0.045, align=1, fg=(1, 0.9, 0.3, 1), mayChange=True,
+        self.label = OnscreenText("", pos=(0, 0), scale=0.045, align=2, fg=(1, 0.9, 0.3, 1), mayChange=True,
                                   parent=base.aspect2d, **extra)
 
     # --- the measuring tape -------------------------------------------------------------------
