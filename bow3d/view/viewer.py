@@ -347,6 +347,12 @@ class Viewer:
 
     def on_tape_mode(self) -> None:
         """T: a drag (or two clicks) lays the measuring tape (a unit: from its head; else the point)."""
+        self._make_aids()
+        self.tape_mode = not self.tape_mode
+        self.aids.clear_tape()
+        self.verdict_text.setText(tape_prompt() if self.tape_mode else "")
+
+    def _make_aids(self):
         if self.aids is None:
             from bow3d.rulesets import ruleset_of
             from bow3d.view.los_overlay import load_world
@@ -355,9 +361,13 @@ class Viewer:
             if self.world is None:
                 self.world = load_world(self.scene, self.library)
             self.aids = TableAids(self.base, self.nodes, self.world, ruleset_of(self.scene), self.scene.ruleset)
-        self.tape_mode = not self.tape_mode
-        self.aids.clear_tape()
-        self.verdict_text.setText(tape_prompt() if self.tape_mode else "")
+        return self.aids
+
+    def lay_tape(self, a, b):
+        """The tape laid from a to b (unit ids or world points), tape mode left as it is (`bow3d view --tape`)."""
+        measure = self._make_aids().measure_between(a, b)
+        self.show_tape(measure)
+        return measure
 
     def on_tape_heads(self) -> None:
         """G: a tape's point ends at a standing minifig's head height, or on the ground."""

@@ -262,3 +262,13 @@ def test_the_viewer_measures_too(tmp_path, renderer_available):
     assert out["words"] == f"{out['studs']:.1f} studs, within 15 studs (head to head)"
     assert out["drag"] == [["blue-2", "red-2"], pytest.approx(out["studs"]), out["words"]]
     assert out["cleared"] == [False, True]
+
+
+def test_view_tape_names_two_units_of_the_scene(capsys):
+    from bow3d.cli import main
+
+    village = str(ROOT / "scenes" / "village.yaml")
+    for tape, words in [("blue-rifle-2", "write A:B"), ("blue-rifle-2:blue-rifle-2", "write A:B"),
+                        ("blue-rifle-2:nobody", "no unit or vehicle 'nobody'")]:
+        assert main(["view", village, "--tape", tape]) == 2
+        assert words in capsys.readouterr().err
