@@ -71,7 +71,7 @@ def viewer_and_cards_pictures(folder: Path) -> None:
     shutil.copy(folder / "cards.png", ROOT / "docs" / "cards-village-screen.png")
 
 
-SETUP = "side blue\nchoose blue-rifle-2\nremove\nsheet spearman\nplace 12 5\nchoose blue-spearman-1\n"
+SETUP = "side blue\nchoose blue-rifle-2\nremove\nsheet spearman\nplace 9 8\nchoose blue-spearman-1\n"
 
 
 def setup_picture(folder: Path) -> None:
