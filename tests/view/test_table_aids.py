@@ -143,6 +143,13 @@ ui.viewer.on_left_press(*a)
 ui.viewer.on_pointer_move(a[0] + 60, a[1])
 ui.viewer.on_left_release(a[0] + 60, a[1])
 out["orbit"] = [ui.viewer.camera.yaw_deg - yaw, ui.aids.measure is None, ui.selected]
+# the same drag from an offscreen play script (bow3d play --offscreen-script): T, drag, G
+from bow3d.commands.play import parse_play_script, run_script
+a, b = pixel("blue-2"), pixel("red-2")
+run_script(ui, parse_play_script("tape-mode\ndrag %f %f %f %f\nheads\n" % (*a, *b), "s.txt"), "s.txt")
+out["script_drag"] = [ui.aids.ends, ui.aids.measure.words, ui.aids.heads, ui.tape_mode]
+ui.on_tape_heads()
+ui.on_tape_mode()
 
 # who sees a cell: both near reds see (5, 1); the wall hides it from red-3; red-3 sees (20, 6)
 out["near"] = ui.on_hover_cell((5, 1))
@@ -203,6 +210,8 @@ def test_tape_hover_and_melee_previews_in_the_play_ui(tmp_path, renderer_availab
     assert to_ground == pytest.approx(np.linalg.norm(np.subtract(ground_end, head1) + (0, 0, 44)) / 20)
     turned, no_tape, chosen = out["orbit"]
     assert abs(turned) > 5 and no_tape and chosen is None
+    ends, script_words, heads, mode = out["script_drag"]
+    assert ends == ["blue-2", "red-2"] and script_words.endswith("(head to head)") and not heads and mode
     assert out["selected_while_measuring"] is None  # measuring clicks choose nothing
     assert out["after_cancel"] == [False, True, ""]
     assert set(out["near"]) == {"red-1", "red-2"}  # the wall hides the cell from red-3
