@@ -33,8 +33,8 @@ move), Ctrl+Z takes back the last record in a hot-seat game (a throw stands), Ct
 replay keeps the game so far), T lays a measuring tape (drag from a unit or a point to another, or
 click both ends: the distance in the ruleset's unit and its range band; G measures a point on the
 ground instead of at a standing minifig's head height). Resting the pointer on a cell rings the enemies that would
-see a minifig there; a chosen melee unit rings the enemies it reaches now and frames in red the cells
-from which a charge would reach one. A move is previewed too: click a lit cell (it is marked), then
+see a minifig there; a chosen melee unit rings in magenta the enemies it reaches now and frames in
+magenta the cells from which a charge would reach one. A move is previewed too: click a lit cell (it is marked), then
 Enter or the same cell again commits, Esc cancels.
 
 --resume FILE.bowreplay goes on with a game stopped before its end: its records are played again
