@@ -20,20 +20,23 @@ of their fields. Under each card: the units that use it.
 
 -o names a .pdf (every page in one file) or a .png (page 1; more pages go to NAME-2.png, ...).
 Pages are drawn at 150 dots per inch for --paper a4 (210 x 297 mm, the default) or letter
-(8.5 x 11 in); print at 100 % (actual size). Nothing is overwritten without --force.
+(8.5 x 11 in); print at 100 % (actual size). --paper screen draws 1280x720 pages of nine cards
+each, to show on a screen. Nothing is overwritten without --force.
 
 examples:
   bow3d cards scenes/village.yaml -o cards.pdf
   bow3d cards scenes/village.yaml -o village-cards.png --paper letter
+  bow3d cards scenes/village.yaml -o village-screen.png --paper screen
   bow3d cards scenes/western-town.yaml -o western-cards.pdf"""
 
-PAPERS = ("a4", "letter")
+PAPERS = ("a4", "letter", "screen")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("scene", help="a scene file (.yaml)")
     parser.add_argument("-o", "--output", required=True, metavar="OUT.pdf|OUT.png", help="the file to write")
-    parser.add_argument("--paper", choices=PAPERS, default="a4", help="paper size (default a4)")
+    parser.add_argument("--paper", choices=PAPERS, default="a4", help="paper size (default a4), or screen: 1280x720 "
+                        "pixels")
     parser.add_argument("--force", action="store_true", help="overwrite the output (and its other pages) if they exist")
     parser.add_argument("--library", metavar="DIR", help="LDraw library folder (default: $LDRAWDIR, else the "
                         "bundled starter library)")
@@ -52,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     from bow3d.rulesets import load_scene
     from bow3d.view.los_picture import write_png
     from bow3d.view.pdf_pages import format_pdf
-    from bow3d.view.unit_cards import COLUMNS, PAPERS_MM, ROWS, cards_of, draw_pages
+    from bow3d.view.unit_cards import card_origins, cards_of, draw_pages, page_size_mm
 
     out = Path(args.output)
     if out.suffix.lower() not in (".pdf", ".png"):
@@ -65,12 +68,12 @@ def run(args: argparse.Namespace) -> int:
     if not cards:
         raise UserInputError(_("{scene}: no unit or vehicle on the battlefield, so no sheet to print")
                              .format(scene=args.scene))
-    targets = page_paths(out, -(-len(cards) // (COLUMNS * ROWS)))
+    targets = page_paths(out, -(-len(cards) // len(card_origins(args.paper))))
     for target in targets:  # up front, before the drawing: nothing replaced without --force
         check_new(target, force=args.force)
     pages = draw_pages(scene, Library.from_env(args.library), args.paper)
     if out.suffix.lower() == ".pdf":
-        write_new(out, format_pdf(pages, PAPERS_MM[args.paper]), force=args.force)
+        write_new(out, format_pdf(pages, page_size_mm(args.paper)), force=args.force)
     else:
         for target, page in zip(targets, pages):
             write_png(page, target, force=args.force)

@@ -30,10 +30,11 @@ drag pans, the wheel zooms.
 Keys: 1-9 the listed actions, Space ends the unit's turn (a marking brick goes beside it),
 [ and ] change a piloted vehicle's speed, , and . turn it 45 degrees, M drives (the compulsory
 move), Ctrl+Z takes back the last record in a hot-seat game (a throw stands), Ctrl+Q quits (the
-replay keeps the game so far), T lays a measuring tape (click two units or points: the distance in
-the ruleset's unit and its range band). Resting the pointer on a cell rings the enemies that would
-see a minifig there; a chosen melee unit rings the enemies it reaches now and frames in red the cells
-from which a charge would reach one. A move is previewed too: click a lit cell (it is marked), then
+replay keeps the game so far), T lays a measuring tape (drag from a unit or a point to another, or
+click both ends: the distance in the ruleset's unit and its range band; G measures a point on the
+ground instead of at a standing minifig's head height). Resting the pointer on a cell rings the enemies that would
+see a minifig there; a chosen melee unit rings in magenta the enemies it reaches now and frames in
+magenta the cells from which a charge would reach one. A move is previewed too: click a lit cell (it is marked), then
 Enter or the same cell again commits, Esc cancels.
 
 --resume FILE.bowreplay goes on with a game stopped before its end: its records are played again
@@ -42,9 +43,10 @@ FILE-resumed.bowreplay here), which holds the whole game; the sides are played a
 bricks tumble onto the tray (Bullet physics) and land as recorded.
 
 Without a display, --offscreen-script FILE plays from a text file of commands, one a line:
-  click-unit ID | click-cell I J | click X Y (pixels) | key N | confirm | cancel | undo | end-turn
+  click-unit ID | click-cell I J | click X Y (pixels) | drag X1 Y1 X2 Y2 (pixels: the left button pressed,
+  moved, released) | key N | confirm | cancel | undo | end-turn
   speed +1|-1 | turn DEG | drive | screenshot PNG | # comments
-  tape A B (the measuring tape, T: each end a unit ID or a cell I,J) | hover I J (who sees that cell)
+  tape A B (the measuring tape, T: each end a unit ID or a cell I,J) | tape-mode (T) | heads (G) | hover I J (who sees that cell)
   camera X,Y,Z:TX,TY,TZ (studs) or unit:ID (as bow3d view --camera)
 (the same handlers as the mouse and keys), then stops; the replay holds the game so far.
 
@@ -57,7 +59,8 @@ examples:
   bow3d play --resume test.bowreplay --offscreen-script scenes/village-moves-2.txt --replay test-2.bowreplay"""
 
 COMMANDS = {"click-unit": 1, "click-cell": 2, "click": 2, "key": 1, "confirm": 0, "cancel": 0, "end-turn": 0,
-            "undo": 0, "speed": 1, "turn": 1, "drive": 0, "screenshot": 1, "tape": 2, "hover": 2, "camera": 1}
+            "undo": 0, "speed": 1, "turn": 1, "drive": 0, "screenshot": 1, "tape": 2, "hover": 2, "camera": 1,
+            "drag": 4, "heads": 0, "tape-mode": 0}
 
 
 @dataclass(frozen=True)
@@ -88,7 +91,7 @@ def parse_play_script(text: str, source: str = "<script>") -> list[ScriptLine]:
             raise UserInputError(_("{source}:{number}: {command} takes {value} argument(s), got "
                                    "{value2}")
                                  .format(source=source, number=number, command=command, value=COMMANDS[command], value2=len(args)))
-        numeric = {"click-cell": int, "click": float, "key": int, "speed": int, "turn": float,
+        numeric = {"click-cell": int, "click": float, "drag": float, "key": int, "speed": int, "turn": float,
                    "hover": int}.get(command)
         if numeric is not None:
             try:
@@ -112,6 +115,18 @@ def _tape_end(ui, word: str, where: str):
     return (x, y, float(ui.nodes.ground.heights([[x, y]])[0]))
 
 
+DRAG_STEPS = 8  # pointer moves between a script drag's press and release
+
+
+def drag(viewer, x1: float, y1: float, x2: float, y2: float) -> None:
+    """A left drag from pixel (x1, y1) to (x2, y2): pressed, moved in DRAG_STEPS, released (the window's
+    mouse handlers: a tape in tape mode, else the camera orbits)."""
+    viewer.on_left_press(x1, y1)
+    for k in range(1, DRAG_STEPS + 1):
+        viewer.on_pointer_move(x1 + (x2 - x1) * k / DRAG_STEPS, y1 + (y2 - y1) * k / DRAG_STEPS)
+    viewer.on_left_release(x2, y2)
+
+
 def run_script(ui, script: list[ScriptLine], source: str) -> None:
     """Call the play UI's handlers as the script says."""
     for step in script:
@@ -125,6 +140,8 @@ def run_script(ui, script: list[ScriptLine], source: str) -> None:
             ui.on_click_cell((int(a[0]), int(a[1])))
         elif step.command == "click":
             ui.on_mouse_click(float(a[0]), float(a[1]))
+        elif step.command == "drag":
+            drag(ui.viewer, *(float(v) for v in a))
         elif step.command == "key":
             ui.on_key(int(a[0]))
         elif step.command == "speed":
@@ -151,7 +168,8 @@ def run_script(ui, script: list[ScriptLine], source: str) -> None:
             ui.viewer.screenshot(a[0])
         else:
             getattr(ui, {"confirm": "on_confirm", "cancel": "on_cancel", "end-turn": "on_end_turn",
-                         "drive": "on_drive", "undo": "on_undo"}[step.command])()
+                         "drive": "on_drive", "undo": "on_undo", "heads": "on_tape_heads",
+                         "tape-mode": "on_tape_mode"}[step.command])()
         ui.settle()
 
 

@@ -14,7 +14,9 @@ HELP = "set up armies on a battlefield: place, turn and remove units, points aga
 DESCRIPTION = """Open a window on a scene (or on a bare LDraw battlefield with the sheets of another scene) to
 set up the armies: click a cell to place a unit of the chosen sheet for the chosen side (it faces the
 middle of the table), click a unit to choose it, click a cell to move it there, , and . turn it 45
-degrees, X or Delete takes it off, 1-9 picks the sheet, S the side, Ctrl+S saves, Ctrl+Q quits.
+degrees, X or Delete takes it off, Ctrl+Z takes back the last of these steps, 1-9 picks the sheet,
+S the side, Ctrl+S saves, Ctrl+Q quits. Units are not placed on roofs or wall tops (a cell more than
+two bricks above the ground around it).
 Each side's deployment zone is drawn in its colour (BOW 1.3 names none: bow3d draws the third of the
 table each army stands nearest); the army list gives each side's units and points (the ruleset's
 cost points, BOW Annex A.4) against --budget, and counts units outside their zone.
@@ -24,7 +26,7 @@ battlefield and models named relative to it. An existing file is replaced only w
 a second time; without a window, only with --force (else exit 2).
 
 Without a display, --offscreen-script FILE sets up from a text file of commands, one a line:
-  side ID | sheet NAME | place I J | choose ID | move I J | turn DEG | remove | save | screenshot PNG
+  side ID | sheet NAME | place I J | choose ID | move I J | turn DEG | remove | undo | save | screenshot PNG
 (the same handlers as the mouse and keys; # starts a comment), then stops.
 
 examples:
@@ -32,8 +34,8 @@ examples:
   bow3d setup scenes/village.ldr --sheets scenes/village.yaml -o skirmish.yaml
   bow3d setup scenes/village.yaml --offscreen-script scenes/village-setup.txt -o village-setup.yaml --budget 250"""
 
-COMMANDS = {"side": 1, "sheet": 1, "place": 2, "choose": 1, "move": 2, "turn": 1, "remove": 0, "save": 0,
-            "screenshot": 1}
+COMMANDS = {"side": 1, "sheet": 1, "place": 2, "choose": 1, "move": 2, "turn": 1, "remove": 0, "undo": 0,
+            "save": 0, "screenshot": 1}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -99,6 +101,8 @@ def run_script(ui, steps, source: str) -> None:
             ui.on_turn(float(a[0]))
         elif command == "remove":
             ui.on_remove()
+        elif command == "undo":
+            ui.on_undo()
         elif command == "save":
             ui.on_save()
         else:

@@ -21,14 +21,17 @@ second is drawn (green rays seen, red rays hidden, blocking parts in orange, ran
 every 15 studs, the firer's front arc) and the referee's verdict is written at the top.
 Keys: arrows orbit, W/A/S/D pan, +/- zoom, 1-7 named views, F frames everything,
 E toggles edge lines, Q cycles the quality, C clears the selection, H hides the help, Esc quits.
-On a scene, T lays a measuring tape: click two units (head to head) or points for the 3D distance
-in the ruleset's unit and the range band it falls in.
+On a scene, T lays a measuring tape: drag from a unit or a point to another (the tape follows the
+pointer), or click both ends, for the 3D distance in the ruleset's unit and the range band it falls
+in; units are measured from their heads, a point at a standing minifig's head height (G: on the
+ground). --tape A:B starts with the tape laid between two units.
 Without a display, --screenshot PNG opens offscreen, saves one frame and quits.
 
 examples:
   bow3d view scenes/village.yaml
   bow3d view scenes/village.yaml --screenshot shot.png --los blue-rifle-2:red-pistol
   bow3d view scenes/village.yaml --screenshot sheet.png --select blue-rifle-2 --camera unit:blue-rifle-2
+  bow3d view scenes/village.yaml --screenshot tape.png --tape blue-rifle-2:red-pistol
   bow3d view scenes/western-town.ldr --quality full --edges"""
 
 
@@ -48,6 +51,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "X,Y,Z:TX,TY,TZ in studs")
     parser.add_argument("--select", metavar="UNIT", help="scenes: start with this unit selected (its sheet shown)")
     parser.add_argument("--los", metavar="FIRER:TARGET", help="scenes: start showing this line of sight")
+    parser.add_argument("--tape", metavar="A:B", help="scenes: start with the measuring tape laid from unit A's "
+                        "head to unit B's")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -68,13 +73,15 @@ def run(args: argparse.Namespace) -> int:
 
         subject = load_scene(source)
         los = parse_los(args.los, subject) if args.los else None
+        tape = parse_tape(args.tape, subject) if args.tape else None
         if args.select and args.select not in {u.id for u in subject.units} | {v.id for v in subject.vehicles}:
             raise UserInputError(_("--select {select}: no such unit or vehicle in {name}")
                                  .format(select=args.select, name=source.name))
     else:
-        if args.select or args.los:
-            raise UserInputError(_("{source}: --select and --los need a scene file (.yaml)").format(source=source))
-        subject, los = load_model(source, library), None
+        if args.select or args.los or args.tape:
+            raise UserInputError(_("{source}: --select, --los and --tape need a scene file (.yaml)")
+                                 .format(source=source))
+        subject, los, tape = load_model(source, library), None, None
     from bow3d.view.camera_options import parse_camera
     from bow3d.view.offscreen import MULTISAMPLES
     from bow3d.view.viewer import Viewer, open_base
@@ -91,8 +98,12 @@ def run(args: argparse.Namespace) -> int:
             viewer.on_click_unit(los[0])
             viewer.on_click_unit(los[1])
             print(viewer.verdict_text.getText())
+        if tape:
+            print(viewer.lay_tape(*tape).words)
         if camera is not None:
             viewer.look_from(camera, los[1] if los else None)
+        if viewer.aids is not None:
+            viewer.aids.update()  # the tape's label beside the tape, as the camera now sees it
         if args.screenshot:
             viewer.screenshot(args.screenshot)
             print(f"wrote {args.screenshot}")
@@ -102,3 +113,17 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if args.screenshot:
             base.destroy()
+
+
+def parse_tape(text: str, scene) -> tuple[str, str]:
+    """'blue-rifle-2:red-pistol' -> the two units (or vehicles) of the scene the tape runs between."""
+    a, sep, b = text.partition(":")
+    known = [u.id for u in scene.units] + [v.id for v in scene.vehicles]
+    if not sep or not a or not b or a == b:
+        raise UserInputError(_("--tape {text!r}: write A:B with two different unit ids, e.g. "
+                               "--tape blue-rifle-2:red-pistol").format(text=text))
+    for id in (a, b):
+        if id not in known:
+            raise UserInputError(_("--tape {text!r}: no unit or vehicle {id!r} in the scene (known: "
+                                   "{value})").format(text=text, id=id, value=', '.join(known)))
+    return a, b

@@ -12,9 +12,11 @@ import numpy as np
 
 from bow3d.rulesets.bow import Attack, GetOff, Move
 from bow3d.view import markers
-from bow3d.view.table_aids import CHARGE_RGBA, MELEE_RGBA, cells_node, melee_preview
+from bow3d.view.table_aids import CHARGE_RGBA, MELEE_RGBA, add_xray, cells_node, melee_preview
 
-PREVIEW_RGBA = (250, 200, 30, 255)  # the previewed move's cell: a yellow 1x1 brick standing on it
+PREVIEW_RGBA = (250, 200, 30, 255)  # the previewed move's cell: a yellow 1x1 pillar standing on it...
+PREVIEW_BRICKS = 2                  # ...this many bricks tall (a minifig's height: it reads from afar)...
+PREVIEW_FRAME_LDU = (9.5, 9.5, 4.0, 3.0)  # ...in a thick yellow frame round the cell (half sizes, width, height)
 
 
 def action_boxes(ui) -> list:
@@ -34,7 +36,8 @@ def action_boxes(ui) -> list:
     if to is not None:  # the previewed move's cell, a brick high
         x, y = (to[0] + 0.5) * markers.STUD_LDU, (to[1] + 0.5) * markers.STUD_LDU
         z = float(ui.nodes.ground.heights(np.array([[x, y]]))[0])
-        corners = [(x + dx, y + dy, z + dz) for dx in (-10, 10) for dy in (-10, 10) for dz in (0, 24)]
+        corners = [(x + dx, y + dy, z + dz) for dx in (-10, 10) for dy in (-10, 10)
+                   for dz in (0, PREVIEW_BRICKS * markers.BRICK_LDU)]
         boxes.append(pixel_box(project(ui.base, corners), *size))
     return [b for b in boxes if b is not None]
 
@@ -42,11 +45,15 @@ def place_panels(ui) -> None:
     """The sheet and the tray where they hide none of the action (bow3d.view.panel_layout)."""
     from bow3d.view.panel_layout import place_panels
 
+    from bow3d.view.hud import ROLLS_FRAME
+
     regions = {"tray": (ui.tray.region, ui.tray.frame)}
     if ui.viewer.sheet is not None:
         regions["sheet"] = (ui.viewer.sheet.region, ui._sheet_home)
-    places = place_panels({name: home for name, (_region, home) in regions.items()}, action_boxes(ui))
-    ui.panel_places = {}
+    homes = {name: home for name, (_region, home) in regions.items()}
+    places = place_panels({**homes, "captions": ROLLS_FRAME}, action_boxes(ui))
+    ui.panel_places = {"captions": places["captions"] if ui.panels_shown else None}
+    ui.hud.place_rolls(ui.panel_places["captions"])
     for name, (region, _home) in regions.items():
         rect = places[name] if ui.panels_shown else None
         ui.panel_places[name] = rect
@@ -83,15 +90,18 @@ def draw_cells(ui) -> None:
     pieces = []
     if isinstance(ui.aimed, (Move, GetOff)) and tuple(ui.aimed.to) in cells:  # the previewed move's cell
         k = cells.index(tuple(ui.aimed.to))
-        tall = markers.box_corners((-8.0, -8.0, 0.0), (8.0, 8.0, markers.BRICK_LDU)) + \
-            [*centres[k], z[k] + markers.STUD_HEIGHT]
+        at = [*centres[k], z[k] + markers.STUD_HEIGHT]
+        tall = markers.box_corners((-8.0, -8.0, 0.0), (8.0, 8.0, PREVIEW_BRICKS * markers.BRICK_LDU)) + at
         pieces.append((tall.reshape(-1, 3, 3), PREVIEW_RGBA))
+        pieces.append((markers.frame_corners(*PREVIEW_FRAME_LDU) + at, PREVIEW_RGBA))
     for cell in ui.melee[1]:  # a charge ends here in melee reach
         k = cells.index(cell) if cell in cells else None
         if k is not None:
-            frame = markers.frame_corners(9.0, 9.0, 3.0, 4.0) + [*centres[k], z[k] + markers.STUD_HEIGHT]
+            frame = markers.frame_corners(8.5, 8.5, 4.0, 5.0) + [*centres[k], z[k] + markers.STUD_HEIGHT]
             pieces.append((frame, CHARGE_RGBA))
     ui._cells = cells_node(ui.base.render, centres, z, pieces)
+    if pieces:  # the preview and the charge frames show through walls and figures too
+        add_xray(markers.solid_node(ui._cells, "move-preview", pieces, unlit=True), 0.5)
 
 def draw_melee(ui) -> None:
     """A red ring round each enemy the chosen unit reaches in melee now."""
@@ -101,6 +111,11 @@ def draw_melee(ui) -> None:
             node.remove_node()
     for enemy in ui.melee[0]:
         ui.nodes.highlight_one(enemy, MELEE_RGBA, slot="melee")
+        ring = ui.nodes.pieces[enemy].selection["melee"]
+        ghost = ring.copy_to(ring)  # seen through the figures in front (removed with the ring)
+        ghost.set_depth_test(False)
+        ghost.set_depth_write(False)
+        ghost.set_bin("fixed", 40)
 
 def draw_selection(ui) -> None:
     ui.nodes.highlight(ui._body(ui.selected) if ui.selected else None)

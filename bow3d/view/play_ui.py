@@ -13,9 +13,12 @@ plays a whole game by calling handlers only:
     on_key(n)             the n-th action of the HUD list (keys 1-9)
     on_confirm()          commit the previewed action (Enter)    on_cancel()    forget it (Esc)
     on_undo()             take back the last record (Ctrl+Z), hot-seat games only; a throw stands
-    on_tape_mode()        T: the next two clicks (units or points) lay a measuring tape: the 3D distance
-                          in the ruleset's unit and the range band it falls in (bow3d.view.table_aids)
+    on_tape_mode()        T: a left drag from a unit or point to another (the viewer's on_left_press,
+                          on_pointer_move, on_left_release: the tape follows the pointer), or two clicks,
+                          lay a measuring tape: the 3D distance in the ruleset's unit and the range band
+                          it falls in (bow3d.view.table_aids); outside tape mode a left drag orbits
     on_tape_end(end)      one end of the tape: a unit id or a world point (3,) LDU
+    on_tape_heads()       G: a point end at a standing minifig's head height, or on the ground
     on_hover_cell(cell)   the pointer rests on a cell: the enemies that would see a minifig there are
                           ringed, with their lines of sight (cached per cell until the next record)
     on_end_turn()         end the unit's turn (Space)
@@ -56,6 +59,7 @@ from bow3d.view.table_aids import TableAids, seers_words
 GLIDE_S = 0.45  # seconds of a move's animation
 AIM_AHEAD = (Attack, Treat, GetOn)  # actions shown with their odds and committed with Enter
 PREVIEWED = (*AIM_AHEAD, Move, GetOff)  # every action with a place or a target waits for Enter (or a second click)
+TRAY_FRAME = (0.70, 0.995, 0.68, 0.95)  # the roll tray's home, docked top right, its captions under it (hud)
 HOVER_S = 0.4  # the pointer resting this long on a cell asks who sees it
 
 
@@ -108,12 +112,13 @@ class PlayUI:
         self.hud = Hud(base)
         self.aids = TableAids(base, self.nodes, self.viewer.world, ruleset_of(scene), scene.ruleset, self.hud.font)
         self.tape_mode = False
+        self.viewer.tape_owner = self  # a left drag in tape mode lays the tape (bow3d.view.viewer)
         self.melee: tuple[list[str], dict] = ([], {})  # enemies in melee reach now, charge cells -> enemies
         self._hover = (None, 0.0, False)  # pointer, rest time, asked
         if self.hud.font is not None:
             self.viewer.verdict_text.setFont(self.hud.font)
         self.viewer.verdict_text.setWordwrap(70)  # one line above the status
-        self.tray = PhysicsRollTray(base.win, frame=(0.70, 0.995, 0.55, 0.93))
+        self.tray = PhysicsRollTray(base.win, frame=TRAY_FRAME)
         from bow3d.view.sheet_overlay import REGION
 
         self._sheet_home = REGION
@@ -121,8 +126,8 @@ class PlayUI:
         self.viewer.help_text.setText(unbroken(_("left click: choose a unit, then a cell (move) or an enemy (aim) | Enter or "
                                         "the same click: commit | Esc: cancel | Ctrl+Z: take back | Space: end turn | "
                                         "1-9: actions | [ ] speed, < > turn, M drive | drag: orbit, wheel: zoom | "
-                                        "Ctrl+Q quit") + _(" | T: measuring tape (click two units or points) | rest the "
-                                                           "pointer on a cell: who sees it")))
+                                        "Ctrl+Q quit") + _(" | T: tape (drag), G: heads/ground | rest the pointer on a "
+                                                           "cell: who sees it")))
         self._bind()
         if resume:
             self._resume(resume)
@@ -146,6 +151,7 @@ class PlayUI:
         b.accept("control-z", self.on_undo)
         b.accept("tab", self.on_toggle_panels)
         b.accept("t", self.on_tape_mode)
+        b.accept("g", self.on_tape_heads)
         b.task_mgr.add(self._animate_task, "bow3d-play-animate")
 
     # --- handlers ----------------------------------------------------------------------------
@@ -236,7 +242,25 @@ class PlayUI:
         """T: the next two clicks lay the measuring tape (a unit: from its head; else the point clicked)."""
         self.tape_mode = not self.tape_mode
         self.aids.clear_tape()
-        self._say(_("measuring: click a unit or a point, then another (T: done)") if self.tape_mode else None)
+        from bow3d.view.viewer import tape_prompt
+
+        self._say(tape_prompt() if self.tape_mode else None)
+
+    def on_tape_heads(self) -> None:
+        """G: a tape's point ends at a standing minifig's head height, or on the ground (a laid tape is measured
+        again)."""
+        from bow3d.view.viewer import heads_words
+
+        self.aids.toggle_heads()
+        if self.aids.measure is not None:
+            self.show_tape(self.aids.measure)
+        else:
+            self._say(heads_words(self.aids))
+
+    def show_tape(self, measure) -> None:
+        """The tape's reading at the top left (the label follows the tape itself)."""
+        if measure is not None:
+            self.viewer.verdict_text.setText(measure.words)
 
     def on_tape_end(self, end):
         """One end of the tape (a unit id or a world point (3,) LDU); the second one measures."""
@@ -461,7 +485,7 @@ class PlayUI:
         """The pointer resting HOVER_S on the battlefield (not dragging) asks who sees the cell under it."""
         pointer, rest, asked = self._hover
         now = self.viewer._pointer()
-        if now is None or self.viewer._drag is not None or now != pointer:
+        if now is None or self.viewer._drag is not None or self.viewer._tape_press is not None or now != pointer:
             self._hover = (now, 0.0, False)
             return
         rest += dt

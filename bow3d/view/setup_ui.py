@@ -11,12 +11,15 @@ mouse and key binding calls one handler, so a test sets up a whole army by calli
     on_click_unit(id)      choose a unit (again: forget it)
     on_turn(deg)           turn the chosen unit (, and . : 45 degrees)
     on_remove()            take the chosen unit off (Delete or X)
+    on_undo()              take back the last set-up step: a placing, move, turn or removal (Ctrl+Z)
     on_save()              write the scene (Ctrl+S); an existing file is replaced only when asked
                            twice (the second Ctrl+S) or with `force`
 
 Deployment zones: BOW 1.3 names none, so bow3d draws each side's third of the table, from the edge
 its army stands nearest (the first side the west or south third when no unit stands yet); a unit
-placed outside is counted in the army list, not refused. Points are the ruleset's (`army_costs`;
+placed outside is counted in the army list, not refused. A cell more than ROOF_LDU above the floor
+around it (the FLOOR_SHARE lowest of the cells within FLOOR_RADIUS studs) is a roof or the top of a wall:
+units are not placed or moved there. Points are the ruleset's (`army_costs`;
 BOW Annex A.4 cost points); rulesets without points show none. Positions in studs, world frame Z up, LDU.
 """
 
@@ -36,6 +39,20 @@ from bow3d.view import markers
 ZONE_SHARE = 1.0 / 3.0    # each side's deployment zone: this share of the table from its edge
 ZONE_ALPHA = 90
 MAX_SHEETS = 9            # keys 1-9
+ROOF_LDU = 2 * 24.0 + 0.5  # more than two bricks above the floor around it: a roof or a wall's top
+FLOOR_RADIUS = 8          # studs round a cell where its floor is looked for...
+FLOOR_SHARE = 10.0        # ...the floor: this percentile of those cells' heights (streets and yards, not roofs)
+
+
+def height_above_floor(ground, cell: tuple[int, int], radius: int = FLOOR_RADIUS) -> float:
+    """LDU from the floor around `cell` (the FLOOR_SHARE percentile of the cell centres' heights within `radius`
+    studs) up to the cell's own ground height; `ground` answers heights((N, 2) LDU) -> (N,)."""
+    offsets = np.arange(-radius, radius + 1, dtype=np.float64)
+    around = np.stack(np.meshgrid(offsets, offsets), axis=-1).reshape(-1, 2) + np.asarray(cell, np.float64) + 0.5
+    heights = np.asarray(ground.heights(around * markers.STUD_LDU), np.float64)
+    heights = heights[np.isfinite(heights)]  # off the battlefield: no ground
+    here = float(ground.heights(((np.asarray(cell, np.float64) + 0.5) * markers.STUD_LDU)[None])[0])
+    return here - float(np.percentile(heights, FLOOR_SHARE))
 
 
 def zones_of(scene, bounds_studs: tuple[float, float, float, float]) -> dict[str, tuple[float, float, float, float]]:
@@ -96,13 +113,14 @@ class SetupUI:
         self.message = ""
         self.saved: Path | None = None
         self._asked_to_replace = False
+        self.history: list[tuple[str, list]] = []  # (the step's words, the units before it): Ctrl+Z
         box = self.nodes.bounds()
         self.bounds_studs = (box[0][0] / 20.0, box[1][0] / 20.0, box[0][1] / 20.0, box[1][1] / 20.0)
         self.zones = zones_of(scene, self.bounds_studs)
         self._zones_node = None
         self.hud = Hud(base)
         self.viewer.help_text.setText(_("left click: a cell places a unit (or moves the chosen one), a unit chooses it | "
-                                        "1-9: sheet | S: side | , .: turn | X or Delete: remove | Ctrl+S: save | "
+                                        "1-9: sheet | S: side | , .: turn | X or Delete: remove | Ctrl+Z: take back | Ctrl+S: save | "
                                         "drag: orbit, wheel: zoom | Ctrl+Q: quit"))
         self._bind()
         self._draw_zones()
@@ -117,6 +135,7 @@ class SetupUI:
         b.accept(".", self.on_turn, [-45.0])
         b.accept("x", self.on_remove)
         b.accept("delete", self.on_remove)
+        b.accept("control-z", self.on_undo)
         b.accept("control-s", self.on_save)
         b.accept("control-q", b.userExit)
         b.accept("escape", self.on_click_unit, [None])
@@ -167,8 +186,15 @@ class SetupUI:
                for u in self.scene.units):
             self._say(_("a unit stands on {cell} already").format(cell=f"({cell[0]}, {cell[1]})"))
             return None
+        above = height_above_floor(self.nodes.ground, (int(cell[0]), int(cell[1])))
+        if above > ROOF_LDU:
+            self._say(_("cell {cell} is {bricks} bricks above the ground around it (a roof, a wall's top, a "
+                        "tree): choose a cell on the ground").format(cell=f"({cell[0]}, {cell[1]})",
+                                                              bricks=f"{above / 24.0:.0f}"))
+            return None
         if self.selected is not None:
             unit = self.scene.unit(self.selected)
+            self._remember(_("moving {unit}").format(unit=unit.id))
             unit.position = position
             self.nodes.set_pose(unit.id, position, unit.facing)
             self._refresh()
@@ -179,6 +205,7 @@ class SetupUI:
         if self.selected is None:
             return
         unit = self.scene.unit(self.selected)
+        self._remember(_("turning {unit}").format(unit=unit.id))
         unit.facing = (unit.facing + delta_deg) % 360.0
         self.nodes.set_pose(unit.id, tuple(unit.position), unit.facing)
         self._refresh()
@@ -187,9 +214,34 @@ class SetupUI:
         if self.selected is None:
             return
         id, self.selected = self.selected, None
+        self._remember(_("taking {unit} off").format(unit=id))
         self.scene.units = [u for u in self.scene.units if u.id != id]
         self.nodes.remove_piece(id)
         self._say(_("{unit} taken off").format(unit=id))
+
+    def on_undo(self) -> str | None:
+        """Ctrl+Z: the units as they were before the last step (placing, move, turn, removal); returns its words."""
+        if not self.history:
+            self._say(_("nothing to take back"))
+            return None
+        words, before = self.history.pop()
+        now = {u.id for u in self.scene.units}
+        self.scene.units = before
+        for id in now - {u.id for u in before}:
+            self.nodes.remove_piece(id)
+        for unit in before:
+            if unit.id not in now:
+                self.nodes.add_unit(unit)
+            elif unit.position is not None:
+                self.nodes.set_pose(unit.id, tuple(unit.position), unit.facing)
+        if self.selected is not None and self.selected not in {u.id for u in before}:
+            self.selected = None
+        self._say(_("taken back: {step}").format(step=words))
+        return words
+
+    def _remember(self, words: str) -> None:
+        """Keep the units as they are now, before the step `words` changes them (on_undo)."""
+        self.history.append((words, [u.model_copy(deep=True) for u in self.scene.units]))
 
     def on_save(self) -> Path | None:
         """Write the scene to `out`: a new file; an existing one only with `force`, or when asked twice in a
@@ -253,6 +305,7 @@ class SetupUI:
             n += 1
         unit = Unit(id=f"{self.side}-{self.sheet}-{n}", side=self.side, sheet=self.sheet, model=model,
                     position=position, facing=self._facing_for(self.side))
+        self._remember(_("placing {unit}").format(unit=unit.id))
         self.scene.units.append(unit)
         self.nodes.add_unit(unit)
         self._refresh()

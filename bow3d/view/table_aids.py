@@ -27,8 +27,8 @@ TICK_LDU = 7.0                       # the cube marking each range band's edge o
 XRAY_ALPHA = 0.35                    # the pass drawn on top of walls
 SEER_RGBA = (255, 110, 30, 255)      # who sees the hovered cell: ring and line of sight
 SIGHT_WIDTH_LDU = 1.2
-MELEE_RGBA = (1.0, 0.15, 0.15, 1.0)  # enemies the chosen unit reaches in melee now
-CHARGE_RGBA = (255, 60, 60, 255)     # cells where a charge ends in reach of an enemy
+MELEE_RGBA = (1.0, 0.2, 0.9, 1.0)   # enemies the chosen unit reaches in melee now (magenta: red is a side's)
+CHARGE_RGBA = (255, 50, 230, 255)    # cells where a charge ends in reach of an enemy
 CELL_FILL_RGBA = (90, 230, 120, 110)
 CELL_EDGE_RGBA = (235, 255, 120, 255)  # light edge...
 CELL_RIM_RGBA = (10, 40, 10, 255)      # ...on a dark rim: reads on a green, grey or tan baseplate
@@ -38,10 +38,21 @@ HEAD_LDU = 44.0                      # a minifig's head above its feet (the stan
 
 @dataclass(frozen=True)
 class Measure:
-    """A tape's reading: the 3D distance in studs and the words (distance in the ruleset's unit, band)."""
+    """A tape's reading: the 3D distance in studs and the words (distance in the ruleset's unit, band,
+    and which heights it runs between: `ends` 'heads', 'head-ground' or 'ground')."""
 
     distance_studs: float
     words: str
+    ends: str = "heads"
+
+
+def ends_words(ends: str) -> str:
+    """Which heights a tape runs between, as its label says it."""
+    if ends == "heads":
+        return _("head to head")
+    if ends == "head-ground":
+        return _("head to the ground point")
+    return _("ground to ground")
 
 
 def distance_words(distance_studs: float, unit: str) -> str:
@@ -117,24 +128,59 @@ class TableAids:
     def __init__(self, base, nodes, world, ruleset, params=None, font=None):
         from direct.gui.OnscreenText import OnscreenText
 
+        from bow3d.view.hud import outlined_font
+
+        font = font if font is not None else outlined_font()
         self.base, self.nodes, self.world, self.ruleset, self.params = base, nodes, world, ruleset, params
         self.ends: list = []               # the tape's ends: unit ids or (3,) world points
         self.measure: Measure | None = None
         self.seers: dict[str, float] = {}  # who sees the hovered cell, and how much of a minifig there
         self.hovered: tuple[int, int] | None = None
+        self.heads = True                  # a point end at a standing minifig's head height (G: on the ground)
+        self.dragging = None               # the end a tape drag started from (bow3d.view.viewer: drag to measure)
         self._seen_cache: dict = {}
         self._tape = self._sight = None
         extra = {"font": font} if font is not None else {"shadow": (0, 0, 0, 0.9)}
-        self.label = OnscreenText("", pos=(0, 0), scale=0.045, align=1, fg=(1, 0.9, 0.3, 1), mayChange=True,
+        self.label = OnscreenText("", pos=(0, 0), scale=0.045, align=2, fg=(1, 0.9, 0.3, 1), mayChange=True,
                                   parent=base.aspect2d, **extra)
 
     # --- the measuring tape -------------------------------------------------------------------
     def point_of(self, end) -> np.ndarray:
-        """A tape end in world LDU: a unit's head (BOW §2.4.2: the ruler from the head), or the point."""
+        """A tape end in world LDU: a unit's head (BOW §2.4.2: the ruler from the head), or the point (a ground
+        point raised to a standing minifig's head, HEAD_LDU, while `heads` is on)."""
         if isinstance(end, str):
             return np.array(self.world.head(end) if self.world is not None and end in self.world.bodies
                             else self.nodes.head_point(end), np.float64)
-        return np.asarray(end, np.float64).reshape(3)
+        return np.asarray(end, np.float64).reshape(3) + (0.0, 0.0, HEAD_LDU if self.heads else 0.0)
+
+    def toggle_heads(self) -> bool:
+        """G: point ends at a standing minifig's head, or on the ground; a laid tape is measured again."""
+        self.heads = not self.heads
+        if len(self.ends) == 2:
+            self.measure_between(*self.ends)
+        return self.heads
+
+    # --- drag to measure: press on a unit or point, the tape follows the pointer, release -----------
+    def start_drag(self, end) -> None:
+        """A press in tape mode on `end` (a unit id or a world point): the tape starts there."""
+        self.clear_tape()
+        self.dragging = end
+        self.ends = [end]
+
+    def drag_to(self, end) -> Measure | None:
+        """The pointer is over `end` while dragging: the tape and its label follow it."""
+        if self.dragging is None or end is None:
+            return None
+        return self.measure_between(self.dragging, end)
+
+    def end_drag(self, end) -> Measure | None:
+        """Released over `end` (None: off the battlefield, the tape stays as last drawn)."""
+        start, self.dragging = self.dragging, None
+        if start is None:
+            return None
+        if end is not None:
+            return self.measure_between(start, end)
+        return self.measure
 
     def tape_end(self, end) -> Measure | None:
         """Lay one end of the tape (a unit id or a world point): the first end starts a new tape, the
@@ -149,10 +195,14 @@ class TableAids:
         """Measure from a to b (unit ids or world points), draw the tape with its bands and its label."""
         self.ends = [a, b]
         if self.world is not None and all(not isinstance(e, str) or e in self.world.bodies for e in (a, b)):
-            studs = self.world.tape_studs(a, b)
+            studs = self.world.tape_studs(*(e if isinstance(e, str) else self.point_of(e) for e in (a, b)))
         else:
             studs = float(np.linalg.norm(self.point_of(a) - self.point_of(b)) / markers.STUD_LDU)
-        self.measure = Measure(studs, tape_words(self.ruleset, studs, self.params))
+        units = sum(isinstance(e, str) for e in (a, b))
+        ends = "heads" if self.heads or units == 2 else ("head-ground" if units else "ground")
+        words = _("{reading} ({ends})").format(reading=tape_words(self.ruleset, studs, self.params),
+                                               ends=ends_words(ends))
+        self.measure = Measure(studs, words, ends)
         self._draw_tape()
         return self.measure
 
@@ -171,7 +221,7 @@ class TableAids:
         self.update()
 
     def clear_tape(self) -> None:
-        self.ends, self.measure = [], None
+        self.ends, self.measure, self.dragging = [], None, None
         if self._tape is not None:
             self._tape.remove_node()
             self._tape = None

@@ -5,7 +5,9 @@ Layer: view. One card per sheet and side in use (the troopers of a side share th
 is drawn as the rule book draws it: the 6x8 plate of coloured 1x1 plates (bow3d.view.sheet_overlay,
 printed dark on white), the unit's clone in the top left corner; other rulesets' sheets as tables of
 their fields as written. Under each card: the units that use it. Words: bow3d.view.picture_words.
-Pages are (H, W, 3) uint8 arrays; bow3d.view.pdf_pages writes them as a PDF.
+Pages are (H, W, 3) uint8 arrays; bow3d.view.pdf_pages writes them as a PDF. Besides the papers, a
+screen page (SCREENS: 1280x720 pixels, SCREEN_COLUMNS x SCREEN_ROWS cards at SCREEN_DPI) shows the cards
+on a monitor or a projector.
 """
 
 from __future__ import annotations
@@ -23,6 +25,9 @@ DPI = 150
 CARD_MM = (90.0, 58.0)        # the plate and its words, a caption strip under them
 COLUMNS, ROWS = 2, 4          # 186 x 250 mm of cards: over 14 mm margins on A4 and Letter
 GAP_MM = 6.0
+SCREENS = {"screen": (1280, 720)}  # a page the size of a 720p screen, in pixels
+SCREEN_DPI = 90                    # the cards a little smaller there...
+SCREEN_COLUMNS, SCREEN_ROWS = 3, 3  # ...nine to a page
 CAPTION_PX = 44               # the card's bottom strip: the units that use the sheet
 INK = (25, 28, 32)
 CUT_LINE = (170, 170, 170)
@@ -46,22 +51,41 @@ def cards_of(scene) -> list[Card]:
     return [Card(sheet, side, tuple(ids)) for (sheet, side), ids in found.items()]
 
 
-def px(mm: float) -> int:
-    return int(round(mm / 25.4 * DPI))
+def px(mm: float, dpi: int = DPI) -> int:
+    return int(round(mm / 25.4 * dpi))
+
+
+def dpi_of(paper: str) -> int:
+    return SCREEN_DPI if paper in SCREENS else DPI
 
 
 def page_size_px(paper: str) -> tuple[int, int]:
+    if paper in SCREENS:
+        return SCREENS[paper]
     width, height = PAPERS_MM[paper]
     return px(width), px(height)
+
+
+def page_size_mm(paper: str) -> tuple[float, float]:
+    """The page in millimetres (a PDF's page size): the paper's, or a screen's pixels at SCREEN_DPI."""
+    if paper in SCREENS:
+        return tuple(v / SCREEN_DPI * 25.4 for v in SCREENS[paper])
+    return PAPERS_MM[paper]
+
+
+def card_size_px(paper: str) -> tuple[int, int]:
+    return px(CARD_MM[0], dpi_of(paper)), px(CARD_MM[1], dpi_of(paper))
 
 
 def card_origins(paper: str) -> list[tuple[int, int]]:
     """Top left pixel of each card slot on a page, row by row, the block of cards centred on the paper."""
     page_w, page_h = page_size_px(paper)
-    card_w, card_h, gap = px(CARD_MM[0]), px(CARD_MM[1]), px(GAP_MM)
-    block_w, block_h = COLUMNS * card_w + (COLUMNS - 1) * gap, ROWS * card_h + (ROWS - 1) * gap
+    (card_w, card_h), gap = card_size_px(paper), px(GAP_MM, dpi_of(paper))
+    columns, rows = (SCREEN_COLUMNS, SCREEN_ROWS) if paper in SCREENS else (COLUMNS, ROWS)
+    block_w, block_h = columns * card_w + (columns - 1) * gap, rows * card_h + (rows - 1) * gap
     left, top = (page_w - block_w) // 2, (page_h - block_h) // 2
-    return [(left + c * (card_w + gap), top + r * (card_h + gap)) for r in range(ROWS) for c in range(COLUMNS)]
+    top += 8 if paper in SCREENS else 0  # room for the page's title above the cards
+    return [(left + c * (card_w + gap), top + r * (card_h + gap)) for r in range(rows) for c in range(columns)]
 
 
 def is_bow(scene) -> bool:
@@ -88,7 +112,7 @@ def draw_pages(scene, library, paper: str = "a4") -> list[np.ndarray]:
     cards = cards_of(scene)
     slots = card_origins(paper)
     page_w, page_h = page_size_px(paper)
-    card_w, card_h = px(CARD_MM[0]), px(CARD_MM[1])
+    card_w, card_h = card_size_px(paper)
     pictures = _sheet_pictures(scene, library, cards, (card_w, card_h - CAPTION_PX)) if is_bow(scene) else {}
     pages = []
     renderer = OffscreenRenderer(page_w, page_h)

@@ -9,8 +9,10 @@ a unit selects it (its description sheet appears) and a click on a second unit s
 of sight from the first to the second (rays, blockers, distance bands, arc, and the verdict).
 Keys: arrows orbit, W/A/S/D pan, +/- zoom, 1-7 the named views, F frames everything,
 E toggles edge lines, Q cycles the quality, H hides the help, C clears the selection, Esc quits.
-T (scenes) lays a measuring tape: the next two clicks, on units (head to head) or points, give the
-3D distance in the ruleset's unit and its range band (bow3d.view.table_aids).
+T (scenes) lays a measuring tape: a left drag from a unit or a point to another (the tape follows the
+pointer, its label live), or two clicks, give the 3D distance in the ruleset's unit and its range band
+(bow3d.view.table_aids); units are measured from their heads, a point at a standing minifig's head height
+or on the ground (G). Outside tape mode a left drag orbits.
 """
 
 from __future__ import annotations
@@ -96,6 +98,9 @@ class Viewer:
         self.aids = None  # bow3d.view.table_aids.TableAids, made at the first T
         self._drag: tuple[str, float, float] | None = None
         self._press: tuple[float, float] | None = None
+        self.tape_owner = self  # who holds the tape mode (tape_mode, aids, show_tape): the viewer or the play UI
+        self._tape_press = None  # the end a left press in tape mode fell on (a unit id or a world point)
+        self._tape_dragging = False
         base.disable_mouse()
         base.set_background_color(*SKY)
         add_lights(self.base.render)
@@ -148,7 +153,9 @@ class Viewer:
         stats = self._stats()
         self.stats_text = OnscreenText(stats, pos=(-1.75, 0.92), scale=0.045, align=0, fg=(1, 1, 1, 1),
                                        shadow=(0, 0, 0, 0.8), mayChange=True, parent=self.base.aspect2d)
-        self.help_text = OnscreenText(unbroken(_(HELP)), pos=(-1.75, -0.935), scale=0.035, align=0,
+        words = _(HELP) + (_(" | T: measuring tape (drag from a unit or point to another), G: heads or ground")
+                           if self.scene is not None else "")
+        self.help_text = OnscreenText(unbroken(words), pos=(-1.75, -0.935), scale=0.035, align=0,
                                       fg=(1, 1, 1, 1), shadow=(0, 0, 0, 0.8), mayChange=True,
                                       parent=self.base.aspect2d, wordwrap=HELP_WRAP)
         self.verdict_text = OnscreenText("", pos=(-1.75, 0.84), scale=0.042, align=0, fg=(1, 1, 0.8, 1),
@@ -188,6 +195,7 @@ class Viewer:
         b.accept("c", self.on_clear)
         if self.scene is not None:
             b.accept("t", self.on_tape_mode)
+            b.accept("g", self.on_tape_heads)
         b.accept("escape", b.userExit)
         for button, mode in (("mouse1", "orbit"), ("mouse3", "pan"), ("mouse2", "pan")):
             b.accept(button, self.on_drag_start, [mode])
@@ -235,15 +243,62 @@ class Viewer:
         self._drag = None
 
     def _on_left_press(self) -> None:
-        self._press = self._pointer()
-        self.on_drag_start("orbit")
+        pointer = self._pointer()
+        if pointer is not None:
+            self.on_left_press(*pointer)
 
     def _on_left_release(self) -> None:
-        pointer, press = self._pointer(), self._press
-        self.on_drag_end()
-        self._press = None
-        if pointer is not None and press is not None and math.dist(pointer, press) < CLICK_PIXELS:
-            self.on_click(*pointer)
+        pointer = self._pointer()
+        if pointer is None:  # released outside the window: no click, a tape keeps its last reading
+            pointer = self._press or (0.0, 0.0)
+        self.on_left_release(*pointer)
+
+    def on_left_press(self, x: float, y: float) -> None:
+        """Left button down at pixel (x, y): in tape mode on a unit or a point, a tape drag may start;
+        otherwise an orbit drag (a press and release closer than CLICK_PIXELS is a click)."""
+        self._press = (x, y)
+        owner = self.tape_owner
+        if owner.tape_mode and owner.aids is not None:
+            self._tape_press = self.pick_end(x, y)
+            if self._tape_press is not None:
+                return
+        self._drag = ("orbit", x, y)
+
+    def on_pointer_move(self, x: float, y: float) -> None:
+        """The pointer at pixel (x, y) with the left button down: the tape follows it, or the camera orbits."""
+        if self._tape_press is None:
+            self.drag_to(x, y)
+            return
+        aids = self.tape_owner.aids
+        if not self._tape_dragging:
+            if math.dist((x, y), self._press) < CLICK_PIXELS:
+                return
+            aids.start_drag(self._tape_press)
+            self._tape_dragging = True
+        measure = aids.drag_to(self.pick_end(x, y, self._tape_press))
+        if measure is not None:
+            self.tape_owner.show_tape(measure)
+
+    def on_left_release(self, x: float, y: float) -> None:
+        """Left button up at pixel (x, y): a tape drag ends there; a short press is a click."""
+        press, self._press, self._drag = self._press, None, None
+        start, dragged = self._tape_press, self._tape_dragging
+        self._tape_press, self._tape_dragging = None, False
+        if dragged:
+            measure = self.tape_owner.aids.end_drag(self.pick_end(x, y, start))
+            self.tape_owner.show_tape(measure)
+            return
+        if press is not None and math.dist((x, y), press) < CLICK_PIXELS:
+            self.on_click(x, y)
+
+    def pick_end(self, x: float, y: float, start=None):
+        """A tape end under pixel (x, y): a unit (not `start`, the other end), else the battlefield point, or None."""
+        from bow3d.view.picking import pick_point, pick_unit
+
+        unit = pick_unit(self.base, self.nodes, (x, y))
+        if unit is not None and not (isinstance(start, str) and unit == start):
+            return unit
+        return pick_point(self.base, self.nodes, (x, y))
 
     def on_click(self, x: float, y: float) -> None:
         """A left click at pixel (x, y): select the unit under it (scenes only)."""
@@ -291,9 +346,13 @@ class Viewer:
         self.verdict_text.setText(unbroken(self.los.verdict))
 
     def on_tape_mode(self) -> None:
-        """T: the next two clicks lay the measuring tape (a unit: from its head; else the point clicked)."""
-        from bow3d.i18n import _
+        """T: a drag (or two clicks) lays the measuring tape (a unit: from its head; else the point)."""
+        self._make_aids()
+        self.tape_mode = not self.tape_mode
+        self.aids.clear_tape()
+        self.verdict_text.setText(tape_prompt() if self.tape_mode else "")
 
+    def _make_aids(self):
         if self.aids is None:
             from bow3d.rulesets import ruleset_of
             from bow3d.view.los_overlay import load_world
@@ -302,10 +361,24 @@ class Viewer:
             if self.world is None:
                 self.world = load_world(self.scene, self.library)
             self.aids = TableAids(self.base, self.nodes, self.world, ruleset_of(self.scene), self.scene.ruleset)
-        self.tape_mode = not self.tape_mode
-        self.aids.clear_tape()
-        self.verdict_text.setText(_("measuring: click a unit or a point, then another (T: done)")
-                                  if self.tape_mode else "")
+        return self.aids
+
+    def lay_tape(self, a, b):
+        """The tape laid from a to b (unit ids or world points), tape mode left as it is (`bow3d view --tape`)."""
+        measure = self._make_aids().measure_between(a, b)
+        self.show_tape(measure)
+        return measure
+
+    def on_tape_heads(self) -> None:
+        """G: a tape's point ends at a standing minifig's head height, or on the ground."""
+        if self.aids is not None:
+            self.aids.toggle_heads()
+            self.verdict_text.setText(self.aids.measure.words if self.aids.measure is not None else heads_words(self.aids))
+
+    def show_tape(self, measure) -> None:
+        """The tape's reading at the top left (the label follows the tape itself)."""
+        if measure is not None:
+            self.verdict_text.setText(measure.words)
 
     def on_tape_end(self, end):
         """One end of the tape (a unit id or a world point (3,) LDU); the second one measures."""
@@ -364,10 +437,10 @@ class Viewer:
     def _drag_task(self, task):
         if self.aids is not None:
             self.aids.update()
-        if self._drag is not None:
+        if self._drag is not None or self._tape_press is not None:
             pointer = self._pointer()
             if pointer is not None:
-                self.drag_to(*pointer)
+                self.on_pointer_move(*pointer)
         return task.cont
 
     def look_from(self, spec, look_at_id: str | None = None) -> None:
@@ -398,3 +471,14 @@ class Viewer:
         self.base.graphicsEngine.render_frame()
         self.base.graphicsEngine.render_frame()
         self.base.win.save_screenshot(path)
+
+
+def tape_prompt() -> str:
+    """What tape mode asks for (the viewer's and the play UI's)."""
+    return _("measuring: drag from a unit or a point to another, or click both ends (G: heads or ground, T: done)")
+
+
+def heads_words(aids) -> str:
+    """Where the tape's point ends are now taken (after G)."""
+    return (_("tape: a point is measured at a standing minifig's head height") if aids.heads
+            else _("tape: a point is measured on the ground"))

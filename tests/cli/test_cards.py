@@ -101,3 +101,27 @@ def test_cards_written_as_pdf_and_png_never_overwritten(tmp_path, capsys, render
                      for j in range(0, px(CARD_MM[1]) - 50, 6)])
     green = (card[..., 1] > 0.5) & (card[..., 0] < 0.5) & (card[..., 2] < 0.5)
     assert green.mean() > 0.1  # the green 6x8 plate is on the first card
+
+
+def test_a_screen_page_is_1280x720_with_nine_cards_inside_it():
+    from bow3d.view.unit_cards import card_size_px, page_size_mm
+
+    assert page_size_px("screen") == (1280, 720)
+    origins = card_origins("screen")
+    card_w, card_h = card_size_px("screen")
+    assert len(origins) == 9
+    assert min(x for x, _ in origins) >= 20 and max(x for x, _ in origins) + card_w <= 1280 - 20
+    assert min(y for _, y in origins) >= 30 and max(y for _, y in origins) + card_h <= 720 - 10  # the title above
+    assert page_size_mm("screen") == pytest.approx((1280 / 90 * 25.4, 720 / 90 * 25.4))
+    assert page_size_px("a4") == (px(210.0), px(297.0))  # the papers as they were
+
+
+@pytest.mark.render
+def test_cards_on_screen_pages_are_1280x720_pngs(tmp_path, capsys, renderer_available):
+    from panda3d.core import PNMImage
+
+    assert main(["cards", str(VILLAGE), "-o", str(tmp_path / "s.png"), "--paper", "screen"]) == 0
+    assert "wrote 16 cards on 2 screen pages" in capsys.readouterr().out
+    for name in ("s.png", "s-2.png"):
+        page = PNMImage()
+        assert page.read(str(tmp_path / name)) and (page.get_x_size(), page.get_y_size()) == (1280, 720)

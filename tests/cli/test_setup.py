@@ -38,10 +38,10 @@ choose blue-rifle-2
 remove
 sheet spearman
 place 6 20
-place 6 40
+place 3 40
 choose blue-spearman-2
 turn -45
-move 7 41
+move 8 37
 side red
 sheet archer
 place 58 30
@@ -73,7 +73,7 @@ def test_setup_saves_a_scene_that_scene_check_accepts(tmp_path, renderer_availab
     ids = {u.id: u for u in scene.units}
     assert "blue-rifle-2" not in ids and ids["blue-spearman-1"].position == (6.5, 20.5)
     assert ids["blue-spearman-1"].facing == 0.0 and ids["red-archer-3"].facing == 180.0  # towards the middle
-    assert ids["blue-spearman-2"].position == (7.5, 41.5) and ids["blue-spearman-2"].facing == 315.0
+    assert ids["blue-spearman-2"].position == (8.5, 37.5) and ids["blue-spearman-2"].facing == 315.0
     assert scene.battlefield == "scenes/village.ldr" and ids["blue-spearman-1"].model == "scenes/figures/blue-spearman.ldr"
 
     saved = (tmp_path / "mine.yaml").read_bytes()
@@ -99,3 +99,54 @@ def test_setup_on_a_bare_battlefield_with_another_scenes_sheets(tmp_path, render
     assert made.returncode == 0, made.stderr[-3000:]
     assert "Blue army: 1 unit, 22 points" in made.stdout and "Red army: 1 unit, 26 points" in made.stdout
     assert _bow3d("scene", "check", "skirmish.yaml", cwd=tmp_path).returncode == 0
+
+
+@pytest.mark.render
+@pytest.mark.parametrize("cell,what", [("6 40", "a house's roof"), ("12 5", "a pine tree's top")])
+def test_no_unit_on_a_roof_or_a_tree(cell, what, tmp_path, renderer_available):
+    shutil.copytree(ROOT / "scenes", tmp_path / "scenes", ignore=shutil.ignore_patterns("*.py", "__pycache__"))
+    (tmp_path / "roof.txt").write_text(f"sheet spearman\nplace {cell}\nsave\n")
+    made = _bow3d("setup", "scenes/village.yaml", "--offscreen-script", "roof.txt", "-o", "roof.yaml",
+                  "--size", "320x180", cwd=tmp_path)
+    assert made.returncode == 2, (what, made.stdout, made.stderr[-2000:])
+    assert f"place {cell}: cell ({cell.replace(' ', ', ')}) is " in made.stderr
+    assert "bricks above the ground around it" in made.stderr and "choose a cell on the ground" in made.stderr
+    assert not (tmp_path / "roof.yaml").exists()
+
+
+UNDO = """side blue
+sheet spearman
+place 6 20
+undo
+choose blue-rifle-2
+remove
+undo
+choose blue-sword
+turn 90
+move 8 37
+undo
+undo
+side red
+sheet archer
+place 58 30
+place 58 28
+undo
+save
+"""
+
+
+@pytest.mark.render
+def test_ctrl_z_takes_back_set_up_steps_one_by_one(tmp_path, renderer_available):
+    shutil.copytree(ROOT / "scenes", tmp_path / "scenes", ignore=shutil.ignore_patterns("*.py", "__pycache__"))
+    (tmp_path / "undo.txt").write_text(UNDO)
+    made = _bow3d("setup", "scenes/village.yaml", "--offscreen-script", "undo.txt", "-o", "undo.yaml",
+                  "--size", "320x180", cwd=tmp_path)
+    assert made.returncode == 0, made.stderr[-3000:]
+    from bow3d.rulesets import load_scene
+
+    before = {u.id: u for u in load_scene(ROOT / "scenes" / "village.yaml").units}
+    after = {u.id: u for u in load_scene(tmp_path / "undo.yaml").units}
+    assert set(after) == set(before) | {"red-archer-3"}  # the spearman placed then taken back; the rifle back
+    assert after["red-archer-3"].position == (58.5, 30.5)  # the second archer taken back, the first kept
+    for id in ("blue-rifle-2", "blue-sword"):  # put back where they were, facing as they did
+        assert (after[id].position, after[id].facing) == (before[id].position, before[id].facing)

@@ -121,6 +121,11 @@ def test_play_script_parser_checks_arguments():
         parse_play_script("click-cell a b\n", "s.txt")
     with pytest.raises(UserInputError, match="s.txt:1: key takes 1"):
         parse_play_script("key\n", "s.txt")
+    drag = parse_play_script("tape-mode\ndrag 10 20.5 300 40\nheads\n", "s.txt")
+    assert [(s.command, s.args) for s in drag] == [("tape-mode", ()), ("drag", ("10", "20.5", "300", "40")),
+                                                   ("heads", ())]
+    with pytest.raises(UserInputError, match="s.txt:1: drag takes 4"):
+        parse_play_script("drag 1 2\n", "s.txt")
 
 
 @pytest.mark.render

@@ -56,8 +56,9 @@ for enemy in targets(unit):
     boxes = ui.action_boxes()
     shown = [(name, rect) for name, rect in ui.panel_places.items() if rect is not None]
     for name, rect in shown:
-        region = ui.tray.region if name == "tray" else ui.viewer.sheet.region
-        if region.is_active() and any(overlaps(rect, box, 0.0) for box in boxes):
+        shown = ui.hud.rolls_shown if name == "captions" else (
+            ui.tray.region if name == "tray" else ui.viewer.sheet.region).is_active()
+        if shown and any(overlaps(rect, box, 0.0) for box in boxes):
             covered.append((enemy, name))
     checked += 1
     moved += any(rect != home for rect, home in [(ui.panel_places.get("sheet"), ui._sheet_home),

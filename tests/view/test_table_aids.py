@@ -104,10 +104,52 @@ ui.on_tape_end("blue-2")
 x, y = cell_pixel(base, ui.nodes, (10, 1))
 ui.on_mouse_click(x, y)
 end = ui.aids.ends[1]
-out["point"] = [ui.aids.measure.distance_studs, [float(v) for v in end], list(world.head("blue-2"))]
+out["point"] = [ui.aids.measure.distance_studs, [float(v) for v in end], list(world.head("blue-2")),
+                ui.aids.measure.words]
+ui.on_tape_heads()  # G: the point on the ground
+out["ground"] = [ui.aids.measure.distance_studs, ui.viewer.verdict_text.getText()]
+ui.on_tape_heads()
 out["selected_while_measuring"] = ui.selected
 ui.on_cancel()
 out["after_cancel"] = [ui.tape_mode, ui.aids.measure is None, ui.aids.label.getText()]
+
+# the tape by a drag, through the window's mouse handlers: press on blue-1's head, move, release on red-3's
+def pixel(unit):
+    return [float(v) for v in project(base, [ui.nodes.head_point(unit)])[0]]
+ui.on_tape_mode()
+a, b = pixel("blue-1"), pixel("red-3")
+ui.viewer.on_left_press(*a)
+out["pressed"] = ui.aids.measure is None
+live = []
+for t in (0.25, 0.5, 0.75):
+    ui.viewer.on_pointer_move(a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
+    live.append([ui.aids.measure.distance_studs, ui.aids.label.getText(), ui.aids.ends[1] if isinstance(ui.aids.ends[1], str) else "point"])
+ui.viewer.on_pointer_move(*b)
+ui.viewer.on_left_release(*b)
+out["live"] = live
+out["dragged"] = [ui.aids.ends, ui.aids.measure.distance_studs, ui.viewer.verdict_text.getText(),
+                  ui.aids.label.getText(), ui.selected, ui.tape_mode]
+# released on the ground: the far end is the point under the pointer, at a minifig's head height
+c = list(cell_pixel(base, ui.nodes, (10, 1)))
+ui.viewer.on_left_press(*a)
+ui.viewer.on_pointer_move(*c)
+ui.viewer.on_left_release(*c)
+out["dragged_to_ground"] = [ui.aids.ends[0], [float(v) for v in ui.aids.ends[1]], ui.aids.measure.distance_studs,
+                            list(world.head("blue-1"))]
+ui.on_tape_mode()
+# outside tape mode a left drag orbits and lays no tape, chooses nothing
+yaw = ui.viewer.camera.yaw_deg
+ui.viewer.on_left_press(*a)
+ui.viewer.on_pointer_move(a[0] + 60, a[1])
+ui.viewer.on_left_release(a[0] + 60, a[1])
+out["orbit"] = [ui.viewer.camera.yaw_deg - yaw, ui.aids.measure is None, ui.selected]
+# the same drag from an offscreen play script (bow3d play --offscreen-script): T, drag, G
+from bow3d.commands.play import parse_play_script, run_script
+a, b = pixel("blue-2"), pixel("red-2")
+run_script(ui, parse_play_script("tape-mode\ndrag %f %f %f %f\nheads\n" % (*a, *b), "s.txt"), "s.txt")
+out["script_drag"] = [ui.aids.ends, ui.aids.measure.words, ui.aids.heads, ui.tape_mode]
+ui.on_tape_heads()
+ui.on_tape_mode()
 
 # who sees a cell: both near reds see (5, 1); the wall hides it from red-3; red-3 sees (20, 6)
 out["near"] = ui.on_hover_cell((5, 1))
@@ -134,7 +176,7 @@ from bow3d.rulesets.bow import Attack
 out["after_charge"] = ui.game.check(Attack("blue-1", "red-2", "sword"))
 ui.viewer.screenshot(str(root / "melee.png"))
 ui.close()
-print("RESULT " + json.dumps(out))
+print("RESULT " + json.dumps(out, default=lambda v: [float(x) for x in v]))
 """
 
 
@@ -146,11 +188,30 @@ def test_tape_hover_and_melee_previews_in_the_play_ui(tmp_path, renderer_availab
     out = json.loads(next(line for line in result.stdout.splitlines() if line.startswith("RESULT "))[7:])
     distance, words, shown = out["tape"]
     assert distance == pytest.approx(out["world"])  # head to head in 3D (BOW §2.4.2), measured by the world
-    assert 20 < distance < 30 and words == f"{distance:.1f} studs, within 30 studs: -1 brick"
+    assert 20 < distance < 30 and words == f"{distance:.1f} studs, within 30 studs: -1 brick (head to head)"
     assert shown == words and out["label"] == words
-    point_distance, end, head = out["point"]
-    assert end[2] == pytest.approx(0.0, abs=1.0)  # the ground of the field
-    assert point_distance == pytest.approx(np.linalg.norm(np.subtract(end, head)) / 20)
+    point_distance, end, head, point_words = out["point"]
+    assert end[2] == pytest.approx(0.0, abs=1.0)  # the ground of the field, measured at a minifig's head above it
+    assert point_distance == pytest.approx(np.linalg.norm(np.subtract(end, head) + (0, 0, 44)) / 20)
+    assert point_words.endswith("(head to head)")
+    ground_distance, ground_words = out["ground"]  # G: to the point on the ground
+    assert ground_distance == pytest.approx(np.linalg.norm(np.subtract(end, head)) / 20)
+    assert ground_words.endswith("(head to the ground point)")
+    assert out["pressed"]  # a press alone lays nothing yet
+    assert "red-3" not in [end for _, _, end in out["live"]]  # mid-way: the tape to the pointer (a unit or point)
+    assert out["live"][0][0] < out["live"][1][0] < out["live"][2][0] < distance  # ...following it
+    assert all(label.endswith("(head to head)") and "studs" in label for _, label, _ in out["live"])
+    ends, dragged, shown, label, selected, mode = out["dragged"]
+    assert ends == ["blue-1", "red-3"] and dragged == pytest.approx(distance)
+    assert shown == label == words and selected is None and mode
+    start, ground_end, to_ground, head1 = out["dragged_to_ground"]
+    assert start == "blue-1" and ground_end[2] == pytest.approx(0.0, abs=1.0)
+    assert (int(ground_end[0] // 20), int(ground_end[1] // 20)) == (10, 1)
+    assert to_ground == pytest.approx(np.linalg.norm(np.subtract(ground_end, head1) + (0, 0, 44)) / 20)
+    turned, no_tape, chosen = out["orbit"]
+    assert abs(turned) > 5 and no_tape and chosen is None
+    ends, script_words, heads, mode = out["script_drag"]
+    assert ends == ["blue-2", "red-2"] and script_words.endswith("(head to head)") and not heads and mode
     assert out["selected_while_measuring"] is None  # measuring clicks choose nothing
     assert out["after_cancel"] == [False, True, ""]
     assert set(out["near"]) == {"red-1", "red-2"}  # the wall hides the cell from red-3
@@ -187,9 +248,15 @@ for unit in ("blue-2", "red-2"):
     viewer.on_click(float(x), float(y))
 out = dict(words=viewer.verdict_text.getText(), studs=viewer.aids.measure.distance_studs,
            world=viewer.world.distance_studs("blue-2", "red-2"), selected=viewer.selected)
+# the same by a drag: press on blue-2, move, release on red-2
+a, b = ([float(v) for v in project(base, [viewer.nodes.head_point(u)])[0]] for u in ("blue-2", "red-2"))
+viewer.on_left_press(*a)
+viewer.on_pointer_move((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+viewer.on_left_release(*b)
+out["drag"] = [viewer.aids.ends, viewer.aids.measure.distance_studs, viewer.verdict_text.getText()]
 viewer.on_clear()
 out["cleared"] = [viewer.tape_mode, viewer.aids.measure is None]
-print("RESULT " + json.dumps(out))
+print("RESULT " + json.dumps(out, default=lambda v: [float(x) for x in v]))
 """
 
 
@@ -200,5 +267,17 @@ def test_the_viewer_measures_too(tmp_path, renderer_available):
     assert result.returncode == 0, result.stderr[-3000:]
     out = json.loads(next(line for line in result.stdout.splitlines() if line.startswith("RESULT "))[7:])
     assert out["studs"] == pytest.approx(out["world"]) and out["selected"] is None
-    assert out["words"] == f"{out['studs']:.1f} studs, within 15 studs"  # blue-2 (1.5, 1.5) to red-2 (8.5, 6.5)
+    # blue-2 (1.5, 1.5) to red-2 (8.5, 6.5)
+    assert out["words"] == f"{out['studs']:.1f} studs, within 15 studs (head to head)"
+    assert out["drag"] == [["blue-2", "red-2"], pytest.approx(out["studs"]), out["words"]]
     assert out["cleared"] == [False, True]
+
+
+def test_view_tape_names_two_units_of_the_scene(capsys):
+    from bow3d.cli import main
+
+    village = str(ROOT / "scenes" / "village.yaml")
+    for tape, words in [("blue-rifle-2", "write A:B"), ("blue-rifle-2:blue-rifle-2", "write A:B"),
+                        ("blue-rifle-2:nobody", "no unit or vehicle 'nobody'")]:
+        assert main(["view", village, "--tape", tape]) == 2
+        assert words in capsys.readouterr().err
