@@ -150,3 +150,9 @@ def percent_sign(number: str) -> str:
 
 __all__ = ["DOMAIN", "LANGUAGES", "LOCALE_DIR", "N_", "_", "catalogue", "choose", "current", "decimal", "integer", "language_code",
            "missing", "ngettext", "percent_sign", "speaking", "use"]
+
+
+def percent(fraction: float, digits: int = 0) -> str:
+    """A share written as a percentage the language's way: 0.375 -> '37.5%' / '37,5 %' (digits=1);
+    the same figures as Python's `{fraction:.1%}`."""
+    return percent_sign(decimal(100 * fraction, digits))

@@ -81,7 +81,8 @@ def run(args: argparse.Namespace) -> int:
     cells = int(np.isfinite(world.grid.heights).sum())
     if args.viewer:
         world.body(args.viewer)
-        with tqdm(total=cells, unit="cell", disable=args.no_progress, desc=f"seen from {args.viewer}") as bar:
+        with tqdm(total=cells, unit=_("cell"), disable=args.no_progress,
+                  desc=_("seen from {viewer}").format(viewer=args.viewer)) as bar:
             line = visibility_picture(scene, world, args.viewer, out, args.force, bar.update)
         print(line)
     else:
@@ -93,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
                    and world.active[b.index]]
         if not enemies:
             raise UserInputError(_("--cover {cover}: no enemy unit on the battlefield").format(cover=args.cover))
-        with tqdm(total=cells * len(enemies), unit="cell", disable=args.no_progress, desc="cover") as bar:
+        with tqdm(total=cells * len(enemies), unit=_("cell"), disable=args.no_progress, desc=_("cover")) as bar:
             heat, counts = cover_map(world, args.cover, lambda f: ruleset.in_cover(f, scene.ruleset), bar.update)
         from bow3d.view.heatmap_picture import cover_colours, cover_legend, draw_heatmap_picture
 
@@ -192,7 +193,7 @@ def run_all_units(args: argparse.Namespace) -> int:
     done = 0
     try:
         with open_executor(args.engine, engine_workers(args, len(units)), args.address) as executor:
-            for unit, data, line in executor.map(job, units, total=len(units), label="heatmaps", unit="unit",
+            for unit, data, line in executor.map(job, units, total=len(units), label=_("heatmaps"), unit=_("unit"),
                                                  progress=not args.no_progress):
                 write_new(targets[unit], data, force=args.force)
                 done += 1

@@ -45,7 +45,7 @@ def films(folder: Path, args: argparse.Namespace) -> int:
     written, problems = 0, []
     try:
         with open_executor(args.engine, engine_workers(args, len(replays)), args.address) as executor:
-            for result in executor.map(job, list(targets), total=len(targets), label="films", unit="film",
+            for result in executor.map(job, list(targets), total=len(targets), label=_("films"), unit=_("film"),
                                        progress=not args.no_progress):
                 if result.problem:
                     problems.append(result.problem)
