@@ -206,3 +206,20 @@ def test_pydantic_messages_are_french_and_english_stays_pydantic_s():
         assert problem(item) == "la valeur doit être plus grande que 0 ou égale"
         assert problem(literal) == "la valeur doit être 'a' ou 'b'"
         assert problem(unknown) == "Input should be a valid URL"   # not mapped: pydantic's words
+
+
+def test_blaze_of_glory_modifiers_are_said_in_the_language_spoken_and_recorded_in_english(capsys):
+    from bow3d.rulesets.blaze_of_glory.modifier_words import say
+
+    recorded = ["-1 partial cover", "-2 for 2 more casualties", "-1 for 1 story fallen", "S split between two "
+                "pistols: 3 and 2", "-7 something new"]
+    with i18n.speaking("en"):
+        assert [say(m) for m in recorded] == recorded
+    with i18n.missing() as record, i18n.speaking("fr"):
+        assert [say(m) for m in recorded] == ["-1 couvert partiel", "-2 pour 2 victimes de plus",
+                                              "-1 pour 1 étage de chute", "S partagé entre deux pistolets : 3 and 2",
+                                              "-7 something new"]
+    assert not record, sorted(record)
+    code, missing = run_french(["replay", "show", str(ROOT / "replays" / "western-town-seed1.bowreplay")])
+    out = capsys.readouterr().out
+    assert code == 0 and not missing and "couvert partiel, -1 deux tirs" in out and "partial cover" not in out
