@@ -211,8 +211,8 @@ def test_pydantic_messages_are_french_and_english_stays_pydantic_s():
 def test_blaze_of_glory_modifiers_are_said_in_the_language_spoken_and_recorded_in_english(capsys):
     from bow3d.rulesets.blaze_of_glory.modifier_words import say
 
-    recorded = ["-1 partial cover", "-2 for 2 more casualties", "-1 for 1 story fallen", "S split between two "
-                "pistols: 3 and 2", "-7 something new"]
+    recorded = ["-1 partial cover", "-2 for 2 more casualties", "-1 for 1 story fallen",
+                "S split between two pistols: 3 and 2", "-7 something new"]
     with i18n.speaking("en"):
         assert [say(m) for m in recorded] == recorded
     with i18n.missing() as record, i18n.speaking("fr"):
