@@ -75,6 +75,6 @@ def run(args: argparse.Namespace) -> int:
         for target, page in zip(targets, pages):
             write_png(page, target, force=args.force)
     names = ", ".join(str(t) for t in targets)
-    print(ngettext("wrote {cards} cards on {n} {paper} page: {names}", "wrote {cards} cards on {n} {paper} pages: {names}",
-                   len(pages)).format(cards=len(cards), n=len(pages), paper=args.paper, names=names))
+    print(ngettext("wrote {cards} cards on {n} {paper} page: {names}",
+                   "wrote {cards} cards on {n} {paper} pages: {names}", len(pages)).format(cards=len(cards), n=len(pages), paper=args.paper, names=names))
     return 0

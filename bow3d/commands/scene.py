@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from bow3d.errors import UserInputError
-from bow3d.i18n import N_, _, decimal, ngettext
+from bow3d.i18n import N_, _, decimal, marked, ngettext
 
 NAME = "scene"
 ORDER = 40
@@ -118,7 +118,7 @@ def _check(path: str, library) -> int:
     print(f"  {labels['battlefield']:<{width}} " + _("{file} ({width} x {depth} studs, x {x0} to {x1}, y {y0} to {y1})")
           .format(file=scene.battlefield, width=f"{x1 - x0:.0f}", depth=f"{y1 - y0:.0f}", x0=decimal(x0), x1=decimal(x1),
                   y0=decimal(y0), y1=decimal(y1)))
-    print(f"  {labels['ruleset']:<{width}} {scene.ruleset.name} ({_(ruleset.title)}, {_(ruleset.edition)})")
+    print(f"  {labels['ruleset']:<{width}} {scene.ruleset.name} ({marked(ruleset.title)}, {marked(ruleset.edition)})")
     sheets = ", ".join(f"{k} ({sheet_kind(getattr(v, 'kind', '?'))})" for k, v in scene.sheets.items()) or _("none")
     print(f"  {labels['sheets']:<{width}} {sheets}")
     for side in scene.sides:

@@ -38,8 +38,8 @@ class BalanceReport:
 
     @property
     def games_played(self) -> int:
-        return self.base.games + sum(run.games for _unused, run in self.screened) + (self.confirmed.games if self.confirmed
-                                                                               else 0)
+        screened = sum(run.games for _unused, run in self.screened)
+        return self.base.games + screened + (self.confirmed.games if self.confirmed else 0)
 
     def suggestion(self) -> str:
         """The suggestion in one paragraph, with its measured effect (or why there is none)."""
@@ -230,7 +230,8 @@ def format_markdown(report: dict[str, Any], chart: str | None = None) -> str:
             "|---|---|---|---:|---:|---:|---:|"]
     for unit in base["units"]:
         cost = "" if unit["cost"] is None else f"{unit['cost']:g}"
-        out.append(f"| {unit['id']} | {unit['side']} | {unit['sheet']} | {cost} | {decimal(unit['kills_per_game'], 2)} | "
+        kills = decimal(unit["kills_per_game"], 2)
+        out.append(f"| {unit['id']} | {unit['side']} | {unit['sheet']} | {cost} | {kills} | "
                    f"{_pct(unit['survival'])} | {decimal(unit['cp_taken_per_game'])} |")
     out += ["", _("### Sheets: value against cost points"), "",
             _("Value = cost points of the enemies a unit of the sheet takes out per game; per CP = value / its cost."),

@@ -145,7 +145,8 @@ def _sides_panel(canvas: Canvas, base: dict, after: dict | None, sides: list[str
         canvas.text(f"{side}{cp}", centre, y1 + 20, 15, align="center")
     canvas.hline(x0, x1, y1, INK, 2)
     canvas.rect(x0 + 300, y1 + 34, x0 + 314, y1 + 46, FAIR)  # the band's legend, below the bars and their labels
-    canvas.text(_("fair: {low}-{high}").format(low=percent(target - 0.05), high=percent(target + 0.05)), x0 + 320, y1 + 45, 13, (60, 120, 60))
+    band = _("fair: {low}-{high}").format(low=percent(target - 0.05), high=percent(target + 0.05))
+    canvas.text(band, x0 + 320, y1 + 45, 13, (60, 120, 60))
     if len(runs) > 1:
         canvas.rect(x0 + 4, y1 + 34, x0 + 18, y1 + 46, (120, 120, 130))
         canvas.text(_("as it is"), x0 + 24, y1 + 45, 13)

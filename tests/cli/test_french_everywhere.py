@@ -135,7 +135,8 @@ def test_a_broken_scene_is_refused_in_french_with_every_problem(tmp_path, capsys
 BATCH_AND_FILE_RUNS = [
     (["simulate", VILLAGE, "--games", "2", "--no-progress"], "victoire"),
     (["arena", VILLAGE, "--players", "greedy,ai", "--games", "2", "--no-progress"], "classement (façon Elo"),
-    (["export", str(ROOT / "scenes" / "war-of-bros.yaml"), "-o", "{tmp}/w.glb", "--quality", "draft"], "unités et véhicules"),
+    (["export", str(ROOT / "scenes" / "war-of-bros.yaml"), "-o", "{tmp}/w.glb", "--quality", "draft"],
+     "unités et véhicules"),
     (["scene", "from-ldraw", str(ROOT / "scenes" / "western-town.ldr"), "-o", "{tmp}/w.yaml"], "un cheval"),
     (["rulesets"], "édition anglaise"),
 ]

@@ -62,8 +62,8 @@ def plan_for(g: Game, unit: str, path: tuple, allowance_in: float) -> tuple[Path
         enemy = g.state.figures[turn.frenzy_enemy]
         if enemy.on_table and plan_distance(plan.end, enemy.position) >= plan_distance(start, enemy.position) - 1e-9 \
                 and plan.length_in > 0:
-            return None, Refusal(Reason.NOT_ALLOWED, _("a Blaze of Glory goes towards {enemy}, the nearest enemy").format(
-                enemy=enemy.id))
+            return None, Refusal(Reason.NOT_ALLOWED, _("a Blaze of Glory goes towards {enemy}, the nearest "
+                                                       "enemy").format(enemy=enemy.id))
     return plan, None
 
 

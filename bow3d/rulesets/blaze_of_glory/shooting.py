@@ -159,7 +159,8 @@ def plan_shots(g: Game, action: Shoot) -> tuple[list[dict[str, Any]] | None, Ref
             weapon=action.weapon, shots="2" if action.weapon == PISTOLS else _("1 to {most}").format(most=most),
             n=len(targets)))
     if turn.frenzy and len(targets) != most:
-        return None, Refusal(Reason.NOT_ALLOWED, _("a Blaze of Glory fires all he can: {most} shot(s)").format(most=most))
+        return None, Refusal(Reason.NOT_ALLOWED, _("a Blaze of Glory fires all he can: {most} shot(s)").format(
+            most=most))
     figures = g.state.figures
     for target in targets:
         other = figures.get(target)

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from bow3d.errors import ReplayError
-from bow3d.i18n import _, speaking
+from bow3d.i18n import _, marked, speaking
 from bow3d.view.report.page import Army, Report, UnitRow, render_page
 from bow3d.view.report.three import THREE_VERSION, ModuleGraph, cdn_graph, find_three, local_graph
 from bow3d.view.sheet_words import field_words
@@ -151,7 +151,7 @@ def build_report(source: str | os.PathLike, *, offline: bool | str | os.PathLike
     sides = _(" vs ").join(side.name or side.id for side in scene_obj.sides)
     players = ", ".join(f"{side} ({who})" for side, who in header.players.items())
     facts = ((_("scene"), scene_obj.name or Path(opened.scene_path()).stem),
-             (_("rules"), _(ruleset.title) if ruleset.title else ruleset.name),
+             (_("rules"), marked(ruleset.title) or ruleset.name),
              (_("players"), players), (_("rounds"), str(timeline.steps[-1].round if timeline.steps else 0)),
              (_("seed"), str(header.seed)), (_("played"), header.created[:10]))
     colours = document.builder.colours
