@@ -150,3 +150,15 @@ def percent_sign(number: str) -> str:
 
 __all__ = ["DOMAIN", "LANGUAGES", "LOCALE_DIR", "N_", "_", "catalogue", "choose", "current", "decimal", "integer", "language_code",
            "missing", "ngettext", "percent_sign", "speaking", "use"]
+
+
+def percent(fraction: float, digits: int = 0) -> str:
+    """A share written as a percentage the language's way: 0.375 -> '37.5%' / '37,5 %' (digits=1);
+    the same figures as Python's `{fraction:.1%}`."""
+    return percent_sign(decimal(100 * fraction, digits))
+
+
+def marked(message: str) -> str:
+    """A message marked for the catalogue elsewhere (`N_`: a ruleset's title, a table's word) in the
+    language spoken; the empty text stays empty (gettext would give the catalogue's header)."""
+    return _(message) if message else message

@@ -7,7 +7,7 @@ import json
 import sys
 
 from bow3d.commands.simulate import add_engine_arguments, engine_workers
-from bow3d.i18n import _
+from bow3d.i18n import _, decimal, ngettext, percent
 
 NAME = "arena"
 ORDER = 47
@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
                         engine=args.engine, address=args.address, max_rounds=args.max_rounds,
                         progress_bar=not args.no_progress)
     if result.interrupted:
-        print("interrupted: the games that finished are counted below", file=sys.stderr)
+        print(_("interrupted: the games that finished are counted below"), file=sys.stderr)
     if args.json:
         print(json.dumps(result.as_dict(), indent=2))
         return 130 if result.interrupted else 0
@@ -69,21 +69,29 @@ def run(args: argparse.Namespace) -> int:
 
 
 def arena_lines(result) -> list[str]:
+    """The arena's table in the language spoken."""
     first, second = result.sides
-    lines = [f"{result.scene}: {len(result.players)} players, {len(result.pairings)} pairing"
-             f"{'s' if len(result.pairings) > 1 else ''} x {result.games} games, both seatings "
-             f"({first} first, then {second}), {result.engine} engine, {result.workers} worker"
-             f"{'s' if result.workers > 1 else ''}, {result.seconds:.1f} s"]
+    lines = [_("{scene}: {players} players, {pairings} x {games} games, both seatings ({first} first, then "
+               "{second}), {engine} engine, {workers}, {seconds} s").format(
+        scene=result.scene, players=len(result.players),
+        pairings=ngettext("{n} pairing", "{n} pairings", len(result.pairings)).format(n=len(result.pairings)),
+        games=result.games, first=first, second=second, engine=result.engine,
+        workers=ngettext("{n} worker", "{n} workers", result.workers).format(n=result.workers),
+        seconds=decimal(result.seconds))]
     for pairing in result.pairings:
         low, high = pairing.interval(pairing.a)
-        seats = "; ".join(f"{s.first} as {first}: {s.wins}-{s.losses}" + (f"-{s.draws} drawn" if s.draws else "")
-                          for s in pairing.seatings)
-        lines.append(f"  {pairing.a} v {pairing.b}: {pairing.a} scores {pairing.rate(pairing.a):.1%} of "
-                     f"{pairing.games} [95 % {low:.1%}..{high:.1%}]  ({seats})")
+        seats = "; ".join(_("{player} as {side}: {wins}-{losses}").format(
+            player=s.first, side=first, wins=s.wins, losses=s.losses)
+            + (_("-{draws} drawn").format(draws=s.draws) if s.draws else "") for s in pairing.seatings)
+        lines.append("  " + _("{a} v {b}: {a} scores {rate} of {games} [95 % {low}..{high}]  ({seats})").format(
+            a=pairing.a, b=pairing.b, rate=percent(pairing.rate(pairing.a), 1), games=pairing.games,
+            low=percent(low, 1), high=percent(high, 1), seats=seats))
     ratings = result.ratings()
-    lines.append("ratings (Elo-like, " + f"{result.players[0]} = 1000): "
+    lines.append(_("ratings (Elo-like, {player} = 1000): ").format(player=result.players[0])
                  + ", ".join(f"{p} {ratings[p]:.0f}" for p in sorted(ratings, key=lambda p: -ratings[p])))
-    lines.append("piloted vehicles: " + "; ".join(
-        f"{p} {m.get('friendly_run_over', 0)} friend{'s' if m.get('friendly_run_over', 0) != 1 else ''} run over, "
-        f"{m.get('crash', 0)} crash{'es' if m.get('crash', 0) != 1 else ''}" for p, m in result.mishaps.items()))
+    lines.append(_("piloted vehicles: ") + "; ".join(
+        f"{p} " + ngettext("{n} friend run over", "{n} friends run over", m.get("friendly_run_over", 0)).format(
+            n=m.get("friendly_run_over", 0)) + ", "
+        + ngettext("{n} crash", "{n} crashes", m.get("crash", 0)).format(n=m.get("crash", 0))
+        for p, m in result.mishaps.items()))
     return lines

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from bow3d.commands.simulate import add_engine_arguments, engine_workers
 from bow3d.errors import UserInputError
-from bow3d.i18n import _
+from bow3d.i18n import _, decimal, integer, ngettext, percent, speaking
 
 NAME = "balance"
 ORDER = 46
@@ -110,15 +110,17 @@ def run(args: argparse.Namespace) -> int:
     with open_executor(args.engine, workers, args.address) as executor:
         report = search(args.scene, args.games, args.seed, executor, job=job, screen_games=screen,
                         candidates_per_stage=args.candidates, progress=not args.no_progress)
-    data = report.as_dict()
+    with speaking("en"):   # JSON and files for scripts stay English
+        data = report.as_dict()
+    words = report.as_dict()   # the report's sentences in the language spoken
     if args.report:
         from bow3d.paths import write_new
         from bow3d.view.balance_chart import draw_balance_chart
 
         md, js, png = outs[:3]
-        draw_balance_chart(data, png, _side_colours(scene), force=args.force)
+        draw_balance_chart(words, png, _side_colours(scene), force=args.force)
         write_new(js, json.dumps(data, indent=2) + "\n", force=args.force)
-        write_new(md, format_markdown(data, png.name), force=args.force)
+        write_new(md, format_markdown(words, png.name), force=args.force)
     if args.write_scene and report.chosen is not None:
         from bow3d.paths import write_new
         from bow3d.replay.variants import apply_edits, relocated
@@ -131,27 +133,32 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(data, indent=2))
     else:
-        _print_summary(report, data)
+        _print_summary(report, words)
         if args.report:
-            print(f"wrote {', '.join(str(p) for p in outs[:3])}")
+            print(_("wrote {files}").format(files=', '.join(str(p) for p in outs[:3])))
         if args.write_scene:
-            print(f"wrote {args.write_scene}" if report.chosen is not None else
-                  f"{args.write_scene} not written: no change suggested")
+            print(_("wrote {files}").format(files=args.write_scene) if report.chosen is not None else
+                  _("{scene_out} not written: no change suggested").format(scene_out=args.write_scene))
     if report.interrupted:
-        print(f"interrupted: the report counts the {report.games_played:,} game{'' if report.games_played == 1 else 's'} "
-              "that finished", file=sys.stderr)
+        print(ngettext("interrupted: the report counts the {n} game that finished",
+                       "interrupted: the report counts the {n} games that finished", report.games_played)
+              .format(n=integer(report.games_played)), file=sys.stderr)
         return 130
     return 0
 
 
 def _print_summary(report, data: dict) -> None:
     base = data["base"]
-    print(f"{data['scene']}: {base['games']} games, {data['engine']['engine']} engine, "
-          f"{data['engine']['workers']} workers, {data['games_played']} games in all ({data['seconds']:.0f} s)")
+    print(_("{scene}: {games} games, {engine} engine, {workers} workers, {played} games in all ({seconds} s)").format(
+        scene=data["scene"], games=base["games"], engine=data["engine"]["engine"], workers=data["engine"]["workers"],
+        played=data["games_played"], seconds=f"{data['seconds']:.0f}"))
     for side, entry in base["sides"].items():
         low, high = entry["ci95"]
-        cp = "" if entry["cost_points"] is None else f", {entry['cost_points']:g} CP"
-        print(f"  {side:<10} score {entry['score']:6.1%} (95 % CI {low:.1%}-{high:.1%}), {entry['wins']} wins{cp}")
-    print(f"  draws {base['draws']}, average rounds {base['average_rounds']:.1f}")
+        cp = "" if entry["cost_points"] is None else _(", {points} CP").format(points=f"{entry['cost_points']:g}")
+        score = percent(entry["score"], 1).rjust(6)
+        print(f"  {side:<10} " + _("score {score} (95 % CI {low}-{high}), {wins} wins{cp}").format(
+            score=score, low=percent(low, 1), high=percent(high, 1), wins=entry["wins"], cp=cp))
+    print("  " + _("draws {draws}, average rounds {rounds}").format(draws=base["draws"],
+                                                                   rounds=decimal(base["average_rounds"])))
     print(base["verdict"])
     print(data["suggestion"])

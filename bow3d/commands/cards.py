@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from bow3d.errors import UserInputError
-from bow3d.i18n import _
+from bow3d.i18n import _, ngettext
 
 NAME = "cards"
 ORDER = 42
@@ -78,5 +78,6 @@ def run(args: argparse.Namespace) -> int:
         for target, page in zip(targets, pages):
             write_png(page, target, force=args.force)
     names = ", ".join(str(t) for t in targets)
-    print(f"wrote {len(cards)} cards on {len(pages)} {args.paper} page{'s' if len(pages) != 1 else ''}: {names}")
+    print(ngettext("wrote {cards} cards on {n} {paper} page: {names}",
+                   "wrote {cards} cards on {n} {paper} pages: {names}", len(pages)).format(cards=len(cards), n=len(pages), paper=args.paper, names=names))
     return 0

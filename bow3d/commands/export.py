@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from bow3d.i18n import _, decimal, integer
 from bow3d.view.choices import QUALITIES
 
 NAME = "export"
@@ -58,9 +59,13 @@ def run(args: argparse.Namespace) -> int:
         library = Library.from_env(args.library)
     stats = export_gltf(args.file, args.output, scale=args.scale, quality=args.quality, scene=args.scene,
                         library=library, force=args.force)
-    what = {"model": "model", "scene": "scene", "replay": "replay"}[stats.kind]
-    units = f", {len(stats.units)} units and vehicles" if stats.units else ""
-    animation = f", animation of {stats.duration_s:.1f} s (the film's time line)" if stats.animated else ""
-    print(f"wrote {stats.path}: {what}, {stats.triangles:,} triangles, {stats.meshes} meshes, {stats.materials} "
-          f"materials, {stats.nodes} nodes{units}{animation}; {stats.bytes / 1024:,.0f} kB in {stats.seconds:.1f} s")
+    what = {"model": _("model"), "scene": _("scene"), "replay": _("replay")}[stats.kind]
+    units = _(", {n} units and vehicles").format(n=len(stats.units)) if stats.units else ""
+    animation = (_(", animation of {seconds} s (the film's time line)").format(seconds=decimal(stats.duration_s))
+                 if stats.animated else "")
+    print(_("wrote {path}: {what}, {triangles} triangles, {meshes} meshes, {materials} materials, {nodes} "
+            "nodes{units}{animation}; {size} kB in {seconds} s").format(
+        path=stats.path, what=what, triangles=integer(stats.triangles), meshes=stats.meshes,
+        materials=stats.materials, nodes=stats.nodes, units=units, animation=animation,
+        size=integer(round(stats.bytes / 1024)), seconds=decimal(stats.seconds)))
     return 0

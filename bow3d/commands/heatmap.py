@@ -13,7 +13,7 @@ import numpy as np
 from bow3d.batch import Job
 from bow3d.errors import UserInputError
 from bow3d.paths import check_new
-from bow3d.i18n import _
+from bow3d.i18n import _, current, ngettext, percent, speaking
 
 NAME = "heatmap"
 ORDER = 36
@@ -81,7 +81,8 @@ def run(args: argparse.Namespace) -> int:
     cells = int(np.isfinite(world.grid.heights).sum())
     if args.viewer:
         world.body(args.viewer)
-        with tqdm(total=cells, unit="cell", disable=args.no_progress, desc=f"seen from {args.viewer}") as bar:
+        with tqdm(total=cells, unit=_("cell"), disable=args.no_progress,
+                  desc=_("seen from {viewer}").format(viewer=args.viewer)) as bar:
             line = visibility_picture(scene, world, args.viewer, out, args.force, bar.update)
         print(line)
     else:
@@ -93,20 +94,21 @@ def run(args: argparse.Namespace) -> int:
                    and world.active[b.index]]
         if not enemies:
             raise UserInputError(_("--cover {cover}: no enemy unit on the battlefield").format(cover=args.cover))
-        with tqdm(total=cells * len(enemies), unit="cell", disable=args.no_progress, desc="cover") as bar:
+        with tqdm(total=cells * len(enemies), unit=_("cell"), disable=args.no_progress, desc=_("cover")) as bar:
             heat, counts = cover_map(world, args.cover, lambda f: ruleset.in_cover(f, scene.ruleset), bar.update)
         from bow3d.view.heatmap_picture import cover_colours, cover_legend, draw_heatmap_picture
 
         colours = cover_colours(counts.astype(float), len(enemies))
         colours[~np.isfinite(heat.visible_fraction)] = np.nan
         gunners = [b.id for b in enemies if b.seat is not None]
-        title = (f"Cover for {args.cover}: from how many of the {len(enemies)} enemy positions a minifig on each "
-                 f"cell is covered or hidden" + (f" (a vehicle's gunner looks out of it: {', '.join(gunners)})"
-                                                 if gunners else ""))
+        title = (_("Cover for {side}: from how many of the {n} enemy positions a minifig on each cell is covered "
+                   "or hidden").format(side=args.cover, n=len(enemies))
+                 + (_(" (a vehicle's gunner looks out of it: {gunners})").format(gunners=", ".join(gunners))
+                    if gunners else ""))
         draw_heatmap_picture(scene, world, colours, out, title, [(b.id, (230, 60, 40)) for b in enemies],
                              legend=cover_legend(len(enemies)), force=args.force)
         print(title)
-    print(f"wrote {out}")
+    print(_("wrote {files}").format(files=out))
     return 0
 
 
@@ -124,7 +126,8 @@ def visibility_picture(scene, world, viewer: str, out: Path, force: bool, progre
     f = heat.visible_fraction[np.isfinite(heat.visible_fraction)]
     seen = float((f > 0).mean()) if f.size else 0.0
     open_ = float(((f > 0) & ~ruleset.in_cover(f, scene.ruleset)).mean()) if f.size else 0.0
-    title = f"Seen from {viewer}: a minifig on {seen:.0%} of the cells can be seen, on {open_:.0%} in the open."
+    title = _("Seen from {viewer}: a minifig on {seen} of the cells can be seen, on {open} in the open.").format(
+        viewer=viewer, seen=percent(seen), open=percent(open_))
     draw_heatmap_picture(scene, world, colours, out, title, [(viewer, (40, 90, 230))],
                          legend=visibility_legend(threshold), force=force)
     return title
@@ -138,6 +141,7 @@ class UnitHeatmapJob(Job):
     scene: str
     library: str | None
     allow_missing: bool = False
+    language: str = "en"   # the language of the pictures' words (the command's)
 
     def open(self) -> _HeatmapTable:
         return _HeatmapTable(self)
@@ -150,11 +154,13 @@ class _HeatmapTable:
 
         self.scene, self.world = load_world(job.scene, library_folder(job.library), job.allow_missing)
         self.folder = tempfile.mkdtemp(prefix="bow3d-heatmaps-")
+        self.language = job.language
 
     def run(self, unit: str) -> tuple[str, bytes, str]:
         out = Path(self.folder) / f"{unit}.png"
         try:
-            line = visibility_picture(self.scene, self.world, unit, out, True)
+            with speaking(self.language):
+                line = visibility_picture(self.scene, self.world, unit, out, True)
             return unit, out.read_bytes(), line
         finally:
             out.unlink(missing_ok=True)
@@ -188,17 +194,20 @@ def run_all_units(args: argparse.Namespace) -> int:
     for target in targets.values():
         check_new(target, force=args.force)
     del world
-    job = UnitHeatmapJob(str(Path(args.scene).resolve()), library_choice(args.library), args.allow_missing)
+    job = UnitHeatmapJob(str(Path(args.scene).resolve()), library_choice(args.library), args.allow_missing,
+                         current())
     done = 0
     try:
         with open_executor(args.engine, engine_workers(args, len(units)), args.address) as executor:
-            for unit, data, line in executor.map(job, units, total=len(units), label="heatmaps", unit="unit",
+            for unit, data, line in executor.map(job, units, total=len(units), label=_("heatmaps"), unit=_("unit"),
                                                  progress=not args.no_progress):
                 write_new(targets[unit], data, force=args.force)
                 done += 1
                 print(f"{line} -> {targets[unit]}", flush=True)
     except KeyboardInterrupt:
-        print(f"interrupted: {done} of {len(units)} pictures written in {folder}", file=sys.stderr)
+        print(_("interrupted: {done} of {n} pictures written in {folder}").format(done=done, n=len(units),
+                                                                                  folder=folder), file=sys.stderr)
         return 130
-    print(f"wrote {done} pictures in {folder}")
+    print(ngettext("wrote {n} picture in {folder}", "wrote {n} pictures in {folder}", done).format(n=done,
+                                                                                                   folder=folder))
     return 0

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from bow3d.i18n import N_, _, integer
+
 NAME = "library"
 ORDER = 12
 HELP = "install the official LDraw library, or say which library bow3d uses"
@@ -53,11 +55,11 @@ def _install(args: argparse.Namespace) -> int:
     from bow3d.ldraw.install import OFFICIAL_URL, install_library
 
     source = args.source or OFFICIAL_URL
-    print(f"installing the LDraw library from {source}", file=sys.stderr)
+    print(_("installing the LDraw library from {source}").format(source=source), file=sys.stderr)
     with _ProgressBar(source) as bar:
         installed = install_library(source, args.target, progress=bar.update)
-    print(f"installed {installed.parts:,} parts in {installed.folder}")
-    print("bow3d uses it from now on (unless --library or LDRAWDIR say otherwise); see `bow3d library status`")
+    print(_("installed {parts} parts in {folder}").format(parts=integer(installed.parts), folder=installed.folder))
+    print(_("bow3d uses it from now on (unless --library or LDRAWDIR say otherwise); see `bow3d library status`"))
     return 0
 
 
@@ -68,14 +70,17 @@ def _status(args: argparse.Namespace) -> int:
 
     root, why = choose_library(args.library)
     library = Library.from_env(args.library)  # checked: LibraryError (exit 2) when it is not a library
-    print(f"library   {library.roots[0]}")
-    print(f"chosen    {why}")
-    print(f"parts     {count_parts(library.roots[0]):,}")
+    labels = {key: _(key) for key in (N_("library"), N_("chosen"), N_("parts"), N_("installed"))}
+    width = max(len(label) for label in labels.values())
+    print(f"{labels['library']:<{width}} {library.roots[0]}")
+    print(f"{labels['chosen']:<{width}} {why}")
+    print(f"{labels['parts']:<{width}} {integer(count_parts(library.roots[0]))}")
     installed = installed_library()
     if installed is not None and installed.resolve() != root.resolve():
-        print(f"installed {installed} (not in use: {why} comes first)")
+        print(f"{labels['installed']:<{width}} " + _("{folder} (not in use: {why} comes first)").format(
+            folder=installed, why=why))
     elif installed is None:
-        print("installed none (`bow3d library install` downloads the official library)")
+        print(f"{labels['installed']:<{width}} " + _("none (`bow3d library install` downloads the official library)"))
     return 0
 
 
@@ -93,7 +98,7 @@ class _ProgressBar:
         if self.bar is None:
             from tqdm import tqdm
 
-            self.bar = tqdm(total=total, unit="B", unit_scale=True, unit_divisor=1024, desc="download",
+            self.bar = tqdm(total=total, unit="B", unit_scale=True, unit_divisor=1024, desc=_("download"),
                             file=sys.stderr, leave=False)
         self.bar.update(done - self.bar.n)
 

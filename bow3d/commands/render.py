@@ -11,7 +11,7 @@ from bow3d.ldraw.budget import DEFAULT_MAX_INSTANCES
 from bow3d.paths import check_new
 from bow3d.view.choices import QUALITIES
 from bow3d.view.choices import VIEWS
-from bow3d.i18n import _
+from bow3d.i18n import _, decimal, integer
 
 NAME = "render"
 ORDER = 20
@@ -85,8 +85,10 @@ def run(args: argparse.Namespace) -> int:
         los = parse_los(args.los, scene) if args.los else None
         stats = render_scene_still(scene, out, size, args.view, args.quality, args.edges, camera, library, los,
                                    force=args.force)
-        print(f"wrote {out} ({size[0]}x{size[1]}, {len(scene.units)} units, {len(scene.vehicles)} vehicles, "
-              f"{stats.triangles:,} battlefield triangles, {stats.draw_seconds:.2f} s, {stats.pipe})")
+        print(_("wrote {out} ({width}x{height}, {units} units, {vehicles} vehicles, {triangles} battlefield "
+                "triangles, {seconds} s, {pipe})").format(
+            out=out, width=size[0], height=size[1], units=len(scene.units), vehicles=len(scene.vehicles),
+            triangles=integer(stats.triangles), seconds=decimal(stats.draw_seconds, 2), pipe=stats.pipe))
         return 0
     if args.los:
         raise UserInputError(_("{source}: --los needs a scene file (.yaml) with units").format(source=source))
@@ -101,9 +103,12 @@ def run(args: argparse.Namespace) -> int:
         pose = camera_pose(spec)
     model = load_model(source, library)
     stats = render_still(model, out, size, args.view, args.quality, args.edges, pose, force=args.force)
-    problems = f", {len(model.diagnostics)} diagnostics (see bow3d inspect)" if model.diagnostics else ""
-    print(f"wrote {out} ({size[0]}x{size[1]}, {stats.triangles:,} triangles in {stats.draw_calls} draw calls, "
-          f"{stats.draw_seconds:.2f} s, {stats.pipe}){problems}")
+    problems = (_(", {n} diagnostics (see bow3d inspect)").format(n=len(model.diagnostics))
+                if model.diagnostics else "")
+    print(_("wrote {out} ({width}x{height}, {triangles} triangles in {calls} draw calls, {seconds} s, "
+            "{pipe}){problems}").format(out=out, width=size[0], height=size[1], triangles=integer(stats.triangles),
+                                        calls=stats.draw_calls, seconds=decimal(stats.draw_seconds, 2),
+                                        pipe=stats.pipe, problems=problems))
     return 0
 
 

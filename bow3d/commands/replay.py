@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from bow3d.errors import ReplayError, UserInputError
-from bow3d.i18n import N_, _
+from bow3d.i18n import N_, _, decimal, integer
 
 NAME = "replay"
 ORDER = 40
@@ -142,10 +142,12 @@ def pack(path: Path, args: argparse.Namespace) -> int:
     if not args.out:
         raise UserInputError(_("bow3d replay pack needs -o OUT{SUFFIX}: the pack file to write").format(SUFFIX=SUFFIX))
     summary = write_pack(path, args.out, with_parts=args.with_parts, scene=args.scene, force=args.force)
-    parts = "included" if summary.parts_included else "named (every bow3d has the bundled ones; --with-parts " \
-        "includes them)"
-    print(f"wrote {summary.path}: {summary.replay}, its scene and {summary.scene_files - 1} files of its own, "
-          f"{summary.library_files} LDraw library files {parts}; {summary.bytes / 1024:,.0f} kB")
+    parts = _("included") if summary.parts_included else _("named (every bow3d has the bundled ones; "
+                                                            "--with-parts includes them)")
+    print(_("wrote {path}: {replay}, its scene and {files} files of its own, {library} LDraw library files "
+            "{parts}; {size} kB").format(path=summary.path, replay=summary.replay, files=summary.scene_files - 1,
+                                         library=summary.library_files, parts=parts,
+                                         size=integer(round(summary.bytes / 1024))))
     return 0
 
 
@@ -269,12 +271,14 @@ def film(path: Path, args: argparse.Namespace) -> int:
                                 overwrite=args.force,
                                 scene=args.scene, quality=args.quality, clip=clip, gif_path=gif,
                                 gif_width=gif_width, gif_fps=gif_fps)
-    what = f"{stats.seconds:.1f} s" + (f" (--clip {clip.text()})" if clip else "")
+    what = f"{decimal(stats.seconds)} s" + (f" (--clip {clip.text()})" if clip else "")
     for out in (video, gif):
         if out is not None:
             size_b = out.stat().st_size
-            print(f"wrote {out}: {what}, " + (f"{size_b / 1e6:.1f} MB" if size_b >= 1e6 else f"{size_b / 1e3:.0f} kB"))
-    print(f"{stats.frames} frames rendered at {stats.encode_fps:.1f} frames/s")
+            size = (_("{size} MB").format(size=decimal(size_b / 1e6)) if size_b >= 1e6
+                    else _("{size} kB").format(size=f"{size_b / 1e3:.0f}"))
+            print(_("wrote {out}: {what}, {size}").format(out=out, what=what, size=size))
+    print(_("{frames} frames rendered at {rate} frames/s").format(frames=stats.frames, rate=decimal(stats.encode_fps)))
     return 0
 
 

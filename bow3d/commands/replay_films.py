@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from bow3d.errors import UserInputError
-from bow3d.i18n import _
+from bow3d.i18n import _, decimal
 
 
 def films(folder: Path, args: argparse.Namespace) -> int:
@@ -45,19 +45,21 @@ def films(folder: Path, args: argparse.Namespace) -> int:
     written, problems = 0, []
     try:
         with open_executor(args.engine, engine_workers(args, len(replays)), args.address) as executor:
-            for result in executor.map(job, list(targets), total=len(targets), label="films", unit="film",
+            for result in executor.map(job, list(targets), total=len(targets), label=_("films"), unit=_("film"),
                                        progress=not args.no_progress):
                 if result.problem:
                     problems.append(result.problem)
-                    print(f"skipped: {result.problem}", file=sys.stderr)
+                    print(_("skipped: {problem}").format(problem=result.problem), file=sys.stderr)
                     continue
                 write_new(targets[result.replay], result.data, force=args.force)
                 written += 1
-                print(f"wrote {targets[result.replay]}: {result.frames} frames, {result.seconds:.1f} s", flush=True)
+                print(_("wrote {out}: {frames} frames, {seconds} s").format(
+                    out=targets[result.replay], frames=result.frames, seconds=decimal(result.seconds)), flush=True)
     except KeyboardInterrupt:
-        print(f"interrupted: {written} of {len(targets)} films written in {out_dir}", file=sys.stderr)
+        print(_("interrupted: {written} of {n} films written in {folder}").format(
+            written=written, n=len(targets), folder=out_dir), file=sys.stderr)
         return 130
-    print(f"{written} of {len(targets)} films written in {out_dir}")
+    print(_("{written} of {n} films written in {folder}").format(written=written, n=len(targets), folder=out_dir))
     if problems:
         raise UserInputError(_("{value} replay{value2} could not be filmed (named above)")
                              .format(value=len(problems), value2='s' if len(problems) > 1 else ''))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from bow3d.i18n import _, current, decimal, integer
 from bow3d.view.choices import QUALITIES
 from bow3d.view.report.three import THREE_VERSION
 
@@ -43,7 +44,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quality", default="default", choices=QUALITIES,
                         help="level of detail of the 3D view (default: default, low-poly studs; as bow3d export)")
     parser.add_argument("--scene", metavar="SCENE.yaml", help="the replay's scene, when it is not where the header says")
-    parser.add_argument("--language", default="en", help="the narrator's language (default en)")
+    parser.add_argument("--language", default=None, help="the narrator's and the page's language (default: the "
+                        "language spoken, as --lang)")
     parser.add_argument("--force", action="store_true", help="overwrite the output if it exists")
 
 
@@ -51,10 +53,13 @@ def run(args: argparse.Namespace) -> int:
     from bow3d.view.report import write_report
 
     stats = write_report(args.file, args.output, offline=args.offline, pictures=not args.no_pictures,
-                         scene=args.scene, force=args.force, language=args.language, quality=args.quality)
-    three = f"three.js {stats.three_version} " + ("inside the page" if stats.three == "inline" else "from the CDN")
-    print(f"wrote {stats.path}: {stats.bytes / 1024:,.0f} kB ({stats.glb_bytes / 1024:,.0f} kB of glTF, "
-          f"{stats.pictures} pictures, {three}) in {stats.seconds:.1f} s")
+                         scene=args.scene, force=args.force, language=args.language or current(),
+                         quality=args.quality)
+    three = (_("three.js {version} inside the page") if stats.three == "inline"
+             else _("three.js {version} from the CDN")).format(version=stats.three_version)
+    print(_("wrote {path}: {size} kB ({glb} kB of glTF, {pictures} pictures, {three}) in {seconds} s").format(
+        path=stats.path, size=integer(round(stats.bytes / 1024)), glb=integer(round(stats.glb_bytes / 1024)),
+        pictures=stats.pictures, three=three, seconds=decimal(stats.seconds)))
     for note in stats.notes:
-        print(f"note: {note}")
+        print(_("note: {note}").format(note=note))
     return 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from bow3d.i18n import _
+from bow3d.i18n import _, marked
 
 NAME = "rulesets"
 ORDER = 70
@@ -33,5 +33,6 @@ def run(args: argparse.Namespace) -> int:
     width = max(len(r["name"]) for r in rows)
     for row in rows:
         print(f"{row['name']:<{width}}  " + _("{title}, rule book {edition} ({book}); languages: {languages}").format(
-            title=row["title"], edition=row["edition"], book=row["book"], languages=", ".join(row["languages"])))
+            title=marked(row["title"]), edition=marked(row["edition"]), book=row["book"],
+            languages=", ".join(row["languages"])))
     return 0

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from bow3d.errors import UserInputError
-from bow3d.i18n import N_, _, decimal, ngettext
+from bow3d.i18n import N_, _, decimal, marked, ngettext
 
 NAME = "scene"
 ORDER = 40
@@ -111,14 +111,14 @@ def _check(path: str, library) -> int:
     (x0, y0), (x1, y1) = battlefield_extent(scene.battlefield_path, library)
     ruleset = ruleset_of(scene)
     totals = ruleset.army_costs(scene) or {}
-    print(f"{path}: OK ({scene.format})")
+    print(_("{path}: OK ({format})").format(path=path, format=scene.format))
     labels = {key: _(key) for key in (N_("name"), N_("battlefield"), N_("ruleset"), N_("sheets"))}
     width = max(12, *(len(label) for label in labels.values()))
     print(f"  {labels['name']:<{width}} " + (scene.name or _("(none)")))
     print(f"  {labels['battlefield']:<{width}} " + _("{file} ({width} x {depth} studs, x {x0} to {x1}, y {y0} to {y1})")
           .format(file=scene.battlefield, width=f"{x1 - x0:.0f}", depth=f"{y1 - y0:.0f}", x0=decimal(x0), x1=decimal(x1),
                   y0=decimal(y0), y1=decimal(y1)))
-    print(f"  {labels['ruleset']:<{width}} {scene.ruleset.name} ({ruleset.title}, {ruleset.edition})")
+    print(f"  {labels['ruleset']:<{width}} {scene.ruleset.name} ({marked(ruleset.title)}, {marked(ruleset.edition)})")
     sheets = ", ".join(f"{k} ({sheet_kind(getattr(v, 'kind', '?'))})" for k, v in scene.sheets.items()) or _("none")
     print(f"  {labels['sheets']:<{width}} {sheets}")
     for side in scene.sides:
@@ -157,28 +157,33 @@ def _from_ldraw(args: argparse.Namespace, library) -> int:
     result = scene_from_ldraw(args.model, args.output, sheets=ruleset.sheet_defaults(), library=library,
                               side_default=args.side_default, force=args.force)
     scene = result.scene
-    print(f"found {len(scene.units)} units and {len(scene.vehicles)} vehicles in {args.model}:")
+    print(_("found {units} units and {vehicles} vehicles in {model}:").format(
+        units=len(scene.units), vehicles=len(scene.vehicles), model=args.model))
     for unit in scene.units:
-        where = (f"at [{unit.position[0]:g}, {unit.position[1]:g}] facing {unit.facing:g}"
-                 if unit.position is not None else f"aboard {scene.aboard(unit.id).id}")
+        where = (_("at [{x}, {y}] facing {facing}").format(x=f"{unit.position[0]:g}", y=f"{unit.position[1]:g}",
+                                                           facing=f"{unit.facing:g}")
+                 if unit.position is not None else _("aboard {vehicle}").format(vehicle=scene.aboard(unit.id).id))
         print(f"  {unit.id:<16} {unit.side:<10} {unit.sheet:<22} {where}  ({_found(result, unit.id)})")
     for vehicle in scene.vehicles:
-        print(f"  {vehicle.id:<16} {vehicle.side:<10} {vehicle.sheet:<22} at [{vehicle.position[0]:g}, "
-              f"{vehicle.position[1]:g}] facing {vehicle.facing:g}, occupants: {', '.join(vehicle.occupants) or 'none'}"
-              f"  ({_found(result, vehicle.id)})")
+        where = _("at [{x}, {y}] facing {facing}, occupants: {occupants}").format(
+            x=f"{vehicle.position[0]:g}", y=f"{vehicle.position[1]:g}", facing=f"{vehicle.facing:g}",
+            occupants=", ".join(vehicle.occupants) or _("none"))
+        print(f"  {vehicle.id:<16} {vehicle.side:<10} {vehicle.sheet:<22} {where}  ({_found(result, vehicle.id)})")
     for line in result.decor:
-        print(f"kept as decor: {line}")
+        print(_("kept as decor: {line}").format(line=line))
     out = Path(args.output)
-    print(f"wrote {out}, {result.decor_path.name} (the decor) and {len(result.model_paths)} models in "
-          f"{result.model_paths[0].parent.name}/" if result.model_paths else f"wrote {out}")
+    print(_("wrote {out}, {decor} (the decor) and {n} models in {folder}/").format(
+        out=out, decor=result.decor_path.name, n=len(result.model_paths), folder=result.model_paths[0].parent.name)
+          if result.model_paths else _("wrote {files}").format(files=out))
     for note in result.notes:
-        print(f"note: {note}")
+        print(_("note: {note}").format(note=note))
     if result.unassigned:
-        print(f"\n{len(result.unassigned)} units have no side: {', '.join(result.unassigned)}.")
-        print("Set their side in the scene file (side: unassigned), or add `0 !BOW UNIT side=...` lines to the "
-              "model and run again with --force, or pass --side-default SIDE. The scene will not load until "
-              "every unit has a side.")
+        print("\n" + _("{n} units have no side: {units}.").format(n=len(result.unassigned),
+                                                                  units=", ".join(result.unassigned)))
+        print(_("Set their side in the scene file (side: unassigned), or add `0 !BOW UNIT side=...` lines to the "
+                "model and run again with --force, or pass --side-default SIDE. The scene will not load until "
+                "every unit has a side."))
         return 0
     load_scene(out, library=library)  # the scene written must load
-    print(f"check it with: bow3d scene check {out}")
+    print(_("check it with: {command}").format(command=f"bow3d scene check {out}"))
     return 0

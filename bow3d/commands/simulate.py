@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from bow3d.errors import UserInputError
-from bow3d.i18n import _
+from bow3d.i18n import _, decimal, integer, ngettext, percent_sign
 
 NAME = "simulate"
 ORDER = 45
@@ -128,24 +128,38 @@ def run(args: argparse.Namespace) -> int:
                        keep_results=args.json, results_file=args.results, force=args.force,
                        progress_bar=not args.no_progress, players=players)
     if summary.interrupted:
-        print(f"interrupted: {summary.played:,} of {summary.games:,} games finished; their results follow"
-              + (f" (and are in {args.results})" if args.results else ""), file=sys.stderr)
+        print(_("interrupted: {played} of {games} games finished; their results follow")
+              .format(played=integer(summary.played), games=integer(summary.games))
+              + (_(" (and are in {results})").format(results=args.results) if args.results else ""), file=sys.stderr)
     if args.json:
         summary.write_json(sys.stdout)
         return 130 if summary.interrupted else 0
-    last = args.seed + max(summary.played, 1) - 1
-    seeds = f"seed {args.seed}" if last == args.seed else f"seeds {args.seed}..{last}"
-    print(f"{summary.scene}: {summary.played:,} game{'' if summary.played == 1 else 's'}, {seeds}, {summary.engine} engine, "
-          f"{summary.workers} worker{'s' if summary.workers > 1 else ''}")
+    print_summary(summary, names, args.seed)
+    if summary.replays:
+        print(ngettext("wrote {n} replay: {first}", "wrote {n} replays: {first}", len(summary.replays))
+              .format(n=len(summary.replays), first=summary.replays[0] if len(summary.replays) == 1
+                      else f"{summary.replays[0]} ..."))
+    if args.results:
+        print(_("wrote {results}: one line per game").format(results=args.results))
+    return 130 if summary.interrupted else 0
+
+
+def print_summary(summary, names: dict[str, str], seed: int) -> None:
+    """The games' counts in the language spoken: wins per side, draws, average rounds, games per second."""
+    last = seed + max(summary.played, 1) - 1
+    seeds = _("seed {seed}").format(seed=seed) if last == seed else _("seeds {first}..{last}").format(
+        first=seed, last=last)
+    print(_("{scene}: {games}, {seeds}, {engine} engine, {workers}").format(
+        scene=summary.scene, games=ngettext("{n} game", "{n} games", summary.played).format(n=integer(summary.played)),
+        seeds=seeds, engine=summary.engine,
+        workers=ngettext("{n} worker", "{n} workers", summary.workers).format(n=summary.workers)))
     for side, wins in summary.wins.items():
         who = f" ({names[side]})" if names else ""
-        print(f"  {side + who:<12} {wins:>5} win{' ' if wins == 1 else 's'} ({wins / max(summary.played, 1):.0%})")
-    print(f"  {'draws':<12} {summary.draws:>5}")
-    print(f"average rounds {summary.average_rounds:.1f}; {summary.games_per_second:.2f} games/s "
-          f"({summary.seconds:.2f} s, world building included)")
-    if summary.replays:
-        print(f"wrote {len(summary.replays)} replay{'s' if len(summary.replays) > 1 else ''}: "
-              + (summary.replays[0] if len(summary.replays) == 1 else f"{summary.replays[0]} ..."))
-    if args.results:
-        print(f"wrote {args.results}: one line per game")
-    return 130 if summary.interrupted else 0
+        share = percent_sign(f"{100 * wins / max(summary.played, 1):.0f}")
+        print(f"  {side + who:<12} " + ngettext("{wins:>5} win  ({share})", "{wins:>5} wins ({share})", wins)
+              .format(wins=wins, share=share))
+    draws = _("draws")
+    print(f"  {draws:<12} {summary.draws:>5}")
+    print(_("average rounds {rounds}; {rate} games/s ({seconds} s, world building included)").format(
+        rounds=decimal(summary.average_rounds), rate=decimal(summary.games_per_second, 2),
+        seconds=decimal(summary.seconds, 2)))

@@ -176,8 +176,9 @@ def play_arena(scene_path: str | os.PathLike, players: Sequence[str], games: int
             # the seatings alternate seed by seed: a run cut short stays balanced between them
             items = [(k, s) for s in range(seed, seed + math.ceil(games / 2)) for k in (0, 1)
                      if k == 0 or s < seed + games // 2]
-            for (k, _unused), record in zip(items, executor.map(job, items, total=len(items), label=f"{a} v {b}",
-                                                          unit="game", progress=progress_bar)):
+            label = _("{a} v {b}").format(a=a, b=b)
+            for (k, _unused), record in zip(items, executor.map(job, items, total=len(items), label=label,
+                                                                unit=_("game"), progress=progress_bar)):
                 _count(result, pairing.seatings[k], record, seats[k])
     except KeyboardInterrupt:
         result.interrupted = True

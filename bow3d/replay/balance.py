@@ -27,6 +27,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from bow3d.i18n import _, percent
 from bow3d.replay.variants import RemoveUnit, SceneEdit, SwapSheet, apply_edits, describe_edits
 
 Z95 = 1.959963984540054   # the normal quantile of a two-sided 95 % interval
@@ -153,20 +154,21 @@ class BalanceRun:
 
     def verdict(self) -> str:
         if self.games == 0:
-            return "no verdict: no game finished"
+            return _("no verdict: no game finished")
         fav = self.favoured
         low, high = self.interval(fav)
-        share = f"{fav} scores {self.score(fav):.1%} (95 % CI {low:.1%}-{high:.1%}) over {self.games} games"
-        band = f"{self.target - FAIR_MARGIN:.0%}-{self.target + FAIR_MARGIN:.0%}"
+        share = _("{side} scores {score} (95 % CI {low}-{high}) over {games} games").format(
+            side=fav, score=percent(self.score(fav), 1), low=percent(low, 1), high=percent(high, 1), games=self.games)
+        band = f"{percent(self.target - FAIR_MARGIN)}-{percent(self.target + FAIR_MARGIN)}"
         if self.is_fair():
             if not low <= self.target <= high:
-                note = "but the interval excludes an even share: more games would tell"
+                note = _("but the interval excludes an even share: more games would tell")
             elif low < self.target - FAIR_MARGIN or high > self.target + FAIR_MARGIN:
-                note = "the interval holds an even share but is wider than the band: more games would narrow it"
+                note = _("the interval holds an even share but is wider than the band: more games would narrow it")
             else:
-                note = "the whole interval inside the band"
-            return f"fair: every side within {band}; {share}, {note}"
-        return f"unfair: {share}, outside {band}"
+                note = _("the whole interval inside the band")
+            return _("fair: every side within {band}; {share}, {note}").format(band=band, share=share, note=note)
+        return _("unfair: {share}, outside {band}").format(share=share, band=band)
 
     # -- units and sheets ---------------------------------------------------------------------------
     def sheets(self) -> dict[str, dict[str, Any]]:
@@ -326,10 +328,10 @@ def describe(scene: Any, candidate: Candidate) -> str:
     parts = []
     for side, delta in candidate.cp_change.items():
         if delta < 0:
-            parts.append(f"take {-delta:g} points from {side}")
+            parts.append(_("take {points} points from {side}").format(points=f"{-delta:g}", side=side))
         elif delta > 0:
-            parts.append(f"give {side} {delta:g} points")
-    points = " and ".join(parts) or "no change of points"
+            parts.append(_("give {side} {points} points").format(side=side, points=f"{delta:g}"))
+    points = _(" and ").join(parts) or _("no change of points")
     return f"{points}: {describe_edits(scene, candidate.edits)}"
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bow3d.batch import Executor
+from bow3d.i18n import _, decimal, percent
 from bow3d.replay.balance import (BalanceRun, Candidate, army_costs, candidates, closeness, combine, compatible,
                                   describe)
 from bow3d.replay.simulate import GameJob
@@ -37,35 +38,37 @@ class BalanceReport:
 
     @property
     def games_played(self) -> int:
-        return self.base.games + sum(run.games for _, run in self.screened) + (self.confirmed.games if self.confirmed
-                                                                               else 0)
+        screened = sum(run.games for _unused, run in self.screened)
+        return self.base.games + screened + (self.confirmed.games if self.confirmed else 0)
 
     def suggestion(self) -> str:
         """The suggestion in one paragraph, with its measured effect (or why there is none)."""
         base = self.base
         if base.games == 0:
-            return "No suggestion: no game of the scene as it is finished."
+            return _("No suggestion: no game of the scene as it is finished.")
         if base.is_fair():
-            return "No change suggested: the scenario is fair as it is."
+            return _("No change suggested: the scenario is fair as it is.")
         if self.chosen is None and self.interrupted and base.interrupted:
-            return "No suggestion: interrupted while the scene as it is was played."
+            return _("No suggestion: interrupted while the scene as it is was played.")
         if self.chosen is None and self.interrupted:
-            return (f"No suggestion: the search for a change was interrupted ({len(self.screened)} candidate "
-                    "changes screened to the end).")
+            return _("No suggestion: the search for a change was interrupted ({n} candidate changes screened to "
+                     "the end).").format(n=len(self.screened))
         if self.chosen is None and not self.searched:
-            return "No change looked for (--candidates 0)."
+            return _("No change looked for (--candidates 0).")
         if self.chosen is None:
-            return ("No change found that brings the sides closer among those tried "
-                    f"({len(self.screened)} screened); try more --candidates or more --screen-games.")
+            return _("No change found that brings the sides closer among those tried ({n} screened); try more "
+                     "--candidates or more --screen-games.").format(n=len(self.screened))
         fav = base.favoured
         words = describe(base.scene, self.chosen)
         if self.confirmed is None or self.confirmed.games == 0:
-            return f"Suggestion: {words}. Not measured on the full batch (the run was interrupted)."
+            return _("Suggestion: {words}. Not measured on the full batch (the run was interrupted).").format(
+                words=words)
         after = self.confirmed
         low, high = after.interval(fav)
-        return (f"Suggestion: {words}. Measured effect, re-played on the same {after.games} seeds: {fav} "
-                f"{base.score(fav):.1%} -> {after.score(fav):.1%} (95 % CI {low:.1%}-{high:.1%}); "
-                f"{after.verdict()}.")
+        return _("Suggestion: {words}. Measured effect, re-played on the same {games} seeds: {side} {before} -> "
+                 "{after} (95 % CI {low}-{high}); {verdict}.").format(
+            words=words, games=after.games, side=fav, before=percent(base.score(fav), 1),
+            after=percent(after.score(fav), 1), low=percent(low, 1), high=percent(high, 1), verdict=after.verdict())
 
     def as_dict(self) -> dict[str, Any]:
         return {"scene": self.scene_path, "engine": self.engine, "seconds": round(self.seconds, 2),
@@ -91,7 +94,7 @@ def play_variant(executor: Executor, job: GameJob, scene: Any, edits: tuple[Scen
     started = time.perf_counter()
     try:
         for record in executor.map(dataclasses.replace(job, edits=edits), seeds, total=len(seeds), label=label,
-                                   unit="game", progress=progress):
+                                   unit=_("game"), progress=progress):
             run.add(record)
             if first is not None and record.seed < seeds.start + first_count:
                 first.add(record)
@@ -124,7 +127,7 @@ def search(scene_path: str, games: int, seed: int, executor: Executor, *, job: G
     report = BalanceReport(scene_path, BalanceRun(scene, (), seed), executor.describe(), screen_base=screen_base)
     stage_of_run = "base"
     try:
-        report.base = play_variant(executor, job, scene, (), seeds, "balance: the scene as it is", progress,
+        report.base = play_variant(executor, job, scene, (), seeds, _("balance: the scene as it is"), progress,
                                    first=screen_base, first_count=len(screen_seeds))
         if report.base.is_fair():
             return report
@@ -150,7 +153,7 @@ def search(scene_path: str, games: int, seed: int, executor: Executor, *, job: G
         report.chosen = best[0]
         stage_of_run = "confirmed"
         report.confirmed = play_variant(executor, job, scene, best[0].edits, seeds,
-                                        "balance: the suggestion, measured", progress)
+                                        _("balance: the suggestion, measured"), progress)
     except KeyboardInterrupt as stop:
         report.interrupted = True
         run = getattr(stop, "run", None)
@@ -180,7 +183,7 @@ def _screen(executor: Executor, job: GameJob, scene: Any, reference: BalanceRun,
         found = found[:limit]
     tried = []
     for index, candidate in enumerate(found, 1):
-        label = f"balance: try {stage + 1}.{index}/{len(found)}"
+        label = _("balance: try {stage}.{index}/{count}").format(stage=stage + 1, index=index, count=len(found))
         run = play_variant(executor, job, scene, candidate.edits, seeds, label, progress)
         tried.append((candidate, run))
         report.screened.append((candidate, run))
@@ -192,58 +195,63 @@ def army_points(scene: Any, edits: tuple[SceneEdit, ...] = ()) -> dict[str, floa
 
 
 def _pct(value: float) -> str:
-    return f"{value:.1%}"
+    return percent(value, 1)
 
 
 def _sides_table(run: dict[str, Any]) -> list[str]:
-    lines = ["| side | cost points | wins | win rate | score | 95 % CI |", "|---|---:|---:|---:|---:|---|"]
+    lines = [_("| side | cost points | wins | win rate | score | 95 % CI |"), "|---|---:|---:|---:|---:|---|"]
     for side, data in run["sides"].items():
         low, high = data["ci95"]
         cp = "" if data.get("cost_points") is None else f"{data['cost_points']:g}"
         lines.append(f"| {side} | {cp} | {data['wins']} | {_pct(data['win_rate'])} | {_pct(data['score'])} | "
                      f"{_pct(low)}-{_pct(high)} |")
-    lines.append(f"\nDraws: {run['draws']}; average rounds: {run['average_rounds']:.1f}; "
-                 f"seeds {run['first_seed']}..{run['first_seed'] + run['games'] - 1}.")
+    lines.append("\n" + _("Draws: {draws}; average rounds: {rounds}; seeds {first}..{last}.").format(
+        draws=run["draws"], rounds=decimal(run["average_rounds"]), first=run["first_seed"],
+        last=run["first_seed"] + run["games"] - 1))
     return lines
 
 
 def format_markdown(report: dict[str, Any], chart: str | None = None) -> str:
-    """The report (BalanceReport.as_dict()) as Markdown: verdict, sides, units, sheets, the suggestion."""
+    """The report (BalanceReport.as_dict(), its words in the language spoken) as Markdown in the language
+    spoken: verdict, sides, units, sheets, the suggestion."""
     base, after = report["base"], report.get("confirmed")
     engine = report["engine"]
-    out = [f"# Balance of {report['scene']}", "",
-           f"{report['games_played']} AI-against-AI games in {report['seconds']:.0f} s on the {engine.get('engine')} "
-           f"engine ({engine.get('workers')} workers). Score = wins plus half the draws; intervals are 95 % Wilson "
-           "intervals; fair = every side within 45-55 % (two sides).", ""]
+    out = [_("# Balance of {scene}").format(scene=report["scene"]), "",
+           _("{games} AI-against-AI games in {seconds} s on the {engine} engine ({workers} workers). Score = wins "
+             "plus half the draws; intervals are 95 % Wilson intervals; fair = every side within 45-55 % (two "
+             "sides).").format(games=report["games_played"], seconds=f"{report['seconds']:.0f}",
+                               engine=engine.get("engine"), workers=engine.get("workers")), ""]
     if report.get("interrupted"):
-        out += ["**Interrupted**: the figures count the games that finished.", ""]
+        out += [_("**Interrupted**: the figures count the games that finished."), ""]
     if chart:
-        out += [f"![balance chart]({chart})", ""]
-    out += ["## As it is", "", f"**{base['verdict']}**", ""] + _sides_table(base)
-    out += ["", "### Units", "", "| unit | side | sheet | CP | kills per game | survival | CP taken per game |",
+        out += [_("![balance chart]({chart})").format(chart=chart), ""]
+    out += [_("## As it is"), "", f"**{base['verdict']}**", ""] + _sides_table(base)
+    out += ["", _("### Units"), "", _("| unit | side | sheet | CP | kills per game | survival | CP taken per game |"),
             "|---|---|---|---:|---:|---:|---:|"]
     for unit in base["units"]:
         cost = "" if unit["cost"] is None else f"{unit['cost']:g}"
-        out.append(f"| {unit['id']} | {unit['side']} | {unit['sheet']} | {cost} | {unit['kills_per_game']:.2f} | "
-                   f"{_pct(unit['survival'])} | {unit['cp_taken_per_game']:.1f} |")
-    out += ["", "### Sheets: value against cost points", "",
-            "Value = cost points of the enemies a unit of the sheet takes out per game; per CP = value / its cost.",
-            "", "| sheet | units | CP | kills per game | survival | value (CP taken per game) | value per CP |",
+        kills = decimal(unit["kills_per_game"], 2)
+        out.append(f"| {unit['id']} | {unit['side']} | {unit['sheet']} | {cost} | {kills} | "
+                   f"{_pct(unit['survival'])} | {decimal(unit['cp_taken_per_game'])} |")
+    out += ["", _("### Sheets: value against cost points"), "",
+            _("Value = cost points of the enemies a unit of the sheet takes out per game; per CP = value / its cost."),
+            "", _("| sheet | units | CP | kills per game | survival | value (CP taken per game) | value per CP |"),
             "|---|---:|---:|---:|---:|---:|---:|"]
     for sheet in sorted(base["sheets"], key=lambda s: -(s.get("value_per_cp") or 0.0)):
         cost = "" if sheet["cost"] is None else f"{sheet['cost']:g}"
-        per = "" if sheet.get("value_per_cp") is None else f"{sheet['value_per_cp']:.2f}"
-        out.append(f"| {sheet['sheet']} | {sheet['units']} | {cost} | {sheet['kills_per_game']:.2f} | "
-                   f"{_pct(sheet['survival'])} | {sheet['cp_taken_per_game']:.1f} | {per} |")
-    out += ["", "## Suggestion", "", report["suggestion"], ""]
+        per = "" if sheet.get("value_per_cp") is None else decimal(sheet["value_per_cp"], 2)
+        out.append(f"| {sheet['sheet']} | {sheet['units']} | {cost} | {decimal(sheet['kills_per_game'], 2)} | "
+                   f"{_pct(sheet['survival'])} | {decimal(sheet['cp_taken_per_game'])} | {per} |")
+    out += ["", _("## Suggestion"), "", report["suggestion"], ""]
     if report["screened"]:
         fav = max(base["sides"], key=lambda s: base["sides"][s]["score"])
-        out += [f"Changes tried on the first {report['screened'][0]['games']} seeds ({fav}'s score on them; the "
-                "scene as it is scores "
-                f"{_pct(report.get('screen_base_score') or base['sides'][fav]['score'])} there):", "",
-                f"| change | {fav}'s score | fair |", "|---|---:|---|"]
+        out += [_("Changes tried on the first {games} seeds ({side}'s score on them; the scene as it is scores "
+                  "{score} there):").format(games=report["screened"][0]["games"], side=fav,
+                                            score=_pct(report.get("screen_base_score") or base["sides"][fav]["score"])),
+                "", _("| change | {side}'s score | fair |").format(side=fav), "|---|---:|---|"]
         for tried in report["screened"]:
-            out.append(f"| {tried['words']} | {_pct(tried['favoured_score'])} | {'yes' if tried['fair'] else 'no'} |")
+            fair = _("yes") if tried["fair"] else _("no")
+            out.append(f"| {tried['words']} | {_pct(tried['favoured_score'])} | {fair} |")
     if after:
-        out += ["", "## With the suggestion", "", f"**{after['verdict']}**", ""] + _sides_table(after)
+        out += ["", _("## With the suggestion"), "", f"**{after['verdict']}**", ""] + _sides_table(after)
     return "\n".join(out) + "\n"

@@ -52,6 +52,7 @@ from bow3d.replay.digest import file_sha256  # noqa: F401  (bow3d.replay re-expo
 from bow3d.replay.digest import scene_digest as digest_of_scene
 from bow3d.textformats import load_json_line
 from bow3d.i18n import _
+from bow3d.scene.pydantic_words import problem
 
 FORMAT = "bow3d-replay"
 VERSION = 3
@@ -311,7 +312,7 @@ class ReplayWriter:
 def _field_error(path: Path, line: int, error: ValidationError) -> ReplayError:
     first = error.errors()[0]
     where = ".".join(str(part) for part in first["loc"]) or "line"
-    return ReplayError(f"{path}:{line}: {where}: {first['msg']}")
+    return ReplayError(f"{path}:{line}: {where}: {problem(first)}")   # pydantic's words in the language spoken
 
 
 def parse_header(path: Path, raw: Any) -> tuple[dict[str, Any], int]:

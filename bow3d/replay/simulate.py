@@ -265,10 +265,11 @@ class SimulationSummary:
         out.write("\n  ]\n}\n")
 
 
-def games_of(executor: Executor, job: GameJob, seeds: range, *, label: str | None = "simulating",
+def games_of(executor: Executor, job: GameJob, seeds: range, *, label: str | None = None,
              progress: bool = True) -> Iterator[GameRecord]:
     """Play `job` on every seed of `seeds` on `executor`: GameRecords in seed order, as they come."""
-    return executor.map(job, seeds, total=len(seeds), label=label, unit="game", progress=progress)
+    return executor.map(job, seeds, total=len(seeds), label=_("simulating") if label is None else label,
+                        unit=_("game"), progress=progress)
 
 
 def check_games(games: int, seed: int) -> None:

@@ -28,7 +28,8 @@ class SwapSheet:
     sheet: str
 
     def words(self, scene: Any) -> str:
-        return f"swap {self.unit}'s sheet {scene.unit(self.unit).sheet} for {self.sheet}"
+        return _("swap {unit}'s sheet {old} for {new}").format(unit=self.unit, old=scene.unit(self.unit).sheet,
+                                                               new=self.sheet)
 
     def apply(self, data: dict[str, Any]) -> None:
         if self.sheet not in data["sheets"]:
@@ -46,7 +47,7 @@ class RemoveUnit:
     unit: str
 
     def words(self, scene: Any) -> str:
-        return f"take {self.unit} ({scene.unit(self.unit).sheet}) out"
+        return _("take {unit} ({sheet}) out").format(unit=self.unit, sheet=scene.unit(self.unit).sheet)
 
     def apply(self, data: dict[str, Any]) -> None:
         _unit(data, self.unit)
@@ -85,7 +86,7 @@ def apply_edits(scene: Any, edits: tuple[SceneEdit, ...]) -> Any:
 
 
 def describe_edits(scene: Any, edits: tuple[SceneEdit, ...]) -> str:
-    return "; ".join(edit.words(scene) for edit in edits) or "no change"
+    return "; ".join(edit.words(scene) for edit in edits) or _("no change")
 
 
 def relocated(scene: Any, folder: str | Path) -> Any:

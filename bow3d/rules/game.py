@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+from bow3d.i18n import _
 from bow3d.rules import pending as answers
 from bow3d.rules.chance import ChanceRequest, Roll
 from bow3d.rules.events import Event
@@ -67,7 +68,7 @@ class Game:
     def from_records(cls, scene: Any, geometry: Any, records: Iterable[dict[str, Any]], **start_kwargs: Any) -> Game:
         """Re-simulate: a fresh game on which every record is applied in order."""
         game = cls.start(scene, geometry, **start_kwargs)
-        for _ in game.replay(records):
+        for _record in game.replay(records):
             pass
         return game
 
@@ -129,20 +130,22 @@ class Game:
     def refusal(self, action: Action) -> Refusal | None:
         """The typed reason the action (or answer) is illegal now, or None: the one checker."""
         if self.is_over:
-            return Refusal(Reason.GAME_OVER, "the game is over")
+            return Refusal(Reason.GAME_OVER, _("the game is over"))
         if isinstance(action, Roll):
             return answers.check_roll(self, action)
         if isinstance(action, Decide):
             return answers.check_decide(self, action)
         rules = self.ruleset.rules_for(type(action))
         if rules is None:
-            return Refusal(Reason.UNKNOWN, f"{type(action).__name__} is not an action of {self.ruleset.name}")
+            return Refusal(Reason.UNKNOWN, _("{action} is not an action of {ruleset}").format(
+                action=type(action).__name__, ruleset=self.ruleset.name))
         request = self.pending
         if isinstance(request, ChanceRequest):
-            return Refusal(Reason.ROLL_PENDING, f"waiting for {request.side} to throw {request.spec.to_record()} "
-                           f"({request.purpose})")
+            return Refusal(Reason.ROLL_PENDING, _("waiting for {side} to throw {spec} ({purpose})").format(
+                side=request.side, spec=request.spec.to_record(), purpose=request.purpose))
         if request is not None:
-            return Refusal(Reason.DECISION_PENDING, f"waiting for {request.side} to decide ({request.decision})")
+            return Refusal(Reason.DECISION_PENDING, _("waiting for {side} to decide ({decision})").format(
+                side=request.side, decision=request.decision))
         return rules[0](self, action)
 
     def check(self, action: Action) -> str | None:

@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from bow3d.i18n import _
 from bow3d.rules.chance import ChanceRequest, Roll
 from bow3d.rules.events import Event
 from bow3d.rules.records import Action, frozen, plain
@@ -110,24 +111,29 @@ def check_roll(game: Game, roll: Roll) -> Refusal | None:
     """The roll answers the awaited chance request: same side, same spec, a possible outcome."""
     req = awaited(game)
     if not isinstance(req, ChanceRequest):
-        return Refusal(Reason.NO_ROLL_PENDING, "no throw is awaited now")
+        return Refusal(Reason.NO_ROLL_PENDING, _("no throw is awaited now"))
     if roll.side != req.side or roll.spec != req.spec:
-        return Refusal(Reason.WRONG_ROLL, f"awaited {req.side} throwing {req.spec.to_record()} ({req.purpose}), "
-                       f"got {roll.side} throwing {roll.spec.to_record()}")
+        return Refusal(Reason.WRONG_ROLL, _("awaited {side} throwing {spec} ({purpose}), got {got_side} throwing "
+                                            "{got_spec}").format(side=req.side, spec=req.spec.to_record(),
+                                                                 purpose=req.purpose, got_side=roll.side,
+                                                                 got_spec=roll.spec.to_record()))
     problem = req.spec.check(roll.outcome)
     if problem is not None:
-        return Refusal(Reason.WRONG_ROLL, f"impossible outcome {plain(roll.outcome)!r}: {problem}")
+        return Refusal(Reason.WRONG_ROLL, _("impossible outcome {outcome}: {problem}").format(
+            outcome=repr(plain(roll.outcome)), problem=problem))
     return None
 
 
 def check_decide(game: Game, decide: Decide) -> Refusal | None:
     req = awaited(game)
     if not isinstance(req, DecisionRequest):
-        return Refusal(Reason.NO_DECISION_PENDING, "no decision is awaited now")
+        return Refusal(Reason.NO_DECISION_PENDING, _("no decision is awaited now"))
     if decide.side != req.side:
-        return Refusal(Reason.WRONG_DECISION, f"awaited {req.side}'s decision ({req.decision}), not {decide.side}'s")
+        return Refusal(Reason.WRONG_DECISION, _("awaited {side}'s decision ({decision}), not {other}'s").format(
+            side=req.side, decision=req.decision, other=decide.side))
     if decide.choice not in req.options:
-        return Refusal(Reason.WRONG_DECISION, f"{plain(decide.choice)!r} is not one of {plain(req.options)}")
+        return Refusal(Reason.WRONG_DECISION, _("{choice} is not one of {options}").format(
+            choice=repr(plain(decide.choice)), options=plain(req.options)))
     return None
 
 

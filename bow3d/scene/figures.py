@@ -28,6 +28,7 @@ from pathlib import Path, PurePosixPath
 
 import numpy as np
 
+from bow3d.i18n import _
 from bow3d.ldraw import Model
 from bow3d.scene import equipment as eq
 from bow3d.scene import kinds
@@ -167,7 +168,7 @@ def _bow_meta(node: Placement, command: str) -> tuple[dict[str, str], list[tuple
     Returns the values and the (file, line) of the lines before the reference (left out of the decor).
     """
     values: dict[str, str] = {}
-    for _, found in meta_commands(node.own_meta, command):
+    for _unused, found in meta_commands(node.own_meta, command):
         values.update(found)
     lines = []
     for line, found in meta_commands(node.meta_before, command):
@@ -231,7 +232,8 @@ class _Finder:
         torso = next(i for i in members if self.roles[i] == eq.TORSO)
         unit = _unit_from_torso(self.model, torso, members, self.roles, self.titles, _describe(node))
         minifig, total = kinds.minifig_share(members, self.roles)
-        unit.why = f"the sub-model around one torso, {minifig} of its {total} parts minifig parts"
+        unit.why = _("the sub-model around one torso, {minifig} of its {total} parts minifig parts").format(
+            minifig=minifig, total=total)
         unit.meta, unit.meta_lines = _bow_meta(node, "UNIT")
         unit.name_hint = PurePosixPath(node.name).stem
         unit.drop_lines = [(node.source, node.line)] + unit.meta_lines
@@ -245,10 +247,10 @@ class _Finder:
         marker, why = kinds.vehicle_marker(members, self.roles, self.boxes)
         if not (meta or meta_lines or (marker and self._small(node))):
             if why and not marker:
-                self.decor.append(f"{_describe(node)}: {why}; decor, not a vehicle")
+                self.decor.append(_("{where}: {why}; decor, not a vehicle").format(where=_describe(node), why=why))
             return None
         vehicle = _vehicle_figure(self.model, node, members, self.roles, meta, meta_lines, marker or "car")
-        vehicle.why = "a `0 !BOW VEHICLE` line" if meta or meta_lines else why
+        vehicle.why = _("a `0 !BOW VEHICLE` line") if meta or meta_lines else why
         self.vehicles.append(vehicle)
         self.vehicle_nodes.add(id(node))
         self.taken.update(members)
@@ -269,8 +271,9 @@ class _Finder:
         for torso, members in groups.items():
             first = by_index[torso]
             unit = _unit_from_torso(self.model, torso, members, self.roles, self.titles,
-                                    f"loose parts at {Path(first.source).name} line {first.line}")
-            unit.why = f"{len(members)} loose minifig parts around a torso"
+                                    _("loose parts at {file} line {line}").format(file=Path(first.source).name,
+                                                                                  line=first.line))
+            unit.why = _("{n} loose minifig parts around a torso").format(n=len(members))
             for i in sorted(members):  # `0 !BOW UNIT` just before any of its lines (usually the torso's)
                 for line, found in meta_commands(by_index[i].meta_before, "UNIT"):
                     unit.meta.update(found)
@@ -299,13 +302,17 @@ class _Finder:
             over = kinds.decor_over(self.boxes, decor, np.array(unit.position) * STUD_LDU, feet)
             if over >= 0:
                 rise = float(self.boxes[over, 1, 2]) - feet
-                self.notes.append(f"{unit.origin}: {'sits' if seated else 'stands'} under {self.titles[over]} "
-                                  f"({self.model.instances[over].file} line {self.model.instances[over].line}), "
-                                  f"whose top is {rise:.0f} LDU above its feet: in the scene it will stand on it; "
-                                  "move it in the model or in the scene")
+                under = (_("{origin}: sits under {part} ({file} line {line}), whose top is {rise} LDU above its "
+                           "feet: in the scene it will stand on it; move it in the model or in the scene") if seated
+                         else _("{origin}: stands under {part} ({file} line {line}), whose top is {rise} LDU above "
+                                "its feet: in the scene it will stand on it; move it in the model or in the scene"))
+                self.notes.append(under.format(origin=unit.origin, part=self.titles[over],
+                                               file=self.model.instances[over].file,
+                                               line=self.model.instances[over].line, rise=f"{rise:.0f}"))
             elif seated:
-                self.notes.append(f"{unit.origin}: is seated (its legs are bent); in the scene it stands at its "
-                                  "position (seat it in a vehicle, with `0 !BOW VEHICLE`, to keep it seated)")
+                self.notes.append(_("{origin}: is seated (its legs are bent); in the scene it stands at its "
+                                    "position (seat it in a vehicle, with `0 !BOW VEHICLE`, to keep it seated)")
+                                  .format(origin=unit.origin))
 
 
 def find_figures(model: Model, structure: Structure) -> tuple[list[Figure], list[Figure], list[str]]:
@@ -332,7 +339,7 @@ def _find(model: Model, structure: Structure) -> tuple[list[Figure], list[Figure
 
 
 def _describe(node: Placement) -> str:
-    return f"{node.name} placed at {Path(node.source).name} line {node.line}"
+    return _("{name} placed at {file} line {line}").format(name=node.name, file=Path(node.source).name, line=node.line)
 
 
 def _vehicle_figure(model: Model, node: Placement, members: list[int], roles: dict[int, str], meta: dict[str, str],
@@ -360,8 +367,9 @@ def _loose_vehicle(model: Model, slot: Slot) -> Figure:
         meta.update(found)
         meta_lines.append((slot.source, line))
     return Figure("vehicle", [slot.index], (centre[0] / STUD_LDU, centre[1] / STUD_LDU), facing,
-                  f"{slot.name} at {Path(slot.source).name} line {slot.line}", meta=meta, meta_lines=meta_lines,
-                  drop_lines=[(slot.source, slot.line)] + meta_lines, vehicle_kind=eq.HORSE, seats=1, why="a horse")
+                  _("{name} at {file} line {line}").format(name=slot.name, file=Path(slot.source).name,
+                                                           line=slot.line), meta=meta, meta_lines=meta_lines,
+                  drop_lines=[(slot.source, slot.line)] + meta_lines, vehicle_kind=eq.HORSE, seats=1, why=_("a horse"))
 
 
 def _footprint_centre(points: np.ndarray, facing: float) -> np.ndarray:
@@ -406,7 +414,7 @@ def _order_occupants(vehicle: Figure) -> None:
         key = [float(np.linalg.norm(np.array(u.position) * STUD_LDU - vehicle.steering[:2])) for u in vehicle.occupants]
     else:
         key = [-float(np.dot(np.array(u.position), forward)) for u in vehicle.occupants]
-    vehicle.occupants = [u for _, u in sorted(zip(key, vehicle.occupants), key=lambda p: p[0])]
+    vehicle.occupants = [u for _key, u in sorted(zip(key, vehicle.occupants), key=lambda p: p[0])]
 
 
 def side_from_name(name: str, known: set[str]) -> str | None:

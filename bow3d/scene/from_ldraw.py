@@ -116,15 +116,16 @@ def check_meta(figures: list[Figure], side_default: str | None, notes: list[str]
         command = f"!BOW {f.kind.upper()}"
         for key, value in f.meta.items():
             if key not in META_KEYS[f.kind]:
-                notes.append(f"{where}: {command} {key}=...: unknown key, ignored (known: "
-                             f"{', '.join(META_KEYS[f.kind])})")
+                notes.append(_("{where}: {command} {key}=...: unknown key, ignored (known: {known})").format(
+                    where=where, command=command, key=key, known=", ".join(META_KEYS[f.kind])))
             elif key != "weapon" and (not re.match(ID_PATTERN, value) or len(value) > 64):
                 raise SceneError(_("{where}: {command} {key}={value}: not a valid id; use letters, "
                                    "digits, '-', '_' or '.' (starting with a letter or digit), e.g. "
                                    "side=blue").format(where=where, command=command, key=key, value=value))
         if f.below_soles_ldu > 2.0:
-            notes.append(f"{f.origin}: held equipment reaches {f.below_soles_ldu:.0f} LDU below the feet; "
-                         "placed on the ground the unit will stand on it (hold it higher in the model)")
+            notes.append(_("{origin}: held equipment reaches {ldu} LDU below the feet; placed on the ground the "
+                           "unit will stand on it (hold it higher in the model)").format(
+                origin=f.origin, ldu=f"{f.below_soles_ldu:.0f}"))
 
 
 def _assign_sides(units: list[Figure], vehicles: list[Figure], side_default: str | None) -> dict[int, str]:
@@ -176,7 +177,8 @@ def _sheet_for(fig: Figure, sheets: dict, notes: list[str], defaults: eq.SheetDe
                     sheets[wanted] = sheet
                     break
         else:
-            notes.append(f"{fig.origin}: carries other weapons than sheet '{wanted}' (first use kept)")
+            notes.append(_("{origin}: carries other weapons than sheet '{sheet}' (first use kept)").format(
+                origin=fig.origin, sheet=wanted))
     return wanted
 
 
@@ -208,8 +210,9 @@ def _build_scene(model_path: Path, model: Model, units: list[Figure], vehicles: 
         position = None if f.aboard else (round(f.position[0], 2), round(f.position[1], 2))
         weapon = f.meta.get("weapon")
         if weapon is not None and weapon not in defaults.weapon_names(sheets[sheet]):
-            notes.append(f"{f.origin}: weapon={weapon} is not among the weapons found ("
-                         f"{', '.join(defaults.weapon_names(sheets[sheet])) or 'none'}); the sheet's first is used")
+            notes.append(_("{origin}: weapon={weapon} is not among the weapons found ({found}); the sheet's "
+                           "first is used").format(origin=f.origin, weapon=weapon,
+                                                   found=", ".join(defaults.weapon_names(sheets[sheet])) or _("none")))
             weapon = None
         scene_units.append(Unit(id=uid, side=sides[id(f)], sheet=sheet, model=f"{units_dir}/{uid}.ldr",
                                 position=position, facing=round(f.facing, 1), weapon=weapon))

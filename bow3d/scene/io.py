@@ -23,7 +23,8 @@ from bow3d.errors import SceneError, UserInputError
 from bow3d.paths import write_new
 from bow3d.textformats import MAX_LISTED, format_path, load_yaml_document
 from bow3d.scene.model import FORMAT, FORMAT_NAME, FORMAT_VERSION, Scene
-from bow3d.i18n import _, integer
+from bow3d.i18n import N_, _, integer
+from bow3d.scene.pydantic_words import problem
 
 FieldPath = tuple[str | int, ...]
 
@@ -145,23 +146,23 @@ def _read_format(data: Any, source: str, lines: LineMap) -> dict[str, Any]:
 
 
 _FIXES = {
-    "missing": "add it",
-    "extra_forbidden": "remove it or check its spelling",
-    "int_parsing": "write a whole number",
-    "int_from_float": "write a whole number",
-    "float_parsing": "write a number",
-    "bool_parsing": "write true or false",
-    "string_type": "write a text value",
-    "list_type": "write a list, e.g. [a, b]",
-    "dict_type": "write a mapping of names to values",
-    "model_type": "write a mapping of fields",
-    "tuple_type": "write a list of two numbers, e.g. [12.5, 8.5]",
-    "too_short": "give more items",
-    "too_long": "give fewer items",
-    "literal_error": "use one of those values",
-    "union_tag_invalid": "use kind: minifig or kind: vehicle",
-    "union_tag_not_found": "add 'kind: minifig' or 'kind: vehicle'",
-    "string_pattern_mismatch": "use letters, digits, '-', '_' or '.', starting with a letter or digit",
+    "missing": N_("add it"),
+    "extra_forbidden": N_("remove it or check its spelling"),
+    "int_parsing": N_("write a whole number"),
+    "int_from_float": N_("write a whole number"),
+    "float_parsing": N_("write a number"),
+    "bool_parsing": N_("write true or false"),
+    "string_type": N_("write a text value"),
+    "list_type": N_("write a list, e.g. [a, b]"),
+    "dict_type": N_("write a mapping of names to values"),
+    "model_type": N_("write a mapping of fields"),
+    "tuple_type": N_("write a list of two numbers, e.g. [12.5, 8.5]"),
+    "too_short": N_("give more items"),
+    "too_long": N_("give fewer items"),
+    "literal_error": N_("use one of those values"),
+    "union_tag_invalid": N_("use kind: minifig or kind: vehicle"),
+    "union_tag_not_found": N_("add 'kind: minifig' or 'kind: vehicle'"),
+    "string_pattern_mismatch": N_("use letters, digits, '-', '_' or '.', starting with a letter or digit"),
     "greater_than_equal": "", "greater_than": "", "less_than": "", "less_than_equal": "",
 }
 
@@ -174,23 +175,24 @@ def _issues_from_validation(error: ValidationError, data: dict[str, Any]) -> lis
         if len(loc) >= 3 and loc[0] == "sheets" and loc[2] in ("minifig", "vehicle"):
             del loc[2]
         loc = [p for p in loc if not (isinstance(p, str) and p.startswith("function-"))]
-        message = item["msg"]
+        message = problem(item)   # pydantic's words, in the language spoken (bow3d.scene.pydantic_words)
         if message.startswith("Value error, "):
             message = message[len("Value error, "):]
         kind = item["type"]
-        fix = _FIXES.get(kind, "")
+        fix = _(_FIXES[kind]) if _FIXES.get(kind) else ""
+        position = False
         if "position" in loc[:-1] and isinstance(loc[-1], int):  # units[0].position[1] -> units[0].position
             loc = loc[:loc.index("position") + 1]
-            message, fix = "needs two numbers [x, y] in studs", "write it like [12.5, 8.5]"
-        if fix.startswith("write it like"):
+            message, fix, position = _("needs two numbers [x, y] in studs"), _("write it like [12.5, 8.5]"), True
+        if position:
             pass
         elif kind == "missing":
-            message = "missing"
+            message = _("missing")
         elif kind == "extra_forbidden":
-            message = "unknown field"
+            message = _("unknown field")
         elif kind not in ("value_error", "assertion_error") and "input" in item and not isinstance(
                 item["input"], (dict, list)):
-            message = f"{message} (found {item['input']!r})"
+            message = message + _(" (found {value})").format(value=repr(item["input"]))
         if ";" in message and not fix:
             message, fix = (s.strip() for s in message.split(";", 1))
         issues.append(SceneIssue(tuple(loc), message[:1].lower() + message[1:], fix))

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from bow3d.i18n import _, ngettext
 from bow3d.ldraw import Model
 from bow3d.scene import equipment as eq
 
@@ -74,11 +75,12 @@ def vehicle_marker(members: list[int], roles: dict[int, str], boxes: np.ndarray)
     count = _distinct_wheels(boxes[np.asarray(members)[at_bottom]])
     touching = int(np.count_nonzero(~wheels & (low <= bottom + GROUND_CLEARANCE_LDU)))
     if count >= 2 and not touching:
-        return "car", f"{count} wheels at its bottom"
-    others = "1 other part stands" if touching == 1 else f"{touching} other parts stand"
-    why = (f"{int(wheels.sum())} wheel or tyre parts, " +
-           (f"but {others} on the ground beside them" if count >= 2 else
-            f"but {'only one wheel' if count == 1 else 'none'} at its bottom"))
+        return "car", _("{n} wheels at its bottom").format(n=count)
+    others = (ngettext("but {n} other part stands on the ground beside them",
+                       "but {n} other parts stand on the ground beside them", touching).format(n=touching))
+    why = (_("{n} wheel or tyre parts, ").format(n=int(wheels.sum())) +
+           (others if count >= 2 else
+            _("but only one wheel at its bottom") if count == 1 else _("but none at its bottom")))
     return "", why
 
 

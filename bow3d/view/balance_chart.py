@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from bow3d.i18n import _, decimal, percent
 from bow3d.paths import new_file_name
 
 WIDTH, HEIGHT = 1280, 720
@@ -50,7 +51,7 @@ class Canvas:
         return self._makers[size]
 
     def rect(self, x0: float, y0: float, x1: float, y1: float, rgb) -> None:
-        h, w, _ = self.pixels.shape
+        h, w, _depth = self.pixels.shape
         xa, xb = sorted((int(round(x0)), int(round(x1))))
         ya, yb = sorted((int(round(y0)), int(round(y1))))
         self.pixels[max(ya, 0):min(yb, h), max(xa, 0):min(xb, w)] = rgb
@@ -71,7 +72,7 @@ class Canvas:
     def save(self, out: str | Path, force: bool = False) -> Path:
         from panda3d.core import Filename, PNMImage, PNMTextMaker, StringStream
 
-        h, w, _ = self.pixels.shape
+        h, w, _depth = self.pixels.shape
         image = PNMImage()
         if not image.read(StringStream(f"P6 {w} {h} 255\n".encode() + self.pixels.tobytes()), "chart.ppm"):
             raise RuntimeError("the chart could not be handed to Panda3D's image")
@@ -95,8 +96,9 @@ def draw_balance_chart(report: dict[str, Any], out: str | Path, colours: dict[st
     sides = list(base["sides"])
     colours = {side: (colours or {}).get(side, PALETTE[i % len(PALETTE)]) for i, side in enumerate(sides)}
     name = Path(str(report.get("scene", "scene"))).name
-    canvas.text(f"Balance of {name}: {base['games']} AI-against-AI games per run "
-                f"({report['engine'].get('engine', '?')} engine, {report['engine'].get('workers', '?')} workers)",
+    canvas.text(_("Balance of {name}: {games} AI-against-AI games per run ({engine} engine, {workers} workers)")
+                .format(name=name, games=base["games"], engine=report["engine"].get("engine", "?"),
+                        workers=report["engine"].get("workers", "?")),
                 WIDTH / 2, 40, 22, align="center")
     _sides_panel(canvas, base, after, sides, colours)
     _sheets_panel(canvas, base)
@@ -113,14 +115,14 @@ def _sides_panel(canvas: Canvas, base: dict, after: dict | None, sides: list[str
     def y_of(share: float) -> float:
         return y1 - (y1 - y0) * share
 
-    canvas.text("Each side's score (wins + half the draws)", (x0 + x1) / 2, y0 - 42, 17, align="center")
-    canvas.text("bars: the score; whiskers: its 95 % confidence interval", (x0 + x1) / 2, y0 - 20, 13,
+    canvas.text(_("Each side's score (wins + half the draws)"), (x0 + x1) / 2, y0 - 42, 17, align="center")
+    canvas.text(_("bars: the score; whiskers: its 95 % confidence interval"), (x0 + x1) / 2, y0 - 20, 13,
                 (90, 90, 95), align="center")
     canvas.rect(x0, y_of(target + 0.05), x1, y_of(target - 0.05), FAIR)
     for tick in (0.0, 0.25, 0.5, 0.75, 1.0):
         canvas.hline(x0, x1, y_of(tick), GRID)
-        canvas.text(f"{tick:.0%}", x0 - 8, y_of(tick) + 5, 14, align="right")
-    runs = [("as it is", base)] + ([("with the suggestion", after)] if after else [])
+        canvas.text(percent(tick), x0 - 8, y_of(tick) + 5, 14, align="right")
+    runs = [(_("as it is"), base)] + ([(_("with the suggestion"), after)] if after else [])
     group = (x1 - x0) / max(len(sides), 1)
     bar = min(70.0, group / (len(runs) + 1.5))
     for s, side in enumerate(sides):
@@ -135,28 +137,29 @@ def _sides_panel(canvas: Canvas, base: dict, after: dict | None, sides: list[str
             canvas.vline(mid, y_of(high), y_of(low), INK, 2)
             canvas.hline(mid - 8, mid + 8, y_of(high), INK, 2)
             canvas.hline(mid - 8, mid + 8, y_of(low), INK, 2)
-            canvas.text(f"{data['score']:.1%}", mid, y_of(high) - 8, 14, align="center")
+            canvas.text(percent(data["score"], 1), mid, y_of(high) - 8, 14, align="center")
         points = base["sides"][side].get("cost_points")
         after_points = after["sides"][side].get("cost_points") if after else None
-        cp = "" if points is None else f" ({points:g} CP" + ("" if after_points in (None, points) else
-                                                             f" -> {after_points:g}") + ")"
+        cp = "" if points is None else " (" + _("{points} CP").format(points=f"{points:g}") + (
+            "" if after_points in (None, points) else f" -> {after_points:g}") + ")"
         canvas.text(f"{side}{cp}", centre, y1 + 20, 15, align="center")
     canvas.hline(x0, x1, y1, INK, 2)
     canvas.rect(x0 + 300, y1 + 34, x0 + 314, y1 + 46, FAIR)  # the band's legend, below the bars and their labels
-    canvas.text(f"fair: {target - 0.05:.0%}-{target + 0.05:.0%}", x0 + 320, y1 + 45, 13, (60, 120, 60))
+    band = _("fair: {low}-{high}").format(low=percent(target - 0.05), high=percent(target + 0.05))
+    canvas.text(band, x0 + 320, y1 + 45, 13, (60, 120, 60))
     if len(runs) > 1:
         canvas.rect(x0 + 4, y1 + 34, x0 + 18, y1 + 46, (120, 120, 130))
-        canvas.text("as it is", x0 + 24, y1 + 45, 13)
+        canvas.text(_("as it is"), x0 + 24, y1 + 45, 13)
         canvas.rect(x0 + 100, y1 + 34, x0 + 114, y1 + 46, _lighter((120, 120, 130)))
-        canvas.text("with the suggestion applied", x0 + 120, y1 + 45, 13)
+        canvas.text(_("with the suggestion applied"), x0 + 120, y1 + 45, 13)
 
 
 def _sheets_panel(canvas: Canvas, base: dict) -> None:
     x0, y0, x1, y1 = RIGHT
     sheets = [s for s in base["sheets"] if s.get("value_per_cp") is not None] or base["sheets"]
     key = "value_per_cp" if any(s.get("value_per_cp") is not None for s in sheets) else "kills_per_game"
-    canvas.text("Each sheet's value against its cost points", (x0 + x1) / 2 - 100, y0 - 42, 17, align="center")
-    canvas.text("bars: cost points of enemies taken out per game, per cost point of the unit", (x0 + x1) / 2 - 100,
+    canvas.text(_("Each sheet's value against its cost points"), (x0 + x1) / 2 - 100, y0 - 42, 17, align="center")
+    canvas.text(_("bars: cost points of enemies taken out per game, per cost point of the unit"), (x0 + x1) / 2 - 100,
                 y0 - 20, 13, (90, 90, 95), align="center")
     if not sheets:
         return
@@ -167,8 +170,9 @@ def _sheets_panel(canvas: Canvas, base: dict) -> None:
         y = y0 + row * i
         value = float(sheet.get(key) or 0.0)
         canvas.rect(x0, y + 6, x0 + span * value / top, y + row - 6, (110, 110, 125))
-        cost = f", {sheet['cost']:g} CP" if sheet.get("cost") is not None else ""
+        cost = ", " + _("{points} CP").format(points=f"{sheet['cost']:g}") if sheet.get("cost") is not None else ""
         canvas.text(f"{sheet['sheet']} (x{sheet['units']}{cost})", x0 - 10, y + row / 2 + 5, 14, align="right")
-        canvas.text(f"{value:.2f}  ({sheet['kills_per_game']:.2f} kills, survives {sheet['survival']:.0%})",
+        canvas.text(_("{value}  ({kills} kills, survives {survival})").format(
+            value=decimal(value, 2), kills=decimal(sheet["kills_per_game"], 2), survival=percent(sheet["survival"])),
                     x0 + span * value / top + 8, y + row / 2 + 5, 13)
     canvas.vline(x0, y0, y0 + row * len(sheets), INK, 2)

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from bow3d.i18n import _, percent
 from bow3d.paths import new_file_name
 from bow3d.view.los_picture import stamp_discs, write_png
 from bow3d.view.picture_words import Label, draw_words
@@ -51,13 +52,15 @@ def cover_colours(counts: np.ndarray, enemies: int) -> np.ndarray:
 
 def visibility_legend(cover_threshold: float) -> list[tuple[str, np.ndarray]]:
     """The swatches of a visibility map, in words."""
-    return [("cannot be seen", HIDDEN), (f"seen, covered ({cover_threshold:.0%}+ hidden)", COVERED * 0.8),
-            ("seen in the open", OPEN)]
+    return [(_("cannot be seen"), HIDDEN),
+            (_("seen, covered ({share}+ hidden)").format(share=percent(cover_threshold)), COVERED * 0.8),
+            (_("seen in the open"), OPEN)]
 
 
 def cover_legend(enemies: int) -> list[tuple[str, np.ndarray]]:
     """The swatches of a cover map, in words."""
-    return [("covered from none", OPEN), ("from half of them", COVERED), (f"from all {enemies}", HIDDEN)]
+    return [(_("covered from none"), OPEN), (_("from half of them"), COVERED),
+            (_("from all {n}").format(n=enemies), HIDDEN)]
 
 
 def backdrop(image: np.ndarray) -> np.ndarray:
@@ -136,7 +139,7 @@ def draw_heatmap_picture(scene, world, cell_colours: np.ndarray, out: str | Path
         image = tint_map(image, cell_colours, grid, scale)
         image[map_height:] = BAND_COLOUR
         shown = [id_ for id_, body in world.bodies.items() if world.active[body.index]]
-        marked = {id_ for id_, _ in markers}
+        marked = {id_ for id_, _colour in markers}
         spots = np.array([[(world.body(i).position[0] - grid.i0) * scale, (grid.j0 + ny - world.body(i).position[1])
                            * scale] for i in shown if i not in marked]).reshape(-1, 2)
         stamp_discs(image, spots, max(2.0, scale * 0.22), (255, 255, 255))  # where each unit stands
@@ -152,7 +155,7 @@ def draw_heatmap_picture(scene, world, cell_colours: np.ndarray, out: str | Path
             swatches.append((x, height - 38, 24, tuple(int(c) for c in colour)))
             labels.append(Label(words, x + 32, height - 20, LABEL_PX + 1))
             x += 32 + 0.6 * (LABEL_PX + 1) * len(words) + 28
-        labels.append(Label(f"grid: {GRID_STUDS} studs", max(x, width - 150.0), height - 20, LABEL_PX,
+        labels.append(Label(_("grid: {n} studs").format(n=GRID_STUDS), max(x, width - 150.0), height - 20, LABEL_PX,
                             (200, 200, 200)))
         for sx, sy, side, colour in swatches:
             image[int(sy):int(sy) + side, int(sx):int(sx) + side] = (255, 255, 255)

@@ -19,6 +19,7 @@ import numpy as np
 
 from bow3d.i18n import _
 from bow3d.view.picture_words import Label, draw_words
+from bow3d.view.sheet_words import field_words
 
 PAPERS_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 DPI = 150
@@ -93,7 +94,8 @@ def is_bow(scene) -> bool:
 
 
 def sheet_table(sheet) -> list[tuple[str, str]]:
-    """(field, value) rows of a sheet as written (other rulesets than BOW), empty fields left out."""
+    """(field, value) rows of a sheet as written (other rulesets than BOW), empty fields left out; the
+    fields' names in the language spoken, the values (the book's ids) as written."""
     data = sheet.model_dump() if hasattr(sheet, "model_dump") else dict(vars(sheet))
     rows = []
     for key, value in data.items():
@@ -101,7 +103,7 @@ def sheet_table(sheet) -> list[tuple[str, str]]:
             continue
         if isinstance(value, list):
             value = ", ".join(str(v.get("name", v)) if isinstance(v, dict) else str(v) for v in value)
-        rows.append((key.replace("_", " "), str(value)))
+        rows.append((field_words(key), str(value)))
     return rows
 
 

@@ -1,5 +1,6 @@
 """Issue 16: every command run with `--lang fr` asks the catalogue only for messages it translates.
-(The three rulesets' battle logs and line-of-sight verdicts included.)
+(The three rulesets' battle logs and line-of-sight verdicts included; the batch and file commands'
+summaries, reports and pictures too, the rulesets' refusals and pydantic's scene messages.)
 
 bow3d.i18n.missing() records each message looked up in French that the French catalogue lacks;
 every command's --help (each subcommand's too), argparse's own words (usage, a missing argument)
@@ -127,3 +128,99 @@ def test_a_broken_scene_is_refused_in_french_with_every_problem(tmp_path, capsys
     assert code == 2 and not missing, sorted(missing)
     assert "camp en double 'blue'" in err and "camp inconnu 'green'" in err and "fiche inconnue 'nope'" in err
     assert "de plus)" in err
+
+
+# the commands that write files or play games: their summaries, reports and pictures' words in French
+# ({tmp}: the test's folder)
+BATCH_AND_FILE_RUNS = [
+    (["simulate", VILLAGE, "--games", "2", "--no-progress"], "victoire"),
+    (["arena", VILLAGE, "--players", "greedy,ai", "--games", "2", "--no-progress"], "classement (façon Elo"),
+    (["export", str(ROOT / "scenes" / "war-of-bros.yaml"), "-o", "{tmp}/w.glb", "--quality", "draft"],
+     "unités et véhicules"),
+    (["scene", "from-ldraw", str(ROOT / "scenes" / "western-town.ldr"), "-o", "{tmp}/w.yaml"], "un cheval"),
+    (["rulesets"], "édition anglaise"),
+]
+
+
+@pytest.mark.parametrize("argv, words", BATCH_AND_FILE_RUNS, ids=lambda v: v[0] if isinstance(v, list) else None)
+def test_batch_and_file_commands_in_french_miss_no_message(argv, words, tmp_path, capsys):
+    code, missing = run_french([a.replace("{tmp}", str(tmp_path)) for a in argv])
+    assert code == 0 and not missing, sorted(missing)
+    assert words in capsys.readouterr().out
+
+
+def test_the_balance_report_and_the_battle_report_are_french(tmp_path, capsys):
+    code, missing = run_french(["balance", VILLAGE, "--games", "2", "--candidates", "0", "--no-progress",
+                                "--report", str(tmp_path / "bal")])
+    assert code == 0 and not missing, sorted(missing)
+    assert "rounds en moyenne" in capsys.readouterr().out
+    markdown = (tmp_path / "bal.md").read_text(encoding="utf-8")
+    assert markdown.startswith("# Équilibre de ") and "## Telle qu'elle est" in markdown and "IC 95 %" in markdown
+    assert '"verdict": "' in (tmp_path / "bal.json").read_text() and "scores" in (tmp_path / "bal.json").read_text()
+    code, missing = run_french(["report", REPLAY, "-o", str(tmp_path / "r.html"), "--no-pictures"])
+    page = (tmp_path / "r.html").read_text(encoding="utf-8")
+    assert code == 0 and not missing, sorted(missing)
+    assert "ko de glTF" in capsys.readouterr().out
+    assert '<html lang="fr">' in page and "Journal de bataille" in page and '"Lecture"' in page
+    assert "Battle log" not in page and '"Play"' not in page
+
+
+@pytest.mark.render
+@pytest.mark.parametrize("argv, words", [
+    (["heatmap", VILLAGE, "--from", "blue-rifle-2", "-o", "{tmp}/h.png", "--no-progress"], "Vu depuis blue-rifle-2"),
+    (["heatmap", VILLAGE, "--cover", "blue", "-o", "{tmp}/c.png", "--no-progress"], "à couvert ou cachée"),
+    (["cards", str(ROOT / "scenes" / "war-of-bros.yaml"), "-o", "{tmp}/cards.png"], "cartes écrites"),
+])
+def test_picture_commands_in_french_miss_no_message(argv, words, tmp_path, capsys, renderer_available):
+    code, missing = run_french([a.replace("{tmp}", str(tmp_path)) for a in argv])
+    assert code == 0 and not missing, sorted(missing)
+    assert words in capsys.readouterr().out
+
+
+def test_refusals_of_war_of_bros_and_blaze_of_glory_are_french():
+    """Why an action is illegal, in the language spoken (the play UI's prompt, replay verify's record):
+    the engine's own refusals and the rulesets' words of why."""
+    from types import SimpleNamespace
+
+    from bow3d.rules.pending import Decide, check_decide, check_roll
+    from bow3d.rulesets.war_of_bros.movement import _what
+
+    game = SimpleNamespace(state=SimpleNamespace(pending=None))
+    with i18n.missing() as record, i18n.speaking("fr"):
+        assert check_roll(game, None).words == "aucun lancer n'est attendu maintenant"
+        assert check_decide(game, Decide("blue", "x")).words == "aucune décision n'est attendue maintenant"
+        assert _what(SimpleNamespace(kind="wreck", id="tank-1")) == "une épave (tank-1)"
+    with i18n.speaking("en"):
+        assert check_roll(game, None).words == "no throw is awaited now"
+    assert not record, sorted(record)
+
+
+def test_pydantic_messages_are_french_and_english_stays_pydantic_s():
+    from bow3d.scene.pydantic_words import problem
+
+    item = {"type": "greater_than_equal", "msg": "Input should be greater than or equal to 0", "ctx": {"ge": 0}}
+    literal = {"type": "literal_error", "msg": "Input should be 'a' or 'b'", "ctx": {"expected": "'a' or 'b'"}}
+    unknown = {"type": "url_parsing", "msg": "Input should be a valid URL", "ctx": {}}
+    with i18n.speaking("en"):
+        assert [problem(i) for i in (item, literal, unknown)] == [i["msg"] for i in (item, literal, unknown)]
+    with i18n.speaking("fr"):
+        assert problem(item) == "la valeur doit être plus grande que 0 ou égale"
+        assert problem(literal) == "la valeur doit être 'a' ou 'b'"
+        assert problem(unknown) == "Input should be a valid URL"   # not mapped: pydantic's words
+
+
+def test_blaze_of_glory_modifiers_are_said_in_the_language_spoken_and_recorded_in_english(capsys):
+    from bow3d.rulesets.blaze_of_glory.modifier_words import say
+
+    recorded = ["-1 partial cover", "-2 for 2 more casualties", "-1 for 1 story fallen",
+                "S split between two pistols: 3 and 2", "-7 something new"]
+    with i18n.speaking("en"):
+        assert [say(m) for m in recorded] == recorded
+    with i18n.missing() as record, i18n.speaking("fr"):
+        assert [say(m) for m in recorded] == ["-1 couvert partiel", "-2 pour 2 victimes de plus",
+                                              "-1 pour 1 étage de chute", "S partagé entre deux pistolets : 3 and 2",
+                                              "-7 something new"]
+    assert not record, sorted(record)
+    code, missing = run_french(["replay", "show", str(ROOT / "replays" / "western-town-seed1.bowreplay")])
+    out = capsys.readouterr().out
+    assert code == 0 and not missing and "couvert partiel, -1 deux tirs" in out and "partial cover" not in out

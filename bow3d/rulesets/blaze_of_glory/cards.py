@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from bow3d.i18n import _
 from bow3d.rules.chance import ChanceRequest, Dice, Shuffle
 from bow3d.rules.events import Event
 from bow3d.rules.refusal import Reason, Refusal
@@ -75,7 +76,7 @@ def place_bodies(g: Game) -> None:
     for figure in g.state.figures.values():
         if figure.on_table:
             g.geometry.place(figure.id, figure.position, figure.facing)
-            z, _ = footing(g, figure.position)
+            z, _surface = footing(g, figure.position)
             g.state.figures[figure.id] = replace(figure, z=z if z > -1e30 else 0.0)
         else:
             g.geometry.remove(figure.id)
@@ -245,7 +246,7 @@ def after_record(g: Game) -> list[Event]:
     must choose."""
     state = g.state
     events: list[Event] = []
-    for _ in range(MAX_SKIPS):
+    for _skip in range(MAX_SKIPS):
         events += check_end(g)
         if state.over or state.pending is not None or state.tasks:
             return events
@@ -278,24 +279,26 @@ def check_active(g: Game, unit: str, phases: tuple[str, ...]) -> Refusal | None:
     """The unit is the active figure and the turn is in one of `phases`."""
     state = g.state
     if unit not in state.figures:
-        return Refusal(Reason.UNKNOWN, f"no figure '{unit}'")
+        return Refusal(Reason.UNKNOWN, _("no figure '{unit}'").format(unit=unit))
     if state.turn.unit != unit:
-        who = state.turn.unit or "nobody"
-        return Refusal(BlazeReason.NOT_ACTIVE, f"{unit} is not active ({who}'s card is turned)")
+        if state.turn.unit:
+            return Refusal(BlazeReason.NOT_ACTIVE, _("{unit} is not active ({who}'s card is turned)").format(
+                unit=unit, who=state.turn.unit))
+        return Refusal(BlazeReason.NOT_ACTIVE, _("{unit} is not active (nobody's card is turned)").format(unit=unit))
     if state.turn.phase not in phases:
-        return Refusal(BlazeReason.WRONG_PHASE, f"not now: {unit}'s turn is at '{state.turn.phase}' "
-                       f"(this needs {', '.join(phases)})")
+        return Refusal(BlazeReason.WRONG_PHASE, _("not now: {unit}'s turn is at '{phase}' (this needs {needs})")
+                       .format(unit=unit, phase=state.turn.phase, needs=", ".join(phases)))
     return None
 
 
 def check_end_turn(g: Game, action: EndTurn) -> Refusal | None:
     refusal = check_active(g, action.unit, (MOVE, MOVED, RAN, ACTED, ENGAGED))
     if refusal is None and g.state.turn.away_from and g.state.turn.phase == MOVED:
-        return Refusal(Reason.NOT_ALLOWED, "pulling out of a fight, the figure must run as well (Fisticuffs)")
+        return Refusal(Reason.NOT_ALLOWED, _("pulling out of a fight, the figure must run as well (Fisticuffs)"))
     if refusal is None and g.state.turn.frenzy and g.state.turn.phase in (MOVE, MOVED):
-        return Refusal(Reason.NOT_ALLOWED, "a Blaze of Glory moves and runs towards the enemy first")
+        return Refusal(Reason.NOT_ALLOWED, _("a Blaze of Glory moves and runs towards the enemy first"))
     if refusal is None and g.state.turn.phase == ENGAGED:
-        return Refusal(Reason.NOT_ALLOWED, "in a fistfight: fight on or try to pull out (Fisticuffs)")
+        return Refusal(Reason.NOT_ALLOWED, _("in a fistfight: fight on or try to pull out (Fisticuffs)"))
     return refusal
 
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from bow3d.i18n import _
 from bow3d.rules.events import Event
 from bow3d.rules.pending import DecisionRequest
 from bow3d.rules.refusal import Reason, Refusal
@@ -83,12 +84,17 @@ def check_fight(g: Game, action: Fight) -> Refusal | None:
         return refusal
     me, other = g.state.figures[action.unit], g.state.figures.get(action.target)
     if other is None or not other.on_table or other.side == me.side:
-        return Refusal(Reason.BAD_TARGET, f"{action.target} is not an enemy on the table")
+        return Refusal(Reason.BAD_TARGET, _("{target} is not an enemy on the table").format(target=action.target))
     if other.status in (LYING_WOUNDED, UNCONSCIOUS):
-        return Refusal(Reason.NOT_ALLOWED, f"{action.target} is {other.status.replace('_', ' ')}: a Baddy may finish "
-                       "him off with his whole turn, a Goody would not assault him (Fisticuffs)")
+        return Refusal(Reason.NOT_ALLOWED, (_("{target} is lying wounded: a Baddy may finish him off with his "
+                                              "whole turn, a Goody would not assault him (Fisticuffs)")
+                                            if other.status == LYING_WOUNDED else
+                                            _("{target} is unconscious: a Baddy may finish him off with his whole "
+                                              "turn, a Goody would not assault him (Fisticuffs)")).format(
+            target=action.target))
     if not in_contact(g, action.unit, action.target):
-        return Refusal(Reason.OUT_OF_REACH, f"{action.target} is not in contact with {action.unit}")
+        return Refusal(Reason.OUT_OF_REACH, _("{target} is not in contact with {id}").format(target=action.target,
+                                                                                             id=action.unit))
     return None
 
 
@@ -304,12 +310,13 @@ def check_finish(g: Game, action: Finish) -> Refusal | None:
         return refusal
     me, other = g.state.figures[action.unit], g.state.figures.get(action.target)
     if other is None or other.side == me.side or other.status not in (LYING_WOUNDED, UNCONSCIOUS):
-        return Refusal(Reason.BAD_TARGET, f"{action.target} is not a wounded enemy")
+        return Refusal(Reason.BAD_TARGET, _("{target} is not a wounded enemy").format(target=action.target))
     if not in_contact(g, action.unit, action.target):
-        return Refusal(Reason.OUT_OF_REACH, f"{action.target} is not in contact with {action.unit}")
+        return Refusal(Reason.OUT_OF_REACH, _("{target} is not in contact with {id}").format(target=action.target,
+                                                                                             id=action.unit))
     if g.ctx.is_goody(me.side) and me.hero < 1:
-        return Refusal(Reason.NOT_ALLOWED, "a Goody must give up a Hero Point to assault a wounded figure, and "
-                       f"{action.unit} has none")
+        return Refusal(Reason.NOT_ALLOWED, _("a Goody must give up a Hero Point to assault a wounded figure, "
+                                             "and {unit} has none").format(unit=action.unit))
     return None
 
 

@@ -19,6 +19,7 @@ import math
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from bow3d.i18n import _
 from bow3d.rules.chance import ChanceRequest, Dice
 from bow3d.rules.events import Event
 from bow3d.rules.refusal import Reason, Refusal
@@ -41,10 +42,12 @@ def plan_for(g: Game, unit: str, path: tuple, allowance_in: float) -> tuple[Path
     """Check a path against the rules of movement: the plan, or why it cannot be walked."""
     plan = plan_path(g, unit, path, allowance_in)
     if plan.problem is not None:
-        return None, Refusal(BlazeReason.BLOCKED, f"{unit} cannot move there: {plan.problem}")
+        return None, Refusal(BlazeReason.BLOCKED, _("{unit} cannot move there: {why}").format(unit=unit,
+                                                                                                  why=plan.problem))
     if g.state.turn.level_changes + plan.tests > MAX_LEVEL_CHANGES:
-        return None, Refusal(BlazeReason.BLOCKED, f"{unit} would make {g.state.turn.level_changes + plan.tests} level "
-                             f"changes this turn; at most {MAX_LEVEL_CHANGES} (Climbing/Fall)")
+        return None, Refusal(BlazeReason.BLOCKED, _("{unit} would make {n} level changes this turn; at most {most} "
+                                                        "(Climbing/Fall)").format(
+            unit=unit, n=g.state.turn.level_changes + plan.tests, most=MAX_LEVEL_CHANGES))
     turn = g.state.turn
     start = g.state.figures[unit].position
     if turn.away_from:
@@ -52,13 +55,15 @@ def plan_for(g: Game, unit: str, path: tuple, allowance_in: float) -> tuple[Path
             o = g.state.figures[other].position
             ahead = (plan.end[0] - start[0]) * (o[0] - start[0]) + (plan.end[1] - start[1]) * (o[1] - start[1])
             if ahead > 1e-9 or plan_distance(plan.end, o) < plan_distance(start, o) - 1e-9:
-                return None, Refusal(Reason.NOT_ALLOWED, f"pulling out of the fight, {unit} must move away from "
-                                     f"{other}, in his rear arc (Fisticuffs)")
+                return None, Refusal(Reason.NOT_ALLOWED, _("pulling out of the fight, {unit} must move away from "
+                                                           "{other}, in his rear arc (Fisticuffs)").format(
+                    unit=unit, other=other))
     if turn.frenzy and turn.frenzy_enemy is not None:
         enemy = g.state.figures[turn.frenzy_enemy]
         if enemy.on_table and plan_distance(plan.end, enemy.position) >= plan_distance(start, enemy.position) - 1e-9 \
                 and plan.length_in > 0:
-            return None, Refusal(Reason.NOT_ALLOWED, f"a Blaze of Glory goes towards {enemy.id}, the nearest enemy")
+            return None, Refusal(Reason.NOT_ALLOWED, _("a Blaze of Glory goes towards {enemy}, the nearest "
+                                                       "enemy").format(enemy=enemy.id))
     return plan, None
 
 
@@ -68,7 +73,7 @@ def check_move(g: Game, action: Move) -> Refusal | None:
 
 
 def apply_move(g: Game, action: Move) -> list[Event]:
-    plan, _ = plan_for(g, action.unit, action.path, MOVE_IN)
+    plan, _refusal = plan_for(g, action.unit, action.path, MOVE_IN)
     breaking = g.state.turn.phase == BREAKING
     return _walk_plan(g, action.unit, plan, run=False, breaking=breaking)
 
@@ -79,7 +84,7 @@ def check_run_move(g: Game, action: RunMove) -> Refusal | None:
 
 
 def apply_run_move(g: Game, action: RunMove) -> list[Event]:
-    plan, _ = plan_for(g, action.unit, action.path, g.state.turn.run_in)
+    plan, _refusal = plan_for(g, action.unit, action.path, g.state.turn.run_in)
     return _walk_plan(g, action.unit, plan, run=True, breaking=bool(g.state.turn.away_from))
 
 
@@ -182,13 +187,13 @@ def check_run(g: Game, action: Run) -> Refusal | None:
     if not action.hero:
         refusal = check_active(g, action.unit, (MOVED,))
         if refusal is None and turn.ran:
-            return Refusal(Reason.NOT_ALLOWED, f"{action.unit} has run this turn")
+            return Refusal(Reason.NOT_ALLOWED, _("{unit} has run this turn").format(unit=action.unit))
         return refusal
     refusal = check_active(g, action.unit, (RAN,))
     if refusal is None and (not turn.ran or turn.extra or turn.acted or turn.away_from):
-        return Refusal(Reason.NOT_ALLOWED, "a second run roll comes right after the first run (Hero Points)")
+        return Refusal(Reason.NOT_ALLOWED, _("a second run roll comes right after the first run (Hero Points)"))
     if refusal is None and not can_use_hero(g, action.unit):
-        return Refusal(BlazeReason.NO_HERO, f"{action.unit} has no Hero Point to use this turn")
+        return Refusal(BlazeReason.NO_HERO, _("{unit} has no Hero Point to use this turn").format(unit=action.unit))
     return refusal
 
 

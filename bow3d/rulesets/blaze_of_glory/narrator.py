@@ -16,6 +16,7 @@ from typing import Any
 
 from bow3d.i18n import N_, _, current, decimal, ngettext, percent_sign, speaking
 from bow3d.rules.events import Event, Narrator
+from bow3d.rulesets.blaze_of_glory.modifier_words import say
 
 # the roll itself ('rolled') and the choice ('decided') say it all in a log
 QUIET_KINDS = frozenset({"roll_requested", "decision_requested"})
@@ -86,7 +87,7 @@ def _rolled(e: Event) -> str:
 
 def _test(e: Event) -> str:
     d = e.data
-    mods = f" ({'; '.join(d['modifiers'])})" if d["modifiers"] else ""
+    mods = f" ({'; '.join(say(m) for m in d['modifiers'])})" if d["modifiers"] else ""
     purpose = _term(PURPOSE_WORDS, d["purpose"])
     if d["test"] == "H":
         words = _("{unit} passes a HERO test {purpose}: {die} against {value}") if d["passed"] else \
@@ -112,7 +113,7 @@ def _attack(e: Event) -> str:
         words = _("{unit} swings at {target} {how} (F {value}): a hit") if d["hit"] else \
             _("{unit} swings at {target} {how} (F {value}): misses")
         return words.format(unit=d["unit"], target=d["target"], how=how, value=d["value"])
-    mods = f"; {', '.join(d['modifiers'])}" if d["modifiers"] else ""
+    mods = f"; {', '.join(say(m) for m in d['modifiers'])}" if d["modifiers"] else ""
     cover = _(", {cover} cover").format(cover=_term(COVER_WORDS, d["cover"])) \
         if d["cover"] not in ("none", "hidden") else ""
     words = _("{unit} fires his {weapon} at {target} ({inches} inches{cover}; needs {value} or less{mods}): rolls "

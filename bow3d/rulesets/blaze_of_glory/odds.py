@@ -20,6 +20,7 @@ from typing import Any
 from bow3d.rulesets.blaze_of_glory.book import (KNOCKED_DOWN, KNOCKED_DOWN_NERVE, NO_EFFECT, OUT_OF_ACTION,
                                                 SHOOTING_TABLE, WEAPONS, WOUNDED, passes, table_result)
 from bow3d.i18n import N_, _, current, ngettext
+from bow3d.rulesets.blaze_of_glory.modifier_words import say
 
 STATES = ("standing", "knocked_down", "wounded", "out_of_action")
 RESULTS = (OUT_OF_ACTION, WOUNDED, KNOCKED_DOWN_NERVE, KNOCKED_DOWN, NO_EFFECT)
@@ -216,7 +217,7 @@ def odds_report(args: Any) -> tuple[list[str], dict[str, Any]]:
     head = ngettext("S {shoot} with a {weapon}: {n} shot at {values}", "S {shoot} with a {weapon}: {n} shots at {values}",
                     len(values)).format(shoot=args.shoot, weapon=weapon, n=len(values),
                                         values=", ".join(str(v) for v in values)) + (
-        f" ({'; '.join(words)})" if words else "")
+        f" ({'; '.join(say(w) for w in words)})" if words else "")
     row = (lambda label, value: f"{_(label):<20} {value}")
     lines = [head, row(N_("to hit (each)"), ", ".join(f"{_pct(p, 0)} %" for p in result.p_hit)),
              row(N_("at least one hit"), f"{_pct(result.p_any_hit)} %"),

@@ -21,7 +21,7 @@ from bow3d.rulesets.blaze_of_glory.events import SCHEMA
 from bow3d.rulesets.blaze_of_glory.sheets import NAME, BlazeParams, BlazeScene, FigureSheet, check_scene
 from bow3d.rulesets.blaze_of_glory.sight import judge_sight, weapon_rings
 from bow3d.rulesets.blaze_of_glory.state import GameState
-from bow3d.i18n import _
+from bow3d.i18n import N_, _
 
 _CANDIDATES = (cards.candidates, movement.candidates, shooting.candidates, fisticuffs.candidates)
 
@@ -30,8 +30,8 @@ class BlazeRuleset(Ruleset):
     """Blaze of Glory, Tim Eagling's Wild West skirmish rules."""
 
     name = NAME
-    title = "Blaze of Glory: Wild West skirmish (Tim Eagling)"
-    edition = "web edition"
+    title = N_("Blaze of Glory: Wild West skirmish (Tim Eagling)")
+    edition = N_("web edition")
     languages = ("en", "fr")   # the book is English only: the French words are bow3d's translation (narrator.py)
     book = "blaze-of-glory-rules.txt"
     revision = 1          # the readings' revision (docs/blaze-of-glory.md); a replay records it

@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from bow3d.i18n import _, decimal
 from bow3d.rules.chance import ChanceRequest, Dice
 from bow3d.rules.events import Event
 from bow3d.rules.pending import DecisionRequest
@@ -93,12 +94,13 @@ def shot_value(g: Game, unit: str, slot: str, target: str, shots: int, index: in
     kind = kind_of(slot)
     report = g.ask("sight", unit, target)
     if not report.visible:
-        return Refusal(Reason.NOT_VISIBLE, f"{unit} cannot see {target}")
+        return Refusal(Reason.NOT_VISIBLE, _("{unit} cannot see {target}").format(unit=unit, target=target))
     verdict = judge_cover(report, g.ctx.partial_cover, g.ctx.opening_cover, g.ctx.full_cover)
     distance = verdict.distance_in
     if kind.range_in is not None and distance > kind.range_in + 1e-9:
-        return Refusal(Reason.TOO_FAR, f"{target} is {distance:.1f} inches away; the {kind.name} reaches "
-                       f"{kind.range_in:g} (Weapon Ranges)")
+        return Refusal(Reason.TOO_FAR, _("{target} is {distance} inches away; the {weapon} reaches {reach} (Weapon "
+                                             "Ranges)").format(target=target, distance=decimal(distance),
+                                                               weapon=kind.name, reach=f"{kind.range_in:g}"))
     turn = g.state.turn
     value = characteristic(g, unit, "shoot")
     mods: list[str] = []
@@ -140,32 +142,39 @@ def plan_shots(g: Game, action: Shoot) -> tuple[list[dict[str, Any]] | None, Ref
     if refusal is not None:
         return None, refusal
     if action.hero and (turn.extra or not can_use_hero(g, action.unit)):
-        return None, Refusal(BlazeReason.NO_HERO, f"{action.unit} has no Hero Point to use this turn")
+        return None, Refusal(BlazeReason.NO_HERO, _("{unit} has no Hero Point to use this turn").format(
+            unit=action.unit))
     if action.weapon not in firearms(g, action.unit):
-        return None, Refusal(Reason.UNKNOWN, f"{action.unit} has no {action.weapon} to shoot with")
+        return None, Refusal(Reason.UNKNOWN, _("{unit} has no {weapon} to shoot with").format(unit=action.unit,
+                                                                                                 weapon=action.weapon))
     if not loaded(g, action.unit, action.weapon):
-        return None, Refusal(BlazeReason.OUT_OF_AMMO, f"{action.unit}'s {action.weapon} is out of ammo: reload it")
+        return None, Refusal(BlazeReason.OUT_OF_AMMO, _("{unit}'s {weapon} is out of ammo: reload it").format(
+            unit=action.unit, weapon=action.weapon))
     kind, targets = kind_of(action.weapon), action.targets
     most = 1 if kind.template else max_shots(g, action.unit, action.weapon)
     if action.weapon == PISTOLS and g.state.turn.stood_up:
-        return None, Refusal(Reason.NOT_ALLOWED, "stood up this turn: no multiple shots, not with two pistols")
+        return None, Refusal(Reason.NOT_ALLOWED, _("stood up this turn: no multiple shots, not with two pistols"))
     if not 1 <= len(targets) <= most or (action.weapon == PISTOLS and len(targets) != 2):
-        return None, Refusal(Reason.NOT_ALLOWED, f"the {action.weapon} fires {'2' if action.weapon == PISTOLS else f'1 to {most}'} "
-                             f"shot(s) now, not {len(targets)}")
+        return None, Refusal(Reason.NOT_ALLOWED, _("the {weapon} fires {shots} shot(s) now, not {n}").format(
+            weapon=action.weapon, shots="2" if action.weapon == PISTOLS else _("1 to {most}").format(most=most),
+            n=len(targets)))
     if turn.frenzy and len(targets) != most:
-        return None, Refusal(Reason.NOT_ALLOWED, f"a Blaze of Glory fires all he can: {most} shot(s)")
+        return None, Refusal(Reason.NOT_ALLOWED, _("a Blaze of Glory fires all he can: {most} shot(s)").format(
+            most=most))
     figures = g.state.figures
     for target in targets:
         other = figures.get(target)
         if other is None or not other.on_table or target == action.unit:
-            return None, Refusal(Reason.BAD_TARGET, f"{target} is not a figure on the table to shoot at")
+            return None, Refusal(Reason.BAD_TARGET, _("{target} is not a figure on the table to shoot at").format(
+                target=target))
         if other.side == figures[action.unit].side and not kind.template:
-            return None, Refusal(Reason.BAD_TARGET, f"{target} is a friend")
+            return None, Refusal(Reason.BAD_TARGET, _("{target} is a friend").format(target=target))
     first = figures[targets[0]]
     for target in targets[1:]:
         if distance_in(first, figures[target]) > MULTI_TARGET_IN + 1e-9:
-            return None, Refusal(Reason.TOO_FAR, f"{target} is more than {MULTI_TARGET_IN:g} inches from {first.id}, "
-                                 "the first target (Multiple Shots)")
+            return None, Refusal(Reason.TOO_FAR, _("{target} is more than {most} inches from {first}, the first target "
+                                                       "(Multiple Shots)").format(
+                target=target, most=f"{MULTI_TARGET_IN:g}", first=first.id))
     if kind.template:
         return _template_shots(g, action.unit, targets[0])
     shots = []
@@ -181,7 +190,7 @@ def _template_shots(g: Game, unit: str, aim: str) -> tuple[list[dict[str, Any]] 
     """Scatter Guns: everyone under the template whom the shooter sees."""
     me = g.state.figures[unit]
     if distance_in(me, g.state.figures[aim]) > SHOTGUN_LENGTH_IN + 1e-9:
-        return None, Refusal(Reason.TOO_FAR, f"{aim} is beyond the 8-inch template")
+        return None, Refusal(Reason.TOO_FAR, _("{aim} is beyond the 8-inch template").format(aim=aim))
     heading = bearing(me.position, g.state.figures[aim].position)
     under = in_template(g, unit, heading, SHOTGUN_LENGTH_IN, SHOTGUN_WIDTH_IN)
     shots = []
@@ -192,7 +201,8 @@ def _template_shots(g: Game, unit: str, aim: str) -> tuple[list[dict[str, Any]] 
         if not isinstance(shot, Refusal):
             shots.append({**shot, "along_in": round(float(under[target]), 4)})
     if aim not in {s["target"] for s in shots}:
-        return None, Refusal(Reason.NOT_VISIBLE, f"{aim} is not under the template in sight of {unit}")
+        return None, Refusal(Reason.NOT_VISIBLE, _("{aim} is not under the template in sight of {unit}").format(
+            aim=aim, unit=unit))
     return shots, None
 
 
@@ -201,7 +211,7 @@ def check_shoot(g: Game, action: Shoot) -> Refusal | None:
 
 
 def apply_shoot(g: Game, action: Shoot) -> list[Event]:
-    shots, _ = plan_shots(g, action)
+    shots, _refusal = plan_shots(g, action)
     turn = g.state.turn
     if action.hero:
         turn.extra = True
@@ -380,14 +390,15 @@ def check_reload(g: Game, action: Reload) -> Refusal | None:
     if refusal is not None:
         return refusal
     if not action.hero and (turn.moved_in > 0 or turn.stood_up or turn.ran):
-        return Refusal(Reason.NOT_ALLOWED, "reloading is the whole turn, and nothing else (a Hero Point reloads "
-                       "as the extra action)")
+        return Refusal(Reason.NOT_ALLOWED, _("reloading is the whole turn, and nothing else (a Hero Point reloads "
+                                             "as the extra action)"))
     if action.hero and (turn.extra or not can_use_hero(g, action.unit)):
-        return Refusal(BlazeReason.NO_HERO, f"{action.unit} has no Hero Point to use this turn")
+        return Refusal(BlazeReason.NO_HERO, _("{unit} has no Hero Point to use this turn").format(unit=action.unit))
     figure = g.state.figures[action.unit]
     slots = ("pistol", "pistol-2") if action.weapon == PISTOLS else (action.weapon,)
     if action.weapon not in firearms(g, action.unit) or not any(s in figure.empty for s in slots):
-        return Refusal(Reason.NOT_ALLOWED, f"{action.unit}'s {action.weapon} does not need reloading")
+        return Refusal(Reason.NOT_ALLOWED, _("{unit}'s {weapon} does not need reloading").format(
+            unit=action.unit, weapon=action.weapon))
     return None
 
 

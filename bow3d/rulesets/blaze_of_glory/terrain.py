@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from bow3d.i18n import _, decimal
 from bow3d.rulesets.blaze_of_glory.book import FREE_OBSTACLE_IN, FREE_OBSTACLE_LDU, ROOF_LEAP_IN, inches, story
 from bow3d.units import LDU_PER_STUD
 
@@ -142,23 +143,25 @@ def plan_path(g: Game, unit: str, waypoints: Sequence[tuple[float, float]], allo
     figure = g.state.figures[unit]
     points = (tuple(figure.position), *(tuple(float(v) for v in w) for w in waypoints))
     if not waypoints or len(waypoints) > MAX_WAYPOINTS:
-        return PathPlan(points, 0.0, problem=f"a move goes through 1 to {MAX_WAYPOINTS} points")
+        return PathPlan(points, 0.0, problem=_("a move goes through 1 to {most} points").format(most=MAX_WAYPOINTS))
     if not all(math.isfinite(v) for p in points for v in p):
-        return PathPlan(points, 0.0, problem="a point of the path is not a number")
+        return PathPlan(points, 0.0, problem=_("a point of the path is not a number"))
     samples, along, _ends = _samples(points)
     length_in = inches(float(along[-1]))
     last = np.asarray(points[-1]) - np.asarray(points[-2])
     facing = math.degrees(math.atan2(last[1], last[0])) % 360 if last.any() else figure.facing
     if length_in > allowance_in + 1e-6:
         return PathPlan(points, length_in, facing=facing,
-                        problem=f"{length_in:.2f} inches is more than the {allowance_in:.2f} allowed")
+                        problem=_("{length} inches is more than the {allowance} allowed").format(
+                            length=decimal(length_in, 2), allowance=decimal(allowance_in, 2)))
     h = heights(g, samples)
     if not np.all(np.isfinite(h)):
-        return PathPlan(points, length_in, facing=facing, problem="the path leaves the table")
+        return PathPlan(points, length_in, facing=facing, problem=_("the path leaves the table"))
     end_z, uneven = footing(g, points[-1])
     if not math.isfinite(end_z) or uneven > FREE_OBSTACLE_LDU:
-        return PathPlan(points, length_in, facing=facing, problem="no room to stand at the end (the ground "
-                        "under the figure is uneven by more than an inch)")
+        return PathPlan(points, length_in, facing=facing, problem=_("no room to stand at the end (the ground "
+                                                                      "under the figure is uneven by more than an "
+                                                                      "inch)"))
     problem = _figures_in_the_way(g, unit, samples, h, points, end_z)
     if problem is not None:
         return PathPlan(points, length_in, facing=facing, problem=problem)
@@ -173,14 +176,14 @@ def _figures_in_the_way(g: Game, unit: str, samples: np.ndarray, h: np.ndarray, 
             continue
         p = np.asarray(other.position, np.float64)
         if float(np.hypot(*(end - p))) < SPACING_STUDS and same_level(other.z, end_z):
-            return f"it would end on {other.id}"
+            return _("it would end on {figure}").format(figure=other.id)
         near = np.hypot(*(samples - p).T)
         k = int(np.argmin(near))
         if near[k] >= PASS_STUDS + SAMPLE_STUDS or not same_level(other.z, h[k]):
             continue
         for a, b in zip(points[:-1], points[1:]):
             if _gap(p, np.asarray(a, np.float64), np.asarray(b, np.float64)) < PASS_STUDS:
-                return f"it passes through {other.id}"
+                return _("it passes through {figure}").format(figure=other.id)
     return None
 
 

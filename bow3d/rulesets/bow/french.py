@@ -22,6 +22,7 @@ from typing import Literal
 
 from pydantic import Field
 
+from bow3d.i18n import N_
 from bow3d.rulesets.bow.ruleset import BowRuleset
 from bow3d.rulesets.bow.sheets import BowParams, BowScene
 
@@ -81,7 +82,7 @@ class FrenchBowRuleset(BowRuleset):
     """BOW 1.3 refereed from the French rule book (DIFFERENCES: the readings where the books differ)."""
 
     name = FRENCH_NAME
-    edition = "1.3 (French edition)"
+    edition = N_("1.3 (French edition)")
     languages = ("fr", "en")
     book = FRENCH_BOOK
     scene_model = FrenchBowScene

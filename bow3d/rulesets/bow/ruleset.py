@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from bow3d.i18n import N_
 from bow3d.rules.events import Event, Narrator
 from bow3d.rules.records import Action
 from bow3d.rules.ruleset import Ruleset
@@ -32,8 +33,8 @@ class BowRuleset(Ruleset):
     """BOW 1.3, the basic rules, with its optional rules as parameters (`BowParams`)."""
 
     name = NAME
-    title = "BOW: Bricks Only Wargame"
-    edition = "1.3 (English edition)"
+    title = N_("BOW: Bricks Only Wargame")
+    edition = N_("1.3 (English edition)")
     languages = ("en", "fr")   # its narrator speaks both (bow3d/locale/fr: the French rule book's words)
     book = "bow-rules-1.3-en.md"
     scene_model = BowScene

@@ -24,6 +24,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from bow3d.i18n import _, decimal
 from bow3d.rules import pending as answers
 from bow3d.rules.chance import ChanceRequest
 from bow3d.rules.events import Event
@@ -58,32 +59,37 @@ def attack_plan(g: Game, action: Attack) -> tuple[dict[str, Any] | None, Refusal
         return None, refusal
     state = g.state
     if state.first_turn:
-        return None, Refusal(WobReason.FIRST_TURN, "no attacks in the first turn (First Turn)")
+        return None, Refusal(WobReason.FIRST_TURN, _("no attacks in the first turn (First Turn)"))
     if state.active == action.unit and state.step != "first":
-        return None, Refusal(WobReason.WRONG_STEP, f"{action.unit} has passed its Attack Step (Order Of Operation)")
+        return None, Refusal(WobReason.WRONG_STEP, _("{unit} has passed its Attack Step (Order Of Operation)")
+                             .format(unit=action.unit))
     target = state.units.get(action.target)
     if target is None:
-        return None, Refusal(Reason.UNKNOWN, f"no unit '{action.target}'")
+        return None, Refusal(Reason.UNKNOWN, _("no unit '{unit}'").format(unit=action.target))
     if not target.on_field:
-        return None, Refusal(Reason.BAD_TARGET, f"{action.target} is not on the battlefield")
+        return None, Refusal(Reason.BAD_TARGET, _("{target} is not on the battlefield").format(target=action.target))
     if target.side == state.units[action.unit].side:
-        return None, Refusal(Reason.BAD_TARGET, f"{action.target} is on {action.unit}'s own side")
+        return None, Refusal(Reason.BAD_TARGET, _("{target} is on {unit}'s own side").format(target=action.target,
+                                                                                                   unit=action.unit))
     profile = g.ctx.profile(action.unit)
     weapon = profile.weapon(action.weapon)
     if weapon is None:
         known = ", ".join(w.name for w in profile.weapons) or "none"
-        return None, Refusal(Reason.UNKNOWN, f"{action.unit} has no weapon '{action.weapon}' (its weapons: {known})")
+        return None, Refusal(Reason.UNKNOWN, _("{unit} has no weapon '{weapon}' (its weapons: {known})").format(
+            unit=action.unit, weapon=action.weapon, known=known))
     if profile.airborne and weapon.melee:
-        return None, Refusal(Reason.NOT_ALLOWED, "airborne units cannot make melee attacks (Light Airborne)")
+        return None, Refusal(Reason.NOT_ALLOWED, _("airborne units cannot make melee attacks (Light Airborne)"))
     slack = GUIDED_SLACK_CM if weapon.guided else 0.0
     distance = measures.arc_distance_cm(g, action.unit, measures.corners(g, action.target), slack)
     if distance is None:
-        return None, Refusal(Reason.NOT_VISIBLE, f"{action.target} is not within {action.unit}'s Line of Sight "
-                             "(the arc of its indicator) (Check Step)")
+        return None, Refusal(Reason.NOT_VISIBLE, _("{target} is not within {unit}'s Line of Sight (the arc of its "
+                                                         "indicator) (Check Step)").format(target=action.target,
+                                                                                           unit=action.unit))
     reach = measures.weapon_reach_cm(g, action.unit, action.target, weapon.range_cm)
     if not weapon.rail_driven and distance > reach + 1e-9:
-        return None, Refusal(Reason.TOO_FAR, f"{action.target} is {distance:.1f} cm away; the {weapon.name} reaches "
-                             f"{max(reach, 0):g} cm (Check Step)")
+        return None, Refusal(Reason.TOO_FAR, _("{target} is {distance} cm away; the {weapon} reaches {reach} cm (Check "
+                                                     "Step)").format(target=action.target, distance=decimal(distance),
+                                                                     weapon=weapon.name, reach=f"{max(reach, 0):g}"))
     return {"distance": distance, "reach": reach, "weapon": weapon}, None
 
 
@@ -92,7 +98,7 @@ def check_attack(g: Game, action: Attack) -> Refusal | None:
 
 
 def apply_attack(g: Game, action: Attack) -> list[Event]:
-    plan, _ = attack_plan(g, action)
+    plan, _refusal = attack_plan(g, action)
     events = activate(g, action.unit)
     g.state.step = "final"   # the attack closes the First Movement Step; the Final Movement Step follows
     weapon = plan["weapon"]

@@ -23,6 +23,7 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from bow3d.i18n import _, decimal
 from bow3d.rules.events import Event
 from bow3d.rules.refusal import Reason, Refusal
 from bow3d.rulesets.war_of_bros import field as bodies
@@ -105,8 +106,9 @@ def _crushes(profile, piece: Piece) -> bool:
 
 def _what(piece: Piece) -> str:
     if piece.kind == "decor":
-        return f"{piece.cover} cover ({piece.material}, decor part {piece.instance})"
-    return f"a {'wreck' if piece.kind == 'wreck' else 'Body'} ({piece.id})"
+        return _("{cover} cover ({material}, decor part {instance})").format(
+            cover=piece.cover, material=piece.material, instance=piece.instance)
+    return (_("a wreck ({id})") if piece.kind == "wreck" else _("a Body ({id})")).format(id=piece.id)
 
 
 def _boxed(polys: list) -> list:
@@ -129,7 +131,7 @@ def blocked_by(g: Game, unit_id: str, polygons) -> str | None:
     profile = g.ctx.profile(unit_id)
     for poly in polys:
         if not g.ctx.terrain.inside(poly):
-            return "off the battlefield"
+            return _("off the battlefield")
     every = [p for poly in polys for p in poly]
     boxed = _boxed(polys)
     for piece in _pieces_near(g, every):
@@ -148,13 +150,13 @@ def blocked_by(g: Game, unit_id: str, polygons) -> str | None:
         if px - r > x1 or px + r < x0 or py - r > y1 or py + r < y0:
             continue  # its base lies inside this circle: no box of the polygons meets it
         if _touching_any(boxed, measures.corners(g, other.id)):
-            return f"the base of {other.id}"
+            return _("the base of {unit}").format(unit=other.id)
     return None
 
 
 def _union(boxed: list) -> tuple[float, float, float, float]:
-    return (min(b[0] for _, b in boxed), max(b[1] for _, b in boxed), min(b[2] for _, b in boxed),
-            max(b[3] for _, b in boxed))
+    return (min(b[0] for _poly, b in boxed), max(b[1] for _poly, b in boxed), min(b[2] for _poly, b in boxed),
+            max(b[3] for _poly, b in boxed))
 
 
 def _reach(g: Game, unit_id: str) -> float:
@@ -182,9 +184,9 @@ def _plan_move(g: Game, unit_id: str, heading: float, distance_cm: float) -> tup
     if refusal is not None:
         return None, refusal
     if state.active == unit_id and state.step not in ("first", "final"):
-        return None, Refusal(WobReason.WRONG_STEP, f"{unit_id} is not in a movement step")
+        return None, Refusal(WobReason.WRONG_STEP, _("{unit} is not in a movement step").format(unit=unit_id))
     if not (math.isfinite(heading) and math.isfinite(distance_cm)) or distance_cm < 0:
-        return None, Refusal(Reason.NOT_ALLOWED, "a move needs a heading and a distance of 0 cm or more")
+        return None, Refusal(Reason.NOT_ALLOWED, _("a move needs a heading and a distance of 0 cm or more"))
     unit, profile = state.units[unit_id], g.ctx.profile(unit_id)
     width, depth = g.ctx.bases[unit_id]
     heading = heading % 360.0
@@ -199,10 +201,11 @@ def _plan_move(g: Game, unit_id: str, heading: float, distance_cm: float) -> tup
     polys.append(swept)
     left = profile.movement_cm - unit.moved_cm
     if distance_cm > 0 and left < EPS_CM:
-        return None, Refusal(WobReason.NO_MOVEMENT_LEFT, f"{unit_id} has used its {profile.movement_cm:g} cm")
+        return None, Refusal(WobReason.NO_MOVEMENT_LEFT, _("{unit} has used its {movement} cm").format(
+            unit=unit_id, movement=f"{profile.movement_cm:g}"))
     why = blocked_by(g, unit_id, polys)
     if why:
-        return None, Refusal(WobReason.BLOCKED, f"{unit_id} cannot go that way: {why}")
+        return None, Refusal(WobReason.BLOCKED, _("{unit} cannot go that way: {why}").format(unit=unit_id, why=why))
     near = _pieces_near(g, swept)
     cost = dist
     if dist > 0 and not profile.airborne:
@@ -210,8 +213,9 @@ def _plan_move(g: Game, unit_id: str, heading: float, distance_cm: float) -> tup
         cost = terrain.path_cost(plan.front_edge(start), heading, dist, slowing)
     cost_cm = plan.cm(cost)
     if cost_cm > left + EPS_CM:
-        return None, Refusal(WobReason.NO_MOVEMENT_LEFT, f"{unit_id} would use {cost_cm:.2f} cm of movement; "
-                             f"{max(left, 0):.2f} cm are left (difficult terrain counts double or triple)")
+        return None, Refusal(WobReason.NO_MOVEMENT_LEFT, _("{unit} would use {cost} cm of movement; {left} cm are left "
+                                                              "(difficult terrain counts double or triple)").format(
+            unit=unit_id, cost=decimal(cost_cm, 2), left=decimal(max(left, 0), 2)))
     fx, fy = plan.unit_vector(heading)
     centre = (turned[0] + fx * dist, turned[1] + fy * dist)
     trampled, destroyed, crushed = (), (), ()
@@ -246,12 +250,12 @@ def _trampled(g: Game, unit_id: str, polys, heading: float, start) -> tuple[str,
                 along = min((p[0] - edge[0][0]) * fx + (p[1] - edge[0][1]) * fy for p in base)
                 met.append((k, along, other.id))
                 break
-    return tuple(uid for _, _, uid in sorted(met))
+    return tuple(uid for _distance, _order, uid in sorted(met))
 
 
 def check_move(g: Game, action: Move) -> Refusal | None:
     if action.distance <= 0:
-        return Refusal(Reason.NOT_ALLOWED, "a move needs a distance above 0 cm (use a turn to rotate)")
+        return Refusal(Reason.NOT_ALLOWED, _("a move needs a distance above 0 cm (use a turn to rotate)"))
     return plan_move(g, action.unit, action.heading, action.distance)[1]
 
 
@@ -270,7 +274,7 @@ def apply_turn(g: Game, action: Turn) -> list[Event]:
 def _apply(g: Game, unit_id: str, heading: float, distance_cm: float) -> list[Event]:
     from bow3d.rulesets.war_of_bros.reactions import opportunities
 
-    move, _ = plan_move(g, unit_id, heading, distance_cm)
+    move, _refusal = plan_move(g, unit_id, heading, distance_cm)
     events = activate(g, unit_id)
     state = g.state
     unit = state.units[unit_id]

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from bow3d.i18n import N_
 from bow3d.rules.events import Event, Narrator
 from bow3d.rules.records import Action
 from bow3d.rules.ruleset import Ruleset
@@ -27,8 +28,8 @@ class WarOfBrosRuleset(Ruleset):
     """War of Bros (YuLabs), the whole rule book, refereed on the 3D battlefield."""
 
     name = NAME
-    title = "War of Bros (YuLabs)"
-    edition = "free edition, undated"
+    title = N_("War of Bros (YuLabs)")
+    edition = N_("free edition, undated")
     languages = ("en", "fr")   # the book is English only: the French words are bow3d's translation (narrator.py)
     book = "war-of-bros-rules.txt"
     scene_model = WarOfBrosScene

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from bow3d.i18n import _, decimal
 from bow3d.rules import pending as answers
 from bow3d.rules.chance import ChanceRequest, Dice
 from bow3d.rules.events import Event
@@ -131,26 +132,30 @@ def place_refusal(g: Game, action: Place) -> Refusal | None:
     state = g.state
     unit = state.units.get(action.unit)
     if unit is None:
-        return Refusal(Reason.UNKNOWN, f"no unit '{action.unit}'")
+        return Refusal(Reason.UNKNOWN, _("no unit '{unit}'").format(unit=action.unit))
     if state.phase != "placement":
-        return Refusal(WobReason.WRONG_STEP, "units are placed only during Unit Placement")
+        return Refusal(WobReason.WRONG_STEP, _("units are placed only during Unit Placement"))
     if unit.side != state.side_to_play:
-        return Refusal(Reason.NOT_YOUR_TURN, f"{state.side_to_play} places now, not {unit.side}")
+        return Refusal(Reason.NOT_YOUR_TURN, _("{placing} places now, not {side}").format(
+            placing=state.side_to_play, side=unit.side))
     if unit.placed or unit.aboard is not None:
-        return Refusal(Reason.CANNOT_ACT, f"{unit.id} is {'placed already' if unit.placed else 'inside ' + unit.aboard}")
+        return Refusal(Reason.CANNOT_ACT, (_("{unit} is placed already") if unit.placed else
+                                           _("{unit} is inside {vehicle}")).format(unit=unit.id, vehicle=unit.aboard))
     from bow3d.rulesets.war_of_bros.movement import blocked_by
 
     corners = g.ctx.corners(unit.id, (action.x, action.y), action.facing)
     blocked = blocked_by(g, unit.id, corners)
     if blocked:
-        return Refusal(WobReason.BLOCKED, f"{unit.id} cannot stand there: {blocked}")
+        return Refusal(WobReason.BLOCKED, _("{unit} cannot stand there: {why}").format(unit=unit.id, why=blocked))
     least = g.ctx.params.start_distance_cm
     for other in state.units.values():
         if other.on_field and other.side != unit.side:
             apart = plan.cm(plan.gap(corners, g.ctx.corners(other.id, other.position, other.facing)))
             if apart < least - 1e-9:
-                return Refusal(WobReason.START_DISTANCE, f"{unit.id} would stand {apart:.1f} cm from {other.id}; the "
-                               f"closest units of two players must be at least {least:g} cm apart (Unit Placement)")
+                return Refusal(WobReason.START_DISTANCE, _("{unit} would stand {apart} cm from {other}; the closest "
+                                                                "units of two players must be at least {least} cm "
+                                                                "apart (Unit Placement)").format(
+                    unit=unit.id, apart=decimal(apart), other=other.id, least=f"{least:g}"))
     return None
 
 
@@ -205,17 +210,20 @@ def check_actor(g: Game, unit_id: str) -> Refusal | None:
     state = g.state
     unit = state.units.get(unit_id)
     if unit is None:
-        return Refusal(Reason.UNKNOWN, f"no unit '{unit_id}'")
+        return Refusal(Reason.UNKNOWN, _("no unit '{unit}'").format(unit=unit_id))
     if state.phase != "play":
-        return Refusal(Reason.NOT_YOUR_TURN, f"no unit moves now ({state.phase})")
+        return Refusal(Reason.NOT_YOUR_TURN, _("no unit moves now ({phase})").format(phase=state.phase))
     if not unit.on_field:
-        return Refusal(Reason.CANNOT_ACT, f"{unit_id} is {'dead' if not unit.alive else 'not on the battlefield'}")
+        return Refusal(Reason.CANNOT_ACT, (_("{unit} is dead") if not unit.alive else
+                                           _("{unit} is not on the battlefield")).format(unit=unit_id))
     if unit.side != state.side_to_play:
-        return Refusal(Reason.NOT_YOUR_TURN, f"it is {state.side_to_play}'s turn, not {unit.side}'s")
+        return Refusal(Reason.NOT_YOUR_TURN, _("it is {playing}'s turn, not {side}'s").format(
+            playing=state.side_to_play, side=unit.side))
     if state.active is not None and state.active != unit_id:
-        return Refusal(Reason.NOT_YOUR_TURN, f"{state.active} is taking its steps (Order Of Operation)")
+        return Refusal(Reason.NOT_YOUR_TURN, _("{unit} is taking its steps (Order Of Operation)").format(
+            unit=state.active))
     if unit.activated:
-        return Refusal(Reason.CANNOT_ACT, f"{unit_id} has taken its steps this turn")
+        return Refusal(Reason.CANNOT_ACT, _("{unit} has taken its steps this turn").format(unit=unit_id))
     return None
 
 
@@ -260,9 +268,9 @@ def apply_end_step(g: Game, action: EndStep) -> list[Event]:
 def check_end_turn(g: Game, action: EndTurn) -> Refusal | None:
     state = g.state
     if state.phase != "play":
-        return Refusal(Reason.NOT_YOUR_TURN, f"no turn to end now ({state.phase})")
+        return Refusal(Reason.NOT_YOUR_TURN, _("no turn to end now ({phase})").format(phase=state.phase))
     if action.side != state.side_to_play:
-        return Refusal(Reason.NOT_YOUR_TURN, f"it is {state.side_to_play}'s turn")
+        return Refusal(Reason.NOT_YOUR_TURN, _("it is {playing}'s turn").format(playing=state.side_to_play))
     return None
 
 

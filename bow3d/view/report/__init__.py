@@ -25,10 +25,10 @@ from pathlib import Path
 from typing import Any
 
 from bow3d.errors import ReplayError
-
+from bow3d.i18n import _, marked, speaking
 from bow3d.view.report.page import Army, Report, UnitRow, render_page
 from bow3d.view.report.three import THREE_VERSION, ModuleGraph, cdn_graph, find_three, local_graph
-from bow3d.i18n import _
+from bow3d.view.sheet_words import field_words
 
 
 @dataclass(frozen=True)
@@ -56,7 +56,7 @@ def _summary(sheet: Any) -> str:
     data = sheet.model_dump(mode="json") if hasattr(sheet, "model_dump") else dict(sheet)
     plain, lists = [], []
     for key, value in data.items():
-        label = key.replace("_", " ")
+        label = field_words(key)
         if key == "kind" or value is None or value == "" or isinstance(value, bool) or isinstance(value, dict):
             continue
         if isinstance(value, (int, float)):
@@ -71,7 +71,7 @@ def _summary(sheet: Any) -> str:
 def _item(value: Any) -> str:
     """One entry of a sheet's list: a weapon {name, kind, damage...} as 'rifle (ranged, damage 2)', else itself."""
     if isinstance(value, dict) and value.get("name"):
-        detail = ", ".join(str(v) if k == "kind" else f"{k} {_number(v)}" for k, v in value.items()
+        detail = ", ".join(str(v) if k == "kind" else f"{field_words(k)} {_number(v)}" for k, v in value.items()
                            if k != "name" and isinstance(v, (int, float, str)) and not isinstance(v, bool))
         return f"{value['name']} ({detail})" if detail else str(value["name"])
     return str(value)
@@ -103,12 +103,15 @@ def _verdict(result: Any) -> str:
     if not result.ok:
         raise ReplayError(_("{first_divergence}; a report is only made of a replay that verifies")
                           .format(first_divergence=result.first_divergence))
-    checks = ["every event re-simulated identically"]
-    checks.append("every throw re-derived from the seeded generator" if result.chance_checked
-                  else "throws entered by hand")
+    checks = [_("every event re-simulated identically")]
+    checks.append(_("every throw re-derived from the seeded generator") if result.chance_checked
+                  else _("throws entered by hand"))
     if result.players_checked:
-        checks.append(f"the AI's choices re-derived for {', '.join(result.players_checked)}")
-    return f"Verified by bow3d ({result.entries} records): {', '.join(checks)}; {result.status}."
+        checks.append(_("the AI's choices re-derived for {players}").format(players=", ".join(result.players_checked)))
+    return _("Verified by bow3d ({entries} records): {checks}; {status}.").format(
+        entries=result.entries, checks=", ".join(checks),
+        status=_("complete") if result.complete else _("incomplete (stopped after round {round})").format(
+            round=result.rounds))
 
 
 def build_report(source: str | os.PathLike, *, offline: bool | str | os.PathLike | None = None,
@@ -141,18 +144,21 @@ def build_report(source: str | os.PathLike, *, offline: bool | str | os.PathLike
         try:
             moments = shoot_moments(scene_obj, timeline, opened.library(), log.result, max_seconds=max_seconds)
         except RenderUnavailable as error:
-            notes.append(f"No pictures of the key moments: this machine cannot render offscreen ({error}).")
+            notes.append(_("No pictures of the key moments: this machine cannot render offscreen ({error}).")
+                         .format(error=error))
     header = opened.header
     ruleset = opened.ruleset
-    sides = " vs ".join(side.name or side.id for side in scene_obj.sides)
+    sides = _(" vs ").join(side.name or side.id for side in scene_obj.sides)
     players = ", ".join(f"{side} ({who})" for side, who in header.players.items())
-    facts = (("scene", scene_obj.name or Path(opened.scene_path()).stem), ("rules", ruleset.title or ruleset.name),
-             ("players", players), ("rounds", str(timeline.steps[-1].round if timeline.steps else 0)),
-             ("seed", str(header.seed)), ("played", header.created[:10]))
+    facts = ((_("scene"), scene_obj.name or Path(opened.scene_path()).stem),
+             (_("rules"), marked(ruleset.title) or ruleset.name),
+             (_("players"), players), (_("rounds"), str(timeline.steps[-1].round if timeline.steps else 0)),
+             (_("seed"), str(header.seed)), (_("played"), header.created[:10]))
     colours = document.builder.colours
     extras = document.builder.gltf.scenes[0].extras.get("bow3d", {})
     battle = {"rounds": extras.get("rounds", []), "duration_s": extras.get("duration_s", 0.0)}
-    return Report(f"{sides}: a battle report", facts, log.result or "No result: the replay ends before the game does.",
+    return Report(_("{sides}: a battle report").format(sides=sides), facts,
+                  log.result or _("No result: the replay ends before the game does."),
                   verdict, _armies(scene_obj, ruleset, colours), tuple((n, tuple(lines)) for n, lines in log.rounds),
                   tuple(moments), glb, battle, graph.spec(), tuple(notes), f"bow3d {__version__}")
 
@@ -165,9 +171,10 @@ def write_report(source: str | os.PathLike, out: str | os.PathLike, *, offline: 
 
     started = time.perf_counter()
     target = check_new(out, force=force)
-    report = build_report(source, offline=offline, pictures=pictures, scene=scene, language=language,
-                          max_seconds=max_seconds, quality=quality)
-    text = render_page(report)
+    with speaking(language):   # the page's own words in the narrator's language
+        report = build_report(source, offline=offline, pictures=pictures, scene=scene, language=language,
+                              max_seconds=max_seconds, quality=quality)
+        text = render_page(report)
     write_new(target, text, force=force)
     return ReportStats(target, len(text.encode()), len(report.glb), sum(1 for m in report.moments if m.jpeg),
                        report.three["mode"], report.three["version"], time.perf_counter() - started, report.notes)

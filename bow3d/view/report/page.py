@@ -14,7 +14,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from bow3d.view.report.viewer_js import LOADER_JS, VIEWER_JS
+from bow3d.i18n import _, current, decimal
+from bow3d.view.report.viewer_js import LOADER_JS, viewer_js
 
 
 @dataclass(frozen=True)
@@ -107,36 +108,43 @@ def _moments(report: Report) -> str:
         if not moment.jpeg:
             continue
         data = base64.b64encode(moment.jpeg).decode()
-        when = "Before the battle" if moment.round == 0 else f"Round {moment.round}"
+        when = _("Before the battle") if moment.round == 0 else _("Round {number}").format(number=moment.round)
+        into = _("{seconds} s into the film").format(seconds=decimal(moment.time_s))
         figures.append(f'<figure><img alt="{_e(moment.caption)}" src="data:image/jpeg;base64,{data}">'
-                       f'<figcaption><span class="round">{_e(when)} · {moment.time_s:.1f} s into the film</span>'
+                       f'<figcaption><span class="round">{_e(when)} · {_e(into)}</span>'
                        f'{_e(moment.caption)}</figcaption></figure>')
-    return f'<h2>Key moments</h2><div class="moments">{"".join(figures)}</div>' if figures else ""
+    heading = _("Key moments")
+    return f'<h2>{_e(heading)}</h2><div class="moments">{"".join(figures)}</div>' if figures else ""
 
 
 def _armies(report: Report) -> str:
     blocks = []
     for army in report.armies:
         rgb = "#%02x%02x%02x" % army.rgb
-        points = f" · {army.points} points" if army.points is not None else ""
+        points = _(" · {points} points").format(points=army.points) if army.points is not None else ""
+        vehicle = _(" (vehicle)")
         rows = "".join(
-            f'<tr><td class="id">{_e(u.id)}</td><td>{_e(u.sheet)}{" (vehicle)" if u.kind == "vehicle" else ""}'
+            f'<tr><td class="id">{_e(u.id)}</td><td>{_e(u.sheet)}{_e(vehicle) if u.kind == "vehicle" else ""}'
             f'</td><td>{_e(u.summary)}</td><td class="num">{"" if u.cost is None else _e(u.cost)}</td></tr>'
             for u in army.units)
+        count = _("{n} units and vehicles").format(n=len(army.units))
         blocks.append(f'<section class="army" style="--side: {rgb}"><h3>{_e(army.name)}</h3>'
-                      f'<div class="facts">{len(army.units)} units and vehicles{_e(points)}</div>'
+                      f'<div class="facts">{_e(count)}{_e(points)}</div>'
                       f"<table>{rows}</table></section>")
-    return f'<h2>The armies</h2><div class="armies">{"".join(blocks)}</div>'
+    heading = _("The armies")
+    return f'<h2>{_e(heading)}</h2><div class="armies">{"".join(blocks)}</div>'
 
 
 def _log(report: Report) -> str:
     parts = []
     for number, lines in report.rounds:
-        heading = "Before the battle" if number == 0 else f"Round {number}"
+        heading = _("Before the battle") if number == 0 else _("Round {number}").format(number=number)
         items = "".join(f"<li>{_e(line)}</li>" for line in lines)
+        count = _("({n} lines)").format(n=len(lines))
         parts.append(f'<details open id="round-{number}"><summary>{_e(heading)} '
-                     f'<span class="facts">({len(lines)} lines)</span></summary><ol>{items}</ol></details>')
-    return f'<h2>Battle log</h2>{"".join(parts)}<p class="result">{_e(report.result)}</p>'
+                     f'<span class="facts">{_e(count)}</span></summary><ol>{items}</ol></details>')
+    title = _("Battle log")
+    return f'<h2>{_e(title)}</h2>{"".join(parts)}<p class="result">{_e(report.result)}</p>'
 
 
 def render_page(report: Report) -> str:
@@ -144,8 +152,14 @@ def render_page(report: Report) -> str:
     notes = "".join(f"<p>{_e(note)}</p>" for note in report.notes)
     glb = base64.b64encode(report.glb).decode()
     mode = _e(report.three.get("mode", "inline"))
+    where = (_("carried in this page") if mode == "inline"
+             else _("from {base}").format(base=_e(report.three.get("base") or "")))
+    made = _("Made by {generator} from a replay; the 3D view uses three.js {version}").format(
+        generator=_e(report.generator), version=_e(report.three.get("version", "")))
+    words = [_e(word) for word in (_("3D view of the battle"), _("Play"), _("round"), _("Loading the 3D view..."),
+                                   _("Loading three.js and the battlefield..."))]
     return f"""<!DOCTYPE html>
-<html lang="en">
+<html lang="{current()}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -159,26 +173,26 @@ def render_page(report: Report) -> str:
 <p class="facts">{_facts(report)}</p>
 <p class="result">{_e(report.result)}</p>
 <p class="verdict">{_e(report.verdict)}</p>
-<section class="viewer" aria-label="3D view of the battle">
+<section class="viewer" aria-label="{words[0]}">
 <canvas id="battle-canvas" width="1024" height="576"></canvas>
 <div class="controls">
-<button id="play-button" type="button">Play</button>
-<input id="round-slider" type="range" min="0" max="0" step="1" value="0" aria-label="round">
-<span id="round-label">Loading the 3D view...</span>
+<button id="play-button" type="button">{words[1]}</button>
+<input id="round-slider" type="range" min="0" max="0" step="1" value="0" aria-label="{words[2]}">
+<span id="round-label">{words[3]}</span>
 </div>
-<p id="view-status">Loading three.js and the battlefield...</p>
+<p id="view-status">{words[4]}</p>
 </section>
 {_moments(report)}
 {_armies(report)}
 {_log(report)}
 <div class="notes">{notes}</div>
-<footer>Made by {_e(report.generator)} from a replay; the 3D view uses three.js {_e(report.three.get("version", ""))}
-({"carried in this page" if mode == "inline" else "from " + _e(report.three.get("base") or "")}).</footer>
+<footer>{made}
+({where}).</footer>
 </main>
 <script type="application/json" id="bow3d-three" data-mode="{mode}">{script_json(report.three)}</script>
 <script type="application/json" id="bow3d-battle">{script_json(report.battle)}</script>
 <script type="application/octet-stream" id="bow3d-glb">{glb}</script>
-<script type="module">{LOADER_JS}{VIEWER_JS}</script>
+<script type="module">{LOADER_JS}{viewer_js()}</script>
 </body>
 </html>
 """

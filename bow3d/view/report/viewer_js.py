@@ -6,6 +6,10 @@ It reads three JSON blocks of the page: `bow3d-three` (the module graph, bow3d.v
 `window.bow3dView` for scripts and tests: {ready, error, rounds, setRound(i), time(), unitPosition(id)}.
 """
 
+import json
+
+from bow3d.i18n import _
+
 LOADER_JS = r"""
 // Each module's text (inline, or fetched with its integrity checked) becomes a blob URL once the
 // specifiers it imports point at the blob URLs of the modules it names.
@@ -150,3 +154,32 @@ async function start() {
 }
 start().catch(fail);
 """
+
+
+def viewer_js() -> str:
+    """VIEWER_JS with its words in the language spoken (the English script itself when English is spoken)."""
+    words = {
+        '"The 3D view could not start: "': _("The 3D view could not start: "),
+        '" (it loads three.js from the internet: make the report with --offline to carry it in the page)"':
+            _(" (it loads three.js from the internet: make the report with --offline to carry it in the page)"),
+        '"Before the battle"': _("Before the battle"),
+        '", not in the film"': _(", not in the film"),
+        '"Play"': _("Play"),
+        '"Pause"': _("Pause"),
+        '"Drag to turn, right-drag to pan, wheel to zoom; the slider moves the armies round by round."':
+            _("Drag to turn, right-drag to pan, wheel to zoom; the slider moves the armies round by round."),
+    }
+    script = VIEWER_JS
+    for english, said in words.items():
+        script = script.replace(english, json.dumps(said, ensure_ascii=False))
+    # the two templates: `Round ${r.round}` and `${name} (${time} s of ${duration} s${cut})`
+    script = script.replace("`Round ${r.round}`", "`" + _js_template(_("Round {number}"), number="${r.round}") + "`")
+    of = _js_template(_("{time} s of {duration} s"), time="${time.toFixed(1)}",
+                      duration="${battle.duration_s.toFixed(1)}")
+    return script.replace("${time.toFixed(1)} s of ${battle.duration_s.toFixed(1)} s", of)
+
+
+def _js_template(words: str, **slots: str) -> str:
+    """A translation as the text of a JavaScript template literal, its {placeholders} the script's ${...}."""
+    text = words.replace("\\", "\\\\").replace("`", "\\`").replace("$", "\\$")
+    return text.format(**slots)
