@@ -59,6 +59,10 @@ class Parser(argparse.ArgumentParser):
         with argparse_speaking():
             return super().format_help()
 
+    def parse_args(self, args=None, namespace=None):
+        with argparse_speaking():   # argparse says "unrecognized arguments" here, after parse_known_args
+            return super().parse_args(args, namespace)
+
     def parse_known_args(self, args=None, namespace=None):
         with argparse_speaking():
             return super().parse_known_args(args, namespace)

@@ -90,6 +90,14 @@ def test_argparse_speaks_french_and_exits_2(capsys):
     assert "usage : bow3d los" in err and "erreur : les arguments suivants sont obligatoires : scene, firer" in err
 
 
+def test_an_unrecognized_argument_is_said_in_french(capsys):
+    """Was: 'unrecognized arguments' stayed English (argparse says it in parse_args, after the parse)."""
+    code, missing = run_french(["los", str(ROOT / "scenes" / "village.yaml"), "a", "b", "--bogus"])
+    err = capsys.readouterr().err
+    assert code == 2 and not missing, sorted(missing)
+    assert "erreur : arguments non reconnus : --bogus" in err
+
+
 def test_a_user_error_is_french_and_exits_2(capsys):
     code, missing = run_french(["los", str(ROOT / "scenes" / "nowhere.yaml"), "a", "b"])
     err = capsys.readouterr().err
