@@ -249,6 +249,18 @@ def segment_sphere_near(origins: np.ndarray, dirs: np.ndarray, tfar: np.ndarray,
         along = np.where(inside, -np.inf, np.sqrt(np.maximum(dist2 - radii ** 2, 0.0))).astype(np.float32)
         reach = np.where(inside, -np.inf, np.sqrt(dist2) - radii).astype(np.float32)
         return (rel @ dirs.T >= along[:, None]) & (tfar[None, :] >= reach[:, None])
+    ends = origins + dirs * tfar[:, None]
+    if len(centres) > 1 and np.isfinite(ends).all():
+        # Only bodies whose sphere meets the box round every segment can come near one (most do not:
+        # a vehicle's sweep is local); the rest are False without the (B, N, 3) arithmetic.
+        low = np.minimum(origins.min(axis=0), ends.min(axis=0))
+        high = np.maximum(origins.max(axis=0), ends.max(axis=0))
+        keep = np.all((centres >= low - radii[:, None]) & (centres <= high + radii[:, None]), axis=1)
+        if not keep.all():
+            near = np.zeros((len(centres), origins.shape[0]), bool)
+            if keep.any():
+                near[keep] = segment_sphere_near(origins, dirs, tfar, centres[keep], radii[keep])
+            return near
     rel = centres[:, None, :] - origins[None, :, :]
     along = np.clip(np.einsum("bnk,nk->bn", rel, dirs), 0.0, tfar[None, :])
     closest = origins[None] + along[..., None] * dirs[None]
