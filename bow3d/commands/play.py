@@ -262,9 +262,11 @@ def run(args: argparse.Namespace) -> int:
         else:
             base.run()
         state = ui.game.state
-        outcome = (f"game over, {ui.game.winner or 'no one'} wins" if ui.game.is_over else
-                   f"stopped in round {state.round}")
-        print(f"{outcome}; {len(ui.game.records)} records written to {replay} (seed {seed})")
+        outcome = ((_("game over, {side} wins").format(side=ui.game.winner) if ui.game.winner else
+                    _("game over, no one wins")) if ui.game.is_over else
+                   _("stopped in round {round}").format(round=state.round))
+        print(_("{outcome}; {n} records written to {replay} (seed {seed})").format(
+            outcome=outcome, n=len(ui.game.records), replay=replay, seed=seed))
         return 0
     finally:
         if ui is not None:

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from bow3d.errors import ReplayError, UserInputError
-from bow3d.i18n import N_, _, decimal, integer
+from bow3d.i18n import N_, _, decimal, integer, percent
 
 NAME = "replay"
 ORDER = 40
@@ -293,14 +293,14 @@ def check_shots(path: Path, args: argparse.Namespace) -> int:
         if report.subjects:
             print(report.format())
         else:
-            print(f"shot {report.shot:3d} {report.kind:17s} {report.start_s:6.1f}-"
-                  f"{report.start_s + report.duration_s:5.1f} s (wide: not measured)")
+            print(_("{times} (wide: not measured)").format(times=report.times()))
     worst = worst_shot(reports)
     below = [r for r in reports if r.subjects and not r.ok]
     if worst is None:
-        print("no shot has a subject")
+        print(_("no shot has a subject"))
         return 0
-    print(f"worst: {worst.format().strip()}")
-    print(f"{len(below)} of {sum(1 for r in reports if r.subjects)} shots below {MIN_VISIBLE:.0%} seen or "
-          f"{MIN_SCREEN:.0%} of the frame" if below else "every shot's subject is seen and big enough")
+    print(_("worst: {shot}").format(shot=worst.format().strip()))
+    print(_("{n} of {total} shots below {visible} seen or {screen} of the frame").format(
+        n=len(below), total=sum(1 for r in reports if r.subjects), visible=percent(MIN_VISIBLE),
+        screen=percent(MIN_SCREEN)) if below else _("every shot's subject is seen and big enough"))
     return 1 if below else 0

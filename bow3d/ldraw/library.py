@@ -191,8 +191,8 @@ def choose_library(override: str | os.PathLike[str] | None = None) -> tuple[Path
         return Path(os.environ["LDRAWDIR"]).expanduser(), "LDRAWDIR"
     installed = installed_library()
     if installed is not None:
-        return installed, "installed by bow3d library install"
-    return BUNDLED_LIBRARY, "the bundled starter library"
+        return installed, _("installed by bow3d library install")
+    return BUNDLED_LIBRARY, _("the bundled starter library")
 
 
 def check_library_folder(root: Path, where: str) -> None:

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from bow3d.i18n import _, decimal, percent
 from bow3d.view.director import FrameSpec, ShotList
 from bow3d.view.offscreen import CameraPose
 from bow3d.view.timeline import Attacked, Died, Moved, Narrated, Pose, Treated, VehicleMoved
@@ -64,10 +65,18 @@ class ShotReport:
         return min(self.visible - MIN_VISIBLE, (self.screen - MIN_SCREEN) * 4) - (0 if self.lens_clear else 1)
 
     def format(self) -> str:
-        lens = "" if self.lens_clear else ", something at the lens"
-        return (f"shot {self.shot:3d} {self.kind:17s} {self.start_s:6.1f}-{self.start_s + self.duration_s:5.1f} s "
-                f"{', '.join(self.subjects):40s} visible {self.visible:4.0%} (least {self.least:4.0%}), {self.screen:5.1%} of the frame{lens}"
-                f"{'' if self.ok else '  <- below'}")
+        """One line of `replay --check-shots`, in the language spoken (columns kept)."""
+        lens = "" if self.lens_clear else _(", something at the lens")
+        return _("{times} {subjects} visible {visible} (least {least}), {screen} of the frame{lens}{below}").format(
+            times=self.times(), subjects=f"{', '.join(self.subjects):40s}", visible=percent(self.visible).rjust(4),
+            least=percent(self.least).rjust(4), screen=percent(self.screen, 1).rjust(5), lens=lens,
+            below="" if self.ok else _("  <- below"))
+
+    def times(self) -> str:
+        """'shot   3 close_up             12.0- 14.5 s': the shot's number, kind and time span."""
+        return _("shot {n} {kind} {start}-{end} s").format(
+            n=f"{self.shot:3d}", kind=f"{self.kind:17s}", start=decimal(self.start_s).rjust(6),
+            end=decimal(self.start_s + self.duration_s).rjust(5))
 
 
 def subjects_of(film: ShotList, index: int) -> tuple[str, ...]:
@@ -194,7 +203,7 @@ class ShotJudge:
                 shares.append(0.0)
                 continue
             points = self.samples(id_, eye)
-            seen, _, _ = self.world.cast_sight(eye, points, self.skip_rows(id_), describe=False)
+            seen, _blockers, _hits = self.world.cast_sight(eye, points, self.skip_rows(id_), describe=False)
             xy, front = self.project(spec.camera, points)
             inside = front & (np.abs(xy) <= 1.0).all(axis=1)
             shares.append(float((seen & inside).mean()) if len(points) else 0.0)
@@ -209,14 +218,14 @@ class ShotJudge:
         ground = float(self.world.ground_heights(eye[None, :2])[0])
         if np.isfinite(ground) and eye[2] < ground + NEAR_LDU:
             return False
-        seen, _, _ = self.world.cast_sight(eye, eye + _SPHERE * NEAR_LDU, (), describe=False)
+        seen, _blockers, _hits = self.world.cast_sight(eye, eye + _SPHERE * NEAR_LDU, (), describe=False)
         return bool(seen.all())
 
     def path_clear(self, cameras: list[np.ndarray]) -> bool:
         """The camera's path through these positions (in order) crosses no decor and no body."""
         for a, b in zip(cameras[:-1], cameras[1:]):
             if float(np.linalg.norm(b - a)) > 1.0:
-                seen, _, _ = self.world.cast_sight(a, b[None], (), describe=False)
+                seen, _blockers, _hits = self.world.cast_sight(a, b[None], (), describe=False)
                 if not seen.all():
                     return False
         return True

@@ -121,3 +121,20 @@ def test_remains_lie_on_the_field_only_once_their_owner_is_dead(renderer_availab
         assert lying[0] < lying[1] == len(judge.remains)  # none yet at the start; at the end, all of them
     finally:
         renderer.close()
+
+
+def test_a_shot_line_reads_as_before_in_english_and_in_french_words():
+    """`replay --check-shots` lines: English byte for byte the old f-string's columns; French words and commas."""
+    from bow3d import i18n
+    from bow3d.view.shot_check import ShotReport
+
+    report = ShotReport(3, "close_up", 12.0, 2.5, ("blue-rifle-2", "red-pistol"), 0.6612, 0.0475, False, 13.0,
+                        least=0.5)
+    old = (f"shot {3:3d} {'close_up':17s} {12.0:6.1f}-{14.5:5.1f} s {'blue-rifle-2, red-pistol':40s} "
+           f"visible {0.6612:4.0%} (least {0.5:4.0%}), {0.0475:5.1%} of the frame, something at the lens  <- below")
+    with i18n.speaking("en"):
+        assert report.format() == old
+    with i18n.speaking("fr"):
+        french = report.format()
+    assert "  12,0- 14,5 s" in french and "66 %" in french and "4,8 %" in french and "visible" not in french.split()[0]
+    assert "image" in french and "frame" not in french
