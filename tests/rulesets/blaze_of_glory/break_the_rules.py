@@ -10,13 +10,10 @@ The checked-out tree is never touched: bow3d/ and tests/ are copied to a tempora
 
 from __future__ import annotations
 
-import pathlib
-import shutil
-import subprocess
 import sys
-import tempfile
 
-ROOT = pathlib.Path(__file__).resolve().parents[3]
+from tests.rulesets.break_rules import run
+
 B = "bow3d/rulesets/blaze_of_glory/"
 T = "tests/rulesets/blaze_of_glory/"
 # (section, file, the rule as written, the rule broken, the test file that must notice)
@@ -59,32 +56,7 @@ M = [
 
 
 def main(only) -> int:
-    survived = 0
-    with tempfile.TemporaryDirectory() as tmp:
-        R = pathlib.Path(tmp)
-        for name in ("bow3d", "tests"):
-            shutil.copytree(ROOT / name, R / name, ignore=shutil.ignore_patterns("__pycache__"))
-        shutil.copy(ROOT / "pyproject.toml", R / "pyproject.toml")
-        for i, (section, path, old, new, test) in enumerate(M):
-            if only and str(i) not in only:
-                continue
-            p = R / path
-            text = p.read_text()
-            if text.count(old) != 1:
-                survived += 1
-                print(f"{i:2d} {section}: PATTERN NOT UNIQUE ({text.count(old)}): {old!r}")
-                continue
-            p.write_text(text.replace(old, new))
-            try:
-                r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", T + test],
-                                   cwd=R, capture_output=True, text=True, timeout=300, check=False)
-                last = r.stdout.strip().splitlines()[-1] if r.stdout.strip() else r.stderr[-200:]
-                failed = [l for l in r.stdout.splitlines() if l.startswith("FAILED")]
-                survived += not r.returncode
-                print(f"{i:2d} {section}: {'KILLED' if r.returncode else 'SURVIVED'} by {test}: {failed[0][7:] if failed else ''} | {last}", flush=True)
-            finally:
-                p.write_text(text)
-    return 1 if survived else 0
+    return run(M, T, only)
 
 
 if __name__ == "__main__":

@@ -12,14 +12,10 @@ replays/ and ldraw_library/ are linked, read only; so is ../shared, where the te
 
 from __future__ import annotations
 
-import os
-import pathlib
-import shutil
-import subprocess
 import sys
-import tempfile
 
-ROOT = pathlib.Path(__file__).resolve().parents[3]
+from tests.rulesets.break_rules import run
+
 W = "bow3d/rulesets/war_of_bros/"
 T = "tests/rulesets/war_of_bros/"
 SETUP, MOVES, STEPS = "test_setup_and_turns.py", "test_movement.py", "test_attack_steps.py"
@@ -248,48 +244,8 @@ M = [
 ]
 
 
-def _tree(tmp: pathlib.Path) -> pathlib.Path:
-    """A copy of the repository's code and tests (and links to what they only read) under tmp/repo."""
-    repo = tmp / "repo"
-    repo.mkdir()
-    for name in ("bow3d", "tests"):
-        shutil.copytree(ROOT / name, repo / name, ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copy(ROOT / "pyproject.toml", repo / "pyproject.toml")
-    for name in ("scenes", "replays", "ldraw_library"):
-        if (ROOT / name).exists():
-            os.symlink(ROOT / name, repo / name)
-    if (ROOT.parent / "shared").exists():   # the rule book: ../shared/seeds/war-of-bros-rules.txt
-        os.symlink(ROOT.parent / "shared", tmp / "shared")
-    return repo
-
-
 def main(only) -> int:
-    survived = 0
-    with tempfile.TemporaryDirectory() as tmp:
-        R = _tree(pathlib.Path(tmp))
-        env = {**os.environ, "PYTHONPATH": str(R)}
-        for i, (section, path, old, new, tests) in enumerate(M):
-            if only and str(i) not in only:
-                continue
-            p = R / path
-            text = p.read_text()
-            if text.count(old) != 1:
-                survived += 1
-                print(f"{i:3d} {section}: PATTERN NOT UNIQUE ({text.count(old)}): {old!r}")
-                continue
-            p.write_text(text.replace(old, new))
-            try:
-                r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider",
-                                    *(T + t for t in tests.split())],
-                                   cwd=R, env=env, capture_output=True, text=True, timeout=300, check=False)
-                last = r.stdout.strip().splitlines()[-1] if r.stdout.strip() else r.stderr[-200:]
-                failed = [line for line in r.stdout.splitlines() if line.startswith("FAILED")]
-                survived += not r.returncode
-                print(f"{i:3d} {section}: {'KILLED' if r.returncode else 'SURVIVED'} by {tests}: "
-                      f"{failed[0][7:] if failed else ''} | {last}", flush=True)
-            finally:
-                p.write_text(text)
-    return 1 if survived else 0
+    return run(M, T, only)
 
 
 if __name__ == "__main__":
