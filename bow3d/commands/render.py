@@ -119,16 +119,22 @@ def is_scene(path: Path) -> bool:
 
 def parse_los(text: str, scene) -> tuple[str, str]:
     """'blue-1:red-2' -> ("blue-1", "red-2"), both units or vehicles of the scene."""
-    firer, sep, target = text.partition(":")
+    return unit_pair(text, scene, _("--los {text!r}: write FIRER:TARGET with two different unit ids, e.g. "
+                                    "--los blue-1:red-2"),
+                     _("--los {text!r}: no unit or vehicle {id!r} in the scene (known: {value})"))
+
+
+def unit_pair(text: str, scene, malformed: str, unknown: str) -> tuple[str, str]:
+    """'A:B' -> (A, B), two different units or vehicles of the scene; else UserInputError with the option's
+    own words (`malformed` takes {text}; `unknown` takes {text}, {id} and {value}, the ids known)."""
+    a, sep, b = text.partition(":")
     known = [u.id for u in scene.units] + [v.id for v in scene.vehicles]
-    if not sep or not firer or not target or firer == target:
-        raise UserInputError(_("--los {text!r}: write FIRER:TARGET with two different unit ids, e.g. "
-                               "--los blue-1:red-2").format(text=text))
-    for id in (firer, target):
+    if not sep or not a or not b or a == b:
+        raise UserInputError(malformed.format(text=text))
+    for id in (a, b):
         if id not in known:
-            raise UserInputError(_("--los {text!r}: no unit or vehicle {id!r} in the scene (known: "
-                                   "{value})").format(text=text, id=id, value=', '.join(known)))
-    return firer, target
+            raise UserInputError(unknown.format(text=text, id=id, value=', '.join(known)))
+    return a, b
 
 
 def _battlefield_of(path: Path) -> Path:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from bow3d.commands.render import is_scene, parse_los, parse_size
+from bow3d.commands.render import is_scene, parse_los, parse_size, unit_pair
 from bow3d.errors import UserInputError
 from bow3d.ldraw import Library, load_model
 from bow3d.view.choices import QUALITIES
@@ -117,13 +117,6 @@ def run(args: argparse.Namespace) -> int:
 
 def parse_tape(text: str, scene) -> tuple[str, str]:
     """'blue-rifle-2:red-pistol' -> the two units (or vehicles) of the scene the tape runs between."""
-    a, sep, b = text.partition(":")
-    known = [u.id for u in scene.units] + [v.id for v in scene.vehicles]
-    if not sep or not a or not b or a == b:
-        raise UserInputError(_("--tape {text!r}: write A:B with two different unit ids, e.g. "
-                               "--tape blue-rifle-2:red-pistol").format(text=text))
-    for id in (a, b):
-        if id not in known:
-            raise UserInputError(_("--tape {text!r}: no unit or vehicle {id!r} in the scene (known: "
-                                   "{value})").format(text=text, id=id, value=', '.join(known)))
-    return a, b
+    return unit_pair(text, scene, _("--tape {text!r}: write A:B with two different unit ids, e.g. "
+                                    "--tape blue-rifle-2:red-pistol"),
+                     _("--tape {text!r}: no unit or vehicle {id!r} in the scene (known: {value})"))
