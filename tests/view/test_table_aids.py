@@ -69,7 +69,8 @@ FIELD = ("0 Field\n1 2 300 8 80 30 0 0 0 0.3333333 0 0 0 8 box.dat\n"
          "1 71 290 0 40 1 0 0 0 4 0 0 0 4 box.dat\n")
 FIGURE = "0 Figure\n1 16 0 0 0 1 0 0 0 2 0 0 0 1 box.dat\n"
 
-SCRIPT = r"""
+# The offscreen scripts' start: the test field, its figure and scene written under tmp, a 640x360 window.
+PROLOGUE = r"""
 import json, sys
 from pathlib import Path
 sys.path.insert(0, {root!r})
@@ -77,14 +78,16 @@ from tests.conftest import write_library, write
 from bow3d.ldraw import Library
 from bow3d.rulesets import load_scene
 from bow3d.view.picking import cell_pixel, project
-from bow3d.view.play_ui import PlayUI
-from bow3d.view.viewer import open_base
+from bow3d.view.viewer import Viewer, open_base
 
 root = Path({tmp!r})
 library = Library([write_library(root / "ldraw")])
 write(root / "field.ldr", {field!r}); write(root / "figure.ldr", {figure!r})
 scene = load_scene(write(root / "aids.yaml", {scene!r}))
 base = open_base(offscreen=True, size=(640, 360))
+"""
+
+SCRIPT = PROLOGUE + r"""from bow3d.view.play_ui import PlayUI
 ui = PlayUI(base, scene, root / "aids.bowreplay", seed=3, library=library, animate=False,
             players={{"blue": "human", "red": "human"}})
 world = ui.viewer.world
@@ -226,22 +229,7 @@ def test_tape_hover_and_melee_previews_in_the_play_ui(tmp_path, renderer_availab
     assert (tmp_path / "tape.png").read_bytes()[:4] == b"\x89PNG"
 
 
-VIEWER_SCRIPT = r"""
-import json, sys
-from pathlib import Path
-sys.path.insert(0, {root!r})
-from tests.conftest import write_library, write
-from bow3d.ldraw import Library
-from bow3d.rulesets import load_scene
-from bow3d.view.picking import project
-from bow3d.view.viewer import Viewer, open_base
-
-root = Path({tmp!r})
-library = Library([write_library(root / "ldraw")])
-write(root / "field.ldr", {field!r}); write(root / "figure.ldr", {figure!r})
-scene = load_scene(write(root / "aids.yaml", {scene!r}))
-base = open_base(offscreen=True, size=(640, 360))
-viewer = Viewer(base, scene, library=library)
+VIEWER_SCRIPT = PROLOGUE + r"""viewer = Viewer(base, scene, library=library)
 viewer.on_tape_mode()
 for unit in ("blue-2", "red-2"):
     x, y = project(base, [viewer.nodes.head_point(unit)])[0]
