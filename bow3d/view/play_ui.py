@@ -40,7 +40,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bow3d.i18n import _, decimal, ngettext, percent_sign
+from bow3d.i18n import _, decimal, ngettext, percent
 from bow3d.ldraw import Library
 from bow3d.replay import ReplayWriter, Session
 from bow3d.replay.format import library_kind, sight_method
@@ -624,8 +624,3 @@ class PlayUI:
     def close(self) -> None:
         """Close the replay (a game left unfinished stays a valid, shorter replay)."""
         self.writer.close()
-
-
-def percent(fraction: float) -> str:
-    """0.41 -> '41%' / '41 %' (the language spoken)."""
-    return percent_sign(f"{fraction * 100:.0f}")

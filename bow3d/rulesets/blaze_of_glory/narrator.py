@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from bow3d.i18n import N_, _, current, decimal, ngettext, percent_sign, speaking
+from bow3d.i18n import N_, _, current, decimal, ngettext, speaking
+from bow3d.i18n import whole_percent as percent
 from bow3d.rules.events import Event, Narrator
 from bow3d.rulesets.blaze_of_glory.modifier_words import say
 
@@ -308,14 +309,6 @@ def _blocker_words(b: dict[str, Any]) -> str:
         where = _(", {file} line {line}").format(file=b["file"], line=b["line"]) if b.get("file") else ""
         return f"{b.get('part')} ({b.get('material')}, {b.get('colour')}{where})"
     return f"{b.get('kind')} {b.get('id')}"
-
-
-def percent(fraction: float) -> str:
-    if 0.0 < fraction < 0.005:
-        return percent_sign("<1")
-    if 0.995 <= fraction < 1.0:
-        return percent_sign(">99")
-    return percent_sign(f"{fraction * 100:.0f}")
 
 
 def sight_sentence(report: Any, verdict: Any, language: str | None = None) -> str:

@@ -11,7 +11,8 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from bow3d.i18n import _, current, decimal, ngettext, percent_sign, speaking
+from bow3d.i18n import _, current, decimal, ngettext, speaking
+from bow3d.i18n import whole_percent as percent  # imported by los_picture too
 from bow3d.rules.events import Event, Narrator
 from bow3d.rulesets.bow.context import STUDS_PER_SPEED
 
@@ -297,15 +298,6 @@ class EnglishNarrator(BowNarrator):
 
 # -- the referee's sentence on a line of sight (bow3d los) -------------------------------------------
 VERDICT_BLOCKERS = 3   # blockers named in a verdict; the rest are summed up
-
-
-def percent(fraction: float) -> str:
-    """'62%'-style words that never round a little to nothing: '<1%' and '>99%' at the ends ('62 %' in French)."""
-    if 0.0 < fraction < 0.005:
-        return "<" + percent_sign("1")
-    if 0.995 <= fraction < 1.0:
-        return ">" + percent_sign("99")
-    return percent_sign(f"{fraction * 100:.0f}")
 
 
 def _blocker_words(blocker: Any) -> str:

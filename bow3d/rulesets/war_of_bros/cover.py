@@ -27,10 +27,11 @@ Readings where the book leaves room ("If the target unit is not behind cover, ig
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from bow3d.i18n import N_, _, current, decimal, percent_sign, speaking
+from bow3d.i18n import N_, _, current, decimal, speaking
+from bow3d.i18n import whole_percent as percent
 from bow3d.rulesets.war_of_bros.tables import STARTING_WEAPONS
 from bow3d.units import convert
 
@@ -208,14 +209,6 @@ def _judge(report: Any, params: Any, distance_cm: float | None) -> CoverVerdict:
     if distance_cm is None:
         distance_cm = float(getattr(report, "distance_studs", 0.0)) / STUDS_PER_CM
     return CoverVerdict(visible, hidden, cover, given, tuple(judged), units, float(distance_cm), threshold, least)
-
-
-def percent(fraction: float) -> str:
-    if 0.0 < fraction < 0.005:
-        return percent_sign("<1")
-    if 0.995 <= fraction < 1.0:
-        return percent_sign(">99")
-    return percent_sign(f"{fraction * 100:.0f}")
 
 
 COVER_NAMES = {"light": N_("LIGHT cover"), "medium": N_("MEDIUM cover"), "heavy": N_("HEAVY cover"),
