@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from bow3d.i18n import N_, _, current, decimal, percent_sign, speaking
+from bow3d.i18n import N_, _, current, decimal, percent, speaking
 from bow3d.rules.events import Event, Narrator
 
 QUIET_KINDS = frozenset({"roll_requested", "decision_requested", "activation_ended", "step"})
@@ -42,10 +42,6 @@ COVERS = {"light": N_("light"), "medium": N_("medium"), "heavy": N_("heavy"), "t
 def _term(table: dict[str, str], key: str, plain: bool = False) -> str:
     """A term of the book in the language spoken (a key it does not know: the key itself, `plain`: in words)."""
     return _(table[key]) if key in table else (str(key).replace("_", " ") if plain else str(key))
-
-
-def _pct(fraction: Any) -> str:
-    return percent_sign(f"{float(fraction) * 100:.0f}")
 
 
 def _num(value: Any) -> str:
@@ -106,9 +102,9 @@ def _impact(e: Event) -> str:
         return _("Impact Step: nothing of {target} is seen from {unit}").format(unit=d["unit"], target=d["target"])
     if d["cover"] == "none":
         return _("Impact Step: {target} is not behind cover ({hidden} hidden)").format(
-            target=d["target"], hidden=_pct(d["hidden"]))
+            target=d["target"], hidden=percent(float(d["hidden"])))
     return _("Impact Step: {target} is behind {cover} cover ({hidden} hidden; {material}: {given_by})").format(
-        target=d["target"], cover=_term(COVERS, d["cover"]), hidden=_pct(d["hidden"]), material=d["material"],
+        target=d["target"], cover=_term(COVERS, d["cover"]), hidden=percent(float(d["hidden"])), material=d["material"],
         given_by=d["given_by"])
 
 
