@@ -38,8 +38,6 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-import numpy as np
-
 from bow3d.i18n import _, decimal, ngettext, percent
 from bow3d.ldraw import Library
 from bow3d.replay import ReplayWriter, Session
@@ -54,16 +52,15 @@ from bow3d.rulesets.bow import (Attack, ChangeDirection, ChangeSpeed, Compulsory
 from bow3d.rulesets.bow.odds import odds_of
 from bow3d.view import markers, play_marks
 from bow3d.view.hud import MAX_LISTED, Hud, HudLines, describe_action, unbroken
+from bow3d.view.play_motion import PlayMotion
 from bow3d.view.table_aids import TableAids, seers_words
 
-GLIDE_S = 0.45  # seconds of a move's animation
 AIM_AHEAD = (Attack, Treat, GetOn)  # actions shown with their odds and committed with Enter
 PREVIEWED = (*AIM_AHEAD, Move, GetOff)  # every action with a place or a target waits for Enter (or a second click)
 TRAY_FRAME = (0.70, 0.995, 0.68, 0.95)  # the roll tray's home, docked top right, its captions under it (hud)
-HOVER_S = 0.4  # the pointer resting this long on a cell asks who sees it
 
 
-class PlayUI:
+class PlayUI(PlayMotion):
     """A game of `scene` in a Panda3D window (or offscreen buffer) `base`.
 
     `players` maps each side to "human" or an opponent's name ("ai", "greedy", "strong"); `replay` is the .bowreplay path (never
@@ -417,85 +414,7 @@ class PlayUI:
     _resuming = False
     _last_poses: dict = {}
 
-    # --- the scene in step with the game ------------------------------------------------------
-    def _poses(self) -> dict[str, tuple]:
-        state = self.game.state
-        poses = {u.id: (u.position, u.facing) for u in state.units.values()}
-        poses.update({v.id: (v.position, v.facing) for v in state.vehicles.values()})
-        return poses
-
-    def _sync(self, before: dict[str, tuple]) -> None:
-        state = self.game.state
-        for unit in state.units.values():
-            if unit.id not in self.nodes.pieces:
-                continue
-            if unit.position is None and unit.aboard in state.vehicles and unit.alive:
-                seats = state.vehicles[unit.aboard].seats
-                self.nodes.seat(unit.id, unit.aboard, seats.index(unit.id) if unit.id in seats else len(seats))
-            else:
-                self._place(unit.id, before.get(unit.id), unit.position, unit.facing)
-            self.nodes.set_marks(unit.id, marking_bricks=unit.marking_bricks, damage=unit.damage, played=unit.played)
-            if self.nodes.pieces[unit.id].alive != unit.alive:
-                self.nodes.set_alive(unit.id, unit.alive)
-        for vehicle in state.vehicles.values():
-            if vehicle.id not in self.nodes.pieces:
-                continue
-            self._place(vehicle.id, before.get(vehicle.id), vehicle.position, vehicle.facing)
-            self.nodes.set_marks(vehicle.id, damage=vehicle.damage)
-            if self.nodes.pieces[vehicle.id].alive == vehicle.destroyed:
-                self.nodes.set_alive(vehicle.id, not vehicle.destroyed)
-        for door, is_open in state.doors.items():
-            if door in self.nodes.doors:
-                self.nodes.set_door(door, is_open)
-
-    def _place(self, id: str, before, position, facing: float) -> None:
-        piece = self.nodes.pieces[id]
-        if position is None:
-            if piece.alive:
-                piece.root.hide()  # aboard a vehicle, or off the field
-            return
-        old = before[0] if before else None
-        if self.animate and old is not None and tuple(old) != tuple(position):
-            self._glides[id] = (np.array(old, float), np.array(position, float), float(before[1]), float(facing), 0.0)
-        else:
-            self.nodes.set_pose(id, tuple(position), facing)
-        if piece.alive:
-            piece.root.show()
-
-    def _animate_task(self, task):
-        dt = min(0.1, self.base.clock.get_dt())
-        self.aids.update()
-        self._hover_task(dt)
-        for id, (start, end, f0, f1, t) in list(self._glides.items()):
-            t = min(1.0, t + dt / GLIDE_S)
-            ease = t * t * (3 - 2 * t)
-            turn = (f1 - f0 + 180.0) % 360.0 - 180.0
-            self.nodes.set_pose(id, tuple(start + (end - start) * ease), f0 + turn * ease)
-            if t >= 1.0:
-                del self._glides[id]
-            else:
-                self._glides[id] = (start, end, f0, f1, t)
-        if self.rolls:
-            self._roll_clock += dt
-            self.tray.show(tuple(self.rolls), self._roll_clock, len(self.game.records), self._roll_colours())
-            self.tray.region.set_active(self.panel_places.get("tray", True) is not None)  # collapsed stays so
-        return task.cont
-
-    def _hover_task(self, dt: float) -> None:
-        """The pointer resting HOVER_S on the battlefield (not dragging) asks who sees the cell under it."""
-        pointer, rest, asked = self._hover
-        now = self.viewer._pointer()
-        if now is None or self.viewer._drag is not None or self.viewer._tape_press is not None or now != pointer:
-            self._hover = (now, 0.0, False)
-            return
-        rest += dt
-        if rest >= HOVER_S and not asked:
-            from bow3d.view.picking import pick_cell
-
-            self.on_hover_cell(pick_cell(self.base, self.nodes, now))
-            asked = True
-        self._hover = (pointer, rest, asked)
-
+    # --- the scene in step with the game (pieces and glides: bow3d.view.play_motion) -----------
     def _roll_colours(self) -> list[tuple[float, float, float]]:
         colours = []
         for roll in self.rolls:
