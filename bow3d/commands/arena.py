@@ -18,16 +18,16 @@ seeds (the same throws meet both seatings, so the first side's advantage cancels
 through the batch executor (--engine local or ray, --workers), with a progress bar per seating.
 
 Opponents: greedy (a fixed baseline: shoot the best odds, else step towards the nearest enemy),
-ai (the default AI) and strong (a search under a time budget per decision); see 'bow3d simulate
---blue NAME --red NAME' to watch one of them.
+ai (the default AI) and strong (greedy's plan with targets weighed by their cost, the unit's turn
+searched); see 'bow3d simulate --blue NAME --red NAME' to watch one of them.
 
 Prints, per pairing, the score of the first of the pair (wins plus half the draws) with its 95 %
 Wilson interval and each seating's result; an Elo-like rating of every player (the Bradley-Terry fit
 of every game, the first player at 1000, 400 points = odds of 10 to 1); and the mishaps of piloted
 vehicles per player (friends run over, crashes into walls or off the field, BOW 3.6).
 
-On the village a game between greedy and ai took about 10 s of one loaded core, one with strong
-about as long (strong searches at most a quarter of a second per decision, usually far less).
+On the village a game between greedy and ai took about 10 s of one loaded core, one between ai
+and strong about as long (strong decides in about a hundredth of a second; the AI takes longer).
 
 examples:
   bow3d arena scenes/village.yaml --players greedy,ai --games 4

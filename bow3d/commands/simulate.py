@@ -29,7 +29,8 @@ that reaches --max-rounds ends on the rules' round limit.
 
 --blue NAME and --red NAME (or --player SIDE=NAME for other side ids) choose each side's opponent:
 greedy (the fixed baseline: shoot the best odds, else step towards the nearest enemy), ai (the
-default) or strong (a search under a time budget per decision); 'bow3d arena' ranks them.
+default) or strong (greedy's plan with targets weighed by their cost, the unit's turn searched);
+'bow3d arena' ranks them.
 
 examples:
   bow3d simulate scenes/village.yaml --games 50

@@ -103,7 +103,7 @@ def _re_derivable(opened: OpenReplay, scene: Any) -> tuple[dict[str, Any], str |
     why some were not: the header's 'ai' sides when this bow3d still has the AI it names, and the
     sides of a named opponent's version ('bow-greedy-1') that chooses without a clock."""
     ruleset, header = opened.ruleset, opened.header
-    known = set(ruleset.opponents().values()) | set(ruleset.retired_opponents())
+    known = set(ruleset.opponents().values()) | set(ruleset.retired_opponents()) | set(ruleset.clocked_opponents())
     names: dict[str, str] = {}
     notes = []
     for side, who in header.players.items():

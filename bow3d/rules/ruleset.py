@@ -26,7 +26,8 @@ taking back; a `Ruleset` brings everything that is one game's:
   narrator(language)                      its words (a bow3d.rules.events.Narrator)
   event_schema                            its documented event kinds
   player(side, rng)                       its AI
-  opponents(), opponent(name, side, rng)  its named opponents (e.g. greedy, ai, strong) and their versions
+  opponents(), opponent(name, side, rng)  its named opponents (e.g. greedy, ai, strong) and their versions;
+  clocked_opponents()                     versions whose choices depended on a clock (verify re-derives none)
   army_costs(scene), cost_lines(scene)    its points (or None when the book has none)
   add_odds_arguments(group), odds(args)   its part of `bow3d odds`
 
@@ -178,6 +179,11 @@ class Ruleset:
         """Version -> factory(side, rng) of opponents no longer named but kept so that the replays they
         played still re-derive their choices (a ruleset overrides this when its AI changed)."""
         return {}
+
+    def clocked_opponents(self) -> tuple[str, ...]:
+        """Versions of opponents, named today or no longer, whose choices depended on a clock (a search under
+        a time budget): replay verify checks their records for legality and says why it re-derives none."""
+        return ()
 
     def is_reproducible(self, version: str) -> bool:
         """Does the opponent of that version choose the same from the same seed (no clock)? Replay

@@ -63,3 +63,26 @@ def test_simulate_refuses_an_unknown_opponent_with_exit_code_2(scene_path, capsy
     assert main(["simulate", str(scene_path), "--games", "1", "--red", "smart"]) == 2
     err = capsys.readouterr().err
     assert "--red smart: unknown opponent" in err and "Traceback" not in err
+
+
+def test_a_strong_game_verifies_its_choices_and_the_first_strong_is_checked_for_legality(scene_path, tmp_path):
+    """bow-strong-2 reads no clock: verify re-derives its choices from the seed. A replay whose header
+    names the first strong (bow-strong-1, a search stopped by a time budget) is checked for legality
+    and the result says why its choices were not re-derived."""
+    from bow3d.rulesets.bow.strong import STRONG_VERSION
+
+    scene = load_scene(scene_path)
+    players = ai_players(scene, 7, names={"blue": "strong", "red": "ai"})
+    out = tmp_path / "strong.bowreplay"
+    with ReplayWriter(out, scene, 7, {s: header_word(p) for s, p in players.items()}, max_rounds=3) as writer:
+        play_game(scene, flat(scene), players, 7, writer=writer, max_rounds=3)
+    assert read_replay(out).header.players["blue"] == STRONG_VERSION
+    result = verify_replay(out, geometry_factory=flat)
+    assert result.ok and result.players_checked == ("blue", "red"), result.first_divergence
+    old = tmp_path / "strong-1.bowreplay"
+    players = ai_players(scene, 7, names={"blue": "strong", "red": "ai"})
+    with ReplayWriter(old, scene, 7, {"blue": "bow-strong-1", "red": "ai"}, max_rounds=3) as writer:
+        play_game(scene, flat(scene), players, 7, writer=writer, max_rounds=3)
+    result = verify_replay(old, geometry_factory=flat)
+    assert result.ok and result.players_checked == ("red",), result
+    assert "bow-strong-1" in (result.ai_note or "") and "time budget" in result.ai_note

@@ -1,5 +1,6 @@
-"""`strong` (issue 21): the AI's best options searched to the end of the unit's turn over the exact
-chance of every throw (BOW §2.1), on the engine's check-then-apply and pop(). Flat geometry."""
+"""`strong` (issue 21, bow-strong-2): greedy's plan with targets weighed by their cost points and the
+exact chance to kill, a target still to play first, and the unit's turn searched for a step that makes
+the shot much better. On the flat geometry."""
 
 from __future__ import annotations
 
@@ -8,47 +9,98 @@ import numpy as np
 from bow3d.rules import Game
 from bow3d.rules.flat import FlatGeometry
 from bow3d.rulesets import BOW
-from bow3d.rulesets.bow import Attack
-from bow3d.rulesets.bow.strong import STRONG_VERSION, StrongPlayer
+from bow3d.rulesets.bow import Attack, Move
+from bow3d.rulesets.bow.chance import DEFAULT_P
+from bow3d.rulesets.bow.cost import unit_cost
+from bow3d.rulesets.bow.greedy import GreedyPlayer
+from bow3d.rulesets.bow.odds import attack_odds
+from bow3d.rulesets.bow.state import replace
+from bow3d.rulesets.bow.strong import CLOSE_IN, STRONG_VERSION, StrongPlayer
 from tests.rules.test_ai import blue_to_play
 from tests.rules.test_ai_opponent import scene_of
 
-DUEL = """\
-  - {id: blue-1, side: blue, sheet: rifleman, model: fig.ldr, position: [10.5, 10.5], facing: 0}
-  - {id: blue-2, side: blue, sheet: knight, model: fig.ldr, position: [10.5, 16.5], facing: 0}
-  - {id: red-1, side: red, sheet: rifleman, model: fig.ldr, position: [22.5, 10.5], facing: 180}
-  - {id: red-2, side: red, sheet: rifleman, model: fig.ldr, position: [24.5, 16.5], facing: 180}
-"""
+
+def strong(seed: int = 0) -> StrongPlayer:
+    return StrongPlayer("blue", np.random.default_rng(seed))
 
 
-def test_bow_2_1_the_search_weighs_every_throw_and_leaves_the_game_as_it_came():
-    """Every outcome of every throw is played and taken back (Game.pop): the state, the records and
-    the geometry are as before the decision; the choice is one the rules accept."""
-    scene = scene_of(DUEL)
-    game = Game.start(scene, FlatGeometry.from_scene(scene, width=40, depth=30))
+def start(units: str) -> Game:
+    scene = scene_of(units)
+    game = Game.start(scene, FlatGeometry.from_scene(scene, width=60, depth=30))
     blue_to_play(game)
+    return game
+
+
+def duel(red_x: float) -> Game:
+    return start(f"""\
+  - {{id: blue-1, side: blue, sheet: rifleman, model: fig.ldr, position: [10.5, 10.5], facing: 0}}
+  - {{id: red-1, side: red, sheet: rifleman, model: fig.ldr, position: [{red_x}, 10.5], facing: 180}}
+""")
+
+
+def test_bow_2_4_2_one_band_closer_it_steps_in_first_else_it_fires():
+    """BOW §2.4.2: the rifle's 3 bricks lose one per 15 studs after the first band. At 34 studs a shot
+    has 1 brick (kills a dodge-1 rifleman with 0.193), five studs closer 2 bricks (0.354): the searched
+    step is worth 1.8 times the shot, over CLOSE_IN, so it steps; greedy fires. At 20 studs 2 bricks
+    against 3 bricks from 15 studs (0.486) is 1.37 times: it fires. With one action left it fires."""
+    one, two, three = (attack_odds(n, 1, DEFAULT_P).success for n in (1, 2, 3))
+    assert two / one > CLOSE_IN > three / two
+    game = duel(44.5)
+    step = strong().choose(game)
+    assert isinstance(step, Move) and step.to[0] > 10, step
+    assert isinstance(GreedyPlayer("blue").choose(game), Attack)
+    game.apply(step)
+    assert isinstance(strong().choose(game), Attack)   # one action left: the better shot now
+    assert strong().choose(duel(30.5)) == Attack("blue-1", "red-1", "rifle")
+
+
+def test_annex_a4_of_two_equal_shots_it_takes_the_costlier_target():
+    """BOW Annex A.4: the medic (treat 1) costs less than the rifleman; both dodge 1 with no armor at the
+    same distance, so the shots are equal. Greedy takes the first it finds (the medic, first in the
+    scene); strong takes the rifleman, whose loss costs the enemy more points."""
+    game = start("""\
+  - {id: blue-1, side: blue, sheet: rifleman, model: fig.ldr, position: [10.5, 15.5], facing: 0}
+  - {id: red-medic, side: red, sheet: medic, model: fig.ldr, position: [20.5, 11.5], facing: 180}
+  - {id: red-rifle, side: red, sheet: rifleman, model: fig.ldr, position: [20.5, 19.5], facing: 180}
+""")
+    sheets = game.ctx.scene.sheets
+    assert unit_cost(sheets["rifleman"]) > unit_cost(sheets["medic"])
+    assert GreedyPlayer("blue").choose(game).target == "red-medic"
+    assert strong().choose(game) == Attack("blue-1", "red-rifle", "rifle")
+
+
+def test_bow_2_2_a_target_still_to_play_this_round_comes_first():
+    """BOW §2.2: sides alternate units, so an enemy killed before it has played this round loses its
+    action too. Of two equal riflemen at the same distance, strong shoots the one still to play."""
+    game = start("""\
+  - {id: blue-1, side: blue, sheet: rifleman, model: fig.ldr, position: [10.5, 15.5], facing: 0}
+  - {id: red-1, side: red, sheet: rifleman, model: fig.ldr, position: [20.5, 11.5], facing: 180}
+  - {id: red-2, side: red, sheet: rifleman, model: fig.ldr, position: [20.5, 19.5], facing: 180}
+""")
+    units = game.state.units
+    units["red-1"] = replace(units["red-1"], played=True)
+    assert strong().choose(game) == Attack("blue-1", "red-2", "rifle")
+    units = game.state.units   # the search took its steps back: the state is a restored copy
+    units["red-1"], units["red-2"] = replace(units["red-1"], played=False), replace(units["red-2"], played=True)
+    assert strong().choose(game) == Attack("blue-1", "red-1", "rifle")
+
+
+def test_the_search_leaves_the_game_as_it_came():
+    """The steps searched are played and taken back (Game.pop): state, records and geometry unchanged."""
+    game = duel(44.5)
     before = (game.state.copy(), list(game.records), dict(game.geometry.positions))
-    action = StrongPlayer("blue", np.random.default_rng(0), budget_s=5.0).choose(game)
+    action = strong().choose(game)
     assert game.refusal(action) is None
     assert (game.state, game.records, game.geometry.positions) == before
 
 
-def test_bow_2_4_2_in_range_it_shoots_and_a_spent_budget_still_gives_an_answer():
-    """With a rifleman in range the search fires; with no time at all it still answers (the AI's
-    best option, searched or not) and the answer is legal."""
-    scene = scene_of(DUEL)
-    for budget in (5.0, 0.0):
-        game = Game.start(scene, FlatGeometry.from_scene(scene, width=40, depth=30))
-        blue_to_play(game)
-        action = StrongPlayer("blue", np.random.default_rng(0), budget_s=budget).choose(game)
-        assert game.refusal(action) is None, action
-    assert isinstance(StrongPlayer("blue", np.random.default_rng(0), budget_s=5.0).choose(game), Attack)
-
-
-def test_strong_is_named_and_its_replays_are_checked_for_legality_only():
-    """It decides under a time budget: the same seed may give other choices on a busier machine, so
-    replay verify checks its records for legality and says so, rather than re-deriving them."""
-    assert BOW.opponents()["strong"] == STRONG_VERSION
-    assert not BOW.is_reproducible(STRONG_VERSION)
+def test_strong_is_named_reproducible_and_the_clocked_first_version_is_known():
+    """bow-strong-2 reads no clock, so replay verify re-derives its choices like the AI's; the first
+    strong (bow-strong-1) searched under a time budget, so its replays are checked for legality only."""
+    assert BOW.opponents()["strong"] == STRONG_VERSION == "bow-strong-2"
+    assert BOW.is_reproducible(STRONG_VERSION)
+    assert "bow-strong-1" in BOW.clocked_opponents() and not BOW.is_reproducible("bow-strong-1")
     assert BOW.is_reproducible(BOW.opponents()["greedy"]) and BOW.is_reproducible(BOW.ai_version)
     assert BOW.is_reproducible("bow-ai-1")
+    game = duel(44.5)
+    assert strong(3).choose(game) == strong(3).choose(game)

@@ -181,10 +181,13 @@ class BowRuleset(Ruleset):
 
         return {FIRST_AI_VERSION: FirstAIPlayer}
 
+    def clocked_opponents(self) -> tuple[str, ...]:
+        return ("bow-strong-1",)   # the first `strong`: a search stopped by a time budget (strong.py)
+
     def is_reproducible(self, version: str) -> bool:
-        """Every BOW opponent but `strong` (it searches under a time budget: its choices depend on the clock)."""
-        return version != self.opponents()["strong"] and (version in self.opponents().values()
-                                                         or super().is_reproducible(version))
+        """Every BOW opponent named today (none reads a clock) and the retired AI; not bow-strong-1,
+        whose search stopped on a time budget."""
+        return version in self.opponents().values() or super().is_reproducible(version)
 
     def army_costs(self, scene: Any) -> dict[str, int]:
         from bow3d.rulesets.bow.cost import army_costs
