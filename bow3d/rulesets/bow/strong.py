@@ -49,7 +49,7 @@ class StrongPlayer(GreedyPlayer):
 
     def __init__(self, side: str, rng: Any) -> None:
         super().__init__(side, rng)
-        self.ai = AIPlayer(side, rng)   # the pilots' and riders' choices, and the other phases
+        self.ai = AIPlayer(side, rng)   # chooses while a unit aboard a vehicle has yet to play (pilots, riders)
 
     def choose(self, game: Any) -> Action:
         units, state = actors(game), game.state
