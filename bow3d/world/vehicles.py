@@ -36,6 +36,7 @@ RAY_SPACING_LDU = 4.0
 RAY_LAYER_LDU = 6.0
 START_INSIDE_LDU = 0.5
 TURN_STEP_DEG = 2.0
+TURN_CHUNKS = (2, 8)   # a turn's steps are cast in ranges ending here (then the rest): stop at the first hit
 MAX_SWEEP_ROUNDS = 256  # sweep_all: surfaces a ray of the fan goes on past (then it stops)
 
 
@@ -203,6 +204,13 @@ def _edge_distance(world, corners: np.ndarray, forward: np.ndarray) -> float:
     return max(min(limits), 0.0) if limits else math.inf
 
 
+def _step_chunks(steps: int) -> list[tuple[int, int]]:
+    """Ranges of a turn's steps cast together, first ones small: a ray's answer does not depend on the
+    others cast with it, so the first contact is the same as casting every step at once."""
+    bounds = [0] + [b for b in TURN_CHUNKS if b < steps] + [steps]
+    return list(zip(bounds[:-1], bounds[1:]))
+
+
 def turn_contacts(world, vehicle: str, delta_deg: float) -> Contact | None:
     """Turn on the spot by `delta_deg` (positive = counter-clockwise); the first contact, or None.
 
@@ -227,17 +235,24 @@ def turn_contacts(world, vehicle: str, delta_deg: float) -> Contact | None:
     dirs2 = chord / np.maximum(length, 1e-9)[..., None]
     dirs = np.concatenate([np.repeat(dirs2[:, :, None, :], n_z, axis=2), np.zeros((n_a, n_p, n_z, 1))], axis=3)
     tfar = np.repeat(length[:, :, None], n_z, axis=2)
-    t, who, prim = _first_contacts(world, body, origins.reshape(-1, 3).astype(np.float32),
-                                   dirs.reshape(-1, 3).astype(np.float32), tfar.reshape(-1).astype(np.float32))
-    hit = np.isfinite(t)
-    if not hit.any():
+    origins, dirs, tfar = origins.reshape(-1, 3), dirs.reshape(-1, 3), tfar.reshape(-1)
+    per_step = n_p * n_z
+    for lo, hi in _step_chunks(n_a):   # most contacts come in the first steps: cast those first
+        rays = slice(lo * per_step, hi * per_step)
+        t, who, prim = _first_contacts(world, body, origins[rays].astype(np.float32), dirs[rays].astype(np.float32),
+                                       tfar[rays].astype(np.float32))
+        hit = np.isfinite(t)
+        if hit.any():
+            break
+    else:
         return None
-    step_of = np.repeat(np.arange(n_a), n_p * n_z)
+    step_of = np.repeat(np.arange(lo, hi), per_step)
     order = np.lexsort((t, step_of))                 # earliest step, then nearest along its chord
     first = order[hit[order]][0]
-    point = origins.reshape(-1, 3)[first] + t[first] * dirs.reshape(-1, 3)[first]
+    point = origins[rays][first] + t[first] * dirs[rays][first]
+    first_step = step_of[first]
     radius = float(np.hypot(*(point[:2] - pose[:2, 3])))
-    travelled = abs(float(angles[step_of[first]])) + float(t[first]) / max(radius, 1e-9)
+    travelled = abs(float(angles[first_step])) + float(t[first]) / max(radius, 1e-9)
     return _contact(world, body, int(who[first]), int(prim[first]), point, radius * travelled / STUD, _centre(world, body))
 
 
