@@ -101,7 +101,8 @@ def check_header(opened: OpenReplay) -> str | None:
 def _re_derivable(opened: OpenReplay, scene: Any) -> tuple[dict[str, Any], str | None]:
     """The players whose choices verify re-derives (side -> a fresh player on its seeded stream), and
     why some were not: the header's 'ai' sides when this bow3d still has the AI it names, and the
-    sides of a named opponent's version ('bow-greedy-1') that chooses without a clock."""
+    sides of a named opponent's version ('bow-greedy-1') that chooses without a clock; a version the
+    ruleset lists in clocked_opponents() is checked for legality, with a note that says so."""
     ruleset, header = opened.ruleset, opened.header
     known = set(ruleset.opponents().values()) | set(ruleset.retired_opponents()) | set(ruleset.clocked_opponents())
     names: dict[str, str] = {}
@@ -117,7 +118,7 @@ def _re_derivable(opened: OpenReplay, scene: Any) -> tuple[dict[str, Any], str |
             if ruleset.is_reproducible(who):
                 names[side] = who
             else:
-                notes.append(f"{side} was played by {who}, which searches under a time budget: its choices were "
+                notes.append(f"{side} was played by {who}, which decided under a time budget: its choices were "
                              "checked for legality, not re-derived")
     players = ai_players(scene, header.seed, ruleset, names=names) if names else {}
     return players, "; ".join(dict.fromkeys(notes)) or None

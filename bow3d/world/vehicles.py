@@ -20,6 +20,7 @@ vehicle does not stop it).
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -208,7 +209,7 @@ def _step_chunks(steps: int) -> list[tuple[int, int]]:
     """Ranges of a turn's steps cast together, first ones small: a ray's answer does not depend on the
     others cast with it, so the first contact is the same as casting every step at once."""
     bounds = [0] + [b for b in TURN_CHUNKS if b < steps] + [steps]
-    return list(zip(bounds[:-1], bounds[1:]))
+    return list(itertools.pairwise(bounds))
 
 
 def turn_contacts(world, vehicle: str, delta_deg: float) -> Contact | None:

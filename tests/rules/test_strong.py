@@ -9,7 +9,7 @@ import numpy as np
 from bow3d.rules import Game
 from bow3d.rules.flat import FlatGeometry
 from bow3d.rulesets import BOW
-from bow3d.rulesets.bow import Attack, Move
+from bow3d.rulesets.bow import Attack, Move, Treat
 from bow3d.rulesets.bow.chance import DEFAULT_P
 from bow3d.rulesets.bow.cost import unit_cost
 from bow3d.rulesets.bow.greedy import GreedyPlayer
@@ -49,9 +49,12 @@ def test_bow_2_4_2_one_band_closer_it_steps_in_first_else_it_fires():
     step = strong().choose(game)
     assert isinstance(step, Move) and step.to[0] > 10, step
     assert isinstance(GreedyPlayer("blue").choose(game), Attack)
-    game.apply(step)
-    assert isinstance(strong().choose(game), Attack)   # one action left: the better shot now
     assert strong().choose(duel(30.5)) == Attack("blue-1", "red-1", "rifle")
+    game = duel(44.5)   # a 1-brick shot fired and missed: with the one action left, no step first
+    game.apply(Attack("blue-1", "red-1", "rifle"))
+    while game.pending_roll is not None:
+        game.apply(game.pending_roll.answer(0))
+    assert game.state.active_unit == "blue-1" and strong().choose(game) == Attack("blue-1", "red-1", "rifle")
 
 
 def test_annex_a4_of_two_equal_shots_it_takes_the_costlier_target():
@@ -67,6 +70,12 @@ def test_annex_a4_of_two_equal_shots_it_takes_the_costlier_target():
     assert unit_cost(sheets["rifleman"]) > unit_cost(sheets["medic"])
     assert GreedyPlayer("blue").choose(game).target == "red-medic"
     assert strong().choose(game) == Attack("blue-1", "red-rifle", "rifle")
+    # Annex A.4 costs a minifig with the weapon it carries: a medic who picked up a rifle (§2.3.2) is
+    # worth (2 + 5 + 1 + 3 + 1) x 1 x 2 = 24 points, more than the rifleman's 22 (no treat)
+    units = game.state.units
+    units["red-medic"] = replace(units["red-medic"], weapon="rifle", items=("knife",))
+    assert unit_cost(sheets["medic"], game.ctx.weapon("medic", "rifle")) == 24 > unit_cost(sheets["rifleman"]) == 22
+    assert strong().choose(game) == Attack("blue-1", "red-medic", "rifle")
 
 
 def test_bow_2_2_a_target_still_to_play_this_round_comes_first():
@@ -102,5 +111,61 @@ def test_strong_is_named_reproducible_and_the_clocked_first_version_is_known():
     assert "bow-strong-1" in BOW.clocked_opponents() and not BOW.is_reproducible("bow-strong-1")
     assert BOW.is_reproducible(BOW.opponents()["greedy"]) and BOW.is_reproducible(BOW.ai_version)
     assert BOW.is_reproducible("bow-ai-1")
-    game = duel(44.5)
-    assert strong(3).choose(game) == strong(3).choose(game)
+
+
+TREAT_SHEETS = """\
+  rifleman: {kind: minifig, action_budget: 2, move: 5, attack: 1, dodge: 1, armor: 0, hp: 2,
+             weapons: [{name: rifle, kind: ranged, damage: 2}]}
+  porter: {kind: minifig, action_budget: 2, move: 5, attack: 0, dodge: 1, armor: 0, hp: 2, weapons: []}
+  medic: {kind: minifig, action_budget: 2, move: 5, attack: 1, dodge: 1, armor: 0, hp: 1, treat: 1,
+          treat_colour: red, weapons: [{name: knife, kind: melee, damage: 1, reach: 1}]}
+units:
+"""
+
+
+def test_bow_2_4_4_it_treats_a_wounded_friend_never_a_wounded_enemy():
+    """BOW §2.4.4: with nothing to attack (an unarmed porter; the enemy stands behind the medic, out of its
+    knife's front arc), the medic treats the wounded friend within touch, not the wounded enemy within
+    touch: the rules' checker would take either treatment, so the choice is strong's. Greedy's plan
+    took the first treatment it found, the enemy's (first in the scene)."""
+    from bow3d.rulesets import parse_scene
+
+    text = ("format: bow3d-scene/1\nname: treat test\nbattlefield: field.ldr\nsides:\n"
+            "  - {id: blue, colour: 1}\n  - {id: red, colour: 4}\nsheets:\n" + TREAT_SHEETS)
+    units = """\
+  - {id: blue-medic, side: blue, sheet: medic, model: fig.ldr, position: [10.5, 10.5], facing: 0}
+  - {id: red-1, side: red, sheet: rifleman, model: fig.ldr, position: [9.5, 10.5], facing: 0}
+  - {id: blue-1, side: blue, sheet: porter, model: fig.ldr, position: [11.5, 10.5], facing: 0}
+"""
+    scene = parse_scene(text + units, "treat-test.yaml")
+    game = Game.start(scene, FlatGeometry.from_scene(scene, width=60, depth=30))
+    blue_to_play(game)
+    units = game.state.units
+    units["red-1"] = replace(units["red-1"], damage=1)
+    treats = [a for a in game.legal_actions() if isinstance(a, Treat)]
+    assert treats == [Treat("blue-medic", "red-1")]          # the friend is not wounded yet
+    assert strong().choose(game) != treats[0]
+    units["blue-1"] = replace(units["blue-1"], damage=1)
+    treats = [a for a in game.legal_actions() if isinstance(a, Treat)]
+    assert treats[0] == Treat("blue-medic", "red-1") and Treat("blue-medic", "blue-1") in treats
+    assert strong().choose(game) == Treat("blue-medic", "blue-1")
+
+
+def test_bow_3_3_while_a_pilot_has_yet_to_play_the_ai_chooses():
+    """BOW §3.3: piloting is the AI's (bow-ai-2: courses checked past friends and walls, §3.6). While a
+    unit of the side aboard a vehicle has yet to play, strong's choice is the AI's on the same stream."""
+    from bow3d.rulesets.bow.ai import AIPlayer
+
+    scene = scene_of("""\
+  - {id: blue-1, side: blue, sheet: rifleman, model: fig.ldr, facing: 0}
+  - {id: blue-2, side: blue, sheet: rifleman, model: fig.ldr, position: [10.5, 20.5], facing: 0}
+  - {id: red-1, side: red, sheet: rifleman, model: fig.ldr, position: [95.5, 28.5], facing: 180}
+""", """\
+  - {id: blue-jeep, side: blue, sheet: jeep, model: jeep.ldr, position: [12, 10], facing: 0, speed: 0,
+     occupants: [blue-1]}
+""")
+    game = Game.start(scene, FlatGeometry.from_scene(scene, width=100, depth=40))
+    blue_to_play(game)
+    chosen = strong(5).choose(game)
+    assert chosen == AIPlayer("blue", np.random.default_rng(5)).choose(game)
+    assert chosen != GreedyPlayer("blue").choose(game)   # greedy's plan alone would step the rifleman on foot

@@ -2,17 +2,19 @@
 
 Layer: rulesets (BOW; no world, view or replay import). What it adds to the fixed baseline (greedy.py);
 the arena's figures for the whole are in benchmarks/RESULTS.md:
-- a target is worth its cost points (BOW Annex A.4) times the exact chance that the attack kills it
-  (§2.4.2: Binomial brick rolls, with the rules' own brick counts), plus a share of the damage short
-  of a kill; a target that has not played this round is worth UNPLAYED times more (§2.2: sides
-  alternate units, so one killed before it plays loses its action too);
+- a target is worth its cost points (BOW Annex A.4, with the weapon in its hand) times the exact
+  chance that the attack kills it (§2.4.2: Binomial brick rolls, with the rules' own brick counts),
+  plus a share of the wounds that fall short of a kill; a target that has not played this round is
+  worth UNPLAYED times more (§2.2: sides alternate units, so one killed before it plays loses its
+  action too);
 - before shooting with two actions left, the unit's turn is searched: the CLOSE_IN_STEPS steps
   that end nearest the target are played on the game, every attack the rules then accept is weighed,
   and the step is taken back (Game.pop); a step whose best attack is worth CLOSE_IN times the attack
   from here is taken first (§2.4.2: one range band closer is one brick more);
-- a wounded friend within touch is treated (§2.4.4);
-- while a unit aboard a vehicle has yet to play, the AI (bow-ai-2, ai.py) chooses for the side: its
-  pilots steer on courses checked past friends and walls and get off a blocked vehicle (§3.3, §3.6).
+- without an attack, a wounded friend within touch is treated (§2.4.4);
+- while a unit of the side aboard a vehicle has yet to play, the AI (bow-ai-2, ai.py) chooses the
+  side's next action: its pilots steer on courses checked past friends and walls and get off a
+  blocked vehicle (§3.3, §3.6); a turn on foot that the AI begins, strong finishes.
 Without an attack it steps towards the nearest enemy as greedy does. It reads no clock and draws only
 through the AI's tie-breaks, so a replay's choices are re-derived from its seed like the AI's.
 
@@ -29,10 +31,12 @@ from typing import Any
 from bow3d.rulesets.bow.actions import Action, Attack, Move, Treat
 from bow3d.rulesets.bow.ai import AIPlayer
 from bow3d.rulesets.bow.combat import attack_plan
+from bow3d.rulesets.bow.context import sheet_value
 from bow3d.rulesets.bow.cost import unit_cost, vehicle_cost
 from bow3d.rulesets.bow.greedy import GreedyPlayer
 from bow3d.rulesets.bow.odds import attack_odds
 from bow3d.rulesets.bow.queries import actors
+from bow3d.rulesets.bow.state import cell_centre
 
 STRONG_VERSION = "bow-strong-2"
 UNPLAYED = 1.5        # a target still to play this round is worth this much more (its action is lost too)
@@ -58,11 +62,15 @@ class StrongPlayer(GreedyPlayer):
         legal = game.legal_actions()
         attacks = [a for a in legal if isinstance(a, Attack)]
         if attacks:
-            return self._close_in(game, max(attacks, key=lambda a: self.worth(game, a)), legal)
-        treats = [a for a in legal if isinstance(a, Treat)]
+            return self._close_in(game, max(attacks, key=lambda a: self.weigh(game, a)), legal)
+        treats = [a for a in legal if isinstance(a, Treat) and self._side_of(game, a.target) == self.side]
         return treats[0] if treats else super().choose(game)
 
-    def worth(self, game: Any, action: Attack) -> float:
+    @staticmethod
+    def _side_of(game: Any, id: str) -> str:
+        return (game.state.units.get(id) or game.state.vehicles[id]).side
+
+    def weigh(self, game: Any, action: Attack) -> float:
         """Annex A.4 cost points the attack is expected to take off the field (-1 when refused)."""
         plan, _unused = attack_plan(game, action)
         if plan is None:
@@ -70,19 +78,22 @@ class StrongPlayer(GreedyPlayer):
         state = game.state
         target = state.units.get(action.target) or state.vehicles[action.target]
         sheet = game.ctx.sheet(target.sheet)
-        cost = vehicle_cost(sheet) if action.target in state.vehicles else unit_cost(sheet, target.weapon)
-        hp = max(1, int(getattr(sheet, "hp", 1) or 1))
+        if action.target in state.vehicles:
+            cost = vehicle_cost(sheet)
+        else:   # the weapon in hand may be one picked up (the scene's catalogue), not the sheet's
+            cost = unit_cost(sheet, game.ctx.weapon(target.sheet, target.weapon))
+        hp = max(1, int(sheet_value(sheet, "hp", 1)))
         left = max(1, hp - int(target.damage))
         odds = attack_odds(int(plan["attack"]), int(plan["dodge"]), game.ctx.p)
         kill = math.fsum(p for k, p in odds.damage_distribution.items() if k >= left)
-        wound = WOUND_SHARE * (odds.expected_damage - kill * left) / hp
+        wound = WOUND_SHARE * math.fsum(k * p for k, p in odds.damage_distribution.items() if k < left) / hp
         return cost * (UNPLAYED if getattr(target, "played", True) is False else 1.0) * (kill + wound)
 
     def _close_in(self, game: Any, attack: Attack, legal: list) -> Action:
         """The attack, or a step first when the search finds a much better attack from there (docstring)."""
         state = game.state
         unit = state.units[attack.unit]
-        if int(getattr(game.ctx.sheet(unit.sheet), "action_budget", 2) or 2) - unit.actions_used < 2:
+        if int(sheet_value(game.ctx.sheet(unit.sheet), "action_budget", 1)) - unit.actions_used < 2:
             return attack
         target = state.units.get(attack.target) or state.vehicles[attack.target]
         aboard = getattr(target, "aboard", None)
@@ -90,12 +101,13 @@ class StrongPlayer(GreedyPlayer):
         if at is None:
             return attack
         steps = sorted((m for m in legal if isinstance(m, Move) and m.unit == unit.id and m.to != unit.cell),
-                       key=lambda m: math.dist((m.to[0] + 0.5, m.to[1] + 0.5), at))
-        best, bar = None, CLOSE_IN * self.worth(game, attack)
+                       key=lambda m: math.dist(cell_centre(m.to), at))
+        best, bar = None, CLOSE_IN * self.weigh(game, attack)
         for step in steps[:CLOSE_IN_STEPS]:
             game.apply(step)
             try:
-                then = max((self.worth(game, a) for a in game.legal_actions() if isinstance(a, Attack)), default=-1.0)
+                then = max((self.weigh(game, a) for a in game.legal_actions()
+                            if isinstance(a, Attack) and a.unit == unit.id), default=-1.0)
             finally:
                 game.pop()
             if then > bar:
