@@ -124,6 +124,11 @@ class Executor:
                     yield from self._done(pending.popleft(), bar)
             while pending:
                 yield from self._done(pending.popleft(), bar)
+        except GeneratorExit:
+            # the caller stopped reading (a zip with a shorter list, a break): the work it will not read is
+            # dropped, the workers stay for the next map (stopping them here broke an arena's next pairing)
+            self.forget(item for item, _unused in pending)
+            raise
         except BaseException:
             self.cancel(item for item, _unused in pending)
             raise
@@ -145,6 +150,9 @@ class Executor:
 
     def cancel(self, handles: Iterable[Any]) -> None:
         """Stop the work not yet resolved (after an error or Ctrl+C)."""
+
+    def forget(self, handles: Iterable[Any]) -> None:
+        """Drop work whose results nobody will read; the workers stay for the next map."""
 
     def close(self) -> None:
         pass
@@ -230,12 +238,15 @@ class LocalExecutor(Executor):
                                "finished before is kept") from None
 
     def cancel(self, handles: Iterable[Future]) -> None:
-        for future in handles:
-            future.cancel()
+        self.forget(handles)
         self._stop()
 
+    def forget(self, handles: Iterable[Future]) -> None:
+        for future in handles:
+            future.cancel()   # a chunk already running finishes; its result is dropped
+
     def _stop(self) -> None:
-        processes = list(getattr(self.pool, "_processes", {}).values())  # the pool's own children only
+        processes = list((getattr(self.pool, "_processes", None) or {}).values())  # the pool's own children only
         self.pool.shutdown(wait=False, cancel_futures=True)
         for process in processes:
             with contextlib.suppress(Exception):

@@ -93,12 +93,16 @@ class RayExecutor(Executor):
             self.in_flight[index] -= 1
 
     def cancel(self, handles: Iterable[Any]) -> None:
-        for _unused, ref in handles:
+        self.forget(handles)
+        self._kill()
+
+    def forget(self, handles: Iterable[Any]) -> None:
+        for index, ref in handles:
+            self.in_flight[index] -= 1   # never resolved: no longer counted against its worker
             try:
                 self.ray.cancel(ref, force=False)
-            except Exception:  # noqa: BLE001 (an actor task may refuse; the actors are killed below)
+            except Exception:  # noqa: BLE001 (an actor task may refuse; cancel() then kills the actors)
                 pass
-        self._kill()
 
     def _kill(self) -> None:
         for actor in getattr(self, "actors", []):

@@ -74,3 +74,12 @@ def test_mishaps_are_counted_from_the_records_only_for_piloted_vehicles():
     tally(DriftMove(None, "jeep"), [Event("collision", 2, {"vehicle": "jeep", "kind": "decor", "other": None})])
     tally(CompulsoryMove("blue-9"), [Event("left_field", 3, {"vehicle": "jeep", "occupants": []})])
     assert tally.mishaps == [("blue", "friendly_run_over"), ("blue", "crash")]
+
+
+def test_three_players_on_two_workers_play_every_pairing(scene_path):
+    """Each pairing is one map on the same pool of workers. The arena reads exactly its games from each
+    map, so the map's generator is closed before it is exhausted; that used to stop the pool, and the
+    second pairing failed ("cannot schedule new futures after shutdown")."""
+    result = play_arena(scene_path, ["greedy", "ai", "strong"], 2, max_rounds=2, geometry_factory=flat, workers=2)
+    assert [(p.a, p.b, p.games) for p in result.pairings] == [("greedy", "ai", 2), ("greedy", "strong", 2),
+                                                              ("ai", "strong", 2)]

@@ -73,6 +73,16 @@ def test_items_are_drawn_lazily_a_bounded_window_at_a_time():
     assert next(drawn) < 10 + 2 * 3 * 2 + 2 + 1  # what was handed out: the results read plus one window
 
 
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_map_read_only_in_part_leaves_the_workers_for_the_next_map(workers):
+    """A caller may stop reading a map early (zip with a shorter list, a break): the work it will not read
+    is dropped and the workers stay; only an error or Ctrl+C stops them."""
+    with open_executor("local", workers) as executor:
+        read = [r[0] for _, r in zip(range(5), executor.map(Square(), range(40), progress=False))]
+        again = [r[0] for r in executor.map(Square(), range(6), progress=False)]
+    assert read == list(range(5)) and again == list(range(6))
+
+
 def test_unknown_engine_and_workers_are_plain_errors():
     from bow3d.errors import UserInputError
 
