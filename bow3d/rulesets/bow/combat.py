@@ -24,7 +24,7 @@ from bow3d.rules.refusal import Reason, Refusal
 from bow3d.rulesets.bow.actions import Action, Attack
 from bow3d.rulesets.bow.chance import RollRequest
 from bow3d.rulesets.bow.context import DISPUTE_BRICKS, sheet_value, weapon_arc, weapon_kind, weapon_reach
-from bow3d.rulesets.bow.queries import actors, geo_id, is_exposed, seat_of, within
+from bow3d.rulesets.bow.queries import actors, body, geo_id, is_exposed, seat_of, within
 from bow3d.rulesets.bow.resolvers import resolves
 from bow3d.rulesets.bow.sight import is_covered, range_penalty, sees
 from bow3d.rulesets.bow.state import UnitState, replace
@@ -37,8 +37,7 @@ if TYPE_CHECKING:
 
 def dodge_armor(g: Game, target: str) -> int:
     """Dodge/Armor bricks of a unit or vehicle (dodge skill + armor)."""
-    state = g.state
-    sheet = g.ctx.sheet((state.units.get(target) or state.vehicles[target]).sheet)
+    sheet = g.ctx.sheet(body(g, target).sheet)
     return int(sheet_value(sheet, "dodge", 0)) + int(sheet_value(sheet, "armor", 0))
 
 
@@ -173,17 +172,13 @@ def check_attack(g: Game, action: Attack) -> Refusal | None:
     return attack_plan(g, action)[1]
 
 
-def _side_of(g: Game, id: str) -> str:
-    return (g.state.units.get(id) or g.state.vehicles[id]).side
-
-
 def apply_attack(g: Game, action: Attack) -> list[Event]:
     plan, _unused = attack_plan(g, action)
     events = spend(g, action.unit)
     events.append(g.event("attack", unit=action.unit, target=action.target, weapon=plan["weapon"],
                           attack_bricks=plan["attack"], dodge_bricks=plan["dodge"], range_penalty=plan["penalty"],
                           covered=plan["covered"], distance=plan["distance"], melee=plan["kind"] == "melee"))
-    attacker, defender = g.state.units[action.unit].side, _side_of(g, action.target)
+    attacker, defender = g.state.units[action.unit].side, body(g, action.target).side
     if plan["dispute"]:
         return events + answers.request(g, "dispute", [
             RollRequest(attacker, DISPUTE_BRICKS, "dispute_sees", g.ctx.p, unit=action.unit, target=action.target),
@@ -192,7 +187,7 @@ def apply_attack(g: Game, action: Attack) -> list[Event]:
 
 
 def _attack_rolls(g: Game, plan: dict[str, Any]) -> list[Event]:
-    attacker, defender = g.state.units[plan["unit"]].side, _side_of(g, plan["target"])
+    attacker, defender = g.state.units[plan["unit"]].side, body(g, plan["target"]).side
     return answers.request(g, "attack", [
         RollRequest(attacker, plan["attack"], "attack", g.ctx.p, unit=plan["unit"], target=plan["target"]),
         RollRequest(defender, plan["dodge"], "dodge", g.ctx.p, target=plan["target"])], plan=plan)

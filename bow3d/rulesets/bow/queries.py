@@ -16,6 +16,11 @@ if TYPE_CHECKING:
     from bow3d.rules.game import Game
 
 
+def body(g: Game, id: str):
+    """The unit or vehicle called `id` (its state)."""
+    return g.state.units.get(id) or g.state.vehicles[id]
+
+
 def eligible(g: Game, side: str) -> list[str]:
     """Units of the side still to play this round (in play, not played), in scene order (BOW §2.2)."""
     return [u.id for u in g.state.units.values() if u.side == side and u.in_play and not u.played]

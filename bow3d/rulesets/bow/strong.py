@@ -35,7 +35,7 @@ from bow3d.rulesets.bow.context import sheet_value
 from bow3d.rulesets.bow.cost import unit_cost, vehicle_cost
 from bow3d.rulesets.bow.greedy import GreedyPlayer
 from bow3d.rulesets.bow.odds import attack_odds
-from bow3d.rulesets.bow.queries import actors
+from bow3d.rulesets.bow.queries import actors, body
 from bow3d.rulesets.bow.state import cell_centre
 
 STRONG_VERSION = "bow-strong-2"
@@ -63,12 +63,8 @@ class StrongPlayer(GreedyPlayer):
         attacks = [a for a in legal if isinstance(a, Attack)]
         if attacks:
             return self._close_in(game, max(attacks, key=lambda a: self.weigh(game, a)), legal)
-        treats = [a for a in legal if isinstance(a, Treat) and self._side_of(game, a.target) == self.side]
+        treats = [a for a in legal if isinstance(a, Treat) and body(game, a.target).side == self.side]
         return treats[0] if treats else super().choose(game)
-
-    @staticmethod
-    def _side_of(game: Any, id: str) -> str:
-        return (game.state.units.get(id) or game.state.vehicles[id]).side
 
     def weigh(self, game: Any, action: Attack) -> float:
         """Annex A.4 cost points the attack is expected to take off the field (-1 when refused)."""
@@ -76,7 +72,7 @@ class StrongPlayer(GreedyPlayer):
         if plan is None:
             return -1.0
         state = game.state
-        target = state.units.get(action.target) or state.vehicles[action.target]
+        target = body(game, action.target)
         sheet = game.ctx.sheet(target.sheet)
         if action.target in state.vehicles:
             cost = vehicle_cost(sheet)
@@ -95,7 +91,7 @@ class StrongPlayer(GreedyPlayer):
         unit = state.units[attack.unit]
         if int(sheet_value(game.ctx.sheet(unit.sheet), "action_budget", 1)) - unit.actions_used < 2:
             return attack
-        target = state.units.get(attack.target) or state.vehicles[attack.target]
+        target = body(game, attack.target)
         aboard = getattr(target, "aboard", None)
         at = state.vehicles[aboard].position if aboard is not None else target.position
         if at is None:
