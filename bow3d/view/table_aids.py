@@ -1,7 +1,7 @@
 """What players reach for at the table (issue 17): the measuring tape, "who sees this cell", melee reach
 and charge previews, and the reachable cells drawn to read on any baseplate and through walls.
 
-Layer: view. Geometry from the world (`World.tape_studs`, `World.seen_at`), judgements from the
+Layer: view. Geometry from the world (`World.head`, `World.seen_at`), judgements from the
 ruleset (`length_unit`, `range_band`, `range_rings`; melee reach and charges through the rules'
 own checker: an action is shown only when `Game.check` accepts it), words here through
 bow3d.i18n. World frame, Z up, LDU (1 stud = 20 LDU); cells are stud cells (i, j).
@@ -194,10 +194,7 @@ class TableAids:
     def measure_between(self, a, b) -> Measure:
         """Measure from a to b (unit ids or world points), draw the tape with its bands and its label."""
         self.ends = [a, b]
-        if self.world is not None and all(not isinstance(e, str) or e in self.world.bodies for e in (a, b)):
-            studs = self.world.tape_studs(*(e if isinstance(e, str) else self.point_of(e) for e in (a, b)))
-        else:
-            studs = float(np.linalg.norm(self.point_of(a) - self.point_of(b)) / markers.STUD_LDU)
+        studs = float(np.linalg.norm(self.point_of(a) - self.point_of(b)) / markers.STUD_LDU)   # heads: world.head
         units = sum(isinstance(e, str) for e in (a, b))
         ends = "heads" if self.heads or units == 2 else ("head-ground" if units else "ground")
         words = _("{reading} ({ends})").format(reading=tape_words(self.ruleset, studs, self.params),

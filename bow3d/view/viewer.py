@@ -101,6 +101,7 @@ class Viewer:
         self.tape_owner = self  # who holds the tape mode (tape_mode, aids, show_tape): the viewer or the play UI
         self._tape_press = None  # the end a left press in tape mode fell on (a unit id or a world point)
         self._tape_dragging = False
+        self._tape_pointer = None  # where the pointer was when the tape last followed it (per-frame task)
         base.disable_mouse()
         base.set_background_color(*SKY)
         add_lights(self.base.render)
@@ -439,7 +440,9 @@ class Viewer:
             self.aids.update()
         if self._drag is not None or self._tape_press is not None:
             pointer = self._pointer()
-            if pointer is not None:
+            # a tape is picked and redrawn only when the pointer has moved (not every frame it rests)
+            if pointer is not None and (self._drag is not None or pointer != self._tape_pointer):
+                self._tape_pointer = pointer
                 self.on_pointer_move(*pointer)
         return task.cont
 

@@ -687,12 +687,6 @@ class World:
         closest 3D distance between their boxes; 'centres' between their positions seen from above."""
         return queries.measure(self, a, b, between, unit)
 
-    def tape_studs(self, a, b) -> float:
-        """The measuring tape: the 3D distance in studs between two ends, each a body id (its head, as
-        BOW's ruler: §2.4.2) or a world point (3,) in LDU."""
-        ends = [self.head(end) if isinstance(end, str) else np.asarray(end, np.float64).reshape(3) for end in (a, b)]
-        return float(np.linalg.norm(ends[0] - ends[1]) / STUD)
-
     def seen_at(self, cell: tuple[int, int], viewers) -> dict[str, float]:
         """Viewer id -> visible fraction of a minifig standing on `cell` (bow3d.world.heatmap.seen_at)."""
         from bow3d.world.heatmap import seen_at
