@@ -150,16 +150,12 @@ def whole_percent(fraction: float) -> str:
         return percent_sign("<1")
     if 0.995 <= fraction < 1.0:
         return percent_sign(">99")
-    return percent_sign(f"{fraction * 100:.0f}")
+    return percent(fraction)
 
 
 def percent_sign(number: str) -> str:
     """'38' -> '38%' / '38 %' (French puts a space before the sign)."""
     return f"{number} %" if current() == "fr" else f"{number}%"
-
-
-__all__ = ["DOMAIN", "LANGUAGES", "LOCALE_DIR", "N_", "_", "catalogue", "choose", "current", "decimal", "integer", "language_code",
-           "missing", "ngettext", "percent_sign", "speaking", "use", "whole_percent"]
 
 
 def percent(fraction: float, digits: int = 0) -> str:
@@ -172,3 +168,9 @@ def marked(message: str) -> str:
     """A message marked for the catalogue elsewhere (`N_`: a ruleset's title, a table's word) in the
     language spoken; the empty text stays empty (gettext would give the catalogue's header)."""
     return _(message) if message else message
+
+
+__all__ = ["DOMAIN", "LANGUAGES", "LOCALE_DIR", "N_", "_", "catalogue", "choose", "current", "decimal", "integer", "language_code",
+           "marked", "missing", "ngettext", "percent", "percent_sign", "speaking", "use", "whole_percent"]
+
+

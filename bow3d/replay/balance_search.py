@@ -194,17 +194,13 @@ def army_points(scene: Any, edits: tuple[SceneEdit, ...] = ()) -> dict[str, floa
     return army_costs(apply_edits(scene, edits))
 
 
-def _pct(value: float) -> str:
-    return percent(value, 1)
-
-
 def _sides_table(run: dict[str, Any]) -> list[str]:
     lines = [_("| side | cost points | wins | win rate | score | 95 % CI |"), "|---|---:|---:|---:|---:|---|"]
     for side, data in run["sides"].items():
         low, high = data["ci95"]
         cp = "" if data.get("cost_points") is None else f"{data['cost_points']:g}"
-        lines.append(f"| {side} | {cp} | {data['wins']} | {_pct(data['win_rate'])} | {_pct(data['score'])} | "
-                     f"{_pct(low)}-{_pct(high)} |")
+        lines.append(f"| {side} | {cp} | {data['wins']} | {percent(data['win_rate'], 1)} | {percent(data['score'], 1)} | "
+                     f"{percent(low, 1)}-{percent(high, 1)} |")
     lines.append("\n" + _("Draws: {draws}; average rounds: {rounds}; seeds {first}..{last}.").format(
         draws=run["draws"], rounds=decimal(run["average_rounds"]), first=run["first_seed"],
         last=run["first_seed"] + run["games"] - 1))
@@ -232,7 +228,7 @@ def format_markdown(report: dict[str, Any], chart: str | None = None) -> str:
         cost = "" if unit["cost"] is None else f"{unit['cost']:g}"
         kills = decimal(unit["kills_per_game"], 2)
         out.append(f"| {unit['id']} | {unit['side']} | {unit['sheet']} | {cost} | {kills} | "
-                   f"{_pct(unit['survival'])} | {decimal(unit['cp_taken_per_game'])} |")
+                   f"{percent(unit['survival'], 1)} | {decimal(unit['cp_taken_per_game'])} |")
     out += ["", _("### Sheets: value against cost points"), "",
             _("Value = cost points of the enemies a unit of the sheet takes out per game; per CP = value / its cost."),
             "", _("| sheet | units | CP | kills per game | survival | value (CP taken per game) | value per CP |"),
@@ -241,17 +237,17 @@ def format_markdown(report: dict[str, Any], chart: str | None = None) -> str:
         cost = "" if sheet["cost"] is None else f"{sheet['cost']:g}"
         per = "" if sheet.get("value_per_cp") is None else decimal(sheet["value_per_cp"], 2)
         out.append(f"| {sheet['sheet']} | {sheet['units']} | {cost} | {decimal(sheet['kills_per_game'], 2)} | "
-                   f"{_pct(sheet['survival'])} | {decimal(sheet['cp_taken_per_game'])} | {per} |")
+                   f"{percent(sheet['survival'], 1)} | {decimal(sheet['cp_taken_per_game'])} | {per} |")
     out += ["", _("## Suggestion"), "", report["suggestion"], ""]
     if report["screened"]:
         fav = max(base["sides"], key=lambda s: base["sides"][s]["score"])
         out += [_("Changes tried on the first {games} seeds ({side}'s score on them; the scene as it is scores "
                   "{score} there):").format(games=report["screened"][0]["games"], side=fav,
-                                            score=_pct(report.get("screen_base_score") or base["sides"][fav]["score"])),
+                                            score=percent(report.get("screen_base_score") or base["sides"][fav]["score"], 1)),
                 "", _("| change | {side}'s score | fair |").format(side=fav), "|---|---:|---|"]
         for tried in report["screened"]:
             fair = _("yes") if tried["fair"] else _("no")
-            out.append(f"| {tried['words']} | {_pct(tried['favoured_score'])} | {fair} |")
+            out.append(f"| {tried['words']} | {percent(tried['favoured_score'], 1)} | {fair} |")
     if after:
         out += ["", _("## With the suggestion"), "", f"**{after['verdict']}**", ""] + _sides_table(after)
     return "\n".join(out) + "\n"

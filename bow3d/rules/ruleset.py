@@ -188,7 +188,8 @@ class Ruleset:
     def is_reproducible(self, version: str) -> bool:
         """Does the opponent of that version choose the same from the same seed (no clock)? Replay
         verify re-derives only those."""
-        return version == self.ai_version or version in self.retired_opponents()
+        return version not in self.clocked_opponents() and (version == self.ai_version
+                                                             or version in self.retired_opponents())
 
     def opponent(self, name: str, side: str, rng: Any) -> Any:
         """The opponent called `name` (or a version of one) playing `side`, tie-breaks on `rng`;

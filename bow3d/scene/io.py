@@ -23,7 +23,7 @@ from bow3d.errors import SceneError, UserInputError
 from bow3d.paths import write_new
 from bow3d.textformats import MAX_LISTED, format_path, load_yaml_document
 from bow3d.scene.model import FORMAT, FORMAT_NAME, FORMAT_VERSION, Scene
-from bow3d.i18n import N_, _, integer
+from bow3d.i18n import N_, _, integer, marked
 from bow3d.scene.pydantic_words import problem
 
 FieldPath = tuple[str | int, ...]
@@ -179,13 +179,10 @@ def _issues_from_validation(error: ValidationError, data: dict[str, Any]) -> lis
         if message.startswith("Value error, "):
             message = message[len("Value error, "):]
         kind = item["type"]
-        fix = _(_FIXES[kind]) if _FIXES.get(kind) else ""
-        position = False
+        fix = marked(_FIXES.get(kind, ""))
         if "position" in loc[:-1] and isinstance(loc[-1], int):  # units[0].position[1] -> units[0].position
             loc = loc[:loc.index("position") + 1]
-            message, fix, position = _("needs two numbers [x, y] in studs"), _("write it like [12.5, 8.5]"), True
-        if position:
-            pass
+            message, fix = _("needs two numbers [x, y] in studs"), _("write it like [12.5, 8.5]")
         elif kind == "missing":
             message = _("missing")
         elif kind == "extra_forbidden":

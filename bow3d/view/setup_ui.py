@@ -39,7 +39,7 @@ from bow3d.view import markers
 ZONE_SHARE = 1.0 / 3.0    # each side's deployment zone: this share of the table from its edge
 ZONE_ALPHA = 90
 MAX_SHEETS = 9            # keys 1-9
-ROOF_LDU = 2 * 24.0 + 0.5  # more than two bricks above the floor around it: a roof or a wall's top
+ROOF_LDU = 2 * markers.BRICK_LDU + 0.5  # more than two bricks above the floor around it: a roof or a wall's top
 FLOOR_RADIUS = 8          # studs round a cell where its floor is looked for...
 FLOOR_SHARE = 10.0        # ...the floor: this percentile of those cells' heights (streets and yards, not roofs)
 
@@ -190,7 +190,7 @@ class SetupUI:
         if above > ROOF_LDU:
             self._say(_("cell {cell} is {bricks} bricks above the ground around it (a roof, a wall's top, a "
                         "tree): choose a cell on the ground").format(cell=f"({cell[0]}, {cell[1]})",
-                                                              bricks=f"{above / 24.0:.0f}"))
+                                                              bricks=f"{above / markers.BRICK_LDU:.0f}"))
             return None
         if self.selected is not None:
             unit = self.scene.unit(self.selected)

@@ -187,8 +187,8 @@ class BowRuleset(Ruleset):
     def is_reproducible(self, version: str) -> bool:
         """Every BOW opponent named today (none reads a clock) and the retired AI; not bow-strong-1,
         whose search stopped on a time budget."""
-        return version not in self.clocked_opponents() and (version in self.opponents().values()
-                                                             or super().is_reproducible(version))
+        return super().is_reproducible(version) or (version not in self.clocked_opponents()
+                                                    and version in self.opponents().values())
 
     def army_costs(self, scene: Any) -> dict[str, int]:
         from bow3d.rulesets.bow.cost import army_costs
