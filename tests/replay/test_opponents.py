@@ -86,3 +86,19 @@ def test_a_strong_game_verifies_its_choices_and_the_first_strong_is_checked_for_
     result = verify_replay(old, geometry_factory=flat)
     assert result.ok and result.players_checked == ("red",), result
     assert "bow-strong-1" in (result.ai_note or "") and "time budget" in result.ai_note
+
+
+def test_every_ruleset_s_ai_plays_the_version_its_replay_headers_name():
+    """A replay header names the ruleset's ai_version and verify re-derives its choices with the player
+    the ruleset makes: the two are one AI (a bumped AI with the ruleset left behind would fail verify
+    on every new replay), and each retired version's player says it is that version."""
+    import numpy as np
+
+    from bow3d.rulesets import known
+
+    for ruleset in known():
+        side = "blue"
+        player = ruleset.player(side, np.random.default_rng(0))
+        assert getattr(player, "version", ruleset.ai_version) == ruleset.ai_version, ruleset.name
+        for version, factory in ruleset.retired_opponents().items():
+            assert factory(side, np.random.default_rng(0)).version == version

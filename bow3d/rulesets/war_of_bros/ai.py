@@ -15,6 +15,8 @@ What it does, in the book's words:
   replies least likely to, then attacks the target with the best odds (P(perish) x its unit power),
   turning to face it first; cancels an attack whose line of fire meets a friend;
 - Final Movement Step: steps back into cover with the movement left;
+- a Mechanized unit never drives or turns over a friend (he would be trampled like an enemy) nor
+  through light or medium cover (it would be destroyed);
 - calls every Attack Of Opportunity; escapes a trample away from the tracks; keeps its Primary
   Target (Capture The Frag) the unit farthest from the enemy.
 
@@ -58,8 +60,16 @@ _RANK_FACTOR = np.array(COVER_RANK_FACTOR)
 WEIGHED_LIMIT = 256               # moves weighed, remembered per unit and state (see WarOfBrosAI._weighed)
 
 
+AI_VERSION = "war-of-bros-ai-2"
+FIRST_AI_VERSION = "war-of-bros-ai-1"
+
+
 class WarOfBrosAI:
-    """Plays one side (see the module docstring)."""
+    """Plays one side (see the module docstring; AI_VERSION). `spares_friends`: a Mechanized unit never
+    drives (or turns) over a friend (the first version weighed only the decor it would destroy)."""
+
+    version = AI_VERSION
+    spares_friends = True
 
     def __init__(self, side: str, rng: np.random.Generator) -> None:
         self.side = side
@@ -174,9 +184,12 @@ class WarOfBrosAI:
         if abs((bearing - unit.facing + 180.0) % 360.0 - 180.0) <= FACING_TOLERANCE_DEG:
             return None
         turn = Turn(unit_id, round(bearing, 2))
-        if game.check(turn) is not None or _crushes(game, unit_id, turn.facing, 0.0) or not self._may_turn(game, unit_id):
+        if game.check(turn) is not None or self._spoils(game, unit_id, turn.facing, 0.0) or not self._may_turn(game, unit_id):
             return None
         return turn
+
+    def _spoils(self, game: Any, unit_id: str, heading: float, distance: float) -> bool:
+        return _crushes(game, unit_id, heading, distance, friends=self.spares_friends)
 
     def _may_turn(self, game: Any, unit_id: str) -> bool:
         """At most TURNS free turns in a step (a Mechanized unit's turn moves its centre: no endless dance)."""
@@ -233,7 +246,7 @@ class WarOfBrosAI:
         if best is None:
             return None
         action, facing = best
-        if facing is not None and (game.check(Turn(unit_id, facing)) is not None or _crushes(game, unit_id, facing, 0.0)
+        if facing is not None and (game.check(Turn(unit_id, facing)) is not None or self._spoils(game, unit_id, facing, 0.0)
                                    or not self._may_turn(game, unit_id)):
             return None
         if facing is None and game.check(action) is not None:
@@ -306,8 +319,8 @@ class WarOfBrosAI:
             tries += 1
             action = Move(unit_id, round(heading, 2), round(distance, 3))
             if game.check(action) is None:
-                if _crushes(game, unit_id, action.heading, action.distance):
-                    continue   # a Mechanized unit keeps the cover standing: it is its friends' cover too
+                if self._spoils(game, unit_id, action.heading, action.distance):
+                    continue   # a Mechanized unit keeps the cover standing and its friends alive
                 return action
             blocked[round(heading, 2)] = distance
         return None
@@ -519,14 +532,19 @@ class WarOfBrosAI:
         return found[0]
 
 
-def _crushes(game: Any, unit_id: str, heading: float, distance: float) -> bool:
-    """The move (or turn: distance 0) destroys decor (a Mechanized unit through light or medium cover)."""
+def _crushes(game: Any, unit_id: str, heading: float, distance: float, friends: bool = True) -> bool:
+    """The move (or turn: distance 0) of a Mechanized unit destroys decor (light or medium cover: its friends'
+    cover too) or, with `friends`, drives over a friend: "Mechanized units can also trample Infantry units
+    they drive over", whoever they are (a d8 weapon; one that evades must still move 6 cm away)."""
     from bow3d.rulesets.war_of_bros.movement import plan_move
 
     if not game.ctx.profile(unit_id).mechanized:
         return False
     found, _unused = plan_move(game, unit_id, heading, distance)
-    return found is not None and bool(found.destroyed)
+    if found is None:
+        return False
+    units, side = game.state.units, game.state.units[unit_id].side
+    return bool(found.destroyed) or (friends and any(units[other].side == side for other in found.trampled))
 
 
 def g_power(game: Any, unit_id: str) -> float:
@@ -604,3 +622,12 @@ def _slabs(p: np.ndarray, q: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.
             np.maximum(t0, enter, out=t0)
             np.minimum(t1, leave, out=t1)
     return t0, t1
+
+
+class FirstWarOfBrosAI(WarOfBrosAI):
+    """The AI as its first version played (FIRST_AI_VERSION), kept so that the replays it played still
+    re-derive its choices: its tanks drove over their own infantry (37 friends trampled to death in 20
+    games of the bundled scene)."""
+
+    version = FIRST_AI_VERSION
+    spares_friends = False

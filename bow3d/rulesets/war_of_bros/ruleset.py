@@ -37,7 +37,7 @@ class WarOfBrosRuleset(Ruleset):
     sheet_model = UnitSheet
     event_schema = SCHEMA
     action_classes = ACTION_CLASSES
-    ai_version = "war-of-bros-ai-1"
+    ai_version = "war-of-bros-ai-2"   # bump when the AI's choices change (keep the older one in retired_opponents)
 
     def __init__(self) -> None:
         super().__init__()
@@ -136,6 +136,11 @@ class WarOfBrosRuleset(Ruleset):
         from bow3d.rulesets.war_of_bros.ai import WarOfBrosAI
 
         return WarOfBrosAI(side, rng)
+
+    def retired_opponents(self) -> dict[str, Any]:
+        from bow3d.rulesets.war_of_bros.ai import FIRST_AI_VERSION, FirstWarOfBrosAI
+
+        return {FIRST_AI_VERSION: FirstWarOfBrosAI}
 
     def army_costs(self, scene: Any) -> dict[str, int]:
         return checks.army_costs(scene)
