@@ -14,8 +14,33 @@ ORDER = ["bench_ldraw", "bench_inspect", "bench_render", "bench_world", "bench_s
          "bench_war_of_bros", "bench_blaze_of_glory", "bench_batch", "bench_opponents", "bench_video"]
 
 
+USAGE = """usage: python -m benchmarks [NAME ...]
+
+Run the benchmarks and print each one's section (Markdown: figures, and ratios against the peer measured
+in the same run). With no NAME, every benchmark runs and benchmarks/RESULTS.md is rewritten; with names,
+only those run and RESULTS.md is left as it is (paste a section in by hand).
+
+benchmarks: {names}
+
+examples:
+  python -m benchmarks                      # all of them (tens of minutes on 2 cores)
+  python -m benchmarks bench_rules          # one ('rules' will do)
+  python -m benchmarks bench_war_of_bros bench_opponents
+"""
+
+
 def main(argv: list[str]) -> int:
-    names = argv or [n for n in ORDER if (HERE / f"{n}.py").exists()]
+    known = [n for n in ORDER if (HERE / f"{n}.py").exists()]
+    if any(arg in ("-h", "--help") for arg in argv):
+        print(USAGE.format(names=", ".join(known)))
+        return 0
+    argv = [arg if arg in known or f"bench_{arg}" not in known else f"bench_{arg}" for arg in argv]  # 'rules' too
+    unknown = [arg for arg in argv if arg not in known]
+    if unknown:
+        print(f"python -m benchmarks: no benchmark called {', '.join(unknown)}; the benchmarks are "
+              f"{', '.join(known)} (python -m benchmarks --help)", file=sys.stderr)
+        return 2
+    names = argv or known
     sections = []
     for name in names:
         print(f"running {name} ...", file=sys.stderr, flush=True)
