@@ -27,6 +27,7 @@ actually in reach, and the checker only about the few best moves.
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
@@ -290,13 +291,7 @@ class WarOfBrosAI:
         return self._p_fast[fast][0]
 
     def _p_kill_exact(self, weapon: Any, profile: Any, part: str, cover: str) -> float:
-        vital = part == "back" and not reactive_shield_active(profile, weapon, part)
-        key = (weapon, profile.sheet, part, cover, vital)
-        if key not in self._odds:
-            saves = {step: save_of(profile, step, part, weapon) for step in STEPS}
-            odds = attack_odds(attack_dice(weapon, vital=vital), saves, cover, profile.mechanized)
-            self._odds[key] = float(odds.p_perish)
-        return self._odds[key]
+        return p_perish(weapon, profile, part, cover)
 
     # -- moves ---------------------------------------------------------------------------------------------------
     def _best_move(self, game: Any, unit_id: str, left_cm: float, mode: str) -> Move | None:
@@ -366,8 +361,8 @@ class WarOfBrosAI:
 
     def _clear(self, game: Any, unit_id: str, spots: np.ndarray) -> np.ndarray:
         """(K,) bool: the spots worth asking the checker about: on the battlefield, and the way there (the box
-        round the base's start and end, seen from above) clear of what the unit can never cross (the first,
-        its own spot, always kept)."""
+        round the base's start and end, seen from above) clear of what the unit can never cross, and for a
+        Mechanized unit of its friends' bases (the first, its own spot, always kept)."""
         ctx, me = game.ctx, game.state.units[unit_id]
         profile = ctx.profile(unit_id)
         half = min(ctx.bases[unit_id]) / 2.0 * 0.9     # a little inside the base: the checker has the last word
@@ -378,6 +373,10 @@ class WarOfBrosAI:
                 (spots[:, 1] - half >= bounds[2]) & (spots[:, 1] + half <= bounds[3])
         if not profile.airborne:
             walls = self._walls(game, profile)
+            if profile.mechanized and self.spares_friends:   # its friends' bases too: it would trample them
+                friends = [plan.bounds([measures.corners(game, u.id)]) for u in game.state.units.values()
+                           if u.side == self.side and u.id != unit_id and u.on_field and ctx.profile(u.id).infantry]
+                walls = np.concatenate([walls, np.array(friends)]) if friends else walls
             if len(walls):
                 start = np.broadcast_to(np.asarray(me.position, float), spots.shape)
                 way = spots - start
@@ -530,6 +529,15 @@ class WarOfBrosAI:
                  np.array([covers.rank(p.cover) for p in pieces], np.int64),
                  np.array([p.instance for p in pieces], np.int64)), terrain)
         return found[0]
+
+
+@functools.lru_cache(maxsize=4096)
+def p_perish(weapon: Any, profile: Any, part: str, cover: str) -> float:
+    """P(the target perishes) of one attack (odds.py, the steps the game plays): a function of frozen values,
+    kept for the whole process (every game's AI asks the same few hundred)."""
+    vital = part == "back" and not reactive_shield_active(profile, weapon, part)
+    saves = {step: save_of(profile, step, part, weapon) for step in STEPS}
+    return float(attack_odds(attack_dice(weapon, vital=vital), saves, cover, profile.mechanized).p_perish)
 
 
 def _crushes(game: Any, unit_id: str, heading: float, distance: float, friends: bool = True) -> bool:
