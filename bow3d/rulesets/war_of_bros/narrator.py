@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from bow3d.i18n import N_, _, current, decimal, percent, speaking
+from bow3d.i18n import N_, _, current, decimal, speaking, whole_percent
 from bow3d.rules.events import Event, Narrator
 
 QUIET_KINDS = frozenset({"roll_requested", "decision_requested", "activation_ended", "step"})
@@ -102,9 +102,9 @@ def _impact(e: Event) -> str:
         return _("Impact Step: nothing of {target} is seen from {unit}").format(unit=d["unit"], target=d["target"])
     if d["cover"] == "none":
         return _("Impact Step: {target} is not behind cover ({hidden} hidden)").format(
-            target=d["target"], hidden=percent(float(d["hidden"])))
+            target=d["target"], hidden=whole_percent(float(d["hidden"])))
     return _("Impact Step: {target} is behind {cover} cover ({hidden} hidden; {material}: {given_by})").format(
-        target=d["target"], cover=_term(COVERS, d["cover"]), hidden=percent(float(d["hidden"])), material=d["material"],
+        target=d["target"], cover=_term(COVERS, d["cover"]), hidden=whole_percent(float(d["hidden"])), material=d["material"],
         given_by=d["given_by"])
 
 

@@ -144,3 +144,17 @@ def test_the_schema_is_kept_in_a_snapshot():
     """Rewrite with `python -c "from bow3d.rulesets.war_of_bros.events import SCHEMA; import json;
     print(json.dumps(SCHEMA.as_dict(), indent=2))" > tests/data/rulesets/war-of-bros-events.schema.json`."""
     assert json.loads(SNAPSHOT.read_text()) == SCHEMA.as_dict()
+
+
+def test_the_impact_step_s_hidden_share_never_rounds_a_little_to_nothing():
+    """Impact Step: the battle log gives the share hidden as the sight verdicts do ('<1%', not '0%', for a
+    sliver behind a blocker; '>99%' for all but a sliver): 'not behind cover' is the verdict, not 0."""
+    from bow3d.rules.events import Event
+
+    def hidden(share, cover="none"):
+        return LINES["impact"](Event("impact", 2, {"unit": "b1", "target": "r1", "airborne": False, "visible": True,
+                                                   "cover": cover, "hidden": share, "material": "plant",
+                                                   "given_by": "6064.dat"}))
+
+    assert hidden(0.003) == "Impact Step: r1 is not behind cover (<1% hidden)"
+    assert "(>99% hidden;" in hidden(0.996, "medium") and "(58% hidden;" in hidden(0.58, "medium")
