@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from bow3d.commands.simulate import add_engine_arguments, engine_workers
+from bow3d.commands.simulate import add_engine_arguments, engine_workers, workers_phrase
 from bow3d.i18n import _, decimal, ngettext, percent
 
 NAME = "arena"
@@ -76,7 +76,7 @@ def arena_lines(result) -> list[str]:
         scene=result.scene, players=len(result.players),
         pairings=ngettext("{n} pairing", "{n} pairings", len(result.pairings)).format(n=len(result.pairings)),
         games=result.games, first=first, second=second, engine=result.engine,
-        workers=ngettext("{n} worker", "{n} workers", result.workers).format(n=result.workers),
+        workers=workers_phrase(result.workers),
         seconds=decimal(result.seconds))]
     for pairing in result.pairings:
         low, high = pairing.interval(pairing.a)

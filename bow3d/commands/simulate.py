@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from bow3d.errors import UserInputError
-from bow3d.i18n import _, decimal, integer, ngettext, percent_sign
+from bow3d.i18n import _, decimal, integer, ngettext, percent
 
 NAME = "simulate"
 ORDER = 45
@@ -145,6 +145,11 @@ def run(args: argparse.Namespace) -> int:
     return 130 if summary.interrupted else 0
 
 
+def workers_phrase(workers: int) -> str:
+    """'1 worker', '2 workers' in the language spoken (the first line of simulate's and arena's reports)."""
+    return ngettext("{n} worker", "{n} workers", workers).format(n=workers)
+
+
 def print_summary(summary, names: dict[str, str], seed: int) -> None:
     """The games' counts in the language spoken: wins per side, draws, average rounds, games per second."""
     last = seed + max(summary.played, 1) - 1
@@ -153,10 +158,10 @@ def print_summary(summary, names: dict[str, str], seed: int) -> None:
     print(_("{scene}: {games}, {seeds}, {engine} engine, {workers}").format(
         scene=summary.scene, games=ngettext("{n} game", "{n} games", summary.played).format(n=integer(summary.played)),
         seeds=seeds, engine=summary.engine,
-        workers=ngettext("{n} worker", "{n} workers", summary.workers).format(n=summary.workers)))
+        workers=workers_phrase(summary.workers)))
     for side, wins in summary.wins.items():
         who = f" ({names[side]})" if names else ""
-        share = percent_sign(f"{100 * wins / max(summary.played, 1):.0f}")
+        share = percent(wins / max(summary.played, 1))
         print(f"  {side + who:<12} " + ngettext("{wins:>5} win  ({share})", "{wins:>5} wins ({share})", wins)
               .format(wins=wins, share=share))
     draws = _("draws")
