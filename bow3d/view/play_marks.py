@@ -100,8 +100,11 @@ def draw_cells(ui) -> None:
             frame = markers.frame_corners(8.5, 8.5, 4.0, 5.0) + [*centres[k], z[k] + markers.STUD_HEIGHT]
             pieces.append((frame, CHARGE_RGBA))
     ui._cells = cells_node(ui.base.render, centres, z, pieces)
-    if pieces:  # the preview and the charge frames show through walls and figures too
-        add_xray(markers.solid_node(ui._cells, "move-preview", pieces, unlit=True), 0.5)
+    if pieces:  # the preview and the charge frames show through walls and figures too: their x-ray pass only
+        # (cells_node drew them, lit, with the tiles; a second solid copy would fight the first for depth)
+        solid = markers.solid_node(ui._cells, "move-preview", pieces, unlit=True)
+        add_xray(solid, 0.5)
+        solid.remove_node()
 
 def draw_melee(ui) -> None:
     """A red ring round each enemy the chosen unit reaches in melee now."""
