@@ -156,14 +156,12 @@ class PlayUI(PlayMotion):
         """A left click at window pixel (x, y): a unit under it, else the stud cell under it."""
         from bow3d.view.picking import pick_cell, pick_unit
 
-        unit = pick_unit(self.base, self.nodes, (x, y))
         if self.tape_mode:
-            from bow3d.view.picking import pick_point
-
-            end = unit if unit is not None else pick_point(self.base, self.nodes, (x, y))
+            end = self.viewer.pick_end(x, y)
             if end is not None:
                 self.on_tape_end(end)
             return
+        unit = pick_unit(self.base, self.nodes, (x, y))
         if unit is not None:
             self.on_click_unit(unit)
             return

@@ -308,14 +308,14 @@ class Viewer:
             return
         if self.nodes is None:
             return
-        from bow3d.view.picking import pick_point, pick_unit
+        from bow3d.view.picking import pick_unit
 
-        unit = pick_unit(self.base, self.nodes, (x, y))
         if self.tape_mode:
-            end = unit if unit is not None else pick_point(self.base, self.nodes, (x, y))
+            end = self.pick_end(x, y)
             if end is not None:
                 self.on_tape_end(end)
             return
+        unit = pick_unit(self.base, self.nodes, (x, y))
         if unit is not None:
             self.on_click_unit(unit)
 
