@@ -17,6 +17,7 @@ and the temporary file is removed.
     open_exclusive(path, "w", force=False)        a new file written in place as it goes (a replay: flushed
                                                   line by line, a crash keeps what was written)
     check_new(path, force=False)                  the same refusals up front, before long work
+    make_folder(path, option)                     an output folder, made with its parents when missing
     free_path(folder, stem, suffix)               a name nobody uses: stem.png, stem-2.png, ...
 """
 
@@ -43,6 +44,22 @@ def free_path(folder: str | Path, stem: str, suffix: str) -> Path:
         n += 1
         candidate = folder / f"{stem}-{n}{suffix}"
     return candidate
+
+
+def make_folder(path: str | os.PathLike[str], option: str) -> Path:
+    """The folder at `path` (a command's `option`, e.g. '--replays'), made with its parents when missing.
+    Raises UserInputError naming the option when a file stands there (or on the way) or the folder
+    cannot be made (no permission, a read-only disk)."""
+    folder = Path(path)
+    if folder.exists() and not folder.is_dir():
+        raise UserInputError(_("{folder}: exists and is not a folder; choose another {option}").format(
+            folder=folder, option=option))
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise UserInputError(_("{folder}: the folder cannot be made ({value}); choose another {option}").format(
+            folder=folder, value=_reason(error), option=option)) from None
+    return folder
 
 
 def check_new(path: str | os.PathLike[str], *, force: bool = False) -> Path:
@@ -194,7 +211,9 @@ def _commit(tmp: Path, out: Path, force: bool) -> None:
 
 def _reason(error: OSError) -> str:
     if error.errno == errno.ENOSPC:
-        return "the disk is full; free some space and run again"
+        return _("the disk is full; free some space and run again")
     if error.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
-        return f"{error.strerror or 'permission denied'}; choose a folder you may write to"
+        return _("{reason}; choose a folder you may write to").format(reason=error.strerror or _("permission denied"))
+    if error.errno == errno.ENOTDIR:
+        return _("a file stands where a folder is needed on the way")
     return error.strerror or str(error)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from bow3d.errors import UserInputError
 from bow3d.i18n import _, decimal, integer
-from bow3d.paths import free_path
+from bow3d.paths import free_path, make_folder
 from bow3d.ldraw import Library, load_model
 
 NAME = "demo"
@@ -64,11 +64,7 @@ def demo_scene() -> Path:
 
 
 def _out_dir(text: str) -> Path:
-    out = Path(text)
-    if out.exists() and not out.is_dir():
-        raise UserInputError(_("{out} exists and is not a folder; choose another --out").format(out=out))
-    out.mkdir(parents=True, exist_ok=True)
-    return out
+    return make_folder(text, "--out")
 
 
 def ending_words(ended: str) -> str:

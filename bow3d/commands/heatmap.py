@@ -12,7 +12,7 @@ import numpy as np
 
 from bow3d.batch import Job
 from bow3d.errors import UserInputError
-from bow3d.paths import check_new
+from bow3d.paths import check_new, make_folder
 from bow3d.i18n import _, current, ngettext, percent, speaking
 
 NAME = "heatmap"
@@ -183,13 +183,14 @@ def run_all_units(args: argparse.Namespace) -> int:
     if folder.suffix.lower() == ".png":
         raise UserInputError(_("{folder}: with --all-units, -o names a folder (one picture per unit "
                                "goes there)").format(folder=folder))
-    if folder.exists() and not folder.is_dir():
-        raise UserInputError(_("{folder}: exists and is not a folder; choose another -o").format(folder=folder))
+    if folder.exists() and not folder.is_dir():   # refused before the world is built (make_folder says it again)
+        raise UserInputError(_("{folder}: exists and is not a folder; choose another {option}").format(
+            folder=folder, option="-o"))
     scene, world = load_world(args.scene, args.library, args.allow_missing)  # refused here, once, when broken
     units = [b.id for b in world.bodies.values() if b.kind == "unit" and world.active[b.index]]
     if not units:
         raise UserInputError(_("{scene}: no unit on the battlefield to map").format(scene=args.scene))
-    folder.mkdir(parents=True, exist_ok=True)
+    make_folder(folder, "-o")
     targets = {unit: folder / f"heatmap-{unit}.png" for unit in units}
     for target in targets.values():
         check_new(target, force=args.force)

@@ -20,7 +20,7 @@ def films(folder: Path, args: argparse.Namespace) -> int:
     from bow3d.batch import open_executor
     from bow3d.commands.render import parse_size
     from bow3d.commands.simulate import engine_workers
-    from bow3d.paths import check_new, write_new
+    from bow3d.paths import check_new, make_folder, write_new
     from bow3d.view.films import FilmJob, replays_in
 
     if not folder.is_dir():
@@ -29,15 +29,12 @@ def films(folder: Path, args: argparse.Namespace) -> int:
     if not replays:
         raise UserInputError(_("{folder}: no .bowreplay or .bowpack file in this folder").format(folder=folder))
     out_dir = Path(args.out) if args.out else folder
-    if out_dir.exists() and not out_dir.is_dir():
-        raise UserInputError(_("{out_dir}: exists and is not a folder; -o names the folder for the "
-                               "films").format(out_dir=out_dir))
     size = parse_size(args.size or "1280x720")
     args.fps = 30 if args.fps is None else args.fps
     if not 1 <= args.fps <= 120:
         raise UserInputError(_("--fps {fps}: give a whole number of frames per second from 1 to 120, "
                                "e.g. 30").format(fps=args.fps))
-    out_dir.mkdir(parents=True, exist_ok=True)
+    make_folder(out_dir, "-o")
     targets = {str(r.resolve()): out_dir / f"{r.stem}.mp4" for r in replays}
     for target in targets.values():
         check_new(target, force=args.force)

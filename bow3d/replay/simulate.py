@@ -22,7 +22,7 @@ from typing import IO, Any
 
 from bow3d.batch import Executor, Job, Spool, open_executor
 from bow3d.errors import SceneError, UserInputError
-from bow3d.paths import free_path
+from bow3d.paths import free_path, make_folder
 from bow3d.replay.format import SUFFIX, ReplayWriter, file_sha256, library_kind, sight_method
 from bow3d.replay.opponents import header_word
 from bow3d.replay.session import DEFAULT_MAX_ROUNDS, play_game, prepare_geometry, side_ids
@@ -304,12 +304,7 @@ def simulate(scene_path: str | os.PathLike, games: int, seed: int = 1, replays_d
 
     scene = apply_edits(load_scene(scene_path), edits)  # fail early, in this process, with the scene's own message
     if replays_dir is not None:
-        folder = Path(replays_dir)
-        if folder.exists() and not folder.is_dir():
-            raise UserInputError(_("{folder} exists and is not a folder; choose another --replays")
-                                 .format(folder=folder))
-        folder.mkdir(parents=True, exist_ok=True)
-        replays_dir = str(folder.resolve())
+        replays_dir = str(make_folder(replays_dir, "--replays").resolve())
     job = GameJob.of(scene_path, library=library if library is not None else (
                      None if geometry_factory is not None else library_choice()),
                      max_rounds=max_rounds, replays_dir=replays_dir, edits=tuple(edits),

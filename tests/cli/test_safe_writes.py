@@ -213,3 +213,23 @@ def test_written_files_get_the_permissions_open_would_give(tmp_path, mask):
         os.umask(old)
     assert stat.S_IMODE(out.stat().st_mode) == 0o666 & ~mask
     assert stat.S_IMODE((tmp_path / "film.mp4").stat().st_mode) == 0o666 & ~mask
+
+
+@pytest.mark.parametrize("args", [
+    ["simulate", "SCENE", "--games", "1", "--no-progress", "--replays", "OUT"],
+    ["replay", "films", "REPLAYS", "-o", "OUT"],
+    ["demo", "--out", "OUT", "--no-video"],
+], ids=["simulate --replays", "replay films -o", "demo --out"])
+def test_an_output_folder_under_a_file_is_one_line_and_exit_2(tmp_path, capsys, args):
+    """An output folder whose way runs through a file (or one that stands as a file) is refused with the
+    option to change, exit 2, before anything is written; it was an 'internal error' (NotADirectoryError)."""
+    root = Path(__file__).resolve().parents[2]
+    lone = tmp_path / "lone.yaml"
+    lone.write_text("the user's own file\n")
+    swap = {"SCENE": str(root / "scenes" / "village.yaml"), "REPLAYS": str(root / "replays")}
+    for out, words in ((lone / "sub", "the folder cannot be made (a file stands where a folder is needed on the way)"),
+                       (lone, "exists and is not a folder")):
+        assert main([swap.get(a, str(out) if a == "OUT" else a) for a in args]) == 2
+        err = capsys.readouterr().err
+        assert f"{out}: {words}; choose another {args[args.index('OUT') - 1]}" in err and "internal" not in err
+    assert lone.read_text() == "the user's own file\n" and sorted(tmp_path.iterdir()) == [lone]
