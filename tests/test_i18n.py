@@ -183,3 +183,23 @@ def test_the_english_only_books_terms_are_said_to_be_bow3d_s_translation(french)
         for english, word in terms.items():
             assert f"#   {english} = {word}" in header
             assert all(part.lower() in said for part in word.split("/")[:1]), word
+
+
+def test_every_ruleset_says_how_its_games_end_in_each_language():
+    """The rules' result codes ('win', 'points', War of Bros' 'power', Blaze of Glory's 'survivors') are words in
+    the battle log's game_over line and in `replay verify`, French included: each bundled replay's result has
+    its ruleset's words (they were printed raw: 'red gagne (win)')."""
+    import json
+
+    from bow3d.rulesets import known, load_scene, ruleset_of
+
+    for ruleset in known():
+        english, french = ruleset.narrator("en"), ruleset.narrator("fr")
+        assert {"win", "draw"} <= set(english.results), ruleset.name
+        for code in english.results:
+            assert french.result(code) not in (code, english.result(code)), (ruleset.name, code)
+    for path in sorted((ROOT / "replays").glob("*.bowreplay")):
+        lines = path.read_text().splitlines()
+        end = json.loads(lines[-1])["end"]
+        scene = load_scene(path.parent / json.loads(lines[0])["scene"])
+        assert end["result"] in ruleset_of(scene).narrator().results, path.name

@@ -67,12 +67,12 @@ def _out_dir(text: str) -> Path:
     return make_folder(text, "--out")
 
 
-def ending_words(ended: str) -> str:
-    """How a game ended ('win', 'draw', 'points', 'record limit') in the language spoken."""
-    names = {"win": lambda: _("win"), "draw": lambda: _("draw"), "points": lambda: _("points"),
-             "record limit": lambda: _("record limit")}
-    say = names.get(str(ended))
-    return say() if say is not None else str(ended)
+def ending_words(scene, ended: str) -> str:
+    """How a game ended in the language spoken: the rules' result in the ruleset's words, or the session's
+    'record limit' (bow3d.replay.session)."""
+    from bow3d.rulesets import ruleset_of
+
+    return _("record limit") if ended == "record limit" else ruleset_of(scene).narrator().result(ended)
 
 
 def _step(text: str) -> float:
@@ -142,7 +142,7 @@ def play_short_game(scene, library: Library, out: Path, seed: int, max_rounds: i
         result = play_game(scene, world, None, seed, writer=writer, max_rounds=max_rounds)
     winner = _("{side} wins").format(side=result.winner) if result.winner else _("no winner")
     print("  " + _("{winner} after {rounds} rounds ({ended}), {records} records, {seconds} s; replay {path}").format(
-        winner=winner, rounds=result.rounds, ended=ending_words(result.ended), records=result.records,
+        winner=winner, rounds=result.rounds, ended=ending_words(scene, result.ended), records=result.records,
         seconds=decimal(time.perf_counter() - started), path=target))
     return target
 

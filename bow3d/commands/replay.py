@@ -177,6 +177,7 @@ KIND_WORDS = {"divergence": N_("diverges at "), "chance": N_("forged throw at ")
 def verify(path: Path, as_json: bool = False, scene: str | None = None, allow_incomplete: bool = False) -> int:
     """Re-simulate and check; ok -> exit 0, any problem (an incomplete game too, unless allowed) ->
     one line, exit 2."""
+    from bow3d.replay.opened import open_replay
     from bow3d.replay.verify import verify_replay
 
     result = verify_replay(path, scene=scene)
@@ -203,10 +204,10 @@ def verify(path: Path, as_json: bool = False, scene: str | None = None, allow_in
         checks.append(result.ai_note)
     if not result.complete:
         outcome = _("no result")
-    elif result.winner:
-        outcome = _("{side} wins ({result})").format(side=result.winner, result=result.result)
     else:
-        outcome = _("no winner ({result})").format(result=result.result)
+        how = open_replay(path, scene).narrator().result(result.result)   # the ruleset's words for its result
+        outcome = (_("winner: {side} ({result})").format(side=result.winner, result=how) if result.winner
+                   else _("no winner ({result})").format(result=how))
     status = _("complete") if result.complete else _("incomplete (stopped after round {round})").format(
         round=result.rounds)
     line = _("{path}: {entries} entries re-simulated, {checks}; {status}: {outcome}").format(

@@ -179,9 +179,21 @@ class Narrator:
     """
 
     language = "en"
+    results: Mapping[str, str] = {}   # the ruleset's result codes ('win', 'draw', ...) -> their words (N_-marked)
 
     def line(self, event: Event, following: Sequence[Event] = ()) -> str | None:
         raise NotImplementedError
+
+    def result(self, code: str) -> str:
+        """How a game ended (the rules' result code of its game_over event) in this narrator's language; a
+        code the ruleset has no words for, as it is."""
+        from bow3d.i18n import marked, speaking
+
+        words = self.results.get(code)
+        if words is None:
+            return str(code)
+        with speaking(self.language):
+            return marked(words)
 
     def lines(self, events: Sequence[Event]) -> list[str]:
         """The log lines of the events of one record, in order."""

@@ -202,10 +202,13 @@ def _recovery(e: Event) -> str:
     return _term(words, e.data["outcome"]).format(unit=e.data["unit"])
 
 
+GAME_RESULTS = {"win": N_("win"), "draw": N_("draw"), "survivors": N_("most survivors")}   # game_over's (cards.py)
+
+
 def _game_over(e: Event) -> str:
     d = e.data
     outcome = _("{side} win").format(side=d["winner"]) if d["winner"] else _("a draw")
-    return _("game over: {outcome} ({result})").format(outcome=outcome, result=d["result"])
+    return _("game over: {outcome} ({result})").format(outcome=outcome, result=_term(GAME_RESULTS, d["result"]))
 
 
 LINES: dict[str, Callable[[Event], str]] = {
@@ -279,6 +282,8 @@ LINES: dict[str, Callable[[Event], str]] = {
 class BlazeNarrator(Narrator):
     """Blaze of Glory's battle log in `language` (None: the language spoken; French: bow3d's translation of
     the book's terms, the module's docstring)."""
+
+    results = GAME_RESULTS
 
     def __init__(self, language: str | None = None):
         self.language = language or current()

@@ -11,7 +11,7 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from bow3d.i18n import _, current, decimal, ngettext, speaking
+from bow3d.i18n import N_, _, current, decimal, marked, ngettext, speaking
 from bow3d.i18n import whole_percent as percent  # imported by los_picture too
 from bow3d.rules.events import Event, Narrator
 from bow3d.rulesets.bow.context import STUDS_PER_SPEED
@@ -163,10 +163,12 @@ def _decision(e: Event, decided: bool) -> str:
     return _("{side} decides ({decision})").format(side=d["side"], decision=what)
 
 
+RESULT_WORDS = {"win": N_("win"), "draw": N_("draw"), "points": N_("points")}   # game_over's result (turns.py)
+
+
 def _game_over(e: Event) -> str:
     d = e.data
-    how = {"win": lambda: _("win"), "draw": lambda: _("draw"), "points": lambda: _("points")}.get(d["result"])
-    result = how() if how is not None else d["result"]
+    result = marked(RESULT_WORDS[d["result"]]) if d["result"] in RESULT_WORDS else d["result"]
     if d["winner"]:
         return _("game over: {winner} wins ({result})").format(winner=d["winner"], result=result)
     return _("game over: draw ({result})").format(result=result)
@@ -273,6 +275,8 @@ def marking_words(marking: str) -> str:
 class BowNarrator(Narrator):
     """BOW 1.3's battle log in `language` (English: the words of the English edition; French: the
     words of the French rule book, bow3d/locale/fr)."""
+
+    results = RESULT_WORDS
 
     def __init__(self, language: str | None = None):
         self.language = language or current()

@@ -150,12 +150,15 @@ def _order(e: Event) -> str:
     return _("Unit Placement: {side} places first (rolls: {rolls})").format(side=d["sides"][0], rolls=rolls)
 
 
+RESULT_WORDS = {"win": N_("win"), "draw": N_("draw"), "power": N_("by unit power")}   # game_over's (turns.py)
+
+
 def _game_over(e: Event) -> str:
     d = e.data
     rewards = ", ".join(f"{s} +{v}" for s, v in d["rewards"].items())
     who = _("{side} wins").format(side=d["winner"]) if d["winner"] else _("a draw")
     return _("The encounter ends: {outcome} ({result}); maximum unit power gained: {rewards}").format(
-        outcome=who, result=d["result"], rewards=rewards)
+        outcome=who, result=_term(RESULT_WORDS, d["result"]), rewards=rewards)
 
 
 LINES: dict[str, Callable[[Event], str]] = {
@@ -232,6 +235,8 @@ LINES: dict[str, Callable[[Event], str]] = {
 class WarOfBrosNarrator(Narrator):
     """War of Bros' battle log in `language` (None: the language spoken; French: bow3d's translation of
     the book's terms, the module's docstring)."""
+
+    results = RESULT_WORDS
 
     def __init__(self, language: str | None = None):
         self.language = language or current()
