@@ -96,10 +96,10 @@ def chunked(items: Iterable, size: int) -> Iterator[list]:
 def progress_bar(total: int | None, label: str | None, unit: str, enabled: bool):
     """A tqdm bar on stderr: count/total, elapsed<time left, rate per second (rate and ETA need `total`).
     It stays when done, drawn once more with the final count, so the run ends with what it did."""
-    from tqdm import tqdm
+    from bow3d.progress import bar
 
-    return tqdm(total=total, desc=label, unit=unit, disable=not enabled, dynamic_ncols=True, smoothing=0.05,
-                mininterval=0.5, file=sys.stderr, leave=True, unit_scale=False)
+    return bar(total, unit, label, enabled, dynamic_ncols=True, smoothing=0.05, mininterval=0.5, leave=True,
+               unit_scale=False)
 
 
 class Executor:

@@ -60,9 +60,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tqdm import tqdm
-
     from bow3d.commands.los import load_world
+    from bow3d.progress import bar as progress_bar
     from bow3d.world.heatmap import cover_map
 
     if args.all_units:
@@ -81,8 +80,8 @@ def run(args: argparse.Namespace) -> int:
     cells = int(np.isfinite(world.grid.heights).sum())
     if args.viewer:
         world.body(args.viewer)
-        with tqdm(total=cells, unit=_("cell"), disable=args.no_progress,
-                  desc=_("seen from {viewer}").format(viewer=args.viewer)) as bar:
+        with progress_bar(cells, _("cell"), _("seen from {viewer}").format(viewer=args.viewer),
+                          not args.no_progress) as bar:
             line = visibility_picture(scene, world, args.viewer, out, args.force, bar.update)
         print(line)
     else:
@@ -94,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
                    and world.active[b.index]]
         if not enemies:
             raise UserInputError(_("--cover {cover}: no enemy unit on the battlefield").format(cover=args.cover))
-        with tqdm(total=cells * len(enemies), unit=_("cell"), disable=args.no_progress, desc=_("cover")) as bar:
+        with progress_bar(cells * len(enemies), _("cell"), _("cover"), not args.no_progress) as bar:
             heat, counts = cover_map(world, args.cover, lambda f: ruleset.in_cover(f, scene.ruleset), bar.update)
         from bow3d.view.heatmap_picture import cover_colours, cover_legend, draw_heatmap_picture
 

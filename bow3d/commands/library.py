@@ -96,10 +96,9 @@ class _ProgressBar:
 
     def update(self, done: int, total: int | None) -> None:
         if self.bar is None:
-            from tqdm import tqdm
+            from bow3d.progress import bar
 
-            self.bar = tqdm(total=total, unit="B", unit_scale=True, unit_divisor=1024, desc=_("download"),
-                            file=sys.stderr, leave=False)
+            self.bar = bar(total, "B", _("download"), unit_scale=True, unit_divisor=1024, leave=False)
         self.bar.update(done - self.bar.n)
 
     def __exit__(self, *exc) -> None:

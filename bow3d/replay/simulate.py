@@ -27,7 +27,7 @@ from bow3d.replay.format import SUFFIX, ReplayWriter, file_sha256, library_kind,
 from bow3d.replay.opponents import header_word
 from bow3d.replay.session import DEFAULT_MAX_ROUNDS, play_game, prepare_geometry, side_ids
 from bow3d.replay.variants import SceneEdit, apply_edits
-from bow3d.i18n import _
+from bow3d.i18n import _, integer
 
 GeometryFactory = Callable[[Any], Any]
 PlayersFactory = Callable[[Any, int], dict]     # (scene, seed) -> {side: player}; picklable (module level)
@@ -276,9 +276,9 @@ def check_games(games: int, seed: int) -> None:
     from bow3d.replay.dice import check_seed
 
     if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
-        raise UserInputError(_("--games {games}: give 1 to {MAX_GAMES:,} games (even at a thousand "
-                               "games a second on a cluster, {MAX_GAMES:,} take eleven days)")
-                             .format(games=games, MAX_GAMES=MAX_GAMES))
+        raise UserInputError(_("--games {games}: give 1 to {max_games} games (even at a thousand "
+                               "games a second on a cluster, {max_games} take eleven days)")
+                             .format(games=games, max_games=integer(MAX_GAMES)))
     check_seed(seed)
     check_seed(seed + games - 1, "--seed + --games")
 

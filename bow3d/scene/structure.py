@@ -25,7 +25,7 @@ from bow3d.ldraw.files import open_capped, read_capped
 from bow3d.ldraw.flatten import MAX_DEPTH, group_rows, ref_matrices
 from bow3d.ldraw.library import UnsafeReference
 from bow3d.ldraw.parse import LDrawFile, normalise_name, parse_document
-from bow3d.i18n import _
+from bow3d.i18n import _, integer
 
 
 @dataclass
@@ -229,10 +229,11 @@ def model_structure(model: Model, library: Library) -> Structure:
     placements = walker.plan(main, key)
     allowed = library.budget.max_instances
     if placements + len(model.instances) > allowed:
-        raise SceneError(_("{path}: places its sub-models {placements:,} times and its parts {value:,} "
-                           "times, more than the load budget of {allowed:,} instances; split the "
+        raise SceneError(_("{path}: places its sub-models {placements} times and its parts {value} "
+                           "times, more than the load budget of {allowed} instances; split the "
                            "battlefield or simplify its sub-models")
-                         .format(path=model.path, placements=placements, value=len(model.instances), allowed=allowed))
+                         .format(path=model.path, placements=integer(placements), value=integer(len(model.instances)),
+                                 allowed=integer(allowed)))
     walker.walk(root, key)
     instances = model.instances
     if len(walker.slots) != len(instances) or any(

@@ -273,7 +273,7 @@ def write_film(renderer: FilmRenderer, out_path: str | Path | None, fps: int = 3
     once for both. A progress bar with the time left on stderr."""
     from contextlib import ExitStack
 
-    from tqdm import tqdm
+    from bow3d.progress import bar as progress_bar
 
     from bow3d.view.encoder import GifWriter, quality_settings
 
@@ -294,9 +294,8 @@ def write_film(renderer: FilmRenderer, out_path: str | Path | None, fps: int = 3
             writers.append(stack.enter_context(GifWriter(gif_path, renderer.size, fps, width=gif_width or
                                                          renderer.size[0], gif_fps=gif_fps or fps)))
         name = label or Path(out_path if out_path is not None else gif_path).name
-        bar = tqdm(total=len(frames), unit=_("frame"), desc=_("rendering {name}").format(name=name),
-                   disable=not progress,
-                   leave=False, dynamic_ncols=True)
+        bar = progress_bar(len(frames), _("frame"), _("rendering {name}").format(name=name), progress,
+                           leave=False, dynamic_ncols=True)
         try:
             for frame in film_frames(renderer, fps, frames):
                 for writer in writers:

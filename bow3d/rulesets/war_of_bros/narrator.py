@@ -11,6 +11,7 @@ notes and in the French catalogue.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -105,7 +106,16 @@ def _impact(e: Event) -> str:
             target=d["target"], hidden=whole_percent(float(d["hidden"])))
     return _("Impact Step: {target} is behind {cover} cover ({hidden} hidden; {material}: {given_by})").format(
         target=d["target"], cover=_term(COVERS, d["cover"]), hidden=whole_percent(float(d["hidden"])), material=d["material"],
-        given_by=d["given_by"])
+        given_by=_blocker(d["given_by"]))
+
+
+def _blocker(given_by: str | None) -> str | None:
+    """The event's blocker ('6064.dat, Green, war-of-bros.ldr line 60': cover.describe, stored as it is since
+    the first War of Bros replays) with its file and line in the language spoken."""
+    found = re.fullmatch(r"(.*), (\S+) line (\d+)", given_by or "")
+    if found is None:
+        return given_by
+    return found.group(1) + _(", {file} line {line}").format(file=found.group(2), line=found.group(3))
 
 
 def _save(e: Event) -> str:

@@ -158,3 +158,14 @@ def test_the_impact_step_s_hidden_share_never_rounds_a_little_to_nothing():
 
     assert hidden(0.003) == "Impact Step: r1 is not behind cover (<1% hidden)"
     assert "(>99% hidden;" in hidden(0.996, "medium") and "(58% hidden;" in hidden(0.58, "medium")
+
+
+def test_the_impact_step_s_blocker_names_its_file_and_line_in_the_language_spoken():
+    """The event keeps cover.describe's words ('..., war-of-bros.ldr line 60'); the French log says 'ligne'."""
+    from bow3d.rules.events import Event
+    from bow3d.rulesets.war_of_bros.narrator import WarOfBrosNarrator
+
+    event = Event("impact", 2, {"unit": "b1", "target": "r1", "airborne": False, "visible": True, "cover": "medium",
+                                "hidden": 0.58, "material": "plant", "given_by": "6064.dat, Green, war-of-bros.ldr line 60"})
+    assert WarOfBrosNarrator("en").line(event).endswith("plant: 6064.dat, Green, war-of-bros.ldr line 60)")
+    assert WarOfBrosNarrator("fr").line(event).endswith("6064.dat, Green, war-of-bros.ldr ligne 60)")
