@@ -153,6 +153,11 @@ def whole_percent(fraction: float) -> str:
     return percent(fraction)
 
 
+def semicolon() -> str:
+    """'; ' between the parts of a line, ' ; ' in French (a space before the sign, as before ':')."""
+    return " ; " if current() == "fr" else "; "
+
+
 def percent_sign(number: str) -> str:
     """'38' -> '38%' / '38 %' (French puts a space before the sign)."""
     return f"{number} %" if current() == "fr" else f"{number}%"
@@ -171,6 +176,6 @@ def marked(message: str) -> str:
 
 
 __all__ = ["DOMAIN", "LANGUAGES", "LOCALE_DIR", "N_", "_", "catalogue", "choose", "current", "decimal", "integer", "language_code",
-           "marked", "missing", "ngettext", "percent", "percent_sign", "speaking", "use", "whole_percent"]
+           "marked", "missing", "ngettext", "percent", "percent_sign", "semicolon", "speaking", "use", "whole_percent"]
 
 

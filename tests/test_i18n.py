@@ -203,3 +203,12 @@ def test_every_ruleset_says_how_its_games_end_in_each_language():
         end = json.loads(lines[-1])["end"]
         scene = load_scene(path.parent / json.loads(lines[0])["scene"])
         assert end["result"] in ruleset_of(scene).narrator().results, path.name
+
+
+def test_parts_of_a_line_are_parted_by_a_semicolon_the_language_s_way(capsys):
+    """French puts a space before ';' as before ':' ('p = 0,262 ; 20 tenons'), in the lines bow3d joins itself too
+    (they read 'p = 0,262; 20 tenons' among translated ones written ' ; ')."""
+    assert main(["--lang", "fr", "odds", "3", "2", "--range", "20"]) == 0
+    assert "(p = 0,262 ; 20 tenons : -1)" in capsys.readouterr().out
+    assert main(["odds", "3", "2", "--range", "20"]) == 0
+    assert "(p = 0.262; 20 studs: -1)" in capsys.readouterr().out

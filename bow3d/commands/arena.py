@@ -7,7 +7,7 @@ import json
 import sys
 
 from bow3d.commands.simulate import add_engine_arguments, engine_workers, workers_phrase
-from bow3d.i18n import _, decimal, ngettext, percent
+from bow3d.i18n import _, decimal, ngettext, percent, semicolon
 
 NAME = "arena"
 ORDER = 47
@@ -80,7 +80,7 @@ def arena_lines(result) -> list[str]:
         seconds=decimal(result.seconds))]
     for pairing in result.pairings:
         low, high = pairing.interval(pairing.a)
-        seats = "; ".join(_("{player} as {side}: {wins}-{losses}").format(
+        seats = semicolon().join(_("{player} as {side}: {wins}-{losses}").format(
             player=s.first, side=first, wins=s.wins, losses=s.losses)
             + (_("-{draws} drawn").format(draws=s.draws) if s.draws else "") for s in pairing.seatings)
         lines.append("  " + _("{a} v {b}: {a} scores {rate} of {games} [95 % {low}..{high}]  ({seats})").format(
@@ -89,7 +89,7 @@ def arena_lines(result) -> list[str]:
     ratings = result.ratings()
     lines.append(_("ratings (Elo-like, {player} = 1000): ").format(player=result.players[0])
                  + ", ".join(f"{p} {ratings[p]:.0f}" for p in sorted(ratings, key=lambda p: -ratings[p])))
-    lines.append(_("piloted vehicles: ") + "; ".join(
+    lines.append(_("piloted vehicles: ") + semicolon().join(
         f"{p} " + ngettext("{n} friend run over", "{n} friends run over", m.get("friendly_run_over", 0)).format(
             n=m.get("friendly_run_over", 0)) + ", "
         + ngettext("{n} crash", "{n} crashes", m.get("crash", 0)).format(n=m.get("crash", 0))

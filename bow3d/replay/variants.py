@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from bow3d.errors import SceneError
-from bow3d.i18n import _
+from bow3d.i18n import _, semicolon
 
 
 @dataclass(frozen=True)
@@ -86,7 +86,7 @@ def apply_edits(scene: Any, edits: tuple[SceneEdit, ...]) -> Any:
 
 
 def describe_edits(scene: Any, edits: tuple[SceneEdit, ...]) -> str:
-    return "; ".join(edit.words(scene) for edit in edits) or _("no change")
+    return semicolon().join(edit.words(scene) for edit in edits) or _("no change")
 
 
 def relocated(scene: Any, folder: str | Path) -> Any:

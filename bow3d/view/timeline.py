@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Union
 
-from bow3d.i18n import _, current, speaking
+from bow3d.i18n import _, current, semicolon, speaking
 
 
 STUD_LDU = 20.0
@@ -354,7 +354,9 @@ def timeline_from_replay(opened: Any, geometry: Any = None, sides: Mapping[str, 
                               round_title(round_now), group.doors_before))
             shown[0] = round_now
         events = group.events
-        text = "; ".join(line for line in narrator.lines([e for e in events if e.kind not in QUIET_EVENTS]) if line)
+        with speaking(narrator.language):   # the narrator's language, which may not be the one spoken
+            between = semicolon()
+        text = between.join(line for line in narrator.lines([e for e in events if e.kind not in QUIET_EVENTS]) if line)
         for beat, caption, result in beats_for_events(action, events, group.before, after, narrator):
             steps.append(Step(beat, round_now, side, group.before, after, text, doors_after, caption, result))
 

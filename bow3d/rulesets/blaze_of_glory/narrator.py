@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from bow3d.i18n import N_, _, current, decimal, ngettext, speaking
+from bow3d.i18n import N_, _, current, decimal, ngettext, semicolon, speaking
 from bow3d.i18n import whole_percent as percent
 from bow3d.rules.events import Event, Narrator
 from bow3d.rulesets.blaze_of_glory.modifier_words import say
@@ -114,7 +114,7 @@ def _attack(e: Event) -> str:
         words = _("{unit} swings at {target} {how} (F {value}): a hit") if d["hit"] else \
             _("{unit} swings at {target} {how} (F {value}): misses")
         return words.format(unit=d["unit"], target=d["target"], how=how, value=d["value"])
-    mods = f"; {', '.join(say(m) for m in d['modifiers'])}" if d["modifiers"] else ""
+    mods = semicolon() + ", ".join(say(m) for m in d["modifiers"]) if d["modifiers"] else ""
     cover = _(", {cover} cover").format(cover=_term(COVER_WORDS, d["cover"])) \
         if d["cover"] not in ("none", "hidden") else ""
     words = _("{unit} fires his {weapon} at {target} ({inches} inches{cover}; needs {value} or less{mods}): rolls "
@@ -324,7 +324,7 @@ def sight_sentence(report: Any, verdict: Any, language: str | None = None) -> st
 
 
 def _sight_sentence(report: Any, verdict: Any) -> str:
-    named = "; ".join(f"{_blocker_words(b)}: {percent(b['share'])}" for b in verdict.deciding[:3])
+    named = semicolon().join(f"{_blocker_words(b)}: {percent(b['share'])}" for b in verdict.deciding[:3])
     distance = _("{inches} inches").format(inches=decimal(verdict.distance_in))
     if not verdict.visible:
         why = _("hidden by {named}").format(named=named) if named else _("nothing of him faces the shooter")

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from bow3d.rules.chance import binomial
 from bow3d.rulesets.bow.chance import DEFAULT_P
-from bow3d.i18n import _, current
+from bow3d.i18n import _, current, semicolon
 
 if TYPE_CHECKING:
     from bow3d.rules.game import Game
@@ -183,5 +183,5 @@ def odds_lines(kind: str, odds: Any, said: list[str]) -> list[str]:
              sorted(odds.damage_distribution.items())]
     rows.append((_("expected {effect}").format(effect=effect), f" {_number(odds.expected_damage, 4)}"))
     width = max(16, max(len(label) for label, _value in rows))
-    return [f"{head} (p = {_number(odds.p)}{'; ' + ', '.join(said) if said else ''})"] + [
+    return [f"{head} (p = {_number(odds.p)}{semicolon() + ', '.join(said) if said else ''})"] + [
         f"{label:<{width}} {value}" for label, value in rows]

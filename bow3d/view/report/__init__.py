@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from bow3d.errors import ReplayError
-from bow3d.i18n import _, marked, speaking
+from bow3d.i18n import _, marked, semicolon, speaking
 from bow3d.view.report.page import Army, Report, UnitRow, render_page
 from bow3d.view.report.three import THREE_VERSION, ModuleGraph, cdn_graph, find_three, local_graph
 from bow3d.view.sheet_words import field_words
@@ -65,7 +65,7 @@ def _summary(sheet: Any) -> str:
             plain.append(f"{label} {value}")
         elif isinstance(value, list) and value:
             lists.append(f"{label}: {', '.join(_item(v) for v in value)}")
-    return "; ".join(part for part in (", ".join(plain), *lists) if part)
+    return semicolon().join(part for part in (", ".join(plain), *lists) if part)
 
 
 def _item(value: Any) -> str:
