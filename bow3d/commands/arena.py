@@ -17,17 +17,20 @@ half with the first of the pair on the scene's first side, half with the sides s
 seeds (the same throws meet both seatings, so the first side's advantage cancels). The games run
 through the batch executor (--engine local or ray, --workers), with a progress bar per seating.
 
-Opponents: greedy (a fixed baseline: shoot the best odds, else step towards the nearest enemy),
+Opponents (BOW): greedy (a fixed baseline: shoot the best odds, else step towards the nearest enemy),
 ai (the default AI) and strong (greedy's plan with targets weighed by their cost, the unit's turn
-searched); see 'bow3d simulate --blue NAME --red NAME' to watch one of them.
+searched); see 'bow3d simulate --blue NAME --red NAME' to watch one of them. A ruleset with one
+opponent only (War of Bros, Blaze of Glory: their ai) has no pairing to rank: 'bow3d rulesets'
+lists each ruleset's opponents.
 
 Prints, per pairing, the score of the first of the pair (wins plus half the draws) with its 95 %
 Wilson interval and each seating's result; an Elo-like rating of every player (the Bradley-Terry fit
 of every game, the first player at 1000, 400 points = odds of 10 to 1); and the mishaps of piloted
 vehicles per player (friends run over, crashes into walls or off the field, BOW 3.6).
 
-On the village a game between greedy and ai took about 10 s of one loaded core, one between ai
-and strong about as long (strong decides in about a hundredth of a second; the AI takes longer).
+On the village a game between greedy and ai takes about 2 s of one core, one between ai and strong
+about as long (strong decides in about a hundredth of a second; the AI takes longer): 200 games of a
+pairing, about 2.5 minutes on 2 workers (benchmarks/RESULTS.md).
 
 examples:
   bow3d arena scenes/village.yaml --players greedy,ai --games 4

@@ -11,8 +11,9 @@ NAME = "rulesets"
 ORDER = 70
 HELP = "list the rulesets (game systems) a scene can be played with"
 DESCRIPTION = """List the rulesets bow3d knows: the name a scene file gives as `ruleset: {name: ...}`,
-the game's title, the edition of its rule book, and the languages of its words (verdicts, battle
-logs, film captions).
+the game's title, the edition of its rule book, the languages of its words (verdicts, battle
+logs, film captions), and its opponents: the names 'bow3d simulate --blue NAME', 'bow3d arena
+--players' and 'bow3d play --vs-ai SIDE:NAME' take for its scenes.
 
 examples:
   bow3d rulesets
@@ -32,7 +33,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     width = max(len(r["name"]) for r in rows)
     for row in rows:
-        print(f"{row['name']:<{width}}  " + _("{title}, rule book {edition} ({book}); languages: {languages}").format(
+        print(f"{row['name']:<{width}}  " + _("{title}, rule book {edition} ({book}); languages: {languages}; "
+                                              "opponents: {opponents}").format(
             title=marked(row["title"]), edition=marked(row["edition"]), book=row["book"],
-            languages=", ".join(row["languages"])))
+            languages=", ".join(row["languages"]), opponents=", ".join(row["opponents"])))
     return 0

@@ -27,10 +27,11 @@ printed (and kept in --results), exit code 130.
 Prints wins per side, draws, average rounds and games per second (world building included). A game
 that reaches --max-rounds ends on the rules' round limit.
 
---blue NAME and --red NAME (or --player SIDE=NAME for other side ids) choose each side's opponent:
-greedy (the fixed baseline: shoot the best odds, else step towards the nearest enemy), ai (the
-default) or strong (greedy's plan with targets weighed by their cost, the unit's turn searched);
-'bow3d arena' ranks them.
+--blue NAME and --red NAME (or --player SIDE=NAME for other side ids) choose each side's opponent.
+BOW has greedy (the fixed baseline: shoot the best odds, else step towards the nearest enemy), ai
+(the default) and strong (greedy's plan with targets weighed by their cost, the unit's turn
+searched); War of Bros and Blaze of Glory have their ai ('bow3d rulesets' lists each ruleset's
+opponents). 'bow3d arena' ranks them. A side named twice is refused.
 
 examples:
   bow3d simulate scenes/village.yaml --games 50
@@ -56,8 +57,8 @@ def add_opponent_arguments(parser: argparse.ArgumentParser) -> None:
     """--blue NAME, --red NAME, --player SIDE=NAME: each side's named opponent (default ai)."""
     group = parser.add_argument_group("who plays each side")
     for side in ("blue", "red"):
-        group.add_argument(f"--{side}", metavar="NAME", help=f"the opponent that plays {side}: greedy, ai "
-                           "(default) or strong")
+        group.add_argument(f"--{side}", metavar="NAME", help=f"the opponent that plays {side}: ai (default); "
+                           "BOW also has greedy and strong")
     group.add_argument("--player", action="append", default=[], metavar="SIDE=NAME",
                        help="the opponent that plays a side of another name (repeat for several)")
 
@@ -70,6 +71,9 @@ def chosen_opponents(args: argparse.Namespace) -> dict[str, str]:
         side, sep, name = item.partition("=")
         if not sep or not side or not name:
             raise UserInputError(_("--player {item}: give SIDE=NAME, e.g. --player green=greedy").format(item=item))
+        if side in chosen and chosen[side] != name:   # which one was meant? say so rather than pick one
+            raise UserInputError(_("--player {item}: {side} is already played by {other}; name each side once")
+                                 .format(item=item, side=side, other=chosen[side]))
         chosen[side] = name
     return chosen
 

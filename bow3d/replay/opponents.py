@@ -34,8 +34,10 @@ def check_opponents(scene: Any, chosen: Mapping[str, str], option: str = "--{sid
     for side, name in chosen.items():
         flag = option.format(side=side, name=name)
         if side not in sides:
-            raise UserInputError(_("{flag}: no side {side!r} in {value} (sides: {value2})")
-                                 .format(flag=flag, side=side, value=scene.name or 'the scene', value2=', '.join(sides)))
+            raise UserInputError(_("{flag}: no side {side!r} in {value} (sides: {value2}); name one with "
+                                   "--player {example}={name}")
+                                 .format(flag=flag, side=side, value=scene.name or 'the scene', value2=', '.join(sides),
+                                         example=sides[0], name=name))
         if name not in names and name not in names.values():
             raise UserInputError(_("{flag}: unknown opponent for {name}; choose one of: {value}")
                                  .format(flag=flag, name=ruleset.name, value=', '.join(names)))

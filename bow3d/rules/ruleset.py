@@ -227,7 +227,7 @@ class Ruleset:
 
     def describe(self) -> dict[str, Any]:
         return {"name": self.name, "title": self.title, "edition": self.edition,
-                "languages": list(self.languages), "book": self.book}
+                "languages": list(self.languages), "book": self.book, "opponents": list(self.opponents())}
 
 
 class UnknownRuleset(UserInputError):

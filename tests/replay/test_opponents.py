@@ -49,7 +49,7 @@ def test_a_forged_greedy_choice_is_found(scene_path, tmp_path):
 
 @pytest.mark.parametrize("chosen, words", [
     ({"blue": "smart"}, ["--blue smart", "unknown opponent", "greedy, ai"]),
-    ({"green": "ai"}, ["--green ai", "no side 'green'", "blue, red"]),
+    ({"green": "ai"}, ["--green ai", "no side 'green'", "blue, red", "name one with --player blue=ai"]),
 ])
 def test_an_unknown_opponent_or_side_is_refused_with_the_choices(scene_path, chosen, words):
     with pytest.raises(UserInputError) as error:
@@ -63,6 +63,30 @@ def test_simulate_refuses_an_unknown_opponent_with_exit_code_2(scene_path, capsy
     assert main(["simulate", str(scene_path), "--games", "1", "--red", "smart"]) == 2
     err = capsys.readouterr().err
     assert "--red smart: unknown opponent" in err and "Traceback" not in err
+
+
+def test_a_side_named_twice_is_refused_not_settled_silently(scene_path, capsys):
+    """--blue greedy --player blue=strong: which was meant? Refused with exit 2 (the last one used to win)."""
+    from bow3d.cli import main
+
+    assert main(["simulate", str(scene_path), "--games", "1", "--blue", "greedy", "--player", "blue=strong"]) == 2
+    err = capsys.readouterr().err
+    assert "--player blue=strong: blue is already played by greedy; name each side once" in err
+    import argparse
+
+    from bow3d.commands.simulate import chosen_opponents
+
+    same = argparse.Namespace(blue="greedy", red=None, player=["blue=greedy"])   # the same name twice says one thing
+    assert chosen_opponents(same) == {"blue": "greedy"}
+
+
+def test_rulesets_lists_each_ruleset_s_opponents(capsys):
+    """The names --blue/--red/--players take depend on the ruleset: `bow3d rulesets` says which."""
+    from bow3d.cli import main
+
+    assert main(["rulesets"]) == 0
+    lines = {line.split()[0]: line for line in capsys.readouterr().out.splitlines()}
+    assert lines["bow-1.3"].endswith("opponents: greedy, ai, strong") and lines["war-of-bros"].endswith("opponents: ai")
 
 
 def test_a_strong_game_verifies_its_choices_and_the_first_strong_is_checked_for_legality(scene_path, tmp_path):
