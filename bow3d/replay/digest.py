@@ -138,10 +138,11 @@ def check_scene_digest(expected: Any, scene: Any, path: Path, library: Any = Non
         got = file_sha256(path)
         if got == want:
             return None
-        return (f"{path} has sha256 {got[:12]}..., the replay was written for {want[:12]}... (a version-2 replay "
-                "names its scene by the file's bytes: the scene file changed since, or this is not its scene)")
+        return _("{path} has sha256 {got}..., the replay was written for {want}... (a version-2 replay names its "
+                 "scene by the file's bytes: the scene file changed since, or this is not its scene)").format(
+            path=path, got=got[:12], want=want[:12])
     got = scene_digest(scene, library)["sha256"]
     if got == want:
         return None
-    return (f"{path} means another game: its armies, rules or battlefield differ from the ones the replay was "
-            f"played on (scene digest {got[:12]}..., the replay's {want[:12]}...)")
+    return _("{path} means another game: its armies, rules or battlefield differ from the ones the replay was "
+             "played on (scene digest {got}..., the replay's {want}...)").format(path=path, got=got[:12], want=want[:12])

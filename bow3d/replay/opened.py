@@ -83,8 +83,12 @@ class OpenReplay:
             scene = load_scene(path)
             problem = check_scene_digest(self.header.scene_digest, scene, path, self._names_library())
             if problem is not None:
-                raise ReplayError(_("{path}: the replay is of another scene: {problem}")
-                                  .format(path=self.path, problem=problem))
+                fix = (_("give the scene it was played on with --scene (its header names {scene}, played with "
+                         "{ruleset})").format(scene=self.header.scene, ruleset=self.header.ruleset.get("name", "?"))
+                       if self.scene_override is not None else
+                       _("the scene file changed since the game: give the one it was played on with --scene"))
+                raise ReplayError(_("{path}: the replay is of another scene: {problem}; {fix}")
+                                  .format(path=self.path, problem=problem, fix=fix))
             self._scene = scene
         return self._scene
 

@@ -104,6 +104,8 @@ def test_another_game_on_the_edited_scene_is_refused_naming_it(game, tmp_path):
     with pytest.raises(ReplayError, match=r"another scene: .*skirmish.yaml means another game") as caught:
         verify_replay(out, geometry_factory=flat, scene=edited)
     assert "\n" not in str(caught.value)
+    assert str(caught.value).endswith("give the scene it was played on with --scene (its header names "
+                                      "../scenes/skirmish.yaml, played with bow-1.3)")   # what to do
 
 
 def test_a_version_2_replay_names_the_file_bytes_and_is_checked_so(game, tmp_path):
