@@ -232,6 +232,9 @@ def parse_scene(text: str, source: str = "<scene>", schema: SceneSchema | None =
     return scene
 
 
+LDRAW_SUFFIXES = (".ldr", ".mpd", ".dat", ".l3b")   # LDraw files: models, multi-part models, parts
+
+
 def load_scene(path: str | os.PathLike[str], *, check_files: bool = True, battlefield: bool = False,
                library: Any = None, schema: SceneSchema | None = None) -> Scene:
     """Read a scene file strictly. Raises SceneError naming the file, line, field path and fix.
@@ -244,6 +247,9 @@ def load_scene(path: str | os.PathLike[str], *, check_files: bool = True, battle
 
     file_path = Path(path)
     source = str(path)
+    if file_path.suffix.lower() in LDRAW_SUFFIXES and file_path.is_file():   # a battlefield given for its scene
+        raise SceneError(_("{source}: is an LDraw model, not a scene file; give its scene (.yaml), or make one "
+                           "with: bow3d scene from-ldraw {source} -o SCENE.yaml").format(source=source))
     try:
         text = file_path.read_text(encoding="utf-8-sig")
     except FileNotFoundError:

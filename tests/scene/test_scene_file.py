@@ -258,3 +258,13 @@ def test_a_unit_in_two_vehicles_is_refused(scene_dir):
     line = max(n for n, text in enumerate(path.read_text().splitlines(), start=1) if text == "    occupants: [blue-6]")
     assert str(caught.value).startswith(f"{path}:{line}: vehicles[1].occupants[0]: unit 'blue-6' is already aboard "
                                         "vehicles[0] 'blue-jeep'; a unit rides one vehicle at a time")
+
+
+def test_an_ldraw_model_given_for_a_scene_says_how_to_make_one(capsys):
+    """`bow3d simulate scenes/village.ldr`: the battlefield, not its scene. It was read as YAML ('village.ldr:6:
+    (YAML): could not find expected ':'); now the fix is named, exit 2."""
+    battlefield = Path(__file__).resolve().parents[2] / "scenes" / "village.ldr"
+    with pytest.raises(SceneError, match="is an LDraw model, not a scene file; .* bow3d scene from-ldraw"):
+        load_scene(battlefield)
+    assert main(["simulate", str(battlefield), "--games", "1"]) == 2
+    assert f"bow3d scene from-ldraw {battlefield} -o SCENE.yaml" in capsys.readouterr().err
