@@ -33,6 +33,7 @@ from typing import Any
 import yaml
 
 from bow3d.errors import UserInputError
+from bow3d.i18n import N_, _, marked
 
 MAX_DEPTH = 64  # nested mappings/lists (YAML) or objects/arrays (JSON); bow3d's own files use under 10
 MAX_ALIASES = 1000  # alias uses (*name) in one YAML document
@@ -126,16 +127,36 @@ def load_yaml_document(text: str, source: str, *, error: ErrorType = UserInputEr
     return YamlDocument(data, root)
 
 
+# PyYAML's words for the syntax errors people make most, in the language spoken (any other stays as it says it)
+YAML_PROBLEMS = {
+    "mapping values are not allowed here": N_("a ':' where no key can start (a value on a key's line, or a line "
+                                              "indented too far)"),
+    "mapping values are not allowed in this context": N_("a ':' where no key can start (a value on a key's line, or "
+                                                         "a line indented too far)"),
+    "could not find expected ':'": N_("a key without its ':'"),
+    "did not find expected key": N_("a line indented unlike its neighbours"),
+    "did not find expected '-' indicator": N_("a list item without its '-'"),
+    "found character '\\t' that cannot start any token": N_("a tab (YAML indents with spaces only)"),
+    "found character that cannot start any token": N_("a character no YAML line can start with (a tab? YAML "
+                                                      "indents with spaces only)"),
+    "found unexpected end of stream": N_("the file ends inside a quoted text"),
+    "did not find expected ',' or ']'": N_("a '[' never closed (or a ',' missing between its items)"),
+    "did not find expected ',' or '}'": N_("a curly bracket never closed (or a ',' missing between its items)"),
+    "found unexpected ':'": N_("an unexpected ':'"),
+}
+
+
 def _syntax_error(problem: yaml.YAMLError, source: str, error: ErrorType) -> UserInputError:
     mark = getattr(problem, "problem_mark", None)
     where = f":{mark.line + 1}" if mark is not None else ""
     what = getattr(problem, "problem", None) or str(problem).splitlines()[0]
     if "maximum nesting depth" in what:  # libyaml 0.2.6+ (PyYAML 6.0.4 wheels) stops runaway nesting itself,
         # while scanning ahead, before _scan_yaml_events sees the start events: the same words either way
-        return error(f"{source}{where}: (YAML): nested deeper than {MAX_DEPTH} levels; a scene needs far fewer: "
-                     "look for runaway brackets or indentation")
-    return error(f"{source}{where}: (YAML): {what}; fix the YAML syntax (indentation, a missing ':' or an "
-                 "unclosed bracket)")
+        return error(_("{source}{where}: (YAML): nested deeper than {depth} levels; a scene needs far fewer: look "
+                       "for runaway brackets or indentation").format(source=source, where=where, depth=MAX_DEPTH))
+    what = marked(YAML_PROBLEMS[what]) if what in YAML_PROBLEMS else what
+    return error(_("{source}{where}: (YAML): {what}; fix the YAML syntax (indentation, a missing ':' or an unclosed "
+                   "bracket)").format(source=source, where=where, what=what))
 
 
 def _scan_yaml_events(text: str, source: str, error: ErrorType) -> int:
@@ -228,7 +249,7 @@ class _StrictConstructor(yaml.constructor.SafeConstructor):
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
         if isinstance(node, yaml.MappingNode):
             seen: dict[Any, yaml.Node] = {}
-            for key_node, _ in node.value:
+            for key_node, _value in node.value:
                 if key_node.tag == _MERGE_TAG:
                     continue  # '<<' merges: keys written here override merged ones (YAML 1.1)
                 key = self.construct_object(key_node, deep=True)
@@ -237,8 +258,8 @@ class _StrictConstructor(yaml.constructor.SafeConstructor):
                 except TypeError:
                     continue  # unhashable: PyYAML's own message follows
                 if first is not key_node:
-                    raise _Refused(key_node, f"key '{_short(key)}' written twice (first on line "
-                                   f"{first.start_mark.line + 1})", "keep one of them")
+                    raise _Refused(key_node, _("key '{key}' written twice (first on line {line})").format(
+                        key=_short(key), line=first.start_mark.line + 1), _("keep one of them"))
         return super().construct_mapping(node, deep=deep)
 
     def construct_yaml_int(self, node: yaml.ScalarNode) -> int:
@@ -324,7 +345,7 @@ def _load_json(text: str, source: str, line: int | None, error: ErrorType) -> An
         obj = dict(pairs)
         if len(obj) != len(pairs):
             seen: set[str] = set()
-            key = next(k for k, _ in pairs if k in seen or seen.add(k))
+            key = next(k for k, _value in pairs if k in seen or seen.add(k))
             obj = _Duplicate(pairs, key)
             flags.append(obj)
         return obj

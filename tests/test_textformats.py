@@ -26,8 +26,24 @@ def test_yaml_limits_name_source_and_line():
         load_yaml("[" + "1," * (MAX_ENTRIES + 1) + "]", "t.yaml")
     with pytest.raises(UserInputError, match="an alias inside its own anchor"):
         load_yaml("a: &a [1, *a]\n", "t.yaml")
-    with pytest.raises(UserInputError, match="t.yaml:3: \\(YAML\\): could not find expected ':'; fix the YAML"):
+    with pytest.raises(UserInputError, match="t.yaml:3: \\(YAML\\): a key without its ':'; fix the YAML"):
         load_yaml("a: 1\nb c\nd: 2\n", "t.yaml")
+
+
+@pytest.mark.parametrize("text, english, french", [
+    ("a: b: c\n", "a ':' where no key can start", "un « : » là où aucune clé ne peut commencer"),
+    ("a:\n  b: 1\n c: 2\n", "a line indented unlike its neighbours", "une ligne indentée autrement que ses voisines"),
+    ("a:\n\t- 1\n", "(a tab? YAML indents with spaces only)", "(une tabulation ? YAML n'indente qu'avec des espaces)"),
+    ("a: [1, 2\n", "a '[' never closed", "un « [ » jamais fermé"),
+])
+def test_the_commonest_yaml_mistakes_are_said_in_words_in_each_language(text, english, french):
+    """PyYAML's 'mapping values are not allowed in this context' and the like, said plainly, French included."""
+    from bow3d import i18n
+
+    for language, words in (("en", english), ("fr", french)):
+        with i18n.speaking(language), pytest.raises(UserInputError) as caught:
+            load_yaml(text, "t.yaml")
+        assert words in str(caught.value) and "t.yaml:" in str(caught.value), str(caught.value)
 
 
 def test_yaml_aliases_within_bounds_are_fine_and_a_bomb_is_not():
