@@ -141,41 +141,61 @@ def contains(poly: Sequence[Point], p: Point) -> bool:
     return True
 
 
+def _orient(p: Point, q: Point, r: Point) -> float:
+    return (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0])
+
+
 def _segments_cross(a: Point, b: Point, c: Point, d: Point) -> bool:
-    def orient(p, q, r):
-        return (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0])
-    o1, o2, o3, o4 = orient(a, b, c), orient(a, b, d), orient(c, d, a), orient(c, d, b)
-    return (o1 > EPS and o2 < -EPS or o1 < -EPS and o2 > EPS) and (o3 > EPS and o4 < -EPS or o3 < -EPS and o4 > EPS)
+    o1, o2 = _orient(a, b, c), _orient(a, b, d)
+    if not (o1 > EPS and o2 < -EPS or o1 < -EPS and o2 > EPS):
+        return False
+    o3, o4 = _orient(c, d, a), _orient(c, d, b)
+    return o3 > EPS and o4 < -EPS or o3 < -EPS and o4 > EPS
+
+
+def _edges(poly: Sequence[Point]) -> list[tuple[Point, Point]]:
+    """A polygon's edges; a segment's one edge (a single point: one edge of no length)."""
+    n = len(poly)
+    return [(poly[k], poly[(k + 1) % n]) for k in range(n if n > 2 else 1)]
 
 
 def gap(a: Sequence[Point], b: Sequence[Point]) -> float:
     """The distance between two convex polygons or segments (2 points); 0 when they touch or overlap."""
     if len(a) >= 3 and any(contains(a, p) for p in b) or len(b) >= 3 and any(contains(b, p) for p in a):
         return 0.0
-    edges_a = [(a[k], a[(k + 1) % len(a)]) for k in range(len(a) if len(a) > 2 else 1)]
-    edges_b = [(b[k], b[(k + 1) % len(b)]) for k in range(len(b) if len(b) > 2 else 1)]
-    best = math.inf
+    edges_a, edges_b = _edges(a), _edges(b)
     for p, q in edges_a:
         for r, s in edges_b:
             if _segments_cross(p, q, r, s):
                 return 0.0
-            best = min(best, point_segment_gap(p, r, s), point_segment_gap(q, r, s),
-                       point_segment_gap(r, p, q), point_segment_gap(s, p, q))
+    # the least of point_segment_gap(every corner of one, every edge of the other): the values the pairs of
+    # edges give, each worked out once (the least of the same numbers, in any order, is the same number)
+    best = math.inf
+    for points, edges in ((a, edges_b), (b, edges_a)):
+        for (x0, y0), (x1, y1) in edges:
+            dx, dy = x1 - x0, y1 - y0
+            length2 = dx * dx + dy * dy
+            for px, py in points:
+                # point_segment_gap((px, py), (x0, y0), (x1, y1)), inline
+                t = 0.0 if length2 < EPS else max(0.0, min(1.0, ((px - x0) * dx + (py - y0) * dy) / length2))
+                d = math.hypot(px - x0 - t * dx, py - y0 - t * dy)
+                if d < best:
+                    best = d
     return best
 
 
 def clip(poly: Sequence[Point], a: Point, b: Point) -> Polygon:
     """The part of a convex polygon on the left of the directed line a -> b (Sutherland-Hodgman)."""
-    def side(p: Point) -> float:
-        return (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0])
+    ex, ey, ax, ay = b[0] - a[0], b[1] - a[1], a[0], a[1]
+    sides = [ex * (p[1] - ay) - ey * (p[0] - ax) for p in poly]   # each corner's side once
     out: Polygon = []
     n = len(poly)
     for k in range(n):
-        p, q = poly[k], poly[(k + 1) % n]
-        sp, sq = side(p), side(q)
+        p, sp, sq = poly[k], sides[k], sides[(k + 1) % n]
         if sp >= -EPS:
             out.append(p)
         if sp > EPS and sq < -EPS or sp < -EPS and sq > EPS:
+            q = poly[(k + 1) % n]
             t = sp / (sp - sq)
             out.append((p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1])))
     return out
