@@ -140,12 +140,13 @@ def blocked_by(g: Game, unit_id: str, polygons) -> str | None:
     if profile.airborne:
         return None
     x0, x1, y0, y1 = _union(boxed)
+    kinds, mechanized = _kinds(g), profile.mechanized
     for other in g.state.units.values():
-        if other.id == unit_id or not other.on_field or g.ctx.profile(other.id).airborne:
+        airborne, infantry, r = kinds[other.id]
+        if airborne or other.id == unit_id or not other.on_field:
             continue
-        if profile.mechanized and g.ctx.profile(other.id).infantry:
+        if mechanized and infantry:
             continue  # trampled, not in the way
-        r = _reach(g, other.id)
         px, py = other.position
         if px - r > x1 or px + r < x0 or py - r > y1 or py + r < y0:
             continue  # its base lies inside this circle: no box of the polygons meets it
@@ -163,6 +164,16 @@ def _reach(g: Game, unit_id: str) -> float:
     """Half the base's diagonal and a little: every corner of the base lies this near its centre."""
     width, depth = g.ctx.bases[unit_id]
     return math.hypot(width, depth) / 2.0 + 1e-6
+
+
+def _kinds(g: Game) -> dict[str, tuple[bool, bool, float]]:
+    """unit id -> (airborne, infantry, _reach): what the unit loops of every checked move read, worked out
+    once per context (profiles and bases do not change in a game)."""
+    held = g.ctx.__dict__.get("_move_kinds")
+    if held is None:
+        held = g.ctx.__dict__["_move_kinds"] = {
+            uid: (g.ctx.profile(uid).airborne, g.ctx.profile(uid).infantry, _reach(g, uid)) for uid in g.ctx.unit_sheet}
+    return held
 
 
 def plan_move(g: Game, unit_id: str, heading: float, distance_cm: float) -> tuple[MovePlan | None, Refusal | None]:
@@ -236,10 +247,11 @@ def _trampled(g: Game, unit_id: str, polys, heading: float, start) -> tuple[str,
     met = []
     boxed = _boxed(polys)
     x0, x1, y0, y1 = _union(boxed)
+    kinds = _kinds(g)
     for other in g.state.units.values():
-        if other.id == unit_id or not other.on_field or not g.ctx.profile(other.id).infantry:
+        _airborne, infantry, r = kinds[other.id]
+        if not infantry or other.id == unit_id or not other.on_field:
             continue
-        r = _reach(g, other.id)
         px, py = other.position
         if px - r > x1 or px + r < x0 or py - r > y1 or py + r < y0:
             continue  # no polygon's box meets its base
