@@ -59,6 +59,7 @@ ATTACKS_WEIGHED = 2               # the best attacks in the open are weighed aga
 COVER_REACH_STUDS = 8.0           # terrain this near a spot, towards an enemy, is taken for its cover
 _RANK_FACTOR = np.array(COVER_RANK_FACTOR)
 WEIGHED_LIMIT = 256               # moves weighed, remembered per unit and state (see WarOfBrosAI._weighed)
+MEMO_LIMIT = 1024                 # answers remembered by _clear and _cover_rank (each)
 
 
 AI_VERSION = "war-of-bros-ai-2"
@@ -77,6 +78,8 @@ class WarOfBrosAI:
         self.rng = rng
         self._odds: dict[tuple, float] = {}
         self._weighed_memo: dict[tuple, tuple | None] = {}   # see _weighed
+        self._clear_memo: dict[tuple, np.ndarray] = {}        # see _clear
+        self._rank_memo: dict[tuple, np.ndarray] = {}         # see _cover_rank
         self._p_fast: dict[tuple, tuple] = {}   # (id(weapon), id(profile), part, cover) -> (p, weapon, profile)
         self._hidden: set[tuple] = set()   # (round, unit): its Final Movement Step move is made
         self._turns: dict[tuple, int] = {}  # (round, unit, step): free turns made
@@ -365,18 +368,25 @@ class WarOfBrosAI:
         Mechanized unit of its friends' bases (the first, its own spot, always kept)."""
         ctx, me = game.ctx, game.state.units[unit_id]
         profile = ctx.profile(unit_id)
-        half = min(ctx.bases[unit_id]) / 2.0 * 0.9     # a little inside the base: the checker has the last word
-        keep = np.ones(len(spots), bool)
-        bounds = ctx.terrain.bounds
-        if bounds is not None:
-            keep &= (spots[:, 0] - half >= bounds[0]) & (spots[:, 0] + half <= bounds[1]) & \
-                (spots[:, 1] - half >= bounds[2]) & (spots[:, 1] + half <= bounds[3])
+        walls = None
         if not profile.airborne:
             walls = self._walls(game, profile)
             if profile.mechanized and self.spares_friends:   # its friends' bases too: it would trample them
                 friends = [plan.bounds([measures.corners(game, u.id)]) for u in game.state.units.values()
                            if u.side == self.side and u.id != unit_id and u.on_field and ctx.profile(u.id).infantry]
                 walls = np.concatenate([walls, np.array(friends)]) if friends else walls
+        # the same spots and walls, the same answer (a unit that stood still while others moved asks again)
+        key = (unit_id, me.position, spots.tobytes(), None if walls is None else walls.tobytes())
+        found = self._clear_memo.get(key)
+        if found is not None:
+            return found
+        half = min(ctx.bases[unit_id]) / 2.0 * 0.9     # a little inside the base: the checker has the last word
+        keep = np.ones(len(spots), bool)
+        bounds = ctx.terrain.bounds
+        if bounds is not None:
+            keep &= (spots[:, 0] - half >= bounds[0]) & (spots[:, 0] + half <= bounds[1]) & \
+                (spots[:, 1] - half >= bounds[2]) & (spots[:, 1] + half <= bounds[3])
+        if walls is not None:
             if len(walls):
                 start = np.broadcast_to(np.asarray(me.position, float), spots.shape)
                 way = spots - start
@@ -388,6 +398,7 @@ class WarOfBrosAI:
                 b = (spots[None] + offsets * side[None] + ahead[None]).reshape(-1, 2)
                 keep &= ~_segments_cross_any(a, b, walls).reshape(3, len(spots)).any(axis=0)
         keep[0] = True
+        _remember(self._clear_memo, key, keep)
         return keep
 
     def _walls(self, game: Any, profile: Any) -> np.ndarray:
@@ -499,6 +510,16 @@ class WarOfBrosAI:
         out = np.zeros((len(spots), len(epos)), np.int64)
         if not terrain.pieces or not len(epos):
             return out
+        # the same enemies, spots and destroyed decor, the same answer (spots and enemies that stood still)
+        key = (epos.tobytes(), spots.tobytes(), game.state.removed)
+        found = self._rank_memo.get(key)
+        if found is None:
+            found = _remember(self._rank_memo, key, self._cover_rank_of(game, epos, spots, out))
+        return found
+
+    def _cover_rank_of(self, game: Any, epos: np.ndarray, spots: np.ndarray, out: np.ndarray) -> np.ndarray:
+        """_cover_rank worked out (`out`: its zeros, returned when no decor is near)."""
+        terrain = game.ctx.terrain
         decor, ranks_all, instances = self._decor_table(terrain)
         lo, hi = spots.min(axis=0) - COVER_REACH_STUDS, spots.max(axis=0) + COVER_REACH_STUDS
         b = terrain.boxes
@@ -538,6 +559,14 @@ def p_perish(weapon: Any, profile: Any, part: str, cover: str) -> float:
     vital = part == "back" and not reactive_shield_active(profile, weapon, part)
     saves = {step: save_of(profile, step, part, weapon) for step in STEPS}
     return float(attack_odds(attack_dice(weapon, vital=vital), saves, cover, profile.mechanized).p_perish)
+
+
+def _remember(memo: dict, key: tuple, value: Any) -> Any:
+    """memo[key] = value (read only from then on), the memo emptied first when MEMO_LIMIT answers are in it."""
+    if len(memo) >= MEMO_LIMIT:
+        memo.clear()
+    memo[key] = value
+    return value
 
 
 def _crushes(game: Any, unit_id: str, heading: float, distance: float, friends: bool = True) -> bool:
