@@ -38,9 +38,33 @@ def arc(g: Game, unit_id: str, position=None, facing=None) -> plan.Polygon:
 def arc_distance_cm(g: Game, unit_id: str, target: plan.Polygon, slack_cm: float = 0.0, position=None,
                     facing=None) -> float | None:
     """From the unit's front edge to the part of `target` (a base) inside its Line of Sight arc, in cm;
-    None when no part is inside (with `slack_cm`, a base that far outside the arc still counts: Guided)."""
-    own = corners(g, unit_id, position, facing)
-    wedge = arc(g, unit_id, position, facing)
+    None when no part is inside (with `slack_cm`, a base that far outside the arc still counts: Guided).
+    A function of numbers only (the base, where it stands, the target's corners): remembered for the
+    process (the checker, the AI and the attack ask it again and again, and games from the same scene
+    start alike)."""
+    unit = g.state.units[unit_id]
+    position = unit.position if position is None else position
+    facing = unit.facing if facing is None else facing
+    width, depth = g.ctx.bases[unit_id]
+    key = (position[0], position[1], facing, width, depth, tuple(map(tuple, target)), slack_cm)
+    try:
+        return _ARC_MEMO[key]
+    except KeyError:
+        pass
+    if len(_ARC_MEMO) >= ARC_MEMO_LIMIT:
+        _ARC_MEMO.clear()
+    found = _ARC_MEMO[key] = _arc_distance_cm(position, facing, width, depth, target, slack_cm)
+    return found
+
+
+ARC_MEMO_LIMIT = 20_000
+_ARC_MEMO: dict[tuple, float | None] = {}
+
+
+def _arc_distance_cm(position, facing: float, width: float, depth: float, target: plan.Polygon,
+                     slack_cm: float) -> float | None:
+    own = plan.base_corners(position, facing, width, depth)
+    wedge = plan.los_arc(position, facing, width, depth)
     part = plan.intersection(target, wedge)
     if len(part) < 3:
         if slack_cm <= 0 or plan.cm(plan.gap(target, wedge)) > slack_cm + 1e-9:
