@@ -10,6 +10,8 @@ the question and the poses (position, facing) of every body that can change it:
 - distance, front arc, reach, close: the two bodies only (decor never moves);
 - reachable cells and paths: the unit and every body within its move (plus radii) of it;
 - vehicle sweeps: the vehicle and every body within the swept distance (plus radii);
+- bodies along the segment between two bodies' eyes: the two, and every body whose circle comes within
+  the larger of their radii of the segment between their positions (seated bodies always);
 - and always the state of every door (set_door), which blocks sight, moves and sweeps when closed,
   and of the rules' changes to the battlefield (obstacles added, decor parts destroyed: add_obstacle,
   remove_obstacle, remove_decor, restore_decor), which change every answer.
@@ -221,6 +223,30 @@ class CachedGeometry:
                                bool(r.in_front_arc), tuple(getattr(r, "blockers", ()) or ()),
                                float(getattr(r, "transparent_fraction", 0.0)))
         return self._remember(key, compute)
+
+    def bodies_along(self, a: Any, b: Any, kinds: Any = None, decor: bool = False) -> Any:
+        """The wrapped answer, remembered when both ends are bodies standing on their own (see _along_key)."""
+        near = self._along_key(a, b)
+        if near is None:
+            return self.inner.bodies_along(a, b, kinds, decor)
+        kinds_key = kinds if kinds is None or isinstance(kinds, str) else tuple(kinds)
+        key = ("along", a, b, kinds_key, bool(decor), self.poses[a], self.poses[b], near)
+        return self._remember(key, lambda: self.inner.bodies_along(a, b, kinds, decor))
+
+    def _along_key(self, a: Any, b: Any) -> tuple | None:
+        """The poses of the bodies the segment between two bodies' eyes can pass through: every eye lies
+        inside its body's circle, so the segment keeps within the larger of the two radii of the one between
+        their positions; seated bodies (their circle is not round their pose) are always in. None when an end
+        is a point or a seated body (then nothing is remembered)."""
+        if not (isinstance(a, str) and isinstance(b, str)):
+            return None
+        pa, pb = self.poses.get(a), self.poses.get(b)
+        if pa is None or pb is None or len(pa) > 3 or len(pb) > 3:
+            return None
+        reach = max(self._radius(a), self._radius(b)) + MARGIN_STUDS
+        return tuple((id, pose) for id, pose in self.poses.items()
+                     if id != a and id != b and (len(pose) > 3 or _segment_gap(pose[0], pose[1], pa[0], pa[1], pb[0],
+                                                                                 pb[1]) <= reach + self._radius(id)))
 
     def _pair(self, name: str, a: str, b: str, *args: Any) -> Any:
         key = (name, a, b, self.poses.get(a), self.poses.get(b), args)
