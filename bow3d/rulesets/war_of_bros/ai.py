@@ -58,6 +58,9 @@ NEAREST = 3                       # moves straight towards the nearest enemies a
 ATTACKS_WEIGHED = 2               # the best attacks in the open are weighed again with their cover
 COVER_REACH_STUDS = 8.0           # terrain this near a spot, towards an enemy, is taken for its cover
 _RANK_FACTOR = np.array(COVER_RANK_FACTOR)
+# (heading, its unit vector, heading % 360) of the compass headings every unit weighs: worked out once (the same
+# numpy degrees and the same numbers as per call)
+_COMPASS = [(h, plan.unit_vector(h), h % 360.0) for h in np.degrees(HEADINGS)]
 WEIGHED_LIMIT = 256               # moves weighed, remembered per unit and state (see WarOfBrosAI._weighed)
 MEMO_LIMIT = 1024                 # answers remembered by _clear and _cover_rank (each)
 
@@ -350,16 +353,15 @@ class WarOfBrosAI:
 
     def _spots(self, game: Any, unit_id: str, enemies: list, left_cm: float) -> tuple[np.ndarray, list]:
         me = game.state.units[unit_id]
-        headings = list(np.degrees(HEADINGS))
         nearest = sorted(enemies, key=lambda e: (math.dist(me.position, e.position), e.id))[:NEAREST]
-        headings += [_bearing(me.position, e.position) for e in nearest]
-        spots, moves = [me.position], [(me.facing, 0.0)]
-        for heading in headings:
-            fx, fy = plan.unit_vector(heading)
-            for share in SHARES:
-                step = plan.studs(left_cm * share)
-                spots.append((me.position[0] + fx * step, me.position[1] + fy * step))
-                moves.append((heading % 360.0, left_cm * share))
+        bearings = [_bearing(me.position, e.position) for e in nearest]
+        headings = _COMPASS + [(h, plan.unit_vector(h), h % 360.0) for h in bearings]
+        steps = [(plan.studs(left_cm * share), left_cm * share) for share in SHARES]
+        (x, y), spots, moves = me.position, [me.position], [(me.facing, 0.0)]
+        for _heading, (fx, fy), modulo in headings:
+            for step, distance in steps:
+                spots.append((x + fx * step, y + fy * step))
+                moves.append((modulo, distance))
         return np.array(spots), moves
 
     def _clear(self, game: Any, unit_id: str, spots: np.ndarray) -> np.ndarray:
