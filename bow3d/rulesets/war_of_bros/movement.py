@@ -83,8 +83,12 @@ def _pieces_near(g: Game, polygon) -> list[Piece]:
     if not g.state.obstacles:
         return static
     x0, x1, y0, y1 = plan.bounds([polygon])
-    return static + [p for p in dynamic_pieces(g) if p.box[0] <= x1 and x0 <= p.box[1] and p.box[2] <= y1
-                     and y0 <= p.box[3]]
+    found = []
+    for piece in dynamic_pieces(g):
+        a0, a1, b0, b1 = piece.box   # the property read once, not four times
+        if a0 <= x1 and x0 <= a1 and b0 <= y1 and y0 <= b1:
+            found.append(piece)
+    return static + found
 
 
 def _stops(profile, piece: Piece) -> bool:

@@ -114,7 +114,11 @@ class Terrain:
         if self.bounds is None:
             return True
         x0, x1, y0, y1 = self.bounds
-        return all(x0 - 1e-6 <= x <= x1 + 1e-6 and y0 - 1e-6 <= y <= y1 + 1e-6 for x, y in polygon)
+        x0, x1, y0, y1 = x0 - 1e-6, x1 + 1e-6, y0 - 1e-6, y1 + 1e-6
+        for x, y in polygon:   # a loop, not all() over a generator: asked for every polygon of every checked move
+            if not (x0 <= x <= x1 and y0 <= y <= y1):
+                return False
+        return True
 
 
 def touching(pieces: Iterable[Piece], polygon: Sequence) -> list[Piece]:
