@@ -62,7 +62,7 @@ _RANK_FACTOR = np.array(COVER_RANK_FACTOR)
 # numpy degrees and the same numbers as per call)
 _COMPASS = [(h, plan.unit_vector(h), h % 360.0) for h in np.degrees(HEADINGS)]
 WEIGHED_LIMIT = 256               # moves weighed, remembered per unit and state (see WarOfBrosAI._weighed)
-MEMO_LIMIT = 1024                 # answers remembered by _clear and _cover_rank (each)
+MEMO_LIMIT = 4096                 # answers remembered by _clear and _cover_rank (each, for the process)
 
 
 AI_VERSION = "war-of-bros-ai-2"
@@ -81,8 +81,6 @@ class WarOfBrosAI:
         self.rng = rng
         self._odds: dict[tuple, float] = {}
         self._weighed_memo: dict[tuple, tuple | None] = {}   # see _weighed
-        self._clear_memo: dict[tuple, np.ndarray] = {}        # see _clear
-        self._rank_memo: dict[tuple, np.ndarray] = {}         # see _cover_rank
         self._p_fast: dict[tuple, tuple] = {}   # (id(weapon), id(profile), part, cover) -> (p, weapon, profile)
         self._hidden: set[tuple] = set()   # (round, unit): its Final Movement Step move is made
         self._turns: dict[tuple, int] = {}  # (round, unit, step): free turns made
@@ -377,9 +375,11 @@ class WarOfBrosAI:
                 friends = [plan.bounds([measures.corners(game, u.id)]) for u in game.state.units.values()
                            if u.side == self.side and u.id != unit_id and u.on_field and ctx.profile(u.id).infantry]
                 walls = np.concatenate([walls, np.array(friends)]) if friends else walls
-        # the same spots and walls, the same answer (a unit that stood still while others moved asks again)
-        key = (unit_id, me.position, spots.tobytes(), None if walls is None else walls.tobytes())
-        found = self._clear_memo.get(key)
+        # the same numbers, the same answer (a unit that stood still while others moved asks again, and games of
+        # the same scene start alike): the battlefield's bounds, the base, the spots, the walls
+        key = (ctx.terrain.bounds, ctx.bases[unit_id], me.position, spots.tobytes(),
+               None if walls is None else walls.tobytes())
+        found = _CLEAR_MEMO.get(key)
         if found is not None:
             return found
         half = min(ctx.bases[unit_id]) / 2.0 * 0.9     # a little inside the base: the checker has the last word
@@ -400,7 +400,7 @@ class WarOfBrosAI:
                 b = (spots[None] + offsets * side[None] + ahead[None]).reshape(-1, 2)
                 keep &= ~_segments_cross_any(a, b, walls).reshape(3, len(spots)).any(axis=0)
         keep[0] = True
-        _remember(self._clear_memo, key, keep)
+        _remember(_CLEAR_MEMO, key, keep)
         return keep
 
     def _walls(self, game: Any, profile: Any) -> np.ndarray:
@@ -512,11 +512,12 @@ class WarOfBrosAI:
         out = np.zeros((len(spots), len(epos)), np.int64)
         if not terrain.pieces or not len(epos):
             return out
-        # the same enemies, spots and destroyed decor, the same answer (spots and enemies that stood still)
-        key = (epos.tobytes(), spots.tobytes(), game.state.removed)
-        found = self._rank_memo.get(key)
+        # the same terrain, destroyed decor, enemies and spots, the same answer (spots and enemies that stood
+        # still; games of the same scene start alike)
+        key = (self._terrain_key(terrain), game.state.removed, epos.tobytes(), spots.tobytes())
+        found = _RANK_MEMO.get(key)
         if found is None:
-            found = _remember(self._rank_memo, key, self._cover_rank_of(game, epos, spots, out))
+            found = _remember(_RANK_MEMO, key, self._cover_rank_of(game, epos, spots, out))
         return found
 
     def _cover_rank_of(self, game: Any, epos: np.ndarray, spots: np.ndarray, out: np.ndarray) -> np.ndarray:
@@ -541,6 +542,15 @@ class WarOfBrosAI:
         hit = _segments_cross_boxes(start, end, boxes)                                       # (K * E, N)
         return np.where(hit, ranks[None], 0).max(axis=1).reshape(len(spots), len(epos))
 
+    def _terrain_key(self, terrain: Any) -> tuple:
+        """What _cover_rank reads of the terrain, as bytes (its boxes and _decor_table), once per terrain."""
+        key = ("terrain key", id(terrain))
+        found = self._p_fast.get(key)
+        if found is None:
+            found = self._p_fast[key] = (tuple(a.tobytes() for a in (terrain.boxes, *self._decor_table(terrain))),
+                                         terrain)
+        return found[0]
+
     def _decor_table(self, terrain: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(decor?, cover rank, instance) per static piece, once per terrain."""
         key = ("decor", id(terrain))
@@ -563,8 +573,14 @@ def p_perish(weapon: Any, profile: Any, part: str, cover: str) -> float:
     return float(attack_odds(attack_dice(weapon, vital=vital), saves, cover, profile.mechanized).p_perish)
 
 
+_CLEAR_MEMO: dict[tuple, np.ndarray] = {}   # see WarOfBrosAI._clear
+_RANK_MEMO: dict[tuple, np.ndarray] = {}    # see WarOfBrosAI._cover_rank
+
+
 def _remember(memo: dict, key: tuple, value: Any) -> Any:
-    """memo[key] = value (read only from then on), the memo emptied first when MEMO_LIMIT answers are in it."""
+    """memo[key] = value (an array, made read only: every caller shares it), the memo emptied first when
+    MEMO_LIMIT answers are in it."""
+    value.setflags(write=False)
     if len(memo) >= MEMO_LIMIT:
         memo.clear()
     memo[key] = value
