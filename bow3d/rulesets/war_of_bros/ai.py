@@ -146,11 +146,14 @@ class WarOfBrosAI:
         return min(units, key=lambda uid: (self._nearest_enemy(game, game.state.units[uid].position)[0], uid))
 
     def _nearest_enemy(self, game: Any, point) -> tuple[float, str | None]:
-        best = (math.inf, None)
+        # min() over (distance, id) tuples, without making the tuples (asked for every unit, every choice)
+        best_d, best_id = math.inf, None
         for u in game.state.units.values():
             if u.side != self.side and u.on_field:
-                best = min(best, (math.dist(point, u.position), u.id))
-        return best
+                d = math.dist(point, u.position)
+                if d < best_d or (d == best_d and best_id is not None and u.id < best_id):
+                    best_d, best_id = d, u.id
+        return best_d, best_id
 
     # -- a unit's steps ------------------------------------------------------------------------------
     def _act(self, game: Any, unit_id: str) -> Action:
@@ -390,10 +393,13 @@ class WarOfBrosAI:
                 (spots[:, 1] - half >= bounds[2]) & (spots[:, 1] + half <= bounds[3])
         if walls is not None:
             if len(walls):
-                start = np.broadcast_to(np.asarray(me.position, float), spots.shape)
+                start = np.asarray(me.position, float)   # (2,): broadcast as the (K, 2) it stands for
                 way = spots - start
                 norm = np.maximum(_norm(way, 1, True), 1e-9)
-                side = np.column_stack([-way[:, 1], way[:, 0]]) / norm * (min(ctx.bases[unit_id]) / 2.0 * 0.9)
+                across = np.empty_like(way)                 # (-y, x) of the way, as np.column_stack made it
+                np.negative(way[:, 1], out=across[:, 0])
+                across[:, 1] = way[:, 0]
+                side = across / norm * (min(ctx.bases[unit_id]) / 2.0 * 0.9)
                 ahead = way / norm * (max(ctx.bases[unit_id]) / 2.0 * 0.9)
                 offsets = np.array([0.0, 1.0, -1.0])[:, None, None]   # the middle and both sides of the base,
                 a = (start[None] + offsets * side[None]).reshape(-1, 2)  # its front edge ahead
@@ -657,25 +663,26 @@ def _slabs(p: np.ndarray, q: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.
     ymax): it meets the closed box when t0 <= t1, t1 >= 0 and t0 <= 1."""
     way = q - p
     flat_any = np.abs(way) < 1e-12                                                # (S, 2)
+    flat_axes = flat_any.any(axis=0).tolist()                                     # any segment parallel to x, y
     pt, wt, bt = p.T[:, :, None], way.T[:, :, None], b.T[:, None, :]               # (2, S, 1), (2, S, 1), (4, 1, N)
     t0 = t1 = None
-    for axis in (0, 1):
-        start, d = pt[axis], wt[axis]                                              # (S, 1)
-        lo, hi = bt[2 * axis], bt[2 * axis + 1]                                    # (1, N)
-        with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore"):   # entered once (it costs microseconds), not per axis
+        for axis in (0, 1):
+            start, d = pt[axis], wt[axis]                                          # (S, 1)
+            lo, hi = bt[2 * axis], bt[2 * axis + 1]                                # (1, N)
             a, c = (lo - start) / d, (hi - start) / d
-        enter, leave = np.minimum(a, c), np.maximum(a, c)
-        flat = np.flatnonzero(flat_any[:, axis])
-        if len(flat):   # parallel to the slab: inside it all along, or never
-            s0 = start[flat]
-            inside = (s0 >= lo) & (s0 <= hi)
-            enter[flat] = np.where(inside, -np.inf, np.inf)
-            leave[flat] = np.where(inside, np.inf, -np.inf)
-        if t0 is None:
-            t0, t1 = enter, leave
-        else:
-            np.maximum(t0, enter, out=t0)
-            np.minimum(t1, leave, out=t1)
+            enter, leave = np.minimum(a, c), np.maximum(a, c)
+            if flat_axes[axis]:   # parallel to the slab: inside it all along, or never
+                flat = np.flatnonzero(flat_any[:, axis])
+                s0 = start[flat]
+                inside = (s0 >= lo) & (s0 <= hi)
+                enter[flat] = np.where(inside, -np.inf, np.inf)
+                leave[flat] = np.where(inside, np.inf, -np.inf)
+            if t0 is None:
+                t0, t1 = enter, leave
+            else:
+                np.maximum(t0, enter, out=t0)
+                np.minimum(t1, leave, out=t1)
     return t0, t1
 
 
