@@ -108,5 +108,15 @@ class GameState:
         return self.round == 1
 
 
+_UNIT_FIELDS = frozenset(f.name for f in dataclasses.fields(UnitState))
+
+
 def replace(value: Any, **changes: Any) -> Any:
+    """dataclasses.replace. A UnitState (replaced thousands of times a game) has its fields copied directly:
+    a frozen dataclass with no __post_init__ and every field in __init__, so the new value is the same."""
+    if type(value) is UnitState and _UNIT_FIELDS.issuperset(changes):
+        new = object.__new__(UnitState)
+        new.__dict__.update(value.__dict__)
+        new.__dict__.update(changes)
+        return new
     return dataclasses.replace(value, **changes)
