@@ -116,15 +116,22 @@ def _what(piece: Piece) -> str:
 
 
 def _boxed(polys: list) -> list:
-    return [(poly, plan.bounds([poly])) for poly in polys]
+    """(polygon, its box, its edge normals: filled in by _touching_any when first needed) of each polygon."""
+    return [(poly, plan.bounds([poly]), []) for poly in polys]
 
 
-def _touching_any(boxed: list, polygon, box=None) -> bool:
-    """Any of the (polygon, box) pairs overlaps `polygon` (whose box is `box`)."""
+def _touching_any(boxed: list, polygon, box=None, axes=None) -> bool:
+    """Any of the _boxed polygons overlaps `polygon` (whose box is `box` and edge normals `axes`, if known).
+    The edge normals of each are worked out once, not once per pair (the same answers)."""
     x0, x1, y0, y1 = box if box is not None else plan.bounds([polygon])
-    for poly, (a0, a1, b0, b1) in boxed:
-        if a0 <= x1 and x0 <= a1 and b0 <= y1 and y0 <= b1 and plan.overlaps(poly, polygon, 1e-6):
-            return True
+    for poly, (a0, a1, b0, b1), own in boxed:
+        if a0 <= x1 and x0 <= a1 and b0 <= y1 and y0 <= b1:
+            if not own:
+                own.extend(plan.edge_normals(poly))
+            if axes is None:
+                axes = plan.edge_normals(polygon)
+            if plan.overlaps(poly, polygon, 1e-6, own + axes):
+                return True
     return False
 
 
@@ -139,7 +146,7 @@ def blocked_by(g: Game, unit_id: str, polygons) -> str | None:
     every = [p for poly in polys for p in poly]
     boxed = _boxed(polys)
     for piece in _pieces_near(g, every):
-        if _stops(profile, piece) and _touching_any(boxed, piece.polygon, piece.box):
+        if _stops(profile, piece) and _touching_any(boxed, piece.polygon, piece.box, piece.axes):
             return _what(piece)
     if profile.airborne:
         return None
@@ -160,8 +167,8 @@ def blocked_by(g: Game, unit_id: str, polygons) -> str | None:
 
 
 def _union(boxed: list) -> tuple[float, float, float, float]:
-    return (min(b[0] for _poly, b in boxed), max(b[1] for _poly, b in boxed), min(b[2] for _poly, b in boxed),
-            max(b[3] for _poly, b in boxed))
+    return (min(b[0] for _poly, b, _axes in boxed), max(b[1] for _poly, b, _axes in boxed),
+            min(b[2] for _poly, b, _axes in boxed), max(b[3] for _poly, b, _axes in boxed))
 
 
 def _reach(g: Game, unit_id: str) -> float:
@@ -238,7 +245,8 @@ def _plan_move(g: Game, unit_id: str, heading: float, distance_cm: float) -> tup
         trampled = _trampled(g, unit_id, polys, heading, start)
         every = [p for poly in polys for p in poly]
         boxed = _boxed(polys)
-        pieces = [p for p in _pieces_near(g, every) if _crushes(profile, p) and _touching_any(boxed, p.polygon, p.box)]
+        pieces = [p for p in _pieces_near(g, every)
+                  if _crushes(profile, p) and _touching_any(boxed, p.polygon, p.box, p.axes)]
         destroyed = tuple(sorted({p.instance for p in pieces if p.kind == "decor"}))
         crushed = tuple(sorted({p.id for p in pieces if p.kind == "body"}))
     return MovePlan(centre, heading, cost_cm, unit.position, turned, unit.facing, trampled, destroyed, crushed), None
@@ -261,7 +269,7 @@ def _trampled(g: Game, unit_id: str, polys, heading: float, start) -> tuple[str,
             continue  # no polygon's box meets its base
         base = measures.corners(g, other.id)
         bx0, bx1, by0, by1 = plan.bounds([base])
-        for k, (poly, (ax0, ax1, ay0, ay1)) in enumerate(boxed):
+        for k, (poly, (ax0, ax1, ay0, ay1), _axes) in enumerate(boxed):
             if ax0 <= bx1 and bx0 <= ax1 and ay0 <= by1 and by0 <= ay1 and plan.overlaps(poly, base, 1e-6):
                 along = min((p[0] - edge[0][0]) * fx + (p[1] - edge[0][1]) * fy for p in base)
                 met.append((k, along, other.id))

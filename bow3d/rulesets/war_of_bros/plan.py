@@ -81,7 +81,9 @@ def rotate_about(point: Point, pivot: Point, delta_deg: float) -> Point:
 
 
 # -- convex polygons ------------------------------------------------------------------------------
-def _axes(poly: Sequence[Point]) -> list[Point]:
+def edge_normals(poly: Sequence[Point]) -> list[Point]:
+    """The unit normals of the polygon's edges, in order (edges of no length left out): the axes `overlaps`
+    projects on."""
     out = []
     n = len(poly)
     for k in range(n):
@@ -94,10 +96,11 @@ def _axes(poly: Sequence[Point]) -> list[Point]:
     return out
 
 
-def overlaps(a: Sequence[Point], b: Sequence[Point], margin: float = 0.0) -> bool:
+def overlaps(a: Sequence[Point], b: Sequence[Point], margin: float = 0.0, axes: list[Point] | None = None) -> bool:
     """The convex polygons overlap by more than `margin` (touching edges: margin 0 counts as
-    overlapping only when they share more than a line; use a small negative margin to count touching)."""
-    for ax, ay in _axes(a) + _axes(b):
+    overlapping only when they share more than a line; use a small negative margin to count touching).
+    `axes`: edge_normals(a) + edge_normals(b), when the caller has them already (the same answer)."""
+    for ax, ay in (edge_normals(a) + edge_normals(b) if axes is None else axes):
         lo_a = hi_a = ax * a[0][0] + ay * a[0][1]
         for x, y in a:
             v = ax * x + ay * y

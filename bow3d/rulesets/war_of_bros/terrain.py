@@ -59,6 +59,15 @@ class Piece:
             object.__setattr__(self, "_box", found)
         return found
 
+    @property
+    def axes(self) -> list[tuple[float, float]]:
+        """plan.edge_normals of the polygon, worked out once (read only)."""
+        found = self.__dict__.get("_axes")
+        if found is None:
+            found = plan.edge_normals(self.polygon)
+            object.__setattr__(self, "_axes", found)
+        return found
+
 
 class Terrain:
     """The static terrain of one game (decor and zones); dynamic pieces are passed in per query."""
