@@ -36,6 +36,8 @@ from bow3d.rulesets.war_of_bros.cover import cover_class, rank
 STEP_LDU = 9.0          # a plate (8 LDU) and a little: walked over
 CLEARANCE_LDU = 40.0    # a minifig's hips: what starts higher is passed under
 STUD_LDU = 20.0
+GRID_STUDS = 8.0        # Terrain.near's cells
+GRID_MAX_CELLS = 16     # a query meeting more cells than this reads every box
 
 
 @dataclass(frozen=True)
@@ -77,6 +79,7 @@ class Terrain:
         self.bounds = bounds   # xmin, xmax, ymin, ymax (studs) of the battlefield; None: unbounded
         boxes = [plan.bounds([p.polygon]) for p in pieces] or [(0.0, 0.0, 0.0, 0.0)]
         self.boxes = np.array(boxes, np.float64).reshape(-1, 4)[:len(pieces)]
+        self._grid = _Grid(self.boxes.tolist())
 
     @classmethod
     def of(cls, geometry, zones: Iterable = (), overrides: dict[str, str] | None = None) -> Terrain:
@@ -114,6 +117,9 @@ class Terrain:
         if not self.pieces:
             return []
         x0, x1, y0, y1 = plan.bounds([polygon])
+        found = self._grid.meeting(x0, x1, y0, y1)
+        if found is not None:
+            return [self.pieces[k] for k in found if self.pieces[k].instance not in removed]
         b = self.boxes
         hit = np.flatnonzero((b[:, 0] <= x1) & (b[:, 1] >= x0) & (b[:, 2] <= y1) & (b[:, 3] >= y0))
         return [self.pieces[k] for k in hit.tolist() if self.pieces[k].instance not in removed]
@@ -128,6 +134,41 @@ class Terrain:
             if not (x0 <= x <= x1 and y0 <= y <= y1):
                 return False
         return True
+
+
+class _Grid:
+    """The pieces' boxes by square cells of GRID_STUDS (a box in every cell it meets): Terrain.near asks a
+    few cells instead of every box (a box that meets the query box shares a cell with it: floor(x / cell)
+    never decreases with x), then the same comparisons on the same numbers, in the pieces' order."""
+
+    def __init__(self, boxes: list) -> None:
+        self.boxes = boxes
+        self.cells: dict[tuple[int, int], list[int]] = {}
+        for k, (x0, x1, y0, y1) in enumerate(boxes):
+            if not all(math.isfinite(v) for v in (x0, x1, y0, y1)):
+                self.cells = None   # an unbounded piece: every query goes to the arrays
+                return
+            for i in range(math.floor(x0 / GRID_STUDS), math.floor(x1 / GRID_STUDS) + 1):
+                for j in range(math.floor(y0 / GRID_STUDS), math.floor(y1 / GRID_STUDS) + 1):
+                    self.cells.setdefault((i, j), []).append(k)
+
+    def meeting(self, x0: float, x1: float, y0: float, y1: float) -> list[int] | None:
+        """Indices (in order) of the boxes meeting [x0, x1] x [y0, y1]; None: ask the arrays instead (a big,
+        unbounded or odd query)."""
+        if self.cells is None or not (math.isfinite(x0) and math.isfinite(x1) and math.isfinite(y0)
+                                      and math.isfinite(y1)):
+            return None
+        i0, i1 = math.floor(x0 / GRID_STUDS), math.floor(x1 / GRID_STUDS)
+        j0, j1 = math.floor(y0 / GRID_STUDS), math.floor(y1 / GRID_STUDS)
+        if (i1 - i0 + 1) * (j1 - j0 + 1) > GRID_MAX_CELLS:
+            return None
+        near: set[int] = set()
+        for i in range(i0, i1 + 1):
+            for j in range(j0, j1 + 1):
+                near.update(self.cells.get((i, j), ()))
+        boxes = self.boxes
+        return [k for k in sorted(near) if boxes[k][0] <= x1 and boxes[k][1] >= x0 and boxes[k][2] <= y1
+                and boxes[k][3] >= y0]
 
 
 def touching(pieces: Iterable[Piece], polygon: Sequence) -> list[Piece]:
