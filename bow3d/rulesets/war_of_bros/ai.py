@@ -461,22 +461,33 @@ class WarOfBrosAI:
         found = self._p_fast.get(key)
         if found is not None:
             return found
-        ctx = game.ctx
-        ehalf = np.array([max(ctx.bases[e.id]) / 2.0 for e in enemies])
-        armed, reach, p = [], [], []
-        for j, enemy in enumerate(enemies):
-            threat = self._threat_of(game, enemy.id, mode)
-            if threat is None:
-                continue
-            armed.append(j)
-            reach.append(threat[0])
-            p.append(self._p_kill(game, threat[1], unit_id, "front", "none"))
+        rows = [self._enemy_row(game, unit_id, enemy.id, mode) for enemy in enemies]
+        armed = [j for j, row in enumerate(rows) if row[1] is not None]
         worth = None
-        best_weapon = self._longest(ctx.profile(unit_id))
+        if mode == "fight" and self._longest(game.ctx.profile(unit_id)) is not None:
+            worth = np.array([row[3] for row in rows])[None]
+        found = self._p_fast[key] = (np.array([row[0] for row in rows]), np.array(armed, np.intp),
+                                     np.array([rows[j][1] for j in armed])[None],
+                                     np.array([rows[j][2] for j in armed])[None], worth)
+        return found
+
+    def _enemy_row(self, game: Any, unit_id: str, enemy_id: str, mode: str) -> tuple:
+        """One enemy's numbers in _enemy_table: (half its base, its reach and its odds against this unit (None,
+        None when unarmed), this unit's best weapon's odds against it times its unit power (None but in 'fight'
+        and armed)), kept per unit, mode and enemy: the table is made again each time an enemy falls."""
+        key = ("enemy row", unit_id, mode, enemy_id)
+        found = self._p_fast.get(key)
+        if found is not None:
+            return found
+        half = max(game.ctx.bases[enemy_id]) / 2.0
+        threat = self._threat_of(game, enemy_id, mode)
+        reach, p = (None, None) if threat is None else (threat[0], self._p_kill(game, threat[1], unit_id, "front",
+                                                                                  "none"))
+        best_weapon = self._longest(game.ctx.profile(unit_id))
+        worth = None
         if mode == "fight" and best_weapon is not None:
-            worth = np.array([self._p_kill(game, best_weapon, enemy.id, "front", "none") * g_power(game, enemy.id)
-                              for enemy in enemies])[None]
-        found = self._p_fast[key] = (ehalf, np.array(armed, np.intp), np.array(reach)[None], np.array(p)[None], worth)
+            worth = self._p_kill(game, best_weapon, enemy_id, "front", "none") * g_power(game, enemy_id)
+        found = self._p_fast[key] = (half, reach, p, worth)
         return found
 
     def _longest(self, profile: Any) -> Any:
@@ -502,9 +513,10 @@ class WarOfBrosAI:
     def _boldness(self, game: Any) -> float:
         """How much the enemy's replies weigh: less when the side is stronger (it closes in to finish)."""
         mine = theirs = 0.0
+        powers = _powers(game)
         for unit in game.state.units.values():
             if unit.on_field:
-                power = g_power(game, unit.id)
+                power = powers[unit.id]
                 if unit.side == self.side:
                     mine += power
                 else:
@@ -610,6 +622,14 @@ def _crushes(game: Any, unit_id: str, heading: float, distance: float, friends: 
 
 def g_power(game: Any, unit_id: str) -> float:
     return float(max(1, game.ctx.profile(unit_id).unit_power))
+
+
+def _powers(game: Any) -> dict[str, float]:
+    """unit id -> g_power, worked out once per context (profiles do not change in a game)."""
+    held = game.ctx.__dict__.get("_ai_powers")
+    if held is None:
+        held = game.ctx.__dict__["_ai_powers"] = {uid: g_power(game, uid) for uid in game.ctx.unit_sheet}
+    return held
 
 
 def _vertex(game: Any, unit_id: str):
