@@ -345,7 +345,8 @@ class WarOfBrosAI:
             keep = self._clear(game, unit_id, spots)
             spots, moves = spots[keep], [m for m, k in zip(moves, keep) if k]
             scores = self._score(game, unit_id, spots, enemies, mode)
-            order = sorted(range(1, len(spots)), key=lambda k: (-scores[k], k))
+            values = scores.tolist()   # the same numbers as Python floats: sorting reads each of them many times
+            order = sorted(range(1, len(values)), key=lambda k: (-values[k], k))
             found = (moves, scores, scores[0], order)
         if len(self._weighed_memo) >= WEIGHED_LIMIT:
             self._weighed_memo.clear()

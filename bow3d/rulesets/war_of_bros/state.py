@@ -94,7 +94,13 @@ class GameState:
     rewards: dict[str, int] = field(default_factory=dict)
 
     def copy(self) -> GameState:
-        new = dataclasses.replace(self)
+        # dataclasses.replace(self) without its per-field machinery (a copy is made for every record): the fields'
+        # values, and nothing else kept on the state (movement's plans are kept there for one record)
+        if type(self) is GameState:
+            new = object.__new__(GameState)
+            new.__dict__.update({name: value for name, value in self.__dict__.items() if name in _STATE_FIELDS})
+        else:
+            new = dataclasses.replace(self)
         new.order, new.placing = list(self.order), list(self.placing)
         new.units = dict(self.units)
         new.vehicles = dict(self.vehicles)
@@ -109,6 +115,7 @@ class GameState:
 
 
 _UNIT_FIELDS = frozenset(f.name for f in dataclasses.fields(UnitState))
+_STATE_FIELDS = frozenset(f.name for f in dataclasses.fields(GameState))
 
 
 def replace(value: Any, **changes: Any) -> Any:
