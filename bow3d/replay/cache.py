@@ -225,11 +225,15 @@ class CachedGeometry:
         return self._remember(key, compute)
 
     def bodies_along(self, a: Any, b: Any, kinds: Any = None, decor: bool = False) -> Any:
-        """The wrapped answer, remembered when both ends are bodies standing on their own (see _along_key)."""
+        """The wrapped answer, remembered when both ends are bodies standing on their own (see _along_key); none
+        when no unit or vehicle comes near the segment and only those are asked for (bodies only)."""
         near = self._along_key(a, b)
         if near is None:
             return self.inner.bodies_along(a, b, kinds, decor)
         kinds_key = kinds if kinds is None or isinstance(kinds, str) else tuple(kinds)
+        if not near and not decor and kinds is not None and set((kinds_key,) if isinstance(kinds_key, str)
+                                                                else kinds_key) <= {"unit", "vehicle"}:
+            return ()   # every unit and vehicle has a pose here: none is near enough to be crossed
         key = ("along", a, b, kinds_key, bool(decor), self.poses[a], self.poses[b], near)
         return self._remember(key, lambda: self.inner.bodies_along(a, b, kinds, decor))
 
