@@ -392,20 +392,19 @@ class WarOfBrosAI:
         if bounds is not None:
             keep &= (spots[:, 0] - half >= bounds[0]) & (spots[:, 0] + half <= bounds[1]) & \
                 (spots[:, 1] - half >= bounds[2]) & (spots[:, 1] + half <= bounds[3])
-        if walls is not None:
-            if len(walls):
-                start = np.asarray(me.position, float)   # (2,): broadcast as the (K, 2) it stands for
-                way = spots - start
-                norm = np.maximum(_norm(way, 1, True), 1e-9)
-                across = np.empty_like(way)                 # (-y, x) of the way, as np.column_stack made it
-                np.negative(way[:, 1], out=across[:, 0])
-                across[:, 1] = way[:, 0]
-                side = across / norm * (min(ctx.bases[unit_id]) / 2.0 * 0.9)
-                ahead = way / norm * (max(ctx.bases[unit_id]) / 2.0 * 0.9)
-                offsets = np.array([0.0, 1.0, -1.0])[:, None, None]   # the middle and both sides of the base,
-                a = (start[None] + offsets * side[None]).reshape(-1, 2)  # its front edge ahead
-                b = (spots[None] + offsets * side[None] + ahead[None]).reshape(-1, 2)
-                keep &= ~_segments_cross_any(a, b, walls).reshape(3, len(spots)).any(axis=0)
+        if walls is not None and len(walls):
+            start = np.asarray(me.position, float)   # (2,): broadcast as the (K, 2) it stands for
+            way = spots - start
+            norm = np.maximum(_norm(way, 1, True), 1e-9)
+            across = np.empty_like(way)                 # (-y, x) of the way, as np.column_stack made it
+            np.negative(way[:, 1], out=across[:, 0])
+            across[:, 1] = way[:, 0]
+            side = across / norm * (min(ctx.bases[unit_id]) / 2.0 * 0.9)
+            ahead = way / norm * (max(ctx.bases[unit_id]) / 2.0 * 0.9)
+            offsets = np.array([0.0, 1.0, -1.0])[:, None, None]   # the middle and both sides of the base,
+            a = (start[None] + offsets * side[None]).reshape(-1, 2)  # its front edge ahead
+            b = (spots[None] + offsets * side[None] + ahead[None]).reshape(-1, 2)
+            keep &= ~_segments_cross_any(a, b, walls).reshape(3, len(spots)).any(axis=0)
         keep[0] = True
         _remember(_CLEAR_MEMO, key, keep)
         return keep

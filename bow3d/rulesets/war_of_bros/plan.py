@@ -181,9 +181,7 @@ def gap(a: Sequence[Point], b: Sequence[Point]) -> float:
             for px, py in points:
                 # point_segment_gap((px, py), (x0, y0), (x1, y1)), inline
                 t = 0.0 if length2 < EPS else max(0.0, min(1.0, ((px - x0) * dx + (py - y0) * dy) / length2))
-                d = math.hypot(px - x0 - t * dx, py - y0 - t * dy)
-                if d < best:
-                    best = d
+                best = min(best, math.hypot(px - x0 - t * dx, py - y0 - t * dy))
     return best
 
 
