@@ -43,7 +43,9 @@ def battle_log(replay: OpenReplay | Any, language: str | None = None) -> BattleL
     opened = replay if isinstance(replay, OpenReplay) else open_replay(replay)
     narrator = opened.narrator(language)
     header = opened.header
-    players = _(" vs ").join(f"{side} ({who})" for side, who in header.players.items())
+    # the 'ai' sides by the version that played them, as the named opponents are ('bow-greedy-1')
+    players = _(" vs ").join(f"{side} ({header.ai if who == 'ai' and header.ai else who})"
+                             for side, who in header.players.items())
     title = _("{file}: scene {scene}, {ruleset}, seed {seed}, {players}, {entries} entries, written {created}").format(
         file=opened.path.name, scene=header.scene, ruleset=header.ruleset.get("name", "?"), seed=header.seed,
         players=players, entries=len(opened.entries), created=header.created)

@@ -86,3 +86,20 @@ def test_every_kind_has_words():
     """The narrator has a line for every documented kind (no event is shown as its raw kind)."""
     for kind in SCHEMA.kinds:
         assert kind in bow_narrator.LINES or kind == "attack_result", kind
+
+
+def test_one_damage_point_is_said_in_the_singular():
+    """§2.4.4 treatment against 1 damage point: 'against 1 damage point' in the battle log and in `bow3d odds`
+    (they said 'against 1 damage points'), in French 'contre 1 point de dommage'."""
+    from bow3d.rules.events import Event
+    from bow3d.rulesets.bow.narrator import BowNarrator
+    from bow3d.rulesets.bow.odds import odds_lines, treat_odds
+
+    def treat(points):
+        return Event("treat", 2, {"unit": "m", "target": "t", "repair": False, "treat_bricks": 2,
+                                  "resist_bricks": points})
+
+    assert BowNarrator("en").line(treat(1)).endswith("against 1 damage point")
+    assert BowNarrator("en").line(treat(2)).endswith("against 2 damage points")
+    assert BowNarrator("fr").line(treat(1)).endswith("contre 1 point de dommage")
+    assert odds_lines("treat", treat_odds(2, 1, 0.262), [])[0].startswith("treat 2 bricks against 1 damage point (")

@@ -206,8 +206,11 @@ def _dispute(e: Event) -> str:
 
 def _treat(e: Event) -> str:
     d = e.data
-    text = (_("{unit} repairs {target}: {bricks} against {points} damage points") if d["repair"] else
-            _("{unit} treats {target}: {bricks} against {points} damage points"))
+    points = int(d["resist_bricks"])
+    text = (ngettext("{unit} repairs {target}: {bricks} against {points} damage point",
+                     "{unit} repairs {target}: {bricks} against {points} damage points", points) if d["repair"] else
+            ngettext("{unit} treats {target}: {bricks} against {points} damage point",
+                     "{unit} treats {target}: {bricks} against {points} damage points", points))
     return text.format(unit=d["unit"], target=d["target"], bricks=bricks(d["treat_bricks"]), points=d["resist_bricks"])
 
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from bow3d.rules.chance import binomial
 from bow3d.rulesets.bow.chance import DEFAULT_P
-from bow3d.i18n import _, current, semicolon
+from bow3d.i18n import _, current, ngettext, semicolon
 
 if TYPE_CHECKING:
     from bow3d.rules.game import Game
@@ -175,8 +175,9 @@ def odds_lines(kind: str, odds: Any, said: list[str]) -> list[str]:
                                                                               resist=odds.resist_bricks)
         effect = _("damage")
     else:
-        head = _("treat {bricks} bricks against {resist} damage points").format(bricks=odds.bricks,
-                                                                               resist=odds.resist_bricks)
+        head = ngettext("treat {bricks} bricks against {resist} damage point",
+                        "treat {bricks} bricks against {resist} damage points", odds.resist_bricks).format(
+            bricks=odds.bricks, resist=odds.resist_bricks)
         effect = _("removed")
     rows = [(_("success"), f"{_number(100 * odds.success, 2):>6} %")]
     rows += [(f"{effect} {value}", f"{_number(100 * prob, 2):>6} %") for value, prob in
