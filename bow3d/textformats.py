@@ -33,7 +33,7 @@ from typing import Any
 import yaml
 
 from bow3d.errors import UserInputError
-from bow3d.i18n import N_, _, marked
+from bow3d.i18n import N_, _, marked, semicolon
 
 MAX_DEPTH = 64  # nested mappings/lists (YAML) or objects/arrays (JSON); bow3d's own files use under 10
 MAX_ALIASES = 1000  # alias uses (*name) in one YAML document
@@ -121,7 +121,7 @@ def load_yaml_document(text: str, source: str, *, error: ErrorType = UserInputEr
             data = constructor.construct_document(root)
     except _Refused as refused:
         path = format_path(_path_to(root, refused.node) or ())
-        raise error(f"{source}:{refused.node.start_mark.line + 1}: {path}: {refused.problem}; {refused.fix}") from None
+        raise error(f"{source}:{refused.node.start_mark.line + 1}: {path}: {refused.problem}{semicolon()}{refused.fix}") from None
     except yaml.YAMLError as problem:
         raise _syntax_error(problem, source, error) from None
     return YamlDocument(data, root)

@@ -32,7 +32,7 @@ from bow3d.scene.figures import (COLOUR_SIDES, STUD_LDU, UNASSIGNED, Figure, _wo
 from bow3d.scene.io import format_path, save_scene
 from bow3d.scene.model import ID_PATTERN, Scene, Side, Unit, Vehicle
 from bow3d.scene.structure import Structure, model_structure
-from bow3d.i18n import _
+from bow3d.i18n import _, semicolon
 
 
 @dataclass
@@ -312,6 +312,6 @@ def scene_from_ldraw(model_path: str | os.PathLike[str], scene_path: str | os.Pa
     save_scene(scene, out, overwrite=force)
     for issue in check_references(scene):
         if not (issue.path[-1:] == ("side",) and UNASSIGNED in issue.problem):
-            notes.append(f"{format_path(issue.path)}: {issue.problem}; {issue.fix}")
+            notes.append(f"{format_path(issue.path)}: {issue.problem}{semicolon()}{issue.fix}")
     return FromLDrawResult(scene, out, decor_path, model_paths, unassigned, notes,
                            {fid: f.origin for fid, f in by_id.items()}, by_id, model, decor)

@@ -23,7 +23,7 @@ from bow3d.errors import SceneError, UserInputError
 from bow3d.paths import write_new
 from bow3d.textformats import MAX_LISTED, format_path, load_yaml_document
 from bow3d.scene.model import FORMAT, FORMAT_NAME, FORMAT_VERSION, Scene
-from bow3d.i18n import N_, _, integer, marked
+from bow3d.i18n import N_, _, integer, marked, semicolon
 from bow3d.scene.pydantic_words import problem
 
 FieldPath = tuple[str | int, ...]
@@ -87,7 +87,7 @@ class SceneIssue:
 
     def format(self, source: str, lines: LineMap | None) -> str:
         line = f":{lines.line(self.path)}" if lines is not None else ""
-        fix = f"; {self.fix}" if self.fix else ""
+        fix = semicolon() + self.fix if self.fix else ""
         return f"{source}{line}: {format_path(self.path)}: {self.problem}{fix}"
 
     def __repr__(self) -> str:
@@ -163,8 +163,10 @@ _FIXES = {
     "union_tag_invalid": N_("use kind: minifig or kind: vehicle"),
     "union_tag_not_found": N_("add 'kind: minifig' or 'kind: vehicle'"),
     "string_pattern_mismatch": N_("use letters, digits, '-', '_' or '.', starting with a letter or digit"),
-    "greater_than_equal": "", "greater_than": "", "less_than": "", "less_than_equal": "",
+    "greater_than_equal": N_("give {ge} or more"), "greater_than": N_("give more than {gt}"),
+    "less_than": N_("give less than {lt}"), "less_than_equal": N_("give {le} or less"),
 }
+_BOUNDS = ("greater_than_equal", "greater_than", "less_than", "less_than_equal")   # their fix names the bound
 
 
 def _issues_from_validation(error: ValidationError, data: dict[str, Any]) -> list[SceneIssue]:
@@ -180,6 +182,9 @@ def _issues_from_validation(error: ValidationError, data: dict[str, Any]) -> lis
             message = message[len("Value error, "):]
         kind = item["type"]
         fix = marked(_FIXES.get(kind, ""))
+        if kind in _BOUNDS:
+            fix = fix.format(**{key: value for key, value in (item.get("ctx") or {}).items()
+                                if key in ("ge", "gt", "lt", "le")})
         if "position" in loc[:-1] and isinstance(loc[-1], int):  # units[0].position[1] -> units[0].position
             loc = loc[:loc.index("position") + 1]
             message, fix = _("needs two numbers [x, y] in studs"), _("write it like [12.5, 8.5]")

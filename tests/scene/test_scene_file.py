@@ -117,6 +117,8 @@ MISTAKES = [
      "units[0] 'blue-1' stands", "open the door", "cell: [12, 8]"),
     ("door id taken", "id: gate", "id: blue-1", "doors[0].id", "duplicate id 'blue-1' (also units[0])",
      "its own id", "id: blue-1\n    cell"),
+    ("a number below its bound", "move: 5", "move: -5", "sheets.rifleman.move", "greater than or equal to 0 (found -5)",
+     "give 0 or more", "move: -5"),
 ]
 
 
