@@ -320,10 +320,10 @@ class WarOfBrosAI:
                 continue   # farther the same way: refused too (or the same thing stands in the way)
             tries += 1
             action = Move(unit_id, round(heading, 2), round(distance, 3))
-            if game.check(action) is None and not self._spoils(game, unit_id, action.heading, action.distance):
+            if game.check(action) is None:
+                if self._spoils(game, unit_id, action.heading, action.distance):
+                    continue   # a Mechanized unit keeps the cover standing and its friends alive
                 return action
-            # refused, or spoiling (a Mechanized unit keeps the cover standing and its friends alive): farther the
-            # same way crosses the same ground, so it is refused or spoils too
             blocked[round(heading, 2)] = distance
         return None
 
