@@ -48,6 +48,7 @@ def test_memo_matches_the_world_after_any_moves(village, moves):
         for b in red[:3]:
             cached.sight(a, b)
         cached.reachable_cells(a, 5)
+        cached.bodies_along(a, red[0], ("unit", "vehicle"))
     start = dict(cached.poses)
     for k, (index, x, y, facing) in enumerate(moves):
         unit = units[index % len(units)]
@@ -60,6 +61,10 @@ def test_memo_matches_the_world_after_any_moves(village, moves):
                 assert cached.distance_studs(a, b) == world.distance_studs(a, b)
                 assert cached.in_front_arc(a, b) == world.in_front_arc(a, b)
             assert cached.reachable_cells(a, 5) == world.reachable_cells(a, 5)
+            for b in [*red[:3], *blue[:3]]:   # remembered (or answered 'nothing near') only where the world agrees
+                if b != a:
+                    for kinds, decor in ((("unit", "vehicle"), False), (None, False), (("unit",), True)):
+                        assert cached.bodies_along(a, b, kinds, decor) == world.bodies_along(a, b, kinds, decor)
     cached.reset(scene)
 
 

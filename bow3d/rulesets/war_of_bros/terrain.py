@@ -38,6 +38,7 @@ CLEARANCE_LDU = 40.0    # a minifig's hips: what starts higher is passed under
 STUD_LDU = 20.0
 GRID_STUDS = 8.0        # Terrain.near's cells
 GRID_MAX_CELLS = 16     # a query meeting more cells than this reads every box
+GRID_BIG_BOX_CELLS = 4096   # a piece's box over more cells than this is asked by every query (not filed by cells)
 
 
 @dataclass(frozen=True)
@@ -144,12 +145,18 @@ class _Grid:
     def __init__(self, boxes: list) -> None:
         self.boxes = boxes
         self.cells: dict[tuple[int, int], list[int]] = {}
+        self.big: list[int] = []   # boxes over more than GRID_BIG_BOX_CELLS cells (a scene's huge zone): asked always
         for k, (x0, x1, y0, y1) in enumerate(boxes):
             if not all(math.isfinite(v) for v in (x0, x1, y0, y1)):
                 self.cells = None   # an unbounded piece: every query goes to the arrays
                 return
-            for i in range(math.floor(x0 / GRID_STUDS), math.floor(x1 / GRID_STUDS) + 1):
-                for j in range(math.floor(y0 / GRID_STUDS), math.floor(y1 / GRID_STUDS) + 1):
+            i0, i1 = math.floor(x0 / GRID_STUDS), math.floor(x1 / GRID_STUDS)
+            j0, j1 = math.floor(y0 / GRID_STUDS), math.floor(y1 / GRID_STUDS)
+            if (i1 - i0 + 1) * (j1 - j0 + 1) > GRID_BIG_BOX_CELLS:   # filing it by cells could take minutes and GBs
+                self.big.append(k)
+                continue
+            for i in range(i0, i1 + 1):
+                for j in range(j0, j1 + 1):
                     self.cells.setdefault((i, j), []).append(k)
 
     def meeting(self, x0: float, x1: float, y0: float, y1: float) -> list[int] | None:
@@ -162,7 +169,7 @@ class _Grid:
         j0, j1 = math.floor(y0 / GRID_STUDS), math.floor(y1 / GRID_STUDS)
         if (i1 - i0 + 1) * (j1 - j0 + 1) > GRID_MAX_CELLS:
             return None
-        near: set[int] = set()
+        near: set[int] = set(self.big)
         for i in range(i0, i1 + 1):
             for j in range(j0, j1 + 1):
                 near.update(self.cells.get((i, j), ()))
