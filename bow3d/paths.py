@@ -212,8 +212,14 @@ def _commit(tmp: Path, out: Path, force: bool) -> None:
 def _reason(error: OSError) -> str:
     if error.errno == errno.ENOSPC:
         return _("the disk is full; free some space and run again")
-    if error.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
-        return _("{reason}; choose a folder you may write to").format(reason=error.strerror or _("permission denied"))
+    if error.errno in (errno.EACCES, errno.EPERM):
+        return _("permission denied; choose a folder you may write to")
+    if error.errno == errno.EROFS:
+        return _("a read-only file system; choose a folder you may write to")
     if error.errno == errno.ENOTDIR:
         return _("a file stands where a folder is needed on the way")
-    return error.strerror or str(error)
+    if error.errno == errno.EEXIST:
+        return _("something that is not a folder stands there (a broken link?)")
+    if error.errno == errno.ENOENT:
+        return _("a folder on the way does not exist")
+    return error.strerror or str(error)   # the system's own words (English) for the rarer failures

@@ -33,7 +33,7 @@ from typing import Any
 import yaml
 
 from bow3d.errors import UserInputError
-from bow3d.i18n import N_, _, marked, semicolon
+from bow3d.i18n import N_, _, integer, marked, semicolon
 
 MAX_DEPTH = 64  # nested mappings/lists (YAML) or objects/arrays (JSON); bow3d's own files use under 10
 MAX_ALIASES = 1000  # alias uses (*name) in one YAML document
@@ -243,8 +243,8 @@ class _StrictConstructor(yaml.constructor.SafeConstructor):
         except (ValueError, TypeError, IndexError, AttributeError, KeyError, OverflowError) as problem:
             # PyYAML's own constructors fail like this on an explicit tag with a wrong value (!!int '')
             tag = node.tag.rsplit(":", 1)[-1]
-            raise _Refused(node, f"cannot be read as a {tag} ({_short(problem, 60)})",
-                           "write a plain value without a '!!' tag") from None
+            raise _Refused(node, _("cannot be read as a {tag} ({problem})").format(tag=tag, problem=_short(problem, 60)),
+                           _("write a plain value without a '!!' tag")) from None
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
         if isinstance(node, yaml.MappingNode):
@@ -265,8 +265,8 @@ class _StrictConstructor(yaml.constructor.SafeConstructor):
     def construct_yaml_int(self, node: yaml.ScalarNode) -> int:
         digits = sum(c.isalnum() for c in str(node.value))
         if digits > MAX_INT_DIGITS:
-            raise _Refused(node, f"an integer of {digits:,} digits", f"write a number of at most {MAX_INT_DIGITS} "
-                           "digits")
+            raise _Refused(node, _("an integer of {digits} digits").format(digits=integer(digits)),
+                           _("write a number of at most {most} digits").format(most=MAX_INT_DIGITS))
         return super().construct_yaml_int(node)
 
 

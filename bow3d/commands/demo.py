@@ -70,9 +70,10 @@ def _out_dir(text: str) -> Path:
 def ending_words(scene, ended: str) -> str:
     """How a game ended in the language spoken: the rules' result in the ruleset's words, or the session's
     'record limit' (bow3d.replay.session)."""
+    from bow3d.replay.session import RECORD_LIMIT
     from bow3d.rulesets import ruleset_of
 
-    return _("record limit") if ended == "record limit" else ruleset_of(scene).narrator().result(ended)
+    return _("record limit") if ended == RECORD_LIMIT else ruleset_of(scene).narrator().result(ended)
 
 
 def _step(text: str) -> float:

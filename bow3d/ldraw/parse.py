@@ -32,6 +32,7 @@ from bow3d.ldraw.colour_defs import COLOUR_CODE_LIMIT, ColourDefinition, parse_c
 from bow3d.ldraw.texmap import TexMap, TexmapBlocks
 from bow3d.i18n import _
 
+LDRAW_SUFFIXES = (".ldr", ".mpd", ".dat", ".l3b")   # LDraw files: models, multi-part models, parts
 FLUSH_ROWS = 65536  # geometry rows converted to numpy per batch
 MAX_DIAGNOSTICS_PER_FILE = 50  # a garbage file must not flood memory or the terminal
 # Header and editor meta commands that carry nothing bow3d draws.

@@ -45,6 +45,9 @@ class Player(Protocol):
 HumanCallback = Callable[[Game], Any]
 
 
+RECORD_LIMIT = "record limit"   # GameResult.ended of a game stopped by max_records, not by its rules
+
+
 @dataclass(frozen=True)
 class GameResult:
     """How a game ended: `winner` (side id or None), rounds begun, records applied, why it stopped."""
@@ -216,7 +219,7 @@ class Session:
 
     def result(self, seed: int) -> GameResult:
         game = self.game
-        ended = str(game.result or "win") if game.is_over else "record limit"
+        ended = str(game.result or "win") if game.is_over else RECORD_LIMIT
         return GameResult(winner=game.winner, rounds=game.state.round, records=self.applied, ended=ended, seed=seed)
 
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 from bow3d.rules.records import plain
@@ -179,7 +180,7 @@ class Narrator:
     """
 
     language = "en"
-    results: Mapping[str, str] = {}   # the ruleset's result codes ('win', 'draw', ...) -> their words (N_-marked)
+    results: Mapping[str, str] = MappingProxyType({})   # the ruleset's result codes ('win', ...) -> words (N_-marked)
 
     def line(self, event: Event, following: Sequence[Event] = ()) -> str | None:
         raise NotImplementedError

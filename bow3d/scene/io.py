@@ -20,10 +20,11 @@ import yaml
 from pydantic import ValidationError
 
 from bow3d.errors import SceneError, UserInputError
+from bow3d.ldraw.parse import LDRAW_SUFFIXES
 from bow3d.paths import write_new
 from bow3d.textformats import MAX_LISTED, format_path, load_yaml_document
 from bow3d.scene.model import FORMAT, FORMAT_NAME, FORMAT_VERSION, Scene
-from bow3d.i18n import N_, _, integer, marked, semicolon
+from bow3d.i18n import N_, _, decimal, integer, marked, semicolon
 from bow3d.scene.pydantic_words import problem
 
 FieldPath = tuple[str | int, ...]
@@ -182,9 +183,13 @@ def _issues_from_validation(error: ValidationError, data: dict[str, Any]) -> lis
             message = message[len("Value error, "):]
         kind = item["type"]
         fix = marked(_FIXES.get(kind, ""))
-        if kind in _BOUNDS:
-            fix = fix.format(**{key: value for key, value in (item.get("ctx") or {}).items()
-                                if key in ("ge", "gt", "lt", "le")})
+        if kind in _BOUNDS:   # the bound, written the language's way (a fix without it: no fix)
+            bounds = {key: decimal(value, 6).rstrip("0").rstrip(".,") if isinstance(value, float) else value
+                      for key, value in (item.get("ctx") or {}).items() if key in ("ge", "gt", "lt", "le")}
+            try:
+                fix = fix.format(**bounds)
+            except (KeyError, IndexError, ValueError):
+                fix = ""
         if "position" in loc[:-1] and isinstance(loc[-1], int):  # units[0].position[1] -> units[0].position
             loc = loc[:loc.index("position") + 1]
             message, fix = _("needs two numbers [x, y] in studs"), _("write it like [12.5, 8.5]")
@@ -235,9 +240,6 @@ def parse_scene(text: str, source: str = "<scene>", schema: SceneSchema | None =
         raise  # pragma: no cover - raise_issues always raises for a non-empty list
     raise_issues(check_references(scene, schema.check if schema is not None else None), source, lines)
     return scene
-
-
-LDRAW_SUFFIXES = (".ldr", ".mpd", ".dat", ".l3b")   # LDraw files: models, multi-part models, parts
 
 
 def load_scene(path: str | os.PathLike[str], *, check_files: bool = True, battlefield: bool = False,

@@ -151,7 +151,7 @@ def test_no_permission_is_one_line(tmp_path, monkeypatch):
         raise PermissionError(errno.EACCES, "Permission denied")
 
     monkeypatch.setattr("tempfile.mkstemp", refused)
-    with pytest.raises(UserInputError, match="cannot be written \\(Permission denied; choose a folder you may write"):
+    with pytest.raises(UserInputError, match="cannot be written \\(permission denied; choose a folder you may write"):
         write_new(tmp_path / "a.txt", "x")
     assert list(tmp_path.iterdir()) == []
 

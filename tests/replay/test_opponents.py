@@ -123,6 +123,6 @@ def test_every_ruleset_s_ai_plays_the_version_its_replay_headers_name():
     for ruleset in known():
         side = "blue"
         player = ruleset.player(side, np.random.default_rng(0))
-        assert getattr(player, "version", ruleset.ai_version) == ruleset.ai_version, ruleset.name
+        assert player.version == ruleset.ai_version, ruleset.name
         for version, factory in ruleset.retired_opponents().items():
             assert factory(side, np.random.default_rng(0)).version == version

@@ -66,8 +66,13 @@ def _value(g: Any, unit: str, slot: str, target: str, shots: int, index: int = 0
     return p_pass(shot["value"]) * harm
 
 
+AI_VERSION = "blaze-of-glory-ai-1"   # what replay headers name; the ruleset's ai_version is this one
+
+
 class BlazePlayer:
-    """Chooses for one side: decisions asked of it, and the Active figure's actions."""
+    """Chooses for one side: decisions asked of it, and the Active figure's actions (AI_VERSION)."""
+
+    version = AI_VERSION
 
     def __init__(self, side: str, rng: Any = None) -> None:
         self.side = side

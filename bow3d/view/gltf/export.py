@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from bow3d.errors import UserInputError
+from bow3d.ldraw.parse import LDRAW_SUFFIXES
 from bow3d.i18n import _
 
-MODEL_SUFFIXES = (".ldr", ".mpd", ".dat", ".l3b")
 SCENE_SUFFIXES = (".yaml", ".yml")
 REPLAY_SUFFIXES = (".bowreplay",)
 OUTPUT_SUFFIXES = (".glb", ".gltf")
@@ -50,11 +50,11 @@ def input_kind(path: str | os.PathLike) -> str:
         return "replay"
     if suffix in SCENE_SUFFIXES:
         return "scene"
-    if suffix in MODEL_SUFFIXES:
+    if suffix in LDRAW_SUFFIXES:
         return "model"
     raise UserInputError(_("{source}: cannot tell what to export from the name: give an LDraw model "
                            "({value}), a scene ({value2}), a replay (.bowreplay) or a pack (.bowpack)")
-                         .format(source=source, value=', '.join(MODEL_SUFFIXES), value2=', '.join(SCENE_SUFFIXES)))
+                         .format(source=source, value=', '.join(LDRAW_SUFFIXES), value2=', '.join(SCENE_SUFFIXES)))
 
 
 def _output(out: str | os.PathLike, force: bool) -> Path:
