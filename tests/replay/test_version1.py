@@ -52,6 +52,11 @@ def test_version_1_replays_on_the_3d_world_verify_with_their_ai_re_derived(name,
     assert result.chance_checked and result.players_checked == ("blue", "red") and result.complete
 
 
+def said_today(text: str) -> str:
+    """Version 1's line with the one wording mended since: one damage point in the singular."""
+    return text.replace(" against 1 damage points", " against 1 damage point")
+
+
 def test_the_narrator_says_exactly_what_version_1_wrote():
     """Words at the edges: the English narrator, given the typed version-2 events, writes the very
     line version 1 stored in each event (3,400 events of every kind here; all 31,102 events of the
@@ -65,7 +70,7 @@ def test_the_narrator_says_exactly_what_version_1_wrote():
             old = json.loads(line)["events"]
             new = [event_from_record(upgrade_event(e, p, path.name)) for e in old]
             for i, (was, event) in enumerate(zip(old, new)):
-                assert narrator.line(event, new[i + 1:]) == was["text"], (path.name, was)
+                assert narrator.line(event, new[i + 1:]) == said_today(was["text"]), (path.name, was)
                 checked += 1
     assert checked > 3000
 
