@@ -87,6 +87,7 @@ class CachedGeometry:
         self.inner = inner
         self.radii = body_radii(inner, ids)
         self.poses: dict[str, Pose] = {}
+        self._away: dict[str, list[tuple[str, int]]] = {}   # a removed vehicle -> its occupants (unit, seat)
         self.doors: dict[str, tuple[tuple[int, int], bool]] = {}
         self._door_key: tuple = ()
         self.obstacles: dict[str, tuple] = {}   # obstacle id -> (footprint or cells, height, material)
@@ -123,6 +124,9 @@ class CachedGeometry:
     def place(self, id: str, position: tuple[float, float], facing_deg: float) -> None:
         self.inner.place(id, position, facing_deg)
         self.poses[id] = pose = (float(position[0]), float(position[1]), float(facing_deg) % 360.0)
+        self._forget_away(id)   # a unit placed stands on its own: out of any removed vehicle's seat
+        for unit, seat in self._away.pop(id, ()):   # a vehicle put back brings its occupants back (World.place)
+            self.poses[unit] = (*pose, id, seat)
         for unit, seated in list(self.poses.items()):  # a vehicle's seated occupants move with it
             if len(seated) > 3 and seated[3] == id:
                 self.poses[unit] = (*pose, id, seated[4])
@@ -130,16 +134,24 @@ class CachedGeometry:
     def remove(self, id: str) -> None:
         self.inner.remove(id)
         self.poses.pop(id, None)
-        for unit, pose in list(self.poses.items()):  # a vehicle's seated occupants go with it
+        for unit, pose in list(self.poses.items()):  # a vehicle's seated occupants go with it, still seated
             if len(pose) > 3 and pose[3] == id:
                 self.poses.pop(unit)
+                self._away.setdefault(id, []).append((unit, pose[4]))
+        self._forget_away(id)   # a unit taken off on its own is no longer in its vehicle
+
+    def _forget_away(self, unit: str) -> None:
+        for away in self._away.values():
+            away[:] = [(u, seat) for u, seat in away if u != unit]
 
     def seat(self, unit: str, vehicle: str, seat: int) -> None:
         """A unit seated in a vehicle (BOW §3.1): its pose is the vehicle's and its seat."""
         self.inner.seat(unit, vehicle, seat)
+        self._forget_away(unit)
         carrier = self.poses.get(vehicle)
-        if carrier is None:
+        if carrier is None:   # seated in a vehicle off the field: it comes back with it
             self.poses.pop(unit, None)
+            self._away.setdefault(vehicle, []).append((unit, int(seat)))
         else:
             self.poses[unit] = (*carrier[:3], vehicle, int(seat))
 

@@ -111,3 +111,26 @@ def test_doors_are_part_of_every_answer():
     assert cached.reachable_cells("a", 5) == flat.reachable_cells("a", 5)
     cached.set_door("door-1", (5, 5), True)
     assert cached.sight("a", "b").visible
+
+
+def test_a_vehicle_taken_off_and_put_back_brings_its_seated_occupants_back(village):
+    """World.remove keeps a vehicle's occupants seated and World.place brings them back: the memo's poses do
+    the same (it dropped them, and answers about the driver were then keyed without him)."""
+    scene, world = village
+    cached = CachedGeometry.for_scene(world, scene)
+    cached.seat("blue-driver", "blue-jeep", 0)
+    before = cached.poses["blue-driver"]
+    x, y, facing = cached.poses["blue-jeep"]
+    cached.remove("blue-jeep")
+    assert "blue-driver" not in cached.poses
+    cached.place("blue-jeep", (x, y), facing)
+    assert cached.poses["blue-driver"] == before
+    for target in ("red-pistol", "red-rifle-1"):
+        assert cached.sight("blue-driver", target) == fresh_sight(world, "blue-driver", target)
+        assert cached.bodies_along("blue-driver", target, ("unit", "vehicle")) == \
+            world.bodies_along("blue-driver", target, ("unit", "vehicle"))
+    cached.place("blue-driver", (x - 4, y), facing)   # off the seat: no longer brought back with the jeep
+    cached.remove("blue-jeep")
+    cached.place("blue-jeep", (x, y), facing)
+    assert cached.poses["blue-driver"] == (x - 4, y, facing % 360.0)
+    cached.reset(scene)
