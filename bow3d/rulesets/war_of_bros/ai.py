@@ -513,7 +513,7 @@ class WarOfBrosAI:
     def _boldness(self, game: Any) -> float:
         """How much the enemy's replies weigh: less when the side is stronger (it closes in to finish)."""
         mine = theirs = 0.0
-        powers = _powers(game)
+        powers = self._powers(game)
         for unit in game.state.units.values():
             if unit.on_field:
                 power = powers[unit.id]
@@ -559,6 +559,14 @@ class WarOfBrosAI:
         end = (spots[:, None, :] + towards * np.minimum(COVER_REACH_STUDS / length, 1.0)).reshape(-1, 2)
         hit = _segments_cross_boxes(start, end, boxes)                                       # (K * E, N)
         return np.where(hit, ranks[None], 0).max(axis=1).reshape(len(spots), len(epos))
+
+    def _powers(self, game: Any) -> dict[str, float]:
+        """unit id -> g_power, worked out once per context (profiles do not change in a game)."""
+        key = ("powers", id(game.ctx))
+        found = self._p_fast.get(key)
+        if found is None:
+            found = self._p_fast[key] = ({uid: g_power(game, uid) for uid in game.ctx.unit_sheet}, game.ctx)
+        return found[0]
 
     def _terrain_key(self, terrain: Any) -> tuple:
         """What _cover_rank reads of the terrain, as bytes (its boxes and _decor_table), once per terrain."""
@@ -622,14 +630,6 @@ def _crushes(game: Any, unit_id: str, heading: float, distance: float, friends: 
 
 def g_power(game: Any, unit_id: str) -> float:
     return float(max(1, game.ctx.profile(unit_id).unit_power))
-
-
-def _powers(game: Any) -> dict[str, float]:
-    """unit id -> g_power, worked out once per context (profiles do not change in a game)."""
-    held = game.ctx.__dict__.get("_ai_powers")
-    if held is None:
-        held = game.ctx.__dict__["_ai_powers"] = {uid: g_power(game, uid) for uid in game.ctx.unit_sheet}
-    return held
 
 
 def _vertex(game: Any, unit_id: str):

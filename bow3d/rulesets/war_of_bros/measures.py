@@ -14,6 +14,7 @@ one the weapon's range is reduced by the airborne unit's height; two airborne un
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING
 
 from bow3d.rulesets.war_of_bros import plan
@@ -46,19 +47,17 @@ def arc_distance_cm(g: Game, unit_id: str, target: plan.Polygon, slack_cm: float
     position = unit.position if position is None else position
     facing = unit.facing if facing is None else facing
     width, depth = g.ctx.bases[unit_id]
-    key = (position[0], position[1], facing, width, depth, tuple(map(tuple, target)), slack_cm)
-    try:
-        return _ARC_MEMO[key]
-    except KeyError:
-        pass
-    if len(_ARC_MEMO) >= ARC_MEMO_LIMIT:
-        _ARC_MEMO.clear()
-    found = _ARC_MEMO[key] = _arc_distance_cm(position, facing, width, depth, target, slack_cm)
-    return found
+    return _remembered_arc_distance_cm(position[0], position[1], facing, width, depth, tuple(map(tuple, target)),
+                                       slack_cm)
 
 
 ARC_MEMO_LIMIT = 20_000
-_ARC_MEMO: dict[tuple, float | None] = {}
+
+
+@functools.lru_cache(maxsize=ARC_MEMO_LIMIT)
+def _remembered_arc_distance_cm(x: float, y: float, facing: float, width: float, depth: float, target: tuple,
+                                slack_cm: float) -> float | None:
+    return _arc_distance_cm((x, y), facing, width, depth, target, slack_cm)
 
 
 def _arc_distance_cm(position, facing: float, width: float, depth: float, target: plan.Polygon,
