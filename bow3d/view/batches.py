@@ -263,9 +263,14 @@ def _turn(matrices: np.ndarray, points: np.ndarray) -> np.ndarray:
 def _placed_normals(normals: np.ndarray, rotations: np.ndarray, det: np.ndarray, flip: np.ndarray) -> np.ndarray:
     """Template normals (t, 3, 3) carried by each placement (n, 3, 3) onto the drawn faces: (n*t, 3, 3) float32.
 
-    A normal goes by the inverse transpose; a mirror turns the geometric face, a swapped winding turns it back.
+    A normal goes by the inverse transpose, taken here as the cofactor matrix (the inverse transpose times
+    the determinant, whose size the normalising drops): it exists for a singular placement too (a part
+    flattened to zero thickness, `1 16 0 0 0 10 0 0 0 0 0 0 0 10 4-4disc.dat`), where the inverse does not.
+    A mirror turns the geometric face, a swapped winding turns it back.
     """
-    cofactor = np.linalg.inv(rotations).transpose(0, 2, 1) * np.where((det < 0) ^ flip, -1.0, 1.0)[:, None, None]
+    c0, c1, c2 = rotations[:, :, 0], rotations[:, :, 1], rotations[:, :, 2]
+    cofactor = np.stack([np.cross(c1, c2), np.cross(c2, c0), np.cross(c0, c1)], axis=2)
+    cofactor *= np.where(det < 0, -1.0, 1.0)[:, None, None] * np.where((det < 0) ^ flip, -1.0, 1.0)[:, None, None]
     placed = _turn(cofactor.astype(np.float32), normals.astype(np.float32))
     if flip.any():
         placed[flip] = placed[flip][:, :, [0, 2, 1]]

@@ -70,3 +70,17 @@ def test_far_level_keeps_the_outline_where_parts_meet():
     rim = positions[(positions[:, 0] % 100 == 0) | (positions[:, 2] % 100 == 0)]
     corners = {tuple(p) for p in np.round(far.reshape(-1, 3), 6)}
     assert all(tuple(p) in corners for p in np.round(rim, 6))
+
+
+def test_a_singular_placement_is_drawn_flat_not_a_crash(tmp_path, library):
+    # zero Y scale flattens a box to a sheet (old files flatten discs so); an all-zero matrix squashes it
+    # to a point: the normals' inverse transpose does not exist for either (render crashed: LinAlgError)
+    text = "1 4 0 0 0 1 0 0 0 0 0 0 0 1 box.dat\n1 4 100 0 0 0 0 0 0 0 0 0 0 0 box.dat\n" \
+           "1 4 200 0 0 1 0 0 0 1 0 0 0 1 box.dat\n"
+    m = load_model(write(tmp_path / "m.ldr", text), library, cache=False)
+    batches = build_batches(m, "full")
+    normals = np.concatenate([b.normals for b in batches])
+    assert np.isfinite(normals).all()
+    flat = np.concatenate([b.positions for b in batches if b.chunk == (0, 0)])
+    sheet = flat[np.abs(flat[:, 0]) < 50]
+    assert np.allclose(sheet[:, 2], 0) and sheet.shape[0] > 0   # the flattened box: one level (world z)
