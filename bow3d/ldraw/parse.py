@@ -287,8 +287,10 @@ class _FileBuilder:
             self.diagnose(number, "!COLOUR needs a name, CODE n (0 to 1073741823), VALUE #RRGGBB, EDGE, and "
                                   "ALPHA and LUMINANCE 0 to 255 if any (MATERIAL: FRACTION 0 to 1); line skipped")
 
-    def reference(self, number: int, tokens: list[str]) -> None:
-        """A type 1 line (`tokens` starts with '1'): kept as strings until the batch is converted."""
+    def reference(self, number: int, tokens: list[str], raw: str) -> None:
+        """A type 1 line (`tokens` starts with '1', split from `raw`): kept as strings until the batch is
+        converted. A file name with spaces is the rest of `raw` as written (`my  wall.ldr` keeps both spaces,
+        as its `0 FILE` line and its name on disk do)."""
         self.seen_any = True
         if len(tokens) < 15:
             self.diagnose(number, f"line type 1 needs 13 numbers and a file name, got {len(tokens) - 1} fields")
@@ -296,7 +298,7 @@ class _FileBuilder:
         self.rows[1].append(tokens[1:14])
         self.row_meta[1].append(number)
         self.ref_texmaps.append(-1 if self.texmap is None else self.texmap.take())
-        name = tokens[14] if len(tokens) == 15 else " ".join(tokens[14:])
+        name = tokens[14] if len(tokens) == 15 else raw.split(None, 14)[14].strip()
         index = self.name_index.get(name)
         if index is None:
             index = self.name_index[name] = len(self.file.ref_names)
@@ -479,7 +481,7 @@ def parse_document(data: bytes | str | Iterable[str], source: str, *, strict: bo
         kind_token = tokens[0]
         if kind_token == "1":  # the most common line by far: no detour
             if not (in_data or builder.skipping):
-                builder.reference(number, tokens)
+                builder.reference(number, tokens, raw)
             continue
         if kind_token == "0":
             head = tokens[1].upper() if len(tokens) > 1 else ""
@@ -495,7 +497,7 @@ def parse_document(data: bytes | str | Iterable[str], source: str, *, strict: bo
                         else:
                             embedded[data_name].append("".join(tokens[2:]))
                 elif builder.texmap is not None and builder.texmap.takes_textured_line():
-                    _textured_line(builder, number, tokens[2:])
+                    _textured_line(builder, number, tokens[2:], raw.split(None, 2)[2] if len(tokens) > 2 else "")
                 else:
                     builder.diagnose(number, "0 !: outside a !TEXMAP START..FALLBACK block or after NEXT; line skipped")
                 continue
@@ -538,11 +540,12 @@ def parse_document(data: bytes | str | Iterable[str], source: str, *, strict: bo
     return LDrawDocument(source, [preamble] + blocks, decoded)
 
 
-def _textured_line(builder: _FileBuilder, number: int, tokens: list[str]) -> None:
-    """The line after `0 !:` inside a !TEXMAP block: geometry like any other, with the block's projection."""
+def _textured_line(builder: _FileBuilder, number: int, tokens: list[str], raw: str) -> None:
+    """The line after `0 !:` inside a !TEXMAP block (`raw`: its text after `0 !:`): geometry like any
+    other, with the block's projection."""
     kind = tokens[0] if tokens else ""
     if kind == "1":
-        builder.reference(number, tokens)
+        builder.reference(number, tokens, raw)
     elif kind in ("2", "3", "4", "5"):
         builder.geometry(number, int(kind), tokens)
     elif kind:

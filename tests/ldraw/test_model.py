@@ -104,6 +104,18 @@ def test_mpd_submodels_colour_inheritance_and_instances(tmp_path, library):
     assert np.allclose(m.instances[3].transform[:3, 3], [100, 0, 24])
 
 
+def test_file_names_keep_their_inner_spaces(tmp_path, library):
+    # a name is the rest of the type 1 line as written: two spaces or a tab inside it are kept, as in its
+    # 0 FILE line and on disk (they were squeezed to one space: the sub-model was reported missing)
+    text = ("0 FILE Main  Model.ldr\n1 4 0 0 0 1 0 0 0 1 0 0 0 1 my  wall.ldr\n"
+            "1 1 0 0 0 1 0 0 0 1 0 0 0 1 on\tdisk  file.ldr  \n"
+            "0 FILE my  wall.ldr\n1 16 0 0 0 1 0 0 0 1 0 0 0 1 box.dat\n")
+    write(tmp_path / "on\tdisk  file.ldr", "1 16 0 0 0 1 0 0 0 1 0 0 0 1 box.dat\n")
+    m = model_of(tmp_path, text, library, name="spaces.mpd")
+    assert not m.diagnostics
+    assert [(i.name, i.colour) for i in m.instances] == [("box.dat", 4), ("box.dat", 1)]
+
+
 def test_mpd_main_model_before_first_file_and_data_block(tmp_path, library):
     text = ("1 4 0 0 0 1 0 0 0 1 0 0 0 1 sub.ldr\n0 FILE sub.ldr\n1 16 0 0 0 1 0 0 0 1 0 0 0 1 box.dat\n"
             "0 !DATA tex.png\n0 !: iVBORw0KGgo=\n0 FILE other.ldr\n1 16 0 0 0 1 0 0 0 1 0 0 0 1 box.dat\n")
