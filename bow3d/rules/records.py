@@ -19,6 +19,13 @@ from bow3d.errors import RulesError
 from bow3d.i18n import _
 
 
+def value_or(obj: Any, name: str, default: Any = 0) -> Any:
+    """A field of a sheet, a weapon or the ruleset's parameters, or `default` when it is missing or None
+    (a scene's YAML leaves the optional fields it does not set as None): the one reading every ruleset uses."""
+    value = getattr(obj, name, default)
+    return default if value is None else value
+
+
 def plain(value: Any) -> Any:
     """A value as JSON keeps it: tuples as lists, integral numbers as int, mappings of plain values."""
     if isinstance(value, bool) or value is None or isinstance(value, str):

@@ -9,12 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from bow3d.rules.records import value_or
 from bow3d.rulesets.blaze_of_glory.sheets import FULL_COVER, OPENING_COVER, PARTIAL_COVER, FigureSheet
 
 
-def _get(obj: Any, name: str, default: Any) -> Any:
-    value = getattr(obj, name, default)
-    return default if value is None else value
 
 
 @dataclass
@@ -30,13 +28,13 @@ class Context:
         params = getattr(self.scene, "ruleset", None)
         self.sides = [side.id for side in self.scene.sides]
         self.sheets = dict(self.scene.sheets)
-        goodies = _get(params, "goodies", None) or (self.sides[0] if self.sides else None)
+        goodies = value_or(params, "goodies", None) or (self.sides[0] if self.sides else None)
         self.goodies = goodies
-        self.baddies = _get(params, "baddies", None) or next((s for s in self.sides if s != goodies), None)
-        self.brothers: dict[str, str] = dict(_get(params, "blood_brothers", {}) or {})
-        self.partial_cover = float(_get(params, "partial_cover", PARTIAL_COVER))
-        self.opening_cover = float(_get(params, "opening_cover", OPENING_COVER))
-        self.full_cover = float(_get(params, "full_cover", FULL_COVER))
+        self.baddies = value_or(params, "baddies", None) or next((s for s in self.sides if s != goodies), None)
+        self.brothers: dict[str, str] = dict(value_or(params, "blood_brothers", {}) or {})
+        self.partial_cover = float(value_or(params, "partial_cover", PARTIAL_COVER))
+        self.opening_cover = float(value_or(params, "opening_cover", OPENING_COVER))
+        self.full_cover = float(value_or(params, "full_cover", FULL_COVER))
         self.order = [u.id for u in self.scene.units]   # the scene's order: ties broken by it
 
     def sheet(self, sheet_id: str) -> FigureSheet:

@@ -31,7 +31,8 @@ import numpy as np
 
 from bow3d.errors import RulesError
 from bow3d.rulesets.bow.actions import Action, Attack, CompulsoryMove, DriftMove, EndTurn, GetOff, GetOn, Move, Treat
-from bow3d.rulesets.bow.ai_board import _bearing, _Board, _turn_between, _value
+from bow3d.rulesets.bow.ai_board import _bearing, _Board, _turn_between
+from bow3d.rulesets.bow.context import sheet_value
 from bow3d.rulesets.bow.ai_pilots import Pilots
 from bow3d.rulesets.bow.combat import attack_plan
 from bow3d.rulesets.bow.handling import move_studs
@@ -151,7 +152,7 @@ class AIPlayer(Pilots):
     def _spent(self, b: _Board, unit_id: str) -> bool:
         """The unit has used its whole action budget (BOW §2.2): only free actions remain."""
         unit = b.units[unit_id]
-        return unit.actions_used >= int(_value(b.sheet(unit.sheet), "action_budget", 1)) and \
+        return unit.actions_used >= int(sheet_value(b.sheet(unit.sheet), "action_budget", 1)) and \
             not drifting_vehicles(b.game)
 
     def _pick(self, game: Any, options: list[tuple[float, Action]]) -> Action:
@@ -179,16 +180,16 @@ class AIPlayer(Pilots):
         unit = b.units[unit_id]
         sheet = b.sheet(unit.sheet)
         where = b.position_of(unit_id)
-        if int(_value(sheet, "treat")) > 0 and self._wounded_near(b, unit, 1.5):
+        if int(sheet_value(sheet, "treat")) > 0 and self._wounded_near(b, unit, 1.5):
             return 4.0
         distance, _unused = b.nearest_enemy(where)
         if unit.aboard is not None:
             return 2.5 if piloted(b.game, unit_id) is not None else 1.0 + 1.0 / (1.0 + distance)
         weapon = b.game.ctx.weapon(unit.sheet, unit.weapon)
-        if _value(weapon, "kind", "ranged") == "melee":
-            reach = float(_value(weapon, "reach", 1)) + 1.5
+        if sheet_value(weapon, "kind", "ranged") == "melee":
+            reach = float(sheet_value(weapon, "reach", 1)) + 1.5
         else:
-            reach = b.game.ctx.range_band * (int(_value(sheet, "attack")) + int(_value(weapon, "damage")))
+            reach = b.game.ctx.range_band * (int(sheet_value(sheet, "attack")) + int(sheet_value(weapon, "damage")))
         return (3.0 if distance <= reach else 1.0) + 1.0 / (1.0 + distance)
 
     # -- one unit's options ----------------------------------------------------------------
@@ -223,13 +224,13 @@ class AIPlayer(Pilots):
         ctx = b.game.ctx
         weapons = []
         if unit.aboard is not None:
-            weapons += [w for w in _value(b.sheet(b.vehicles[unit.aboard].sheet), "weapons", [])]
+            weapons += [w for w in sheet_value(b.sheet(b.vehicles[unit.aboard].sheet), "weapons", [])]
         if unit.weapon is not None:
             weapons.append(ctx.weapon(unit.sheet, unit.weapon))
         where = b.position_of(unit.id)
         if where is None:
             return []
-        skill = int(_value(b.sheet(unit.sheet), "attack"))
+        skill = int(sheet_value(b.sheet(unit.sheet), "attack"))
         facing = b.vehicles[unit.aboard].facing if unit.aboard is not None else unit.facing
         targets = [(e.id, b.position_of(e.id)) for e in b.enemies]
         targets += [(v.id, v.position) for v in b.vehicles.values() if v.side != self.side and v.in_play]
@@ -238,11 +239,11 @@ class AIPlayer(Pilots):
         for weapon in weapons:
             if weapon is None:
                 continue
-            if _value(weapon, "kind", "ranged") == "melee":
-                reach = float(_value(weapon, "reach", 1)) + 4.0  # body to body, vehicles are big
+            if sheet_value(weapon, "kind", "ranged") == "melee":
+                reach = float(sheet_value(weapon, "reach", 1)) + 4.0  # body to body, vehicles are big
             else:
-                reach = ctx.range_band * (skill + int(_value(weapon, "damage"))) + 0.5
-            arc = float(_value(weapon, "arc", 180))
+                reach = ctx.range_band * (skill + int(sheet_value(weapon, "damage"))) + 0.5
+            arc = float(sheet_value(weapon, "arc", 180))
             asked = 0
             for distance, target, at in targets:
                 if distance > reach or asked >= TARGETS:
@@ -263,7 +264,7 @@ class AIPlayer(Pilots):
             return -1.0
         target = b.units.get(action.target) or b.vehicles[action.target]
         odds = attack_odds(int(plan["attack"]), int(plan["dodge"]), b.game.ctx.p)
-        left = int(_value(b.sheet(target.sheet), "hp", 1)) - int(target.damage)
+        left = int(sheet_value(b.sheet(target.sheet), "hp", 1)) - int(target.damage)
         kill = sum(p for k, p in odds.damage_distribution.items() if k >= max(left, 1))
         # §2.2: sides alternate units; one killed before it has played this round loses its action too
         before_it_acts = self.unplayed_kill if getattr(target, "played", True) is False else 0.0
@@ -271,7 +272,7 @@ class AIPlayer(Pilots):
 
     def _treats(self, b: _Board, unit: Any) -> list[tuple[float, Action]]:
         """BOW §2.4.4: treat a wounded friend within touch (the checker decides colour and contact)."""
-        treat = int(_value(b.sheet(unit.sheet), "treat"))
+        treat = int(sheet_value(b.sheet(unit.sheet), "treat"))
         where = b.position_of(unit.id)
         if treat <= 0 or where is None:
             return []
@@ -285,10 +286,10 @@ class AIPlayer(Pilots):
         return options
 
     def _wounded_near(self, b: _Board, medic: Any, within: float) -> bool:
-        colour = _value(b.sheet(medic.sheet), "treat_colour", "red")
+        colour = sheet_value(b.sheet(medic.sheet), "treat_colour", "red")
         where = b.position_of(medic.id)
         return where is not None and any(
-            f.damage > 0 and _value(b.sheet(f.sheet), "hp_colour", "red") == colour
+            f.damage > 0 and sheet_value(b.sheet(f.sheet), "hp_colour", "red") == colour
             and b.position_of(f.id) is not None and math.dist(b.position_of(f.id), where) <= within
             for f in b.friends(medic.id))
 
@@ -349,7 +350,7 @@ class AIPlayer(Pilots):
         scores = np.zeros(len(centres))
         start = unit.position
         weapon = b.game.ctx.weapon(unit.sheet, unit.weapon)
-        medic = int(_value(sheet, "treat")) > 0
+        medic = int(sheet_value(sheet, "treat")) > 0
         wounded = self._wounded_friend(b, unit) if medic else None
         if wounded is not None:  # §2.4.4: the medic must touch him
             w_new = np.hypot(centres[:, 0] - wounded[0], centres[:, 1] - wounded[1])
@@ -361,11 +362,11 @@ class AIPlayer(Pilots):
                 cx, cy = np.mean(friends, axis=0)
                 scores += FOLLOW_VALUE * (math.hypot(start[0] - cx, start[1] - cy)
                                           - np.hypot(centres[:, 0] - cx, centres[:, 1] - cy)) / move
-        elif _value(weapon, "kind", "ranged") == "melee":  # charge
-            reach = float(_value(weapon, "reach", 1))
+        elif sheet_value(weapon, "kind", "ranged") == "melee":  # charge
+            reach = float(sheet_value(weapon, "reach", 1))
             scores += ADVANCE_VALUE * 2 * (d_now - d_new) / move + 0.5 * (d_new <= reach + 1.0)
         else:
-            bricks = int(_value(sheet, "attack")) + int(_value(weapon, "damage"))
+            bricks = int(sheet_value(sheet, "attack")) + int(sheet_value(weapon, "damage"))
             best_range = b.game.ctx.range_band * max(1, bricks - 1)  # keep at least 2 bricks
             if not can_attack:  # nobody in sight: look for a target, more eagerly as rounds go by
                 scores += SEEK_VALUE * (1 + b.game.state.round / 8) * (d_now - d_new) / move
@@ -382,21 +383,21 @@ class AIPlayer(Pilots):
 
     def _wounded_friend(self, b: _Board, medic: Any) -> tuple[float, float] | None:
         """The nearest wounded friend whose HP colour matches the medic's treat colour (§2.4.4)."""
-        colour = _value(b.sheet(medic.sheet), "treat_colour", "red")
+        colour = sheet_value(b.sheet(medic.sheet), "treat_colour", "red")
         best, where = math.inf, None
         for friend in b.friends(medic.id):
             at = b.position_of(friend.id)
-            if friend.damage > 0 and at is not None and _value(b.sheet(friend.sheet), "hp_colour", "red") == colour:
+            if friend.damage > 0 and at is not None and sheet_value(b.sheet(friend.sheet), "hp_colour", "red") == colour:
                 if math.dist(at, medic.position) < best:
                     best, where = math.dist(at, medic.position), at
         return where
 
     def _medics_for(self, b: _Board, unit: Any) -> np.ndarray:
         """(k, 2) positions of friends who can still treat this unit this round (colour match)."""
-        colour = _value(b.sheet(unit.sheet), "hp_colour", "red")
+        colour = sheet_value(b.sheet(unit.sheet), "hp_colour", "red")
         points = [f.position for f in b.friends(unit.id)
-                  if not f.played and f.position is not None and int(_value(b.sheet(f.sheet), "treat")) > 0
-                  and _value(b.sheet(f.sheet), "treat_colour", "red") == colour]
+                  if not f.played and f.position is not None and int(sheet_value(b.sheet(f.sheet), "treat")) > 0
+                  and sheet_value(b.sheet(f.sheet), "treat_colour", "red") == colour]
         return np.array(points, float).reshape(-1, 2)
 
     def _grid_cover(self, game: Any, unit: Any, cells: np.ndarray, enemies: np.ndarray, move: int) -> np.ndarray:
@@ -443,7 +444,7 @@ class AIPlayer(Pilots):
         over the best shot from where it stands (§2.4.2: closer is fewer range bricks lost): the game
         plays the move, the unit's attacks are weighed, the move is taken back (Game.pop)."""
         game = b.game
-        budget = {uid: int(_value(b.sheet(u.sheet), "action_budget", 1)) - u.actions_used for uid, u in b.units.items()}
+        budget = {uid: int(sheet_value(b.sheet(u.sheet), "action_budget", 1)) - u.actions_used for uid, u in b.units.items()}
         now: dict[str, float] = {}
         for score, action in options:
             if isinstance(action, (Attack, Treat)):

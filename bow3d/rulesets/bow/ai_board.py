@@ -12,10 +12,9 @@ from typing import Any
 
 import numpy as np
 
+from bow3d.rulesets.bow.context import sheet_value
 
-def _value(obj: Any, name: str, default: Any = 0) -> Any:
-    value = getattr(obj, name, default)
-    return default if value is None else value
+
 
 
 def _bearing(a: tuple[float, float], b: tuple[float, float]) -> float:
@@ -53,14 +52,14 @@ class _Board:
         """Studs within which the enemy can still shoot with one brick (0: no ranged weapon), §2.4.2.
         Aboard, with `riders_shoot`, the vehicle's ranged weapons count too (§3.5)."""
         ctx = self.game.ctx
-        skill = int(_value(self.sheet(enemy.sheet), "attack"))
+        skill = int(sheet_value(self.sheet(enemy.sheet), "attack"))
         weapons = [ctx.weapon(enemy.sheet, enemy.weapon)]
         if enemy.aboard is not None:
             if not self.riders_shoot:
                 return 0.0
-            weapons += list(_value(self.sheet(self.vehicles[enemy.aboard].sheet), "weapons", []))
-        bricks = [skill + int(_value(w, "damage")) for w in weapons
-                  if w is not None and _value(w, "kind", "ranged") == "ranged"]
+            weapons += list(sheet_value(self.sheet(self.vehicles[enemy.aboard].sheet), "weapons", []))
+        bricks = [skill + int(sheet_value(w, "damage")) for w in weapons
+                  if w is not None and sheet_value(w, "kind", "ranged") == "ranged"]
         return ctx.range_band * max(bricks) if bricks else 0.0
 
     def sheet(self, sheet_id: str) -> Any:

@@ -13,7 +13,8 @@ from typing import Any
 import numpy as np
 
 from bow3d.rulesets.bow.actions import Action, ChangeDirection, ChangeSpeed, CompulsoryMove, DriftMove, EndTurn, GetOff
-from bow3d.rulesets.bow.ai_board import _bearing, _Board, _turn_between, _value
+from bow3d.rulesets.bow.ai_board import _bearing, _Board, _turn_between
+from bow3d.rulesets.bow.context import sheet_value
 from bow3d.rulesets.bow.courses import courses
 from bow3d.rulesets.bow.queries import piloted
 from bow3d.rulesets.bow.vehicles import allowed_speeds
@@ -64,9 +65,9 @@ class Pilots:
     def _standoff(self, b: _Board, pilot: Any, vehicle: Any) -> float:
         """The distance a pilot keeps from the nearest enemy: the best range band of the vehicle's
         ranged weapon (keeping 2 bricks, §2.4.2), or 0 (charge) for a vehicle without one."""
-        skill = int(_value(b.sheet(pilot.sheet), "attack"))
-        bricks = [skill + int(_value(w, "damage")) for w in _value(b.sheet(vehicle.sheet), "weapons", [])
-                  if _value(w, "kind", "ranged") == "ranged"]
+        skill = int(sheet_value(b.sheet(pilot.sheet), "attack"))
+        bricks = [skill + int(sheet_value(w, "damage")) for w in sheet_value(b.sheet(vehicle.sheet), "weapons", [])
+                  if sheet_value(w, "kind", "ranged") == "ranged"]
         return b.game.ctx.range_band * max(1, max(bricks) - 1) if bricks else 0.0
 
     def _first_contact(self, b: _Board, vehicle: Any, distance: float) -> Any:
@@ -108,7 +109,7 @@ class Pilots:
         if vehicle is None or vehicle.position is None or vehicle.moved:
             return options + (self._piloting(b, unit) if vehicle is not None else [])
         distance, enemy = b.nearest_enemy(vehicle.position)
-        budget = int(_value(b.sheet(unit.sheet), "action_budget", 1)) - unit.actions_used
+        budget = int(sheet_value(b.sheet(unit.sheet), "action_budget", 1)) - unit.actions_used
         standoff = self._standoff(b, unit, vehicle) if enemy is not None else 0.0
         plans = [(self._course_value(b, vehicle, c, distance, standoff), c) for c in courses(b.game, vehicle, budget)]
         stay = max((v for v, c in plans if c.actions == 0), default=0.0)

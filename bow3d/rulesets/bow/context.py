@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bow3d.rules.geometry import Geometry
+from bow3d.rules.records import value_or
 from bow3d.rulesets.bow.chance import DEFAULT_P
 from bow3d.rulesets.bow.readings import REVISION, Readings, readings
 
@@ -22,9 +23,6 @@ MAX_TURN_DEG = 45.0         # BOW §3.3: changing direction, at most 45 degrees 
 STUDS_PER_SPEED = 5         # BOW §3.2: each speed step is 5 studs
 
 
-def _get(obj: Any, name: str, default: Any) -> Any:
-    value = getattr(obj, name, default)
-    return default if value is None else value
 
 
 @dataclass
@@ -39,11 +37,11 @@ class Context:
     def __post_init__(self) -> None:
         ruleset = getattr(self.scene, "ruleset", None)
         self.readings: Readings = readings(ruleset, self.revision)
-        self.p = float(_get(ruleset, "brick_edge_probability", DEFAULT_P))
-        self.range_band = float(_get(ruleset, "range_band_studs", DEFAULT_RANGE_BAND))
-        self.cover_threshold = float(_get(ruleset, "cover_threshold", DEFAULT_COVER_THRESHOLD))
-        self.treat_removes_difference = bool(_get(ruleset, "treat_removes_difference", False))
-        self.visibility_dispute = bool(_get(ruleset, "visibility_dispute", False))
+        self.p = float(value_or(ruleset, "brick_edge_probability", DEFAULT_P))
+        self.range_band = float(value_or(ruleset, "range_band_studs", DEFAULT_RANGE_BAND))
+        self.cover_threshold = float(value_or(ruleset, "cover_threshold", DEFAULT_COVER_THRESHOLD))
+        self.treat_removes_difference = bool(value_or(ruleset, "treat_removes_difference", False))
+        self.visibility_dispute = bool(value_or(ruleset, "visibility_dispute", False))
         self.sides = [side.id for side in self.scene.sides]
         self.sheets = dict(self.scene.sheets)
         self.door_cells: dict[str, tuple[int, int]] = {}
@@ -73,16 +71,16 @@ class Context:
 
 
 def weapon_kind(weapon: Any) -> str:
-    return str(_get(weapon, "kind", "ranged"))
+    return str(value_or(weapon, "kind", "ranged"))
 
 
 def weapon_reach(weapon: Any) -> float:
-    return float(_get(weapon, "reach", 1))
+    return float(value_or(weapon, "reach", 1))
 
 
 def weapon_arc(weapon: Any) -> float:
-    return float(_get(weapon, "arc", 180))
+    return float(value_or(weapon, "arc", 180))
 
 
 def sheet_value(sheet: Any, name: str, default: Any = 0) -> Any:
-    return _get(sheet, name, default)
+    return value_or(sheet, name, default)
