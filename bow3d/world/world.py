@@ -39,6 +39,7 @@ MERGED_NEAR_SHARE = 0.5   # ... more than this often (body-segment pairs per seg
                           # merged scene (rebuilt on first use after a move); others cast each body near them
 CONE_CULL_BODIES = 64     # with more active bodies than this, a sight's rays are first culled as one cone
                           # (fewer would cost more to cull than the per-ray test it saves; same answers)
+REST_HEIGHTS_KEPT = 20_000  # poses whose rest height World.place remembers (emptied when full)
 
 
 @dataclass
@@ -96,6 +97,7 @@ class World:
         self._grid = None
         self._version = 0        # bumped by place(), remove() and decor changes
         self._merged = (-1, None, None)
+        self._rest_heights: dict[tuple, tuple[Template, float]] = {}   # see _rest_height_at
         self._file_names: dict[str, str] = {}
         self._add_bodies([(spec, templates[spec.template]) for spec in bodies])
         self.material_table.check_bodies({b.id: b.kind for b in self._rows})
@@ -197,13 +199,27 @@ class World:
         A seated unit gets off its seat; a vehicle's seated occupants move with it."""
         body = self.body(id, placed=False)
         body.seat = None
-        ground = self.rest_height(body.template, body_pose(position[0], position[1], facing_deg, 0.0))
+        ground = self._rest_height_at(body.template, position, facing_deg)
         body.position, body.facing = (float(position[0]), float(position[1])), float(facing_deg) % 360.0
         self.poses[body.index] = body_pose(position[0], position[1], facing_deg, ground)
         self.active[body.index] = True
         if body.kind == "vehicle":
             self.settle_occupants(body.id)
         self._version += 1
+
+    def _rest_height_at(self, template: Template, position: tuple[float, float], facing_deg: float) -> float:
+        """rest_height of a body of this template standing at (position, facing), remembered until the decor
+        changes (hide_decor): units come back to the same poses (a turn and back, games of the same scene
+        starting alike), and each answer costs a batch of rays."""
+        key = (id(template), float(position[0]), float(position[1]), float(facing_deg))
+        found = self._rest_heights.get(key)
+        if found is not None and found[0] is template:   # the template is kept in the entry: its id is not reused
+            return found[1]
+        if len(self._rest_heights) >= REST_HEIGHTS_KEPT:
+            self._rest_heights.clear()
+        ground = self.rest_height(template, body_pose(position[0], position[1], facing_deg, 0.0))
+        self._rest_heights[key] = (template, ground)
+        return ground
 
     def is_on_battlefield(self, position: tuple[float, float]) -> bool:
         """A position (studs) over the decor's box seen from above; units elsewhere are left out."""
@@ -584,6 +600,7 @@ class World:
     def hide_decor(self, instances, hidden: bool = True) -> None:
         """Hide (or show again) decor instances in every decor scene (the stand-in studs' too)."""
         self.decor_scene.hide(instances, hidden)
+        self._rest_heights.clear()   # the ground changed
         if self._studs_scene is not None and self._studs_scene is not self.decor_scene:
             self._studs_scene.hide(instances, hidden)
 
