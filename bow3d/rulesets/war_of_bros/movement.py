@@ -78,17 +78,30 @@ def _dynamic_pieces(g: Game) -> list[Piece]:
     return out
 
 
-def _pieces_near(g: Game, polygon) -> list[Piece]:
-    static = g.ctx.terrain.near(polygon, g.state.removed)
+def _pieces_near_box(g: Game, box: tuple[float, float, float, float]) -> list[Piece]:
+    """The static and dynamic pieces whose box meets `box` (xmin, xmax, ymin, ymax)."""
+    static = g.ctx.terrain.near_box(box, g.state.removed)
     if not g.state.obstacles:
         return static
-    x0, x1, y0, y1 = plan.bounds([polygon])
+    x0, x1, y0, y1 = box
     found = []
     for piece in dynamic_pieces(g):
         a0, a1, b0, b1 = piece.box   # the property read once, not four times
         if a0 <= x1 and x0 <= a1 and b0 <= y1 and y0 <= b1:
             found.append(piece)
     return static + found
+
+
+def _within(pieces: list[Piece], box: tuple[float, float, float, float]) -> list[Piece]:
+    """The pieces whose box meets `box`, in order: _pieces_near of a polygon with that box, taken from the
+    pieces near a larger area that holds it (the same closed-box test on the same numbers)."""
+    x0, x1, y0, y1 = box
+    found = []
+    for piece in pieces:
+        a0, a1, b0, b1 = piece.box
+        if a0 <= x1 and x0 <= a1 and b0 <= y1 and y0 <= b1:
+            found.append(piece)
+    return found
 
 
 def _stops(profile, piece: Piece) -> bool:
@@ -139,13 +152,24 @@ def blocked_by(g: Game, unit_id: str, polygons) -> str | None:
     """Why the unit cannot stand on (or pass through) these base polygons, or None. `polygons`: one
     base (its corners) or a list of them."""
     polys = polygons if polygons and isinstance(polygons[0], list) else [polygons]
+    return _blocked_by(g, unit_id, polys, *_near_all(g, polys))
+
+
+def _near_all(g: Game, polys: list) -> tuple[list, list[Piece]]:
+    """(_boxed(polys), the pieces near them all): what blocked_by reads, and a Mechanized move's plan again.
+    The union of the polygons' boxes is the box of all their corners (the least and greatest of the same
+    numbers)."""
+    boxed = _boxed(polys)
+    return boxed, _pieces_near_box(g, _union(boxed))
+
+
+def _blocked_by(g: Game, unit_id: str, polys: list, boxed: list, near: list[Piece]) -> str | None:
+    """blocked_by of the polygons, given their _near_all."""
     profile = g.ctx.profile(unit_id)
     for poly in polys:
         if not g.ctx.terrain.inside(poly):
             return _("off the battlefield")
-    every = [p for poly in polys for p in poly]
-    boxed = _boxed(polys)
-    for piece in _pieces_near(g, every):
+    for piece in near:
         if _stops(profile, piece) and _touching_any(boxed, piece.polygon, piece.box, piece.axes):
             return _what(piece)
     if profile.airborne:
@@ -225,10 +249,11 @@ def _plan_move(g: Game, unit_id: str, heading: float, distance_cm: float) -> tup
     if distance_cm > 0 and left < EPS_CM:
         return None, Refusal(WobReason.NO_MOVEMENT_LEFT, _("{unit} has used its {movement} cm").format(
             unit=unit_id, movement=f"{profile.movement_cm:g}"))
-    why = blocked_by(g, unit_id, polys)
+    boxed, near_all = _near_all(g, polys)
+    why = _blocked_by(g, unit_id, polys, boxed, near_all)
     if why:
         return None, Refusal(WobReason.BLOCKED, _("{unit} cannot go that way: {why}").format(unit=unit_id, why=why))
-    near = _pieces_near(g, swept)
+    near = _within(near_all, boxed[-1][1])   # the swept base's own (the last polygon)
     cost = dist
     if dist > 0 and not profile.airborne:
         slowing = [p for p in near if p.difficulty >= 2 and not _crushes(profile, p)]
@@ -243,10 +268,7 @@ def _plan_move(g: Game, unit_id: str, heading: float, distance_cm: float) -> tup
     trampled, destroyed, crushed = (), (), ()
     if profile.mechanized and not profile.airborne:
         trampled = _trampled(g, unit_id, polys, heading, start)
-        every = [p for poly in polys for p in poly]
-        boxed = _boxed(polys)
-        pieces = [p for p in _pieces_near(g, every)
-                  if _crushes(profile, p) and _touching_any(boxed, p.polygon, p.box, p.axes)]
+        pieces = [p for p in near_all if _crushes(profile, p) and _touching_any(boxed, p.polygon, p.box, p.axes)]
         destroyed = tuple(sorted({p.instance for p in pieces if p.kind == "decor"}))
         crushed = tuple(sorted({p.id for p in pieces if p.kind == "body"}))
     return MovePlan(centre, heading, cost_cm, unit.position, turned, unit.facing, trampled, destroyed, crushed), None

@@ -117,7 +117,13 @@ class Terrain:
         """Static pieces whose box meets the polygon's box (decor removed by the rules left out)."""
         if not self.pieces:
             return []
-        x0, x1, y0, y1 = plan.bounds([polygon])
+        return self.near_box(plan.bounds([polygon]), removed)
+
+    def near_box(self, box: tuple[float, float, float, float], removed: frozenset[int] = frozenset()) -> list[Piece]:
+        """`near` of a polygon whose box (xmin, xmax, ymin, ymax) is known."""
+        if not self.pieces:
+            return []
+        x0, x1, y0, y1 = box
         found = self._grid.meeting(x0, x1, y0, y1)
         if found is not None:
             return [self.pieces[k] for k in found if self.pieces[k].instance not in removed]
