@@ -25,8 +25,8 @@ from bow3d.ldraw.flatten import FlatPart, Flattener
 from bow3d.ldraw.instances import LOOSE
 from bow3d.ldraw.library import Library
 from bow3d.ldraw.model import Model, unknown_colours
-from bow3d.ldraw.parse import (Diagnostic, LDrawDocument, LDrawFile, iter_lines, normalise_name, parse_document,
-                               parse_stream)
+from bow3d.ldraw.parse import (Diagnostic, LDrawDocument, LDrawFile, check_readable, iter_lines, normalise_name,
+                               parse_document, parse_stream)
 from bow3d.ldraw.textures import find_textures
 from bow3d.i18n import _
 
@@ -250,6 +250,7 @@ def load_model(path: str | os.PathLike[str], library: Library | None = None, *, 
     main_path = _main_file(path)
     loader = _Loader(library, strict, part_cache, budget, str(path))
     doc = loader.read(main_path)
+    check_readable(doc)
     loader.main_source = str(main_path)
     expander = Expander(loader, budget, str(path))
     main = doc.main

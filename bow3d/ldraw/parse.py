@@ -168,6 +168,8 @@ class LDrawDocument:
     source: str
     files: list[LDrawFile]
     data: dict[str, bytes] = field(default_factory=dict)  # !DATA blocks: normalised name -> decoded bytes
+    understood: bool = True  # some line of it is an LDraw line (False: empty, blank, or foreign lines alone)
+    foreign: tuple[int, str] | None = None  # the first line whose type is not 0-5: (number, its start)
 
     @property
     def main(self) -> LDrawFile:
@@ -471,7 +473,8 @@ def parse_document(data: bytes | str | Iterable[str], source: str, *, strict: bo
     embedded: dict[str, list[str]] = {}  # !DATA name -> its base64 lines
     data_name, data_size, data_line = "", 0, 0
     if isinstance(data, bytes) and b"\x00" in data[:4096]:
-        raise LDrawError(_("{source}: this is not an LDraw text file (it holds binary bytes)").format(source=source))
+        raise _binary(source, data[:4])
+    foreign: tuple[int, str] | None = None
     lines = iter_lines(data) if isinstance(data, (bytes, str)) else data
     builder = builders[0]
     for number, raw in enumerate(lines, start=1):
@@ -530,14 +533,38 @@ def parse_document(data: bytes | str | Iterable[str], source: str, *, strict: bo
         if kind_token in ("2", "3", "4", "5"):
             builder.geometry(number, int(kind_token), tokens)
         else:
+            if foreign is None:
+                foreign = (number, raw.strip()[:30])
             builder.diagnose(number, f"unknown line type {kind_token[:20]!r}; line skipped")
+    understood = len(builders) > 1 or bool(embedded) or any(b.seen_any for b in builders)
     files = [b.finish() for b in builders]
     decoded = _decode_data(embedded, builders[-1])
     preamble, blocks = files[0], [f for f in files[1:] if f.ldraw_org != "ignored"]
     if blocks and not _has_content(preamble):
         blocks[0].diagnostics[:0] = preamble.diagnostics
-        return LDrawDocument(source, blocks, decoded)
-    return LDrawDocument(source, [preamble] + blocks, decoded)
+        return LDrawDocument(source, blocks, decoded, understood, foreign)
+    return LDrawDocument(source, [preamble] + blocks, decoded, understood, foreign)
+
+
+def _binary(source: str, head: bytes) -> LDrawError:
+    """The error for a file holding binary bytes; a zip archive is most likely another editor's own format."""
+    if head.startswith(b"PK\x03\x04"):
+        return LDrawError(_("{source}: this is a zip archive, not an LDraw text file (a Studio .io or an LDD .lxf "
+                            "file?); export the model from its editor as LDraw (.ldr or .mpd) and give that file")
+                          .format(source=source))
+    return LDrawError(_("{source}: this is not an LDraw text file (it holds binary bytes)").format(source=source))
+
+
+def check_readable(doc: LDrawDocument) -> None:
+    """Raise LDrawError when a file given as a model is text of another kind: no line of it is an LDraw line,
+    and some line's first word is not a line type 0 to 5 (a README, an XML .lxfml, a CSV). An empty file is
+    an empty model (a flat battlefield is one)."""
+    if doc.understood or doc.foreign is None:
+        return
+    number, start = doc.foreign
+    raise LDrawError(_("{source}:{line}: this is not an LDraw file: no line of it is an LDraw line (this one "
+                       "starts with {start!r}; an LDraw line starts with its type, 0 to 5); give the model's "
+                       ".ldr, .mpd or .dat file").format(source=doc.source, line=number, start=start))
 
 
 def _textured_line(builder: _FileBuilder, number: int, tokens: list[str], raw: str) -> None:
@@ -569,8 +596,9 @@ def _has_content(f: LDrawFile) -> bool:
 
 def parse_stream(stream: io.BufferedReader, source: str, *, strict: bool = False) -> LDrawDocument:
     """Parse a buffered binary stream line by line (memory follows the geometry, not the text)."""
-    if b"\x00" in stream.peek(4096)[:4096]:
-        raise LDrawError(_("{source}: this is not an LDraw text file (it holds binary bytes)").format(source=source))
+    head = stream.peek(4096)[:4096]
+    if b"\x00" in head:
+        raise _binary(source, head[:4])
     text = io.TextIOWrapper(stream, encoding="utf-8-sig", errors="replace", newline=None)
     return parse_document((line.rstrip("\n") for line in text), source, strict=strict)
 

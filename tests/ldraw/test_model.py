@@ -217,8 +217,25 @@ def test_binary_garbage_is_a_clear_error(tmp_path, library):
 
 
 def test_garbage_text_gives_bounded_diagnostics(tmp_path, library):
-    m = model_of(tmp_path, "".join(f"9 junk {i}\n" for i in range(5000)), library)
+    m = model_of(tmp_path, "0 Mostly junk\n" + "".join(f"9 junk {i}\n" for i in range(5000)), library)
     assert len(m.diagnostics) <= 60
+
+
+@pytest.mark.parametrize("text, error", [
+    (b"This is a README\nnot a model\n", "m.ldr:1: this is not an LDraw file: .* starts with 'This is a README'"),
+    (b"\n<?xml version='1.0'?>\n<LXFML>\n", "m.ldr:2: this is not an LDraw file: .* starts with \"<\\?xml"),
+    (b"PK\x03\x04\x14\x00\x00\x00\x08\x00", "m.ldr: this is a zip archive.*Studio .io"),
+])
+def test_a_main_file_with_no_ldraw_in_it_is_a_clear_error(tmp_path, library, text, error):
+    # was read as a model of no parts, "complete", and drawn as an empty picture
+    with pytest.raises(LDrawError, match=error):
+        model_of(tmp_path, text, library)
+
+
+@pytest.mark.parametrize("text", ["", "\r\n  \n", "0 New model\n0 Name: m.ldr\n0 Author: someone\n"])
+def test_an_empty_file_or_comments_alone_is_an_empty_model(tmp_path, library, text):
+    m = model_of(tmp_path, text, library)   # a flat battlefield is an empty file
+    assert len(m.instances) == 0 and not m.diagnostics
 
 
 def test_depth_limit(tmp_path, library):
