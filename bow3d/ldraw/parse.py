@@ -539,11 +539,33 @@ def parse_document(data: bytes | str | Iterable[str], source: str, *, strict: bo
     understood = len(builders) > 1 or bool(embedded) or any(b.seen_any for b in builders)
     files = [b.finish() for b in builders]
     decoded = _decode_data(embedded, builders[-1])
-    preamble, blocks = files[0], [f for f in files[1:] if f.ldraw_org != "ignored"]
+    preamble, blocks = files[0], _first_of_each_name([f for f in files[1:] if f.ldraw_org != "ignored"], strict)
     if blocks and not _has_content(preamble):
         blocks[0].diagnostics[:0] = preamble.diagnostics
         return LDrawDocument(source, blocks, decoded, understood, foreign)
     return LDrawDocument(source, [preamble] + blocks, decoded, understood, foreign)
+
+
+def _first_of_each_name(blocks: list[LDrawFile], strict: bool) -> list[LDrawFile]:
+    """The MPD blocks without a later `0 FILE` of a name already used (case and slashes aside): the first one
+    is the sub-model, as LDView reads it; each later one is left out with a warning (LDrawError if `strict`)."""
+    first: dict[str, LDrawFile] = {}
+    kept = []
+    for block in blocks:
+        key = normalise_name(block.name)
+        if key not in first:
+            first[key] = block
+            kept.append(block)
+            continue
+        earlier = first[key]
+        message = (f"a second 0 FILE {block.name} (the first is at line {earlier.first_line}): sub-model names "
+                   "must differ; its lines are ignored, references use the first (rename one of them)")
+        if strict:
+            raise LDrawError(_("{source}:{line}: {message}").format(source=block.source, line=block.first_line,
+                                                                  message=message))
+        if len(earlier.diagnostics) < MAX_DIAGNOSTICS_PER_FILE:
+            earlier.diagnostics.append(Diagnostic(block.source, block.first_line, message))
+    return kept
 
 
 def _binary(source: str, head: bytes) -> LDrawError:

@@ -116,6 +116,19 @@ def test_file_names_keep_their_inner_spaces(tmp_path, library):
     assert [(i.name, i.colour) for i in m.instances] == [("box.dat", 4), ("box.dat", 1)]
 
 
+def test_a_second_file_of_the_same_name_is_ignored_with_a_warning(tmp_path, library):
+    # LDView uses the first 0 FILE of a name and says so; the last one was used here, silently
+    text = ("0 FILE main.ldr\n1 4 0 0 0 1 0 0 0 1 0 0 0 1 wall.ldr\n"
+            "0 FILE wall.ldr\n1 16 0 0 0 1 0 0 0 1 0 0 0 1 box.dat\n"
+            "0 FILE Wall.LDR\n1 16 0 0 0 1 0 0 0 1 0 0 0 1 brickstud.dat\n")
+    m = model_of(tmp_path, text, library, name="dup.mpd")
+    assert [i.name for i in m.instances] == ["box.dat"]
+    assert [(d.line, d.severity) for d in m.diagnostics] == [(5, "warning")]
+    assert "second 0 FILE Wall.LDR (the first is at line 3)" in m.diagnostics[0].message
+    with pytest.raises(LDrawError, match="dup.mpd:5: a second 0 FILE"):
+        model_of(tmp_path, text, library, name="dup.mpd", strict=True)
+
+
 def test_mpd_main_model_before_first_file_and_data_block(tmp_path, library):
     text = ("1 4 0 0 0 1 0 0 0 1 0 0 0 1 sub.ldr\n0 FILE sub.ldr\n1 16 0 0 0 1 0 0 0 1 0 0 0 1 box.dat\n"
             "0 !DATA tex.png\n0 !: iVBORw0KGgo=\n0 FILE other.ldr\n1 16 0 0 0 1 0 0 0 1 0 0 0 1 box.dat\n")
