@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import gc
 import itertools
 import multiprocessing
 import os
@@ -60,10 +61,12 @@ class WorkerFailed(Bow3dError):
 
 
 class Opened:
-    """What one worker has opened: job -> runner (or the error opening it raised), the last few jobs."""
+    """What one worker has opened: job -> runner (or the error opening it raised), the last few jobs.
+    `freeze` (a worker process's own): what is open is kept out of the collector's generations (see _settle)."""
 
-    def __init__(self, keep: int = OPENED_PER_WORKER) -> None:
+    def __init__(self, keep: int = OPENED_PER_WORKER, freeze: bool = False) -> None:
         self.keep = keep
+        self.freeze = freeze
         self.runners: collections.OrderedDict[Job, Any] = collections.OrderedDict()
 
     def runner(self, job: Job) -> Any:
@@ -76,10 +79,21 @@ class Opened:
             self.runners[job] = found
             while len(self.runners) > self.keep:
                 self.runners.popitem(last=False)
+            self._settle()
         self.runners.move_to_end(job)
         if isinstance(found, BaseException):
             raise found
         return found
+
+    def _settle(self) -> None:
+        """A world is tens of thousands of objects that live as long as the job is open, and every full
+        collection the items trigger would walk them all again (War of Bros: 15 ms of a 420 ms game): they
+        are frozen out of the generations (gc.freeze) once opened. The dropped jobs' objects are thawed and
+        collected first, so nothing is frozen for good."""
+        if self.freeze:
+            gc.unfreeze()
+            gc.collect()
+            gc.freeze()
 
     def run_chunk(self, job: Job, chunk: list) -> list:
         runner = self.runner(job)
@@ -199,7 +213,7 @@ def _start_worker() -> None:
             import ctypes
 
             ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # 1 = PR_SET_PDEATHSIG
-    _OPENED = Opened()
+    _OPENED = Opened(freeze=True)
 
 
 def _run_in_worker(job: Job, chunk: list) -> list:
