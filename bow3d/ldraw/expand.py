@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from bow3d.ldraw.budget import LoadBudget
+from bow3d.ldraw.colours import substitute_main_colour
 from bow3d.ldraw.files import UnsafeReference
 from bow3d.ldraw.flatten import MAX_DEPTH, FlatPart, group_rows, missing_part, placed_reach, ref_matrices
 from bow3d.ldraw.instances import LOOSE, InstanceTable, Origins, Paths
@@ -278,7 +279,7 @@ class Expander:
             to, at, by = dest[lo:lo + _CHUNK], src[lo:lo + _CHUNK], ref_of_row[lo:lo + _CHUNK]
             with np.errstate(over="ignore", invalid="ignore"):
                 out.matrix[to] = np.matmul(mats[by], cat[1][at])
-            out.colour[to] = np.where(cat[2][at] == MAIN_COLOUR, colour[by], cat[2][at])
+            out.colour[to] = substitute_main_colour(cat[2][at], colour[by])
             out.inverted[to] = cat[3][at] ^ invert[by]
             out.part[to], out.origin[to], out.path[to] = cat[0][at], cat[4][at], cat[5][at]
 
@@ -292,7 +293,7 @@ class Expander:
         with np.errstate(over="ignore", invalid="ignore"):
             out.matrix[dest] = np.matmul(ref_matrices(f.ref_numbers[refs])[:, None], child.matrix[None]).reshape(-1, 4, 4)
         colour = f.ref_colour[refs][:, None]
-        out.colour[dest] = np.where(child.colour[None] == MAIN_COLOUR, colour, child.colour[None]).reshape(-1)
+        out.colour[dest] = substitute_main_colour(child.colour[None], colour).reshape(-1)
         out.inverted[dest] = (child.inverted[None] ^ f.ref_invert[refs][:, None]).reshape(-1)
         out.part[dest] = np.tile(child.part, k)
         out.origin[dest] = np.tile(child.origin, k)

@@ -14,7 +14,7 @@ from functools import cached_property
 
 import numpy as np
 
-from bow3d.ldraw.colours import ColourTable, substitute_main_colour
+from bow3d.ldraw.colours import EDGE_OF, ColourTable, substitute_main_colour
 from bow3d.ldraw.flatten import FlatPart, group_rows
 from bow3d.ldraw.instances import InstanceTable
 from bow3d.ldraw.library import Library
@@ -214,7 +214,9 @@ def unknown_colours(model: Model) -> list[Diagnostic]:
     first: dict[int, int] = {}
     codes, where = np.unique(model.table.colour, return_index=True)
     for code, i in zip(codes.tolist(), where.tolist()):
-        first[code] = i
+        if code > 0 and code & EDGE_OF:  # a part placed in 24 inside a sub-model placed in `code`: say `code`
+            code = code & ~EDGE_OF
+        first[code] = min(first.get(code, i), i)
     inside: dict[int, list[int]] = {}  # codes used inside each distinct part (missing parts share one)
     for key, idx in model.groups().items():
         part = model.parts[key]

@@ -24,6 +24,7 @@ import numpy as np
 
 from bow3d.errors import SceneError, UserInputError
 from bow3d.ldraw import LDRAW_TO_WORLD, Library, Model, load_model
+from bow3d.ldraw.colours import EDGE_OF
 from bow3d.paths import check_new, write_new
 from bow3d.scene import equipment as eq
 from bow3d.scene.checks import check_references
@@ -65,7 +66,12 @@ def _num(value: float) -> str:
     return "0" if text in ("-0", "") else text
 
 
-def _colour(code: int) -> str:
+def _colour(code: int, colours) -> str:
+    """A placed instance's colour as an LDraw colour token; an edge-of code (a part placed in 24 inside a
+    sub-model of a concrete colour) has no number of its own: its RGB is written as a direct colour."""
+    if code >= EDGE_OF:
+        found = colours.get(code)
+        return f"0x2{found.rgba[0]:02X}{found.rgba[1]:02X}{found.rgba[2]:02X}" if found else "24"
     return f"0x{code:07X}" if code >= 0x2000000 else str(code)
 
 
@@ -83,7 +89,7 @@ def unit_model_text(model: Model, indices: list[int], header: list[str], positio
         if inst.inverted:
             lines.append("0 BFC INVERTNEXT")
         numbers = [m[0, 3], m[1, 3], m[2, 3], *m[:3, :3].reshape(-1)]
-        lines.append(f"1 {_colour(inst.colour)} " + " ".join(_num(v) for v in numbers) + f" {inst.name}")
+        lines.append(f"1 {_colour(inst.colour, model.colours)} " + " ".join(_num(v) for v in numbers) + f" {inst.name}")
     return "\n".join(lines) + "\n"
 
 

@@ -168,6 +168,21 @@ def test_colours_direct_local_and_unknown(tmp_path, library):
     assert any("9999" in d.message and d.line == 4 for d in m.diagnostics)
 
 
+def test_a_part_placed_in_24_takes_the_edge_colour_of_the_sub_model_colour(tmp_path, library):
+    # LDraw spec: 24 is the edge colour of the current colour; a part placed in 24 inside a sub-model placed
+    # in red was drawn in LDConfig's generic Edge_Colour instead of red's edge (as its own 24 lines already were)
+    text = ("0 !COLOUR Red CODE 4 VALUE #C91A09 EDGE #111111\n"
+            "1 4 0 0 0 1 0 0 0 1 0 0 0 1 sub.ldr\n1 9999 100 0 0 1 0 0 0 1 0 0 0 1 sub.ldr\n"
+            "1 24 200 0 0 1 0 0 0 1 0 0 0 1 sub.ldr\n"
+            "0 FILE sub.ldr\n1 16 0 0 0 1 0 0 0 1 0 0 0 1 inner.ldr\n"
+            "0 FILE inner.ldr\n1 24 0 0 0 1 0 0 0 1 0 0 0 1 box.dat\n")
+    m = model_of(tmp_path, text, library, name="edge.mpd")
+    red, unknown, edge = (tuple(m.mesh.tri_rgba[m.mesh.tri_instance == i][0]) for i in range(3))
+    assert red == (0x11, 0x11, 0x11, 255) and m.instances[0].colour_name == "Edge_of_Red"
+    assert unknown == (255, 0, 255, 255) and edge == m.colours.get(24).rgba
+    assert [d.line for d in m.diagnostics if "unknown colour 9999:" in d.message] == [8]  # said as 9999
+
+
 def test_transparent_colour_alpha(tmp_path, library):
     m = model_of(tmp_path, "1 47 0 0 0 1 0 0 0 1 0 0 0 1 box.dat\n", library)
     assert (m.mesh.tri_rgba[:, 3] == 128).all()

@@ -282,3 +282,15 @@ def test_bad_meta_values_are_refused_with_the_line(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "colour=...: unknown key, ignored" in out and "weapon=sword is not among the weapons found" in out
     assert main(args[:-2] + ["--force", "--side-default", "no good"]) == 2
+
+
+def test_a_unit_part_in_the_edge_colour_of_its_sub_model_is_written_as_that_colour():
+    # a part placed in 24 inside a sub-model placed in red is red's edge colour, a code with no number:
+    # the unit's model file gets its RGB as a direct colour (not 0x40000004, which no reader knows)
+    from bow3d.ldraw.colour_defs import parse_colour_meta
+    from bow3d.ldraw.colours import EDGE_OF, ColourTable
+    from bow3d.scene.from_ldraw import _colour
+
+    table = ColourTable([parse_colour_meta("!COLOUR Red CODE 4 VALUE #C91A09 EDGE #333334".split(), 1)])
+    assert _colour(4 | EDGE_OF, table) == "0x2333334"
+    assert _colour(4, table) == "4" and _colour(0x2FF8000, table) == "0x2FF8000"
