@@ -34,8 +34,9 @@ from bow3d.ldraw.budget import MAX_FILE_BYTES
 from bow3d.ldraw.files import read_capped
 from bow3d.ldraw.flatten import FlatPart
 
-CACHE_FORMAT = "bow3d-part-cache/6"  # 4: the manifest names its key; 5: only real top studs, stud colours;
-# 6: textures (tri_texture, tex_uv, the manifest's texture names)
+CACHE_FORMAT = "bow3d-part-cache/7"  # 4: the manifest names its key; 5: only real top studs, stud colours;
+# 6: textures (tri_texture, tex_uv, the manifest's texture names); 7: bow-tie quads drawn by their outline,
+# file names with inner double spaces or tabs kept as written
 MAX_ENTRY_BYTES = 512 * 1024 * 1024  # far above any flattened part (5 M primitives is ~150 MB)
 MAX_DEPENDENCIES = 10_000  # files one part is built from (real parts: a few dozen)
 _LOG = logging.getLogger(__name__)

@@ -418,6 +418,8 @@ class _FileBuilder:
             values, meta = self._converted(kind)
             p = values[:, 1:].reshape(-1, kind, 3)
             ccw = meta[:, 1].astype(bool)
+            if kind == 4:
+                p = self._untangled(p, meta[:, 0])
             if kind == 3:
                 order = np.where(ccw[:, None], [0, 1, 2], [0, 2, 1])
                 tris.append(np.take_along_axis(p, order[:, :, None], axis=1))
@@ -437,6 +439,36 @@ class _FileBuilder:
             f.tri_line = m[:, 1].astype(np.int32)
             f.tri_certified = m[:, 3].astype(bool)
             f.tri_texmap = m[:, 4].astype(np.int32)
+
+
+    def _untangled(self, p: np.ndarray, lines: np.ndarray) -> np.ndarray:
+        """Quads (n, 4, 3) with a bow-tie's corners put in order: a quad written a b c d whose sides cross
+        (a b d c or a c b d is its outline) is drawn by that outline, as LDView does, with a warning; split
+        as written, its two triangles overlapped and left half of it open."""
+        bad = ~_corners_agree(p)
+        if not bad.any():
+            return p
+        p = p.copy()
+        for i in np.flatnonzero(bad):
+            for order, shown in (([0, 1, 3, 2], "1 2 4 3"), ([0, 2, 1, 3], "1 3 2 4")):
+                if _corners_agree(p[i:i + 1, order])[0]:
+                    p[i] = p[i, order]
+                    self.diagnose(int(lines[i]), f"quad's sides cross (a bow-tie): drawn with its corners in the "
+                                                 f"order {shown}; write them in that order")
+                    break
+        return p
+
+
+def _corners_agree(quads: np.ndarray) -> np.ndarray:
+    """(n,) True where the turn at every corner of each quad (n, 4, 3) goes the same way, or where some corner
+    is degenerate (a triangle written as a quad: nothing to untangle)."""
+    sides = np.roll(quads, -1, axis=1) - quads
+    turns = np.cross(sides, np.roll(sides, -1, axis=1))  # (n, 4, 3) the turn at each corner
+    size = np.linalg.norm(turns, axis=2)
+    ref = turns[np.arange(len(quads)), size.argmax(axis=1)]
+    agree = np.einsum("nij,nj->ni", turns, ref) > -1e-9 * size.max(axis=1, keepdims=True) ** 2
+    degenerate = size.min(axis=1) <= 1e-9 * np.maximum(size.max(axis=1), 1e-300)
+    return agree.all(axis=1) | degenerate
 
 
 def _old_header(words: list[str]) -> str:

@@ -37,6 +37,25 @@ def test_quads_split_and_edges_kept_apart(tmp_path, library):
     assert m.mesh.edge_colour[0] != 4  # 24 = edge colour of red, resolved at the instance
 
 
+@pytest.mark.parametrize("quad, warned", [
+    ("0 0 0 10 0 0 0 0 10 10 0 10", "1 2 4 3"),   # sides 2-3 and 4-1 cross
+    ("0 0 0 10 0 10 10 0 0 0 0 10", "1 3 2 4"),   # sides 1-2 and 3-4 cross
+    ("0 0 0 10 0 0 10 0 10 0 0 10", None),        # in order
+    ("0 0 0 10 0 0 10 0 10 10 0 10", None),       # a triangle written as a quad
+])
+def test_a_bow_tie_quad_is_drawn_by_its_outline(tmp_path, library, quad, warned):
+    # split as written, a bow-tie's two triangles overlapped and left half the square open (LDView reorders it)
+    m = model_of(tmp_path, f"0 Quads\n0 BFC CERTIFY CCW\n4 4 {quad}\n", library)
+    tris = m.mesh.positions[m.mesh.triangles].astype(np.float64)
+    area = np.linalg.norm(np.cross(tris[:, 1] - tris[:, 0], tris[:, 2] - tris[:, 0]).sum(axis=0)) / 2  # signed
+    assert area == pytest.approx(50 if "10 0 10 10 0 10" in quad else 100)
+    if warned:
+        assert [(d.line, d.severity) for d in m.diagnostics] == [(3, "warning")]
+        assert f"bow-tie): drawn with its corners in the order {warned}" in m.diagnostics[0].message
+    else:
+        assert not m.diagnostics
+
+
 def test_bounds_leave_out_optional_line_control_points(tmp_path, library):
     # LDraw spec, line type 5: the two control points only decide when the line is drawn.
     write(tmp_path / "opt.dat", "0 Box with an optional line\n0 !LDRAW_ORG Part\n"
