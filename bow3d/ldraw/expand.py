@@ -139,7 +139,7 @@ class Expander:
         if child is None:
             self.loader.flattener.missing.add(name)
             for ref_line in f.ref_line[rows].tolist():
-                self.diagnose(f, ref_line, f"missing part '{name}': drawn as a magenta box")
+                self.diagnose(f, ref_line, _missing(name))
             kind[rows], target[rows] = MISSING, self._part("missing:" + name, ("missing",))
         elif self._is_part(child, key, name):
             kind[rows], target[rows] = PART, self._part(key, ("part", child, deps))
@@ -343,3 +343,13 @@ def _short(key: str) -> str:
     if key.startswith("missing:"):
         return key[len("missing:"):]
     return key.rsplit("#", 1)[-1] if "#" in key else os.path.basename(key)
+
+
+def _missing(name: str) -> str:
+    """The diagnostic of a reference found nowhere, with where it was looked for and what to do."""
+    if name.lower().endswith((".ldr", ".mpd")):
+        return (f"missing sub-model '{name}': no 0 FILE of that name in the model, no such file beside it or in "
+                "the library; drawn as a magenta box")
+    return (f"missing part '{name}': neither in the library nor beside the model (an unofficial or a newer "
+            "part? put its file beside the model, or install a newer library: bow3d library install); drawn as "
+            "a magenta box")

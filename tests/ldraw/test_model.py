@@ -232,6 +232,15 @@ def test_missing_part_is_a_magenta_box_with_a_diagnostic(tmp_path, library):
     assert [(d.file.endswith("m.ldr"), d.line, "nosuch.dat" in d.message) for d in m.diagnostics] == [(True, 2, True)]
 
 
+def test_a_missing_reference_says_what_it_is_and_what_to_do(tmp_path, library):
+    # both were "missing part": a sub-model is looked for in the MPD's 0 FILE blocks, a part needs a library
+    m = model_of(tmp_path, "0 x\n1 4 0 0 0 1 0 0 0 1 0 0 0 1 nosuch.dat\n1 4 0 0 0 1 0 0 0 1 0 0 0 1 Wing.ldr\n",
+                 library)
+    part, sub = (d.message for d in m.diagnostics)
+    assert part.startswith("missing part 'nosuch.dat'") and "bow3d library install" in part
+    assert sub.startswith("missing sub-model 'Wing.ldr': no 0 FILE of that name") and "magenta box" in sub
+
+
 @pytest.mark.parametrize("line", ["1 4 0 0 0 1 0 0", "3 4 0 0 x 1 1 1 2 2 2", "7 garbage", "4 4 1 2 3"])
 def test_malformed_line_is_skipped_with_file_and_line(tmp_path, library, line):
     m = model_of(tmp_path, f"1 4 0 0 0 1 0 0 0 1 0 0 0 1 box.dat\n{line}\n", library)
