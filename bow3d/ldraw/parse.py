@@ -514,6 +514,12 @@ def parse_document(data: bytes | str | Iterable[str], source: str, *, strict: bo
         if not tokens:
             continue
         kind_token = tokens[0]
+        if kind_token[0] == "\ufeff":  # files joined into one MPD, each with its byte order mark
+            raw = raw.replace("\ufeff", "", 1)
+            tokens = raw.split()
+            if not tokens:
+                continue
+            kind_token = tokens[0]
         if kind_token == "1":  # the most common line by far: no detour
             if not (in_data or builder.skipping):
                 builder.reference(number, tokens, raw)

@@ -174,6 +174,15 @@ def test_editor_quirks_bom_crlf_tabs_small_numbers(tmp_path, library):
     assert m.instances[0].transform[0, 3] == pytest.approx(0.00008)
 
 
+def test_a_byte_order_mark_inside_an_mpd_is_read_past(tmp_path, library):
+    # .ldr files joined into an MPD each bring their BOM: '\ufeff0 FILE sub.ldr' was an unknown line type,
+    # so the sub-model was lost and reported missing
+    text = ("0 FILE main.ldr\n1 4 0 0 0 1 0 0 0 1 0 0 0 1 sub.ldr\n\ufeff0 FILE sub.ldr\n"
+            "\ufeff1 16 0 0 0 1 0 0 0 1 0 0 0 1 box.dat\n")
+    m = model_of(tmp_path, ("\ufeff" + text).encode("utf-8"), library, name="joined.mpd")
+    assert not m.diagnostics and [(i.name, i.colour) for i in m.instances] == [("box.dat", 4)]
+
+
 def test_colours_direct_local_and_unknown(tmp_path, library):
     text = ("0 !COLOUR My_Green CODE 500 VALUE #00FF00 EDGE #000000\n"
             "1 0x2FF8000 0 0 0 1 0 0 0 1 0 0 0 1 box.dat\n"
