@@ -32,6 +32,7 @@ from typing import Any
 
 from bow3d.i18n import N_, _, current, decimal, speaking
 from bow3d.i18n import whole_percent as percent
+from bow3d.rules.records import value_or
 from bow3d.rulesets.war_of_bros.tables import STARTING_WEAPONS
 from bow3d.units import convert
 
@@ -72,11 +73,6 @@ def cover_class(material: str | None, overrides: dict[str, str] | None = None) -
     if overrides and material in overrides:
         return overrides[material]
     return BOOK_OBJECTS.get(str(material), OTHER)[1]
-
-
-def _param(params: Any, name: str, default: Any) -> Any:
-    value = getattr(params, name, None)
-    return default if value is None else value
 
 
 @dataclass(frozen=True)
@@ -184,9 +180,9 @@ def judge(report: Any, params: Any = None, distance_cm: float | None = None) -> 
 
 
 def _judge(report: Any, params: Any, distance_cm: float | None) -> CoverVerdict:
-    threshold = float(_param(params, "cover_threshold", DEFAULT_COVER_THRESHOLD))
-    least = float(_param(params, "blocker_share", DEFAULT_BLOCKER_SHARE))
-    overrides = dict(_param(params, "cover", {}) or {})
+    threshold = float(value_or(params, "cover_threshold", DEFAULT_COVER_THRESHOLD))
+    least = float(value_or(params, "blocker_share", DEFAULT_BLOCKER_SHARE))
+    overrides = dict(value_or(params, "cover", {}) or {})
     judged = []
     for b in getattr(report, "blockers", ()) or ():
         material = str(getattr(b, "material", None) or "stone")
