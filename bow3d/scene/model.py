@@ -67,8 +67,16 @@ def _normal_facing(value: float) -> float:
     return 0.0 if value == 360.0 else value
 
 
+def _forward_slashes(value: str) -> str:
+    # A scene written on Windows names its files 'figures\\blue.ldr'; a backslash is a folder separator
+    # there and in LDraw's own references (bow3d.ldraw.parse.normalise_name), never part of a name a
+    # player means, so the file is found on every system (and saved back with '/').
+    return value.replace("\\", "/")
+
+
 Position = Annotated[tuple[float, float], AfterValidator(_finite_position)]
 Facing = Annotated[float, AfterValidator(_normal_facing)]
+FilePath = Annotated[str, Field(min_length=1), AfterValidator(_forward_slashes)]  # relative to the scene file
 
 
 class Unit(_Strict):
@@ -77,7 +85,7 @@ class Unit(_Strict):
     id: Id
     side: Id
     sheet: Id
-    model: str = Field(min_length=1)  # LDraw file relative to the scene file, or a library part/model
+    model: FilePath  # LDraw file relative to the scene file, or a library part/model
     position: Position | None = None  # studs, centre of the footprint
     facing: Facing = 270.0  # degrees; the identity model faces 270
     weapon: str | None = None  # the weapon in hand; default the sheet's first
@@ -96,7 +104,7 @@ class Vehicle(_Strict):
     id: Id
     side: Id
     sheet: Id
-    model: str = Field(min_length=1)
+    model: FilePath
     position: Position
     facing: Facing = 270.0
     speed: Annotated[int, Field(ge=0)] = 0  # current speed
@@ -127,7 +135,7 @@ class Scene(_Strict):
 
     format: Literal["bow3d-scene/1"] = FORMAT
     name: str = ""
-    battlefield: str = Field(min_length=1)  # LDraw file relative to the scene file
+    battlefield: FilePath  # LDraw file relative to the scene file
     ruleset: RulesetChoice = Field(default_factory=RulesetChoice)
     sides: list[Side] = Field(min_length=1)
     sheets: dict[Id, dict[str, Any]] = Field(default_factory=dict)

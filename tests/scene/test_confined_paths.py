@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from bow3d.cli import main
+from bow3d.scene import load_scene
 from bow3d.scene.paths import ALLOW_ENV, ScenePathRefused, confined_path
 
 
@@ -92,3 +93,18 @@ def test_confined_path_api(tmp_path):
         confined_path(tmp_path / "scene", "../lib/parts/a.dat", allow=())
     with pytest.raises(ScenePathRefused, match="no such file"):
         confined_path(tmp_path / "scene", "c.ldr", allow=())
+
+
+def test_windows_backslash_paths_are_folder_separators(scene_dir, capsys):
+    """Was: a scene written on Windows (`model: figures\\blue one.ldr`) failed with 'no such file' elsewhere."""
+    (scene_dir / "figures").mkdir()
+    (scene_dir / "figure.ldr").rename(scene_dir / "figures" / "blue one.ldr")
+    (scene_dir / "field").mkdir()
+    (scene_dir / "village.ldr").rename(scene_dir / "field" / "village.ldr")
+    _edit(scene_dir, "battlefield: village.ldr", "battlefield: .\\field\\village.ldr")
+    path = _edit(scene_dir, "model: figure.ldr", "model: figures\\blue one.ldr")
+    path.write_text(path.read_text().replace("model: figure.ldr", "model: figures\\blue one.ldr"))
+    code, err = _check(path, capsys)
+    assert code == 0, err
+    scene = load_scene(path)
+    assert scene.battlefield == "./field/village.ldr" and scene.units[0].model == "figures/blue one.ldr"
