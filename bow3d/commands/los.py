@@ -86,8 +86,9 @@ def load_world(scene_path: str, library_dir: str | None, allow_missing: bool = F
     path = Path(scene_path)
     if not path.is_file():
         raise UserInputError(_("{scene_path}: no such scene file").format(scene_path=scene_path))
-    scene = load_scene(path)
-    world = World.from_scene(scene, Library.from_env(library_dir))
+    library = Library.from_env(library_dir)
+    scene = load_scene(path, battlefield=True, library=library)  # a unit off the battlefield: named with its line
+    world = World.from_scene(scene, library)
     check_complete(world, scene_path, allow_missing)
     return scene, world
 

@@ -302,11 +302,15 @@ def simulate(scene_path: str | os.PathLike, games: int, seed: int = 1, replays_d
     check_games(games, seed)
     from bow3d.rulesets import load_scene
 
-    scene = apply_edits(load_scene(scene_path), edits)  # fail early, in this process, with the scene's own message
+    library = library if library is not None else (None if geometry_factory is not None else library_choice())
+    # fail early, in this process, with the scene's own message; on the real world a unit off the
+    # battlefield is named here with its line, not by a worker's grid without one
+    real = geometry_factory is None
+    scene = apply_edits(load_scene(scene_path, battlefield=real, library=open_library(library) if real else None),
+                        edits)
     if replays_dir is not None:
         replays_dir = str(make_folder(replays_dir, "--replays").resolve())
-    job = GameJob.of(scene_path, library=library if library is not None else (
-                     None if geometry_factory is not None else library_choice()),
+    job = GameJob.of(scene_path, library=library,
                      max_rounds=max_rounds, replays_dir=replays_dir, edits=tuple(edits),
                      geometry_factory=geometry_factory, players=players)
     spool = None

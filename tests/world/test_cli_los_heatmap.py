@@ -79,7 +79,9 @@ def _off_scene(tmp_path, change: str) -> Path:
 def test_los_unit_off_the_battlefield_exit_2(world_library, tmp_path, capsys):
     assert main(["los", str(_off_scene(tmp_path, "outside")), "blue-1", "red-1", *library_args(world_library)]) == 2
     err = capsys.readouterr().err
-    assert "red-1 is not on the battlefield" in err and "on it: blue-1, blue-2" in err and len(err.splitlines()) == 1
+    # named as `scene check` names it: the file, the line, the field and what to do
+    assert "off.yaml:21: units[1].position: [140.5, 4.5] lies outside the battlefield" in err
+    assert "move it onto the battlefield" in err and len(err.splitlines()) == 1
 
 
 def test_los_judges_a_unit_aboard_in_its_seat(world_library, tmp_path, capsys):
