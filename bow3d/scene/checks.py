@@ -240,11 +240,16 @@ class _SceneFiles:
         return self._models[path]
 
 
-_EXTENTS: dict[tuple, np.ndarray] = {}
+_BATTLEFIELDS: dict[tuple, tuple[np.ndarray, int]] = {}
 
 
 def battlefield_extent(path: str | os.PathLike[str], library: Library | None = None) -> np.ndarray:
     """(2, 2) [[xmin, ymin], [xmax, ymax]] of a battlefield seen from above, in studs (cached per file)."""
+    return _battlefield(path, library)[0]
+
+
+def _battlefield(path: str | os.PathLike[str], library: Library | None) -> tuple[np.ndarray, int]:
+    """(extent in studs as battlefield_extent, triangle count) of a battlefield file, cached per file."""
     file_path = Path(path).resolve()
     try:
         stat = file_path.stat()
@@ -252,10 +257,10 @@ def battlefield_extent(path: str | os.PathLike[str], library: Library | None = N
         raise SceneError(_("{path}: no such battlefield file; check the path").format(path=path)) from None
     library = library or Library.from_env()
     key = (str(file_path), stat.st_size, stat.st_mtime_ns, tuple(str(r) for r in library.roots))
-    if key not in _EXTENTS:
+    if key not in _BATTLEFIELDS:
         model = load_model(file_path, library)
-        _EXTENTS[key] = model.bounds()[:, :2] / STUD_LDU
-    return _EXTENTS[key]
+        _BATTLEFIELDS[key] = (model.bounds()[:, :2] / STUD_LDU, model.triangle_count())
+    return _BATTLEFIELDS[key]
 
 
 def _studs(value: float) -> str:
@@ -266,11 +271,15 @@ def check_battlefield(scene: Scene, library: Library | None = None) -> list[Scen
     """Units and vehicles whose position lies outside the battlefield's XY extent (studs); unit
     models without triangles (check_unit_models): the checks that load geometry."""
     try:
-        extent = battlefield_extent(_SceneFiles(scene, library).confined(scene.battlefield), library)
+        extent, triangles = _battlefield(_SceneFiles(scene, library).confined(scene.battlefield), library)
     except ScenePathRefused as refused:
         return [SceneIssue(("battlefield",), refused.problem, refused.fix)]
     except Bow3dError as error:
         return [SceneIssue(("battlefield",), _("cannot be loaded ({error})").format(error=error), _("fix the battlefield file"))]
+    if triangles == 0:  # else every unit "lies outside the battlefield, which spans x 0 to 0"
+        return [SceneIssue(("battlefield",), _("'{file}' has nothing in it to stand on or hide behind (no part with "
+                                               "triangles)").format(file=scene.battlefield),
+                           _("build the battlefield in it (a baseplate at least), or name another file"))]
     (x0, y0), (x1, y1) = extent
     span = f"x {_studs(x0)} to {_studs(x1)}, y {_studs(y0)} to {_studs(y1)} studs"
     issues = []

@@ -168,6 +168,15 @@ def test_unit_outside_the_battlefield_says_its_extent(scene_dir, capsys):
     assert "outside the battlefield" in capsys.readouterr().err
 
 
+def test_an_empty_battlefield_is_named_once(scene_dir, capsys):
+    """Was: every unit 'lies outside the battlefield, which spans x 0 to 0, y 0 to 0 studs'."""
+    (scene_dir / "village.ldr").write_text("0 Test field\n0 // nothing built yet\n")
+    assert main(["scene", "check", str(scene_dir / "village.yaml")]) == 2
+    err = capsys.readouterr().err
+    assert "village.yaml:3: battlefield: 'village.ldr' has nothing in it to stand on or hide behind" in err
+    assert "a baseplate at least" in err and "outside the battlefield" not in err and len(err.splitlines()) == 1
+
+
 def test_newer_format_is_refused_plainly_and_unknown_formats_named(tmp_path):
     with pytest.raises(SceneError, match=r"v.yaml:1: format: bow3d-scene/2 was written by a newer bow3d"):
         parse_scene(VILLAGE.replace("bow3d-scene/1", "bow3d-scene/2"), "v.yaml")
