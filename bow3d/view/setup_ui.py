@@ -32,6 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from bow3d.errors import UserInputError
+from bow3d.paths import write_new
 from bow3d.i18n import _, ngettext
 from bow3d.rulesets import ruleset_of
 from bow3d.view import markers
@@ -82,6 +83,11 @@ def zones_of(scene, bounds_studs: tuple[float, float, float, float]) -> dict[str
 
 def is_in_zone(position, zone) -> bool:
     return zone is not None and zone[0] <= position[0] <= zone[1] and zone[2] <= position[1] <= zone[3]
+
+
+def _same_file(copy: Path, source: Path) -> bool:
+    """`copy` is a regular file (no link) with the bytes of `source`."""
+    return copy.is_file() and not copy.is_symlink() and copy.read_bytes() == source.read_bytes()
 
 
 def relative_to(path: Path, folder: Path) -> str:
@@ -251,7 +257,7 @@ class SetupUI:
         from bow3d.errors import Bow3dError
 
         try:
-            scene = self.to_save()
+            scene, copies = self.to_save()
         except Bow3dError as error:
             if not self.ask:
                 raise
@@ -264,6 +270,10 @@ class SetupUI:
             self._asked_to_replace = True
             self._say(_("{file} exists: Ctrl+S again replaces it").format(file=self.out))
             return None
+        for source, copy in copies.items():
+            if not _same_file(copy, source):  # else saved the same way before
+                copy.parent.mkdir(parents=True, exist_ok=True)
+                write_new(copy, source.read_bytes(), force=self.force)  # to_save refused a file of the player's
         self.saved = save_scene(scene, self.out, overwrite=True)
         self._asked_to_replace = False
         self._say(_("saved {file}").format(file=self.out))
@@ -271,23 +281,53 @@ class SetupUI:
 
     # --- the scene ------------------------------------------------------------------------------
     def to_save(self):
-        """A copy of the scene with its files named relative to the file it is saved to; SceneError (before
-        anything is written) when that file could not name them (outside its folder and the library)."""
+        """(A copy of the scene with its files named relative to the file it is saved to, the unit models
+        to copy beside it: {source: copy}); SceneError (before anything is written) when that file could
+        not name them (outside its folder and the library)."""
         from bow3d.scene.checks import check_files
         from bow3d.scene.io import raise_issues
 
         folder = self.out.parent
         scene = self.scene.model_copy(deep=True)
         scene.battlefield = relative_to(self.scene.battlefield_path, folder)
+        copies = self._models_to_copy(folder)
+        copied = set()
         for item in [*scene.units, *scene.vehicles]:
             path = self.scene.resolve(item.model)
+            if path.resolve() in copies:
+                copied.add(item.id)
             if path.is_file():
-                item.model = relative_to(path, folder)
+                item.model = relative_to(copies.get(path.resolve(), path), folder)
         scene.path = self.out
-        issues = check_files(scene, self.nodes.library)
+        checked = scene.model_copy(deep=True)  # the copies are checked as they are written
+        checked.units = [u for u in checked.units if u.id not in copied]
+        checked.vehicles = [v for v in checked.vehicles if v.id not in copied]
+        issues = check_files(checked, self.nodes.library)
         if issues:  # the first says which file and what to do
             raise_issues(issues[:1], str(self.out), None)
-        return scene
+        return scene, copies
+
+    def _models_to_copy(self, folder: Path) -> dict[Path, Path]:
+        """The placed units' models the saved scene could not name (a bare battlefield set up with the
+        bundled village's or another folder's sheets: a scene reads files only in its folder and the
+        library, bow3d.scene.paths) -> their copies in OUT-units/ beside it, so that it loads anywhere."""
+        from bow3d.scene.paths import allowed_folders, is_inside
+
+        reach = [folder.resolve(), *(Path(r).resolve() for r in self.nodes.library.roots), *allowed_folders()]
+        copies: dict[Path, Path] = {}
+        for item in [*self.scene.units, *self.scene.vehicles]:
+            path = self.scene.resolve(item.model).resolve()
+            if path.is_file() and not any(is_inside(path, f) for f in reach):
+                copies[path] = folder / f"{self.out.stem}-units" / path.name
+        if len(set(copies.values())) < len(copies):
+            raise UserInputError(_("two unit models named alike in different folders ({names}): save the "
+                                   "scene beside them, or rename one").format(
+                names=", ".join(sorted({c.name for c in copies.values()}))))
+        for source, copy in copies.items():
+            if (copy.exists() or copy.is_symlink()) and not self.force and not _same_file(copy, source):
+                raise UserInputError(_("{copy}: exists (a copy of the unit model {source} goes there); move it "
+                                       "away, or --force to replace it").format(copy=copy, source=source))
+        return copies
 
     def _place(self, position: tuple[float, float]) -> str | None:
         from bow3d.scene.model import Unit

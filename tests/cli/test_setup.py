@@ -102,6 +102,33 @@ def test_setup_on_a_bare_battlefield_with_another_scenes_sheets(tmp_path, render
 
 
 @pytest.mark.render
+def test_a_players_own_battlefield_with_the_bundled_sheets_saves(tmp_path, renderer_available):
+    """Was: `bow3d setup my-field.ldr` (the bundled village's sheets) could not save at all: "units[0].model:
+    leads outside the scene's folder and the LDraw library (to .../scenes/figures/blue-rifleman.ldr)".
+    The models are copied beside the saved scene (OUT-units/), never over a file of the player's."""
+    folder = tmp_path / "my table"
+    folder.mkdir()
+    shutil.copy(ROOT / "scenes" / "village.ldr", folder / "my field.ldr")
+    (folder / "army.txt").write_text("sheet rifleman\nplace 5 30\nside red\nsheet swordsman\nplace 56 33\nsave\n")
+    words = ["setup", "my field.ldr", "--offscreen-script", "army.txt", "-o", "battle.yaml", "--size", "320x180"]
+    (folder / "battle-units").mkdir()
+    (folder / "battle-units" / "red-swordsman.ldr").write_text("0 mine\n")
+    refused = _bow3d(*words, cwd=folder)
+    assert refused.returncode == 2 and "red-swordsman.ldr" in refused.stderr and "Traceback" not in refused.stderr
+    assert (folder / "battle-units" / "red-swordsman.ldr").read_text() == "0 mine\n" and not (folder / "battle.yaml").exists()
+    (folder / "battle-units" / "red-swordsman.ldr").unlink()
+    made = _bow3d(*words, cwd=folder)
+    assert made.returncode == 0, made.stderr[-3000:]
+    assert sorted(p.name for p in (folder / "battle-units").iterdir()) == ["blue-rifleman.ldr", "red-swordsman.ldr"]
+    assert (folder / "battle-units" / "blue-rifleman.ldr").read_bytes() == \
+        (ROOT / "scenes" / "figures" / "blue-rifleman.ldr").read_bytes()
+    checked = _bow3d("scene", "check", "battle.yaml", cwd=folder)
+    assert checked.returncode == 0, checked.stderr
+    assert "model: battle-units/blue-rifleman.ldr" in (folder / "battle.yaml").read_text()
+    assert _bow3d(*words, "--force", cwd=folder).returncode == 0  # the same copies again: kept
+
+
+@pytest.mark.render
 @pytest.mark.parametrize("cell,what", [("6 40", "a house's roof"), ("12 5", "a pine tree's top")])
 def test_no_unit_on_a_roof_or_a_tree(cell, what, tmp_path, renderer_available):
     shutil.copytree(ROOT / "scenes", tmp_path / "scenes", ignore=shutil.ignore_patterns("*.py", "__pycache__"))
