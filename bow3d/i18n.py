@@ -175,7 +175,15 @@ def marked(message: str) -> str:
     return _(message) if message else message
 
 
+def term(table: Mapping[str, str], key: str, plain: bool = False) -> str:
+    """A word of a ruleset's table (N_-marked: a result, a cover class, a book's term) in the language spoken;
+    a key the table does not know as it is (`plain`: its underscores as spaces), never a KeyError."""
+    if key in table:
+        return marked(table[key])
+    return str(key).replace("_", " ") if plain else str(key)
+
+
 __all__ = ["DOMAIN", "LANGUAGES", "LOCALE_DIR", "N_", "_", "catalogue", "choose", "current", "decimal", "integer", "language_code",
-           "marked", "missing", "ngettext", "percent", "percent_sign", "semicolon", "speaking", "use", "whole_percent"]
+           "marked", "missing", "ngettext", "percent", "percent_sign", "semicolon", "speaking", "term", "use", "whole_percent"]
 
 

@@ -188,13 +188,10 @@ class Narrator:
     def result(self, code: str) -> str:
         """How a game ended (the rules' result code of its game_over event) in this narrator's language; a
         code the ruleset has no words for, as it is."""
-        from bow3d.i18n import marked, speaking
+        from bow3d.i18n import speaking, term
 
-        words = self.results.get(code)
-        if words is None:
-            return str(code)
         with speaking(self.language):
-            return marked(words)
+            return term(self.results, code)
 
     def lines(self, events: Sequence[Event]) -> list[str]:
         """The log lines of the events of one record, in order."""

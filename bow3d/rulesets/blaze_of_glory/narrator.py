@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from bow3d.i18n import N_, _, current, decimal, ngettext, semicolon, speaking
+from bow3d.i18n import N_, _, current, decimal, ngettext, semicolon, speaking, term
 from bow3d.i18n import whole_percent as percent
 from bow3d.rules.events import Event, Narrator
 from bow3d.rulesets.blaze_of_glory.modifier_words import say
@@ -49,11 +49,6 @@ THROW_WORDS = {"deck": N_("shuffles the deck"), "shoot": N_("shoots"), "wound": 
 COVER_WORDS = {"partial": N_("partial"), "full": N_("full")}
 
 
-def _term(table: dict[str, str], key: str, plain: bool = False) -> str:
-    """A term of the book in the language spoken (a key it does not know: the key itself, `plain`: in words)."""
-    return _(table[key]) if key in table else (str(key).replace("_", " ") if plain else str(key))
-
-
 def _inches(value: Any) -> str:
     return decimal(float(value))
 
@@ -82,14 +77,14 @@ def _rolled(e: Event) -> str:
     if d["purpose"].endswith("_test"):
         return _("{who} rolls {outcome} ({dice})").format(who=who, outcome=_outcome(d["spec"], d["outcome"]),
                                                          dice=_spec_words(d["spec"]))
-    return _("{who} {what}: {outcome}").format(who=who, what=_term(THROW_WORDS, d["purpose"], plain=True),
+    return _("{who} {what}: {outcome}").format(who=who, what=term(THROW_WORDS, d["purpose"], plain=True),
                                                outcome=_outcome(d["spec"], d["outcome"]))
 
 
 def _test(e: Event) -> str:
     d = e.data
     mods = f" ({'; '.join(say(m) for m in d['modifiers'])})" if d["modifiers"] else ""
-    purpose = _term(PURPOSE_WORDS, d["purpose"])
+    purpose = term(PURPOSE_WORDS, d["purpose"])
     if d["test"] == "H":
         words = _("{unit} passes a HERO test {purpose}: {die} against {value}") if d["passed"] else \
             _("{unit} fails a HERO test {purpose}: {die} against {value}")
@@ -115,7 +110,7 @@ def _attack(e: Event) -> str:
             _("{unit} swings at {target} {how} (F {value}): misses")
         return words.format(unit=d["unit"], target=d["target"], how=how, value=d["value"])
     mods = semicolon() + ", ".join(say(m) for m in d["modifiers"]) if d["modifiers"] else ""
-    cover = _(", {cover} cover").format(cover=_term(COVER_WORDS, d["cover"])) \
+    cover = _(", {cover} cover").format(cover=term(COVER_WORDS, d["cover"])) \
         if d["cover"] not in ("none", "hidden") else ""
     words = _("{unit} fires his {weapon} at {target} ({inches} inches{cover}; needs {value} or less{mods}): rolls "
               "{die}, HIT") if d["hit"] else _("{unit} fires his {weapon} at {target} ({inches} inches{cover}; needs "
@@ -127,18 +122,18 @@ def _attack(e: Event) -> str:
 def _attack_result(e: Event, following: Sequence[Event]) -> str:
     d = e.data
     return _("{unit} on {target}: {result}").format(unit=d["unit"], target=d["target"],
-                                                    result=_term(RESULT_WORDS, d["result"]))
+                                                    result=term(RESULT_WORDS, d["result"]))
 
 
 def _down(e: Event) -> str:
     d = e.data
     words = _("{unit} is {state}; he needs a NERVE test to get up") if d["needs_nerve"] else _("{unit} is {state}")
-    return words.format(unit=d["unit"], state=_term(STATE_WORDS, d["state"]))
+    return words.format(unit=d["unit"], state=term(STATE_WORDS, d["state"]))
 
 
 def _brother(e: Event) -> str:
     d = e.data
-    words = _term(BROTHER_WORDS, d["result"]).format(killer=d.get("killer"))
+    words = term(BROTHER_WORDS, d["result"]).format(killer=d.get("killer"))
     return _("{unit}, blood brother of {friend}, rolls {die}: {words}").format(unit=d["unit"], friend=d["friend"],
                                                                              die=d["die"], words=words)
 
@@ -170,7 +165,7 @@ def _decided(e: Event) -> str:
 def _level(e: Event) -> str:
     words = {"climb": N_("{unit} climbs to story {story}"), "drop": N_("{unit} jumps down to story {story}"),
              "leap": N_("{unit} leaps for the next roof")}
-    return _term(words, e.data["kind"]).format(unit=e.data["unit"], story=e.data.get("to_story"))
+    return term(words, e.data["kind"]).format(unit=e.data["unit"], story=e.data.get("to_story"))
 
 
 def _fell(e: Event) -> str:
@@ -193,13 +188,13 @@ def _wound_roll(e: Event) -> str:
     words = _("{unit}: {die}{modifier} on the Hand to Hand table: {result}") if d["table"] == "fisticuffs" else \
         _("{unit}: {die}{modifier} on the wound table: {result}")
     return words.format(unit=d["unit"], die=d["die"], modifier=f"{d['modifier']:+d}",
-                        result=_term(RESULT_WORDS, d["result"]))
+                        result=term(RESULT_WORDS, d["result"]))
 
 
 def _recovery(e: Event) -> str:
     words = {"recovered": N_("{unit} recovers from his wound"), "still_wounded": N_("{unit} remains wounded"),
              "spent": N_("{unit}'s luck has run out")}
-    return _term(words, e.data["outcome"]).format(unit=e.data["unit"])
+    return term(words, e.data["outcome"]).format(unit=e.data["unit"])
 
 
 GAME_RESULTS = {"win": N_("win"), "draw": N_("draw"), "survivors": N_("most survivors")}   # game_over's (cards.py)
@@ -208,7 +203,7 @@ GAME_RESULTS = {"win": N_("win"), "draw": N_("draw"), "survivors": N_("most surv
 def _game_over(e: Event) -> str:
     d = e.data
     outcome = _("{side} win").format(side=d["winner"]) if d["winner"] else _("a draw")
-    return _("game over: {outcome} ({result})").format(outcome=outcome, result=_term(GAME_RESULTS, d["result"]))
+    return _("game over: {outcome} ({result})").format(outcome=outcome, result=term(GAME_RESULTS, d["result"]))
 
 
 LINES: dict[str, Callable[[Event], str]] = {
@@ -234,7 +229,7 @@ LINES: dict[str, Callable[[Event], str]] = {
     "reroll": lambda e: _("{unit} rolls again ({skill})").format(unit=e.data["unit"], skill=e.data["skill"].upper()),
     "hero_point": lambda e: (_("{unit} spends a HERO POINT {use}: it works") if e.data["passed"] else
                              _("{unit} spends a HERO POINT {use}: his luck runs out")).format(
-                                 unit=e.data["unit"], use=_term(PURPOSE_WORDS, e.data["use"])),
+                                 unit=e.data["unit"], use=term(PURPOSE_WORDS, e.data["use"])),
     "moved": _moved,
     "level_change": _level,
     "fell": _fell,

@@ -11,7 +11,7 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from bow3d.i18n import N_, _, current, decimal, marked, ngettext, speaking
+from bow3d.i18n import N_, _, current, decimal, ngettext, speaking, term
 from bow3d.i18n import whole_percent as percent  # imported by los_picture too
 from bow3d.rules.events import Event, Narrator
 from bow3d.rulesets.bow.context import STUDS_PER_SPEED
@@ -168,7 +168,7 @@ RESULT_WORDS = {"win": N_("win"), "draw": N_("draw"), "points": N_("points")}   
 
 def _game_over(e: Event) -> str:
     d = e.data
-    result = marked(RESULT_WORDS[d["result"]]) if d["result"] in RESULT_WORDS else d["result"]
+    result = term(RESULT_WORDS, d["result"])
     if d["winner"]:
         return _("game over: {winner} wins ({result})").format(winner=d["winner"], result=result)
     return _("game over: draw ({result})").format(result=result)

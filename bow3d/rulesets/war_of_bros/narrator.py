@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from bow3d.i18n import N_, _, current, decimal, speaking, whole_percent
+from bow3d.i18n import N_, _, current, decimal, speaking, term, whole_percent
 from bow3d.rules.events import Event, Narrator
 
 QUIET_KINDS = frozenset({"roll_requested", "decision_requested", "activation_ended", "step"})
@@ -38,11 +38,6 @@ PURPOSES = {"placement_order": N_("order of Unit Placement"), "first_turn": N_("
 DECISIONS = {"intercepted": N_("a unit is on the line of fire"), "opportunity": N_("Attack Of Opportunity"),
              "escape": N_("escape the trample"), "primary_target": N_("Primary Target")}
 COVERS = {"light": N_("light"), "medium": N_("medium"), "heavy": N_("heavy"), "total": N_("total")}
-
-
-def _term(table: dict[str, str], key: str, plain: bool = False) -> str:
-    """A term of the book in the language spoken (a key it does not know: the key itself, `plain`: in words)."""
-    return _(table[key]) if key in table else (str(key).replace("_", " ") if plain else str(key))
 
 
 def _num(value: Any) -> str:
@@ -68,7 +63,7 @@ def _rolled(e: Event) -> str:
     faces = d["outcome"] if isinstance(d["outcome"], list) else [d["outcome"]]
     kept = _(", keeps {face}").format(face=max(faces)) if len(faces) > 1 else ""
     return _("{side} rolls {dice} for the {purpose}{about}: {faces}{kept}").format(
-        side=d["side"], dice=_dice_words(d["spec"]), purpose=_term(PURPOSES, d["purpose"], plain=True), about=_about(d),
+        side=d["side"], dice=_dice_words(d["spec"]), purpose=term(PURPOSES, d["purpose"], plain=True), about=_about(d),
         faces=", ".join(map(str, faces)), kept=kept)
 
 
@@ -87,7 +82,7 @@ def _attack(e: Event) -> str:
     d = e.data
     kinds = {"opportunity": N_("Attack Of Opportunity: "), "reactive": N_("Reactive Armor counter-attacks: "),
              "trample": N_("Trample: "), "pierce": N_("Piercing: the projectile goes on: ")}
-    kind = _term(kinds, d["kind"]) if d["kind"] in kinds else ""
+    kind = term(kinds, d["kind"]) if d["kind"] in kinds else ""
     where = _(" ({cm} cm, range {range} cm)").format(cm=_num(d["distance_cm"]), range=_num(d["range_cm"])) \
         if d.get("distance_cm") is not None else ""
     return kind + _("{unit} attacks {target} with its {weapon}{where}").format(
@@ -105,7 +100,7 @@ def _impact(e: Event) -> str:
         return _("Impact Step: {target} is not behind cover ({hidden} hidden)").format(
             target=d["target"], hidden=whole_percent(float(d["hidden"])))
     return _("Impact Step: {target} is behind {cover} cover ({hidden} hidden; {material}: {given_by})").format(
-        target=d["target"], cover=_term(COVERS, d["cover"]), hidden=whole_percent(float(d["hidden"])), material=d["material"],
+        target=d["target"], cover=term(COVERS, d["cover"]), hidden=whole_percent(float(d["hidden"])), material=d["material"],
         given_by=_blocker(d["given_by"]))
 
 
@@ -122,21 +117,21 @@ def _save(e: Event) -> str:
     d = e.data
     words = _("{target}'s {save}: {value} against {against}: holds") if d["held"] else \
         _("{target}'s {save}: {value} against {against}: fails")
-    return words.format(target=d["target"], save=_term(SAVES, d["step"]), value=d["value"],
+    return words.format(target=d["target"], save=term(SAVES, d["step"]), value=d["value"],
                         against=_num(d["against"]))
 
 
 def _skipped(e: Event) -> str:
     d = e.data
     if d["highest"] is None:
-        return _("{target} has no {save}: the attack goes on").format(target=d["target"], save=_term(SAVES, d["step"]))
+        return _("{target} has no {save}: the attack goes on").format(target=d["target"], save=term(SAVES, d["step"]))
     return _("{target}'s {save} cannot score higher than {value}: no roll (Multiple Die Saves)").format(
-        target=d["target"], save=_term(SAVES, d["step"]), value=_num(d["value"]))
+        target=d["target"], save=term(SAVES, d["step"]), value=_num(d["value"]))
 
 
 def _result(e: Event) -> str:
     d = e.data
-    words = _term(RESULTS, d["outcome"]).format(target=d["target"], unit=d["unit"])
+    words = term(RESULTS, d["outcome"]).format(target=d["target"], unit=d["unit"])
     return _("{unit} on {target}: {words}").format(unit=d["unit"], target=d["target"], words=words)
 
 
@@ -168,7 +163,7 @@ def _game_over(e: Event) -> str:
     rewards = ", ".join(f"{s} +{v}" for s, v in d["rewards"].items())
     who = _("{side} wins").format(side=d["winner"]) if d["winner"] else _("a draw")
     return _("The encounter ends: {outcome} ({result}); maximum unit power gained: {rewards}").format(
-        outcome=who, result=_term(RESULT_WORDS, d["result"]), rewards=rewards)
+        outcome=who, result=term(RESULT_WORDS, d["result"]), rewards=rewards)
 
 
 LINES: dict[str, Callable[[Event], str]] = {
@@ -177,9 +172,9 @@ LINES: dict[str, Callable[[Event], str]] = {
     "roll_requested": lambda e: _("{side} rolls {dice}").format(side=e.data["side"], dice=_dice_words(e.data["spec"])),
     "rolled": _rolled,
     "decision_requested": lambda e: _("{side} decides: {decision}").format(
-        side=e.data["side"], decision=_term(DECISIONS, e.data["decision"])),
+        side=e.data["side"], decision=term(DECISIONS, e.data["decision"])),
     "decided": lambda e: _("{side} decides ({decision}{about}): {choice}").format(
-        side=e.data["side"], decision=_term(DECISIONS, e.data["decision"]), about=_about(e.data),
+        side=e.data["side"], decision=term(DECISIONS, e.data["decision"]), about=_about(e.data),
         choice=e.data["choice"]),
     "order": _order,
     "order_tie": lambda e: _("{sides} tie at {value}: roll again").format(sides=", ".join(e.data["sides"]),
@@ -209,9 +204,9 @@ LINES: dict[str, Callable[[Event], str]] = {
     "cover_roll": lambda e: (_("Cover Step: total cover, no roll: a miss") if e.data["roll"] is None else
                              (_("Cover Step: a d4 of {roll} against {cover} cover: a miss") if e.data["missed"] else
                               _("Cover Step: a d4 of {roll} against {cover} cover: through")).format(
-                                 roll=e.data["roll"], cover=_term(COVERS, e.data["cover"]))),
+                                 roll=e.data["roll"], cover=term(COVERS, e.data["cover"]))),
     "attack_roll": lambda e: _("{unit}'s {roll}: {value}").format(unit=e.data["unit"],
-                                                                 roll=_term(STEP_ROLLS, e.data["step"]),
+                                                                 roll=term(STEP_ROLLS, e.data["step"]),
                                                                  value=_num(e.data["value"])),
     "save": _save,
     "save_skipped": _skipped,
@@ -222,7 +217,7 @@ LINES: dict[str, Callable[[Event], str]] = {
     "burn": lambda e: _("{unit} burns: it saves against a Damage Roll of {damage}").format(
         unit=e.data["unit"], damage=e.data["damage"]),
     "burn_result": lambda e: _("the fire on {unit}: {words}").format(
-        unit=e.data["unit"], words=_term(RESULTS, e.data["outcome"]).format(target=e.data["unit"],
+        unit=e.data["unit"], words=term(RESULTS, e.data["outcome"]).format(target=e.data["unit"],
                                                                              unit=e.data["unit"])),
     "died": lambda e: (_("{unit} perishes under the tracks") if e.data["trampled"] else
                        _("{unit} perishes")).format(unit=e.data["unit"]),
