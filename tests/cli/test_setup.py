@@ -38,7 +38,7 @@ choose blue-rifle-2
 remove
 sheet spearman
 place 6 20
-place 3 40
+place 3 38
 choose blue-spearman-2
 turn -45
 move 8 37
