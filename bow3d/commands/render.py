@@ -11,7 +11,7 @@ from bow3d.ldraw.budget import DEFAULT_MAX_INSTANCES
 from bow3d.paths import check_new
 from bow3d.view.choices import QUALITIES
 from bow3d.view.choices import VIEWS
-from bow3d.i18n import _, decimal, integer
+from bow3d.i18n import _, decimal, integer, ngettext
 
 NAME = "render"
 ORDER = 20
@@ -85,9 +85,11 @@ def run(args: argparse.Namespace) -> int:
         los = parse_los(args.los, scene) if args.los else None
         stats = render_scene_still(scene, out, size, args.view, args.quality, args.edges, camera, library, los,
                                    force=args.force)
-        print(_("wrote {out} ({width}x{height}, {units} units, {vehicles} vehicles, {triangles} battlefield "
+        units = ngettext("{n} unit", "{n} units", len(scene.units)).format(n=integer(len(scene.units)))
+        vehicles = ngettext("{n} vehicle", "{n} vehicles", len(scene.vehicles)).format(n=integer(len(scene.vehicles)))
+        print(_("wrote {out} ({width}x{height}, {units}, {vehicles}, {triangles} battlefield "
                 "triangles, {seconds} s, {pipe})").format(
-            out=out, width=size[0], height=size[1], units=len(scene.units), vehicles=len(scene.vehicles),
+            out=out, width=size[0], height=size[1], units=units, vehicles=vehicles,
             triangles=integer(stats.triangles), seconds=decimal(stats.draw_seconds, 2), pipe=stats.pipe))
         return 0
     if args.los:

@@ -50,6 +50,24 @@ def test_render_end_to_end(tmp_path, library, renderer_available):
     assert again.returncode == 2 and "--force" in again.stderr  # never overwrite silently
 
 
+def test_render_of_a_scene_counts_its_units_and_vehicles_in_words(tmp_path, renderer_available):
+    """One vehicle is '1 vehicle', not '1 vehicles' (the village without the red knight's horse)."""
+    import shutil
+
+    import yaml
+
+    root = Path(__file__).resolve().parents[2]
+    shutil.copytree(root / "scenes", tmp_path / "scenes", ignore=shutil.ignore_patterns("*.py", "__pycache__"))
+    data = yaml.safe_load((root / "scenes" / "village.yaml").read_text())
+    data["vehicles"] = [v for v in data["vehicles"] if v["id"] != "red-horse"]
+    data["units"] = [u for u in data["units"] if u["id"] != "red-knight"]
+    scene = tmp_path / "scenes" / "one-vehicle.yaml"
+    scene.write_text(yaml.safe_dump(data, sort_keys=False))
+    result = run_cli("render", str(scene), "-o", str(tmp_path / "v.png"), "--size", "96x64")
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "16 units, 1 vehicle," in result.stdout, result.stdout
+
+
 @pytest.mark.parametrize("args", [["--size", "big"], ["--size", "1x1"], ["--view", "sideways"]])
 def test_render_bad_arguments_exit_2(tmp_path, args):
     result = run_cli("render", str(tmp_path / "m.ldr"), "-o", str(tmp_path / "o.png"), *args)
