@@ -7,6 +7,7 @@ import shlex
 from pathlib import Path
 
 from bow3d.errors import UserInputError
+from bow3d.i18n import _
 
 NAME = "setup"
 ORDER = 36
@@ -60,19 +61,23 @@ def parse_setup_script(text: str, source: str) -> list[tuple[int, str, tuple[str
         try:
             words = shlex.split(raw, comments=True)
         except ValueError as error:
-            raise UserInputError(f"{source}:{number}: {error} in {raw.strip()!r}; close the quote") from None
+            raise UserInputError(_("{source}:{line}: {error} in {text!r}; close the quote").format(
+                source=source, line=number, error=error, text=raw.strip())) from None
         if not words:
             continue
         command, args = words[0].lower(), tuple(words[1:])
         if command not in COMMANDS:
-            raise UserInputError(f"{source}:{number}: unknown command {command!r} (known: {', '.join(COMMANDS)})")
+            raise UserInputError(_("{source}:{line}: unknown command {command!r} (known: {known})").format(
+                source=source, line=number, command=command, known=", ".join(COMMANDS)))
         if len(args) != COMMANDS[command]:
-            raise UserInputError(f"{source}:{number}: {command} takes {COMMANDS[command]} argument(s), got {len(args)}")
+            raise UserInputError(_("{source}:{line}: {command} takes {count} argument(s), got {got}").format(
+                source=source, line=number, command=command, count=COMMANDS[command], got=len(args)))
         try:
             [int(a) for a in args] if command in ("place", "move") else [float(a) for a in args] \
                 if command == "turn" else None
         except ValueError:
-            raise UserInputError(f"{source}:{number}: {command} needs numbers, got {' '.join(args)}") from None
+            raise UserInputError(_("{source}:{line}: {command} needs numbers, got {got}").format(
+                source=source, line=number, command=command, got=" ".join(args))) from None
         steps.append((number, command, args))
     return steps
 
@@ -82,19 +87,25 @@ def run_script(ui, steps, source: str) -> None:
     for line, command, a in steps:
         where = f"{source}:{line}"
         if command == "side":
+            sides = [s.id for s in ui.scene.sides]
+            if a[0] not in sides:
+                raise UserInputError(_("{where}: no side {side!r} in the scene (sides: {sides})").format(
+                    where=where, side=a[0], sides=", ".join(sides)))
             ui.on_side(a[0])
         elif command == "sheet":
             if a[0] not in ui.sheets:
-                raise UserInputError(f"{where}: no sheet {a[0]!r} (sheets: {', '.join(ui.sheets)})")
+                raise UserInputError(_("{where}: no sheet {sheet!r} (sheets: {sheets})").format(
+                    where=where, sheet=a[0], sheets=", ".join(ui.sheets)))
             ui.on_sheet(ui.sheets.index(a[0]) + 1)
         elif command in ("place", "move"):
             if (command == "place") == (ui.selected is not None):
                 ui.on_click_unit(None if command == "place" else ui.selected)
             if ui.on_click_cell((int(a[0]), int(a[1]))) is None:
-                raise UserInputError(f"{where}: {command} {a[0]} {a[1]}: {ui.hud.lines.prompt}")
+                raise UserInputError(f"{where}: {command} {a[0]} {a[1]}: {ui.hud.lines.prompt}")  # the prompt is in words already
         elif command == "choose":
             if a[0] not in {u.id for u in ui.scene.units}:
-                raise UserInputError(f"{where}: no unit {a[0]!r} on the battlefield (vehicles are not set up here)")
+                raise UserInputError(_("{where}: no unit {unit!r} on the battlefield (vehicles are not set up here)").format(
+                    where=where, unit=a[0]))
             ui.selected = None
             ui.on_click_unit(a[0])
         elif command == "turn":
@@ -108,7 +119,7 @@ def run_script(ui, steps, source: str) -> None:
         else:
             shot = Path(a[0])
             if shot.exists() or shot.suffix.lower() != ".png":
-                raise UserInputError(f"{where}: screenshot {a[0]}: give a new .png file name")
+                raise UserInputError(_("{where}: screenshot {file}: give a new .png file name").format(where=where, file=a[0]))
             ui.viewer.screenshot(str(shot))
 
 
@@ -120,10 +131,10 @@ def _scene_to_set_up(args: argparse.Namespace):
 
     source = Path(args.file)
     if not source.is_file():
-        raise UserInputError(f"{source}: no such file")
+        raise UserInputError(_("{source}: no such file").format(source=source))
     if is_scene(source):
         if args.sheets:
-            raise UserInputError("--sheets goes with a bare battlefield (.ldr); a scene brings its own sheets")
+            raise UserInputError(_("--sheets goes with a bare battlefield (.ldr); a scene brings its own sheets"))
         scene = load_scene(source)
         return scene, Path(args.output) if args.output else source, list(scene.units)
     template = load_scene(args.sheets or demo_scene())
@@ -141,12 +152,12 @@ def run(args: argparse.Namespace) -> int:
 
     scene, out, looks = _scene_to_set_up(args)
     if out.suffix.lower() not in (".yaml", ".yml"):
-        raise UserInputError(f"{out}: -o must name a .yaml scene file")
+        raise UserInputError(_("{out}: -o must name a .yaml scene file").format(out=out))
     steps = None
     if args.offscreen_script:
         path = Path(args.offscreen_script)
         if not path.is_file():
-            raise UserInputError(f"{path}: no such set-up script")
+            raise UserInputError(_("{path}: no such set-up script").format(path=path))
         steps = parse_setup_script(path.read_text(encoding="utf-8"), str(path))
     from bow3d.view.setup_ui import SetupUI
     from bow3d.view.viewer import open_base

@@ -160,7 +160,8 @@ class SetupUI:
 
     def on_side(self, side: str) -> None:
         if side not in {s.id for s in self.scene.sides}:
-            raise UserInputError(f"no side {side!r} in the scene (sides: {', '.join(s.id for s in self.scene.sides)})")
+            raise UserInputError(_("no side {side!r} in the scene (sides: {sides})").format(
+                side=side, sides=", ".join(s.id for s in self.scene.sides)))
         self.side = side
         self._refresh()
 
@@ -266,7 +267,7 @@ class SetupUI:
         exists = self.out.exists() or self.out.is_symlink()
         if exists and not self.force and not self._asked_to_replace:
             if not self.ask:
-                raise UserInputError(f"{self.out} exists; give another -o file, or --force to replace it")
+                raise UserInputError(_("{out} exists; give another -o file, or --force to replace it").format(out=self.out))
             self._asked_to_replace = True
             self._say(_("{file} exists: Ctrl+S again replaces it").format(file=self.out))
             return None

@@ -141,6 +141,17 @@ def test_no_unit_on_a_roof_or_a_tree(cell, what, tmp_path, renderer_available):
     assert not (tmp_path / "roof.yaml").exists()
 
 
+@pytest.mark.render
+def test_an_unknown_side_in_a_script_names_its_line(tmp_path, renderer_available):
+    shutil.copytree(ROOT / "scenes", tmp_path / "scenes", ignore=shutil.ignore_patterns("*.py", "__pycache__"))
+    (tmp_path / "sides.txt").write_text("# blue and red only\nside green\nsave\n")
+    made = _bow3d("setup", "scenes/village.yaml", "--offscreen-script", "sides.txt", "-o", "sides.yaml",
+                  "--size", "320x180", cwd=tmp_path)
+    assert made.returncode == 2 and "Traceback" not in made.stderr
+    assert "sides.txt:2: no side 'green' in the scene (sides: blue, red)" in made.stderr, made.stderr[-2000:]
+    assert not (tmp_path / "sides.yaml").exists()
+
+
 UNDO = """side blue
 sheet spearman
 place 6 20
