@@ -105,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
 def _check(path: str, library) -> int:
     from bow3d.rulesets import load_scene, ruleset_of
     from bow3d.rulesets.bow.cost import balance_warning
-    from bow3d.scene import battlefield_extent
+    from bow3d.scene import battlefield_extent, side_colour_warnings
 
     scene = load_scene(path, battlefield=True, library=library)
     (x0, y0), (x1, y1) = battlefield_extent(scene.battlefield_path, library)
@@ -127,8 +127,8 @@ def _check(path: str, library) -> int:
         counted = ngettext("{n} unit", "{n} units", len(units)).format(n=len(units)) + ", " + ngettext(
             "{n} vehicle", "{n} vehicles", len(vehicles)).format(n=len(vehicles))
         print("  " + _("side {side}").format(side=f"{side.id:<8}") + f" {side.name}: {counted}{points}")
-    warning = balance_warning(totals) if totals else None
-    if warning:
+    warnings = [balance_warning(totals) if totals else None, *side_colour_warnings(scene, library)]
+    for warning in filter(None, warnings):
         print(f"  {warning}")
     return 0
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from typing import Any
 from pathlib import Path
 
 import numpy as np
@@ -240,7 +241,7 @@ class _SceneFiles:
         return self._models[path]
 
 
-_BATTLEFIELDS: dict[tuple, tuple[np.ndarray, int]] = {}
+_BATTLEFIELDS: dict[tuple, tuple[np.ndarray, int, Any]] = {}
 
 
 def battlefield_extent(path: str | os.PathLike[str], library: Library | None = None) -> np.ndarray:
@@ -248,8 +249,9 @@ def battlefield_extent(path: str | os.PathLike[str], library: Library | None = N
     return _battlefield(path, library)[0]
 
 
-def _battlefield(path: str | os.PathLike[str], library: Library | None) -> tuple[np.ndarray, int]:
-    """(extent in studs as battlefield_extent, triangle count) of a battlefield file, cached per file."""
+def _battlefield(path: str | os.PathLike[str], library: Library | None) -> tuple[np.ndarray, int, Any]:
+    """(extent in studs as battlefield_extent, triangle count, its colour table: the library's LDConfig and
+    the file's own !COLOUR lines) of a battlefield file, cached per file."""
     file_path = Path(path).resolve()
     try:
         stat = file_path.stat()
@@ -259,8 +261,30 @@ def _battlefield(path: str | os.PathLike[str], library: Library | None) -> tuple
     key = (str(file_path), stat.st_size, stat.st_mtime_ns, tuple(str(r) for r in library.roots))
     if key not in _BATTLEFIELDS:
         model = load_model(file_path, library)
-        _BATTLEFIELDS[key] = (model.bounds()[:, :2] / STUD_LDU, model.triangle_count())
+        _BATTLEFIELDS[key] = (model.bounds()[:, :2] / STUD_LDU, model.triangle_count(), model.colours)
     return _BATTLEFIELDS[key]
+
+
+def side_colour_warnings(scene: Scene, library: Library | None = None) -> list[str]:
+    """Sides whose colour the players could not tell apart on the table (their rings, titles and dice take it): a
+    code that is no colour of the battlefield's LDraw library, two sides of one colour. Warnings: the scene plays."""
+    colours = _battlefield(_SceneFiles(scene, library).confined(scene.battlefield), library)[2]
+    warnings = []
+    for side in scene.sides:
+        if side.colour not in colours:
+            warnings.append(_("side {side}: colour {code} is no LDraw colour of the library (its rings are drawn grey); "
+                              "give a code of LDConfig.ldr, e.g. 1 blue, 4 red, 2 green, 14 yellow")
+                            .format(side=side.id, code=side.colour))
+    seen: dict[int, str] = {}
+    for side in scene.sides:
+        if side.colour in seen:
+            warnings.append(_("sides {first} and {second} are both colour {code} ({name}): their rings and titles "
+                              "look alike; give each side its own colour")
+                            .format(first=seen[side.colour], second=side.id, code=side.colour,
+                                    name=colours.name(side.colour)))
+        else:
+            seen[side.colour] = side.id
+    return warnings
 
 
 def _studs(value: float) -> str:
@@ -271,7 +295,7 @@ def check_battlefield(scene: Scene, library: Library | None = None) -> list[Scen
     """Units and vehicles whose position lies outside the battlefield's XY extent (studs); unit
     models without triangles (check_unit_models): the checks that load geometry."""
     try:
-        extent, triangles = _battlefield(_SceneFiles(scene, library).confined(scene.battlefield), library)
+        extent, triangles, _colours = _battlefield(_SceneFiles(scene, library).confined(scene.battlefield), library)
     except ScenePathRefused as refused:
         return [SceneIssue(("battlefield",), refused.problem, refused.fix)]
     except Bow3dError as error:

@@ -177,6 +177,21 @@ def test_an_empty_battlefield_is_named_once(scene_dir, capsys):
     assert "a baseplate at least" in err and "outside the battlefield" not in err and len(err.splitlines()) == 1
 
 
+def test_scene_check_warns_of_sides_that_look_alike_or_have_no_colour(scene_dir, capsys):
+    """Rings, titles and dice take a side's colour: an unknown code is drawn grey, two sides of one colour
+    look alike. Warnings (exit 0: the scene plays)."""
+    path = scene_dir / "village.yaml"
+    original = path.read_text()
+    assert main(["scene", "check", str(path)]) == 0
+    assert "colour" not in capsys.readouterr().out
+    path.write_text(original.replace("{id: red, name: Red army, colour: 4}", "{id: red, name: Red army, colour: 1}"))
+    assert main(["scene", "check", str(path)]) == 0
+    assert "sides blue and red are both colour 1 (Blue): their rings and titles look alike" in capsys.readouterr().out
+    path.write_text(original.replace("{id: red, name: Red army, colour: 4}", "{id: red, name: Red army, colour: 99999}"))
+    assert main(["scene", "check", str(path)]) == 0
+    assert "side red: colour 99999 is no LDraw colour of the library" in capsys.readouterr().out
+
+
 def test_newer_format_is_refused_plainly_and_unknown_formats_named(tmp_path):
     with pytest.raises(SceneError, match=r"v.yaml:1: format: bow3d-scene/2 was written by a newer bow3d"):
         parse_scene(VILLAGE.replace("bow3d-scene/1", "bow3d-scene/2"), "v.yaml")
