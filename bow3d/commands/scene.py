@@ -7,9 +7,11 @@ from pathlib import Path
 
 from bow3d.errors import UserInputError
 from bow3d.i18n import N_, _, decimal, marked, ngettext
+from bow3d.units import LDU_PER_BRICK
 
 NAME = "scene"
 ORDER = 40
+STRADDLE_LDU = LDU_PER_BRICK   # more than a brick of drop under a unit's base: it was placed in a wall or on an edge
 HELP = "check a scene file, or build one from an LDraw battlefield with minifigs placed in it"
 DESCRIPTION = """Scene files (format: bow3d-scene/1, YAML) name the battlefield, the sides, the BOW
 description sheets, the units and the vehicles.
@@ -127,10 +129,30 @@ def _check(path: str, library) -> int:
         counted = ngettext("{n} unit", "{n} units", len(units)).format(n=len(units)) + ", " + ngettext(
             "{n} vehicle", "{n} vehicles", len(vehicles)).format(n=len(vehicles))
         print("  " + _("side {side}").format(side=f"{side.id:<8}") + f" {side.name}: {counted}{points}")
-    warnings = [balance_warning(totals) if totals else None, *side_colour_warnings(scene, library)]
+    warnings = [balance_warning(totals) if totals else None, *side_colour_warnings(scene, library),
+                *_footing_warnings(scene, library)]
     for warning in filter(None, warnings):
         print(f"  {warning}")
     return 0
+
+
+def _footing_warnings(scene, library) -> list[str]:
+    """Units whose base straddles a drop of more than STRADDLE_LDU (placed in a wall, or on a roof's edge): the
+    world stands them on the highest part (C1), up where their sight lines are not what the player meant."""
+    from bow3d.world import World
+
+    world = World.from_scene(scene, library)
+    warnings = []
+    for unit in scene.units:
+        if unit.position is None:
+            continue
+        drop = world.footing_drop(*unit.position)
+        if drop > STRADDLE_LDU:
+            warnings.append(_("unit {unit} at [{x:g}, {y:g}]: its base straddles a drop of {bricks} bricks (placed in a "
+                              "wall, or on an edge?); it stands on the highest part, and sees and is seen from there; "
+                              "move it onto even ground if that is not meant")
+                            .format(unit=unit.id, x=unit.position[0], y=unit.position[1], bricks=decimal(drop / LDU_PER_BRICK, 1)))
+    return warnings
 
 
 SHEET_KINDS = {"minifig": N_("minifig"), "vehicle": N_("vehicle")}

@@ -192,6 +192,21 @@ def test_scene_check_warns_of_sides_that_look_alike_or_have_no_colour(scene_dir,
     assert "side red: colour 99999 is no LDraw colour of the library" in capsys.readouterr().out
 
 
+def test_scene_check_warns_of_a_unit_placed_in_a_wall(scene_dir, capsys):
+    """A unit whose base straddles a wall is stood on its top (C1): its sight lines are not what the player
+    meant. A stack of three 1x1 bricks under the right half of the first unit's base ([12.5, 8.5])."""
+    field = scene_dir / "village.ldr"
+    original = field.read_text()
+    assert main(["scene", "check", str(scene_dir / "village.yaml")]) == 0
+    assert "straddles" not in capsys.readouterr().out
+    wall = "".join(f"1 4 260 {-24 * k} 170 1 0 0 0 1 0 0 0 1 3005.dat\n" for k in (1, 2, 3))
+    field.write_text(original + wall)
+    assert main(["scene", "check", str(scene_dir / "village.yaml")]) == 0   # a warning: towers are allowed
+    out = capsys.readouterr().out
+    assert "[12.5, 8.5]: its base straddles a drop of 3.0 bricks (placed in a wall, or on an edge?)" in out, out
+    assert out.count("straddles") == 1
+
+
 def test_newer_format_is_refused_plainly_and_unknown_formats_named(tmp_path):
     with pytest.raises(SceneError, match=r"v.yaml:1: format: bow3d-scene/2 was written by a newer bow3d"):
         parse_scene(VILLAGE.replace("bow3d-scene/1", "bow3d-scene/2"), "v.yaml")
