@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 from pathlib import Path
 
 from bow3d.errors import UserInputError
@@ -138,13 +139,19 @@ def _check(path: str, library) -> int:
 
 def _footing_warnings(scene, library) -> list[str]:
     """Units whose base straddles a drop of more than STRADDLE_LDU (placed in a wall, or on a roof's edge): the
-    world stands them on the highest part (C1), up where their sight lines are not what the player meant."""
+    world stands them on the highest part (C1), up where their sight lines are not what the player meant; units
+    over no decor at all (a gap between baseplates, a battlefield of walls alone)."""
     from bow3d.world import World
 
     world = World.from_scene(scene, library)
     warnings = []
     for unit in scene.units:
         if unit.position is None:
+            continue
+        if not math.isfinite(world.ground_height(*unit.position)):
+            warnings.append(_("unit {unit} at [{x:g}, {y:g}]: nothing of the battlefield is under it (no baseplate or "
+                              "ground there), so it stands on thin air at the model's zero height; build ground under "
+                              "it or move it").format(unit=unit.id, x=unit.position[0], y=unit.position[1]))
             continue
         drop = world.footing_drop(*unit.position)
         if drop > STRADDLE_LDU:

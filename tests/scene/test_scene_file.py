@@ -207,6 +207,18 @@ def test_scene_check_warns_of_a_unit_placed_in_a_wall(scene_dir, capsys):
     assert out.count("straddles") == 1
 
 
+def test_scene_check_warns_of_a_unit_over_no_ground(scene_dir, capsys):
+    """A battlefield of two baseplates with a gap between them: the unit in the gap stands on thin air."""
+    field = scene_dir / "village.ldr"
+    # the 40 x 40 baseplate cut in two 40 x 16 halves (y 0..16 and 24..40 studs): units at y 8.5 and 20.5
+    field.write_text("0 Test field\n1 2 400 0 160 1.25 0 0 0 1 0 0 0 0.5 3811.dat\n"
+                     "1 2 400 0 640 1.25 0 0 0 1 0 0 0 0.5 3811.dat\n")
+    assert main(["scene", "check", str(scene_dir / "village.yaml")]) == 0
+    out = capsys.readouterr().out
+    assert "at [30.5, 20.5]: nothing of the battlefield is under it" in out, out
+    assert "at [12.5, 8.5]: nothing" not in out
+
+
 def test_newer_format_is_refused_plainly_and_unknown_formats_named(tmp_path):
     with pytest.raises(SceneError, match=r"v.yaml:1: format: bow3d-scene/2 was written by a newer bow3d"):
         parse_scene(VILLAGE.replace("bow3d-scene/1", "bow3d-scene/2"), "v.yaml")
