@@ -136,7 +136,7 @@ def textured_batches(model: Model, quality: str = "default", chunk_ldu: float = 
             placed[flip] = placed[flip][:, :, [0, 2, 1]]
             placed_uv[flip] = placed_uv[flip][:, :, [0, 2, 1]]
         corners.append(placed.reshape(-1, 3, 3).astype(np.float32))
-        normals.append(_placed_normals(smooth, mats[:, :3, :3], det, flip))
+        normals.append(_placed_normals(smooth, mats[:, :3, :3], flip))
         uvs.append(placed_uv.reshape(-1, 3, 2))
         names.append(np.tile(np.asarray(part.textures, dtype=object)[kept_texture[textured]], len(idx)))
         anchors.append(np.repeat(mats[:, :2, 3], tris.shape[0], axis=0))
@@ -220,7 +220,7 @@ def placed_triangles(model: Model, level: str, *, looks: bool = False) -> tuple[
         det = np.linalg.det(mats[:, :3, :3])
         flip = (det < 0) ^ inverted
         if looks:
-            normals.append(_placed_normals(part_normals(part, level, tris), mats[:, :3, :3], det, flip))
+            normals.append(_placed_normals(part_normals(part, level, tris), mats[:, :3, :3], flip))
         if flip.any():
             placed[flip] = placed[flip][:, :, [0, 2, 1]]
         colours = np.asarray([model.instances[i].colour for i in idx], np.int32)[:, None]
@@ -260,17 +260,18 @@ def _turn(matrices: np.ndarray, points: np.ndarray) -> np.ndarray:
     return np.matmul(flat, matrices.transpose(0, 2, 1)).reshape(matrices.shape[0], *points.shape)
 
 
-def _placed_normals(normals: np.ndarray, rotations: np.ndarray, det: np.ndarray, flip: np.ndarray) -> np.ndarray:
+def _placed_normals(normals: np.ndarray, rotations: np.ndarray, flip: np.ndarray) -> np.ndarray:
     """Template normals (t, 3, 3) carried by each placement (n, 3, 3) onto the drawn faces: (n*t, 3, 3) float32.
 
     A normal goes by the inverse transpose, taken here as the cofactor matrix (the inverse transpose times
     the determinant, whose size the normalising drops): it exists for a singular placement too (a part
     flattened to zero thickness, `1 16 0 0 0 10 0 0 0 0 0 0 0 10 4-4disc.dat`), where the inverse does not.
-    A mirror turns the geometric face, a swapped winding turns it back.
+    A mirror turns the geometric face, a swapped winding turns it back: the inverse transpose turned by the
+    mirror (det < 0) and by the winding is the cofactor (det's sign already in it) turned by the winding alone.
     """
     c0, c1, c2 = rotations[:, :, 0], rotations[:, :, 1], rotations[:, :, 2]
     cofactor = np.stack([np.cross(c1, c2), np.cross(c2, c0), np.cross(c0, c1)], axis=2)
-    cofactor *= np.where(det < 0, -1.0, 1.0)[:, None, None] * np.where((det < 0) ^ flip, -1.0, 1.0)[:, None, None]
+    cofactor *= np.where(flip, -1.0, 1.0)[:, None, None]
     placed = _turn(cofactor.astype(np.float32), normals.astype(np.float32))
     if flip.any():
         placed[flip] = placed[flip][:, :, [0, 2, 1]]
