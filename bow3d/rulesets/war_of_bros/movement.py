@@ -83,22 +83,16 @@ def _pieces_near_box(g: Game, box: tuple[float, float, float, float]) -> list[Pi
     static = g.ctx.terrain.near_box(box, g.state.removed)
     if not g.state.obstacles:
         return static
-    x0, x1, y0, y1 = box
-    found = []
-    for piece in dynamic_pieces(g):
-        a0, a1, b0, b1 = piece.box   # the property read once, not four times
-        if a0 <= x1 and x0 <= a1 and b0 <= y1 and y0 <= b1:
-            found.append(piece)
-    return static + found
+    return static + _within(dynamic_pieces(g), box)
 
 
 def _within(pieces: list[Piece], box: tuple[float, float, float, float]) -> list[Piece]:
-    """The pieces whose box meets `box`, in order: _pieces_near of a polygon with that box, taken from the
-    pieces near a larger area that holds it (the same closed-box test on the same numbers)."""
+    """The pieces whose box meets `box` (xmin, xmax, ymin, ymax), in order (the closed-box test): the dynamic
+    pieces near a move, and the swept base's share of the pieces near all its polygons."""
     x0, x1, y0, y1 = box
     found = []
     for piece in pieces:
-        a0, a1, b0, b1 = piece.box
+        a0, a1, b0, b1 = piece.box   # the property read once, not four times
         if a0 <= x1 and x0 <= a1 and b0 <= y1 and y0 <= b1:
             found.append(piece)
     return found

@@ -117,8 +117,6 @@ class Terrain:
     # -- queries ---------------------------------------------------------------------------------
     def near(self, polygon: Sequence, removed: frozenset[int] = frozenset()) -> list[Piece]:
         """Static pieces whose box meets the polygon's box (decor removed by the rules left out)."""
-        if not self.pieces:
-            return []
         return self.near_box(plan.bounds([polygon]), removed)
 
     def near_box(self, box: tuple[float, float, float, float], removed: frozenset[int] = frozenset()) -> list[Piece]:
