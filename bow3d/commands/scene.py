@@ -141,24 +141,26 @@ def _footing_warnings(scene, library) -> list[str]:
     """Units whose base straddles a drop of more than STRADDLE_LDU (placed in a wall, or on a roof's edge): the
     world stands them on the highest part (C1), up where their sight lines are not what the player meant; units
     over no decor at all (a gap between baseplates, a battlefield of walls alone)."""
+    import numpy as np
+
     from bow3d.world import World
 
-    world = World.from_scene(scene, library)
+    placed = [unit for unit in scene.units if unit.position is not None]
+    if not placed:
+        return []
+    ground, drops = World.from_scene(scene, library).footing(np.array([unit.position for unit in placed]))
     warnings = []
-    for unit in scene.units:
-        if unit.position is None:
-            continue
-        if not math.isfinite(world.ground_height(*unit.position)):
+    for unit, under, drop in zip(placed, ground.tolist(), drops.tolist()):
+        where = {"unit": unit.id, "x": unit.position[0], "y": unit.position[1]}
+        if not math.isfinite(under):
             warnings.append(_("unit {unit} at [{x:g}, {y:g}]: nothing of the battlefield is under it (no baseplate or "
                               "ground there), so it stands on thin air at the model's zero height; build ground under "
-                              "it or move it").format(unit=unit.id, x=unit.position[0], y=unit.position[1]))
-            continue
-        drop = world.footing_drop(*unit.position)
-        if drop > STRADDLE_LDU:
+                              "it or move it").format(**where))
+        elif drop > STRADDLE_LDU:
             warnings.append(_("unit {unit} at [{x:g}, {y:g}]: its base straddles a drop of {bricks} bricks (placed in a "
                               "wall, or on an edge?); it stands on the highest part, and sees and is seen from there; "
                               "move it onto even ground if that is not meant")
-                            .format(unit=unit.id, x=unit.position[0], y=unit.position[1], bricks=decimal(drop / LDU_PER_BRICK, 1)))
+                            .format(**where, bricks=decimal(drop / LDU_PER_BRICK, 1)))
     return warnings
 
 

@@ -40,7 +40,7 @@ MERGED_NEAR_SHARE = 0.5   # ... more than this often (body-segment pairs per seg
 CONE_CULL_BODIES = 64     # with more active bodies than this, a sight's rays are first culled as one cone
                           # (fewer would cost more to cull than the per-ray test it saves; same answers)
 REST_HEIGHTS_KEPT = 20_000  # poses whose rest height World.place remembers (emptied when full)
-FOOTING_SAMPLES = (-0.4, 0.0, 0.4)  # studs across a minifig's base where footing_drop looks at the decor
+FOOTING_SAMPLES = (-0.4, 0.0, 0.4)  # studs across a minifig's base where `footing` looks at the decor
 
 
 @dataclass
@@ -318,15 +318,19 @@ class World:
         """Height (LDU) of the decor under a point given in studs; -inf off the battlefield."""
         return float(self.ground_heights(np.array([[x_studs * STUD, y_studs * STUD]]))[0])
 
-    def footing_drop(self, x_studs: float, y_studs: float) -> float:
-        """LDU between the highest and the lowest decor under a one-stud base centred at a point (studs): a
-        unit whose base straddles a wall or a roof's edge rests on the highest part of it (C1) and overhangs
-        the rest, which a player who placed it inside the wall did not mean. 0 on even ground or off the
-        battlefield."""
-        offsets = np.array([(dx, dy) for dx in FOOTING_SAMPLES for dy in FOOTING_SAMPLES]) + (x_studs, y_studs)
-        heights = self.ground_heights(offsets * STUD)
-        heights = heights[np.isfinite(heights)]
-        return float(heights.max() - heights.min()) if heights.size else 0.0
+    def footing(self, points_studs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """For one-stud bases centred at (N, 2) points (studs): (N,) the decor's height under each centre
+        (LDU, -inf over nothing) and (N,) the drop between the highest and the lowest decor under each base
+        (0 on even ground): a unit whose base straddles a wall or a roof's edge rests on the highest part (C1)
+        and overhangs the rest, which a player who placed it inside the wall did not mean. One batch of rays."""
+        centres = np.asarray(points_studs, np.float64).reshape(-1, 1, 2)
+        samples = centres + np.array([(dx, dy) for dx in FOOTING_SAMPLES for dy in FOOTING_SAMPLES])
+        heights = self.ground_heights(samples.reshape(-1, 2) * STUD).reshape(len(centres), -1)
+        found = np.isfinite(heights)
+        top = np.where(found, heights, -np.inf).max(axis=1)
+        low = np.where(found, heights, np.inf).min(axis=1)
+        middle = heights[:, len(FOOTING_SAMPLES) ** 2 // 2]   # (0, 0): the centre
+        return middle, np.where(found.any(axis=1), top - low, 0.0)
 
     def rest_height(self, template: Template, pose: np.ndarray) -> float:
         """The z a body rests at (C1: its lowest point on whatever is below): the smallest lift that
