@@ -106,6 +106,17 @@ def write(path: Path, text: str | bytes) -> Path:
     return path
 
 
+def gallery_copy(folder: Path, scene=lambda text: text, battlefield=lambda text: text) -> Path:
+    """The bundled LOS gallery (scenes/los-gallery.yaml, its battlefield and figures) copied into `folder`, the
+    scene's and the battlefield's texts each through its edit; returns the copied scene file."""
+    import shutil
+
+    scenes = Path(__file__).resolve().parents[1] / "scenes"
+    shutil.copytree(scenes / "figures", folder / "figures")
+    write(folder / "los-gallery.ldr", battlefield((scenes / "los-gallery.ldr").read_text()))
+    return write(folder / "los-gallery.yaml", scene((scenes / "los-gallery.yaml").read_text()))
+
+
 @pytest.fixture(scope="session")
 def renderer_available() -> None:
     """Render tests run only where Panda3D can open an offscreen buffer; elsewhere they skip."""

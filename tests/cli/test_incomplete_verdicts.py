@@ -5,12 +5,12 @@ covered" where the complete battlefield says "69 % visible, covered"."""
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 
 from bow3d.cli import main
+from tests.conftest import gallery_copy
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -18,11 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.fixture
 def gallery_missing_a_wall(tmp_path, monkeypatch):
     monkeypatch.delenv("LDRAWDIR", raising=False)
-    shutil.copy(ROOT / "scenes" / "los-gallery.yaml", tmp_path)
-    shutil.copytree(ROOT / "scenes" / "figures", tmp_path / "figures")
-    text = (ROOT / "scenes" / "los-gallery.ldr").read_text()
-    (tmp_path / "los-gallery.ldr").write_text(text.replace("3010.dat", "9999zz.dat"))
-    return tmp_path / "los-gallery.yaml"
+    return gallery_copy(tmp_path, battlefield=lambda text: text.replace("3010.dat", "9999zz.dat"))
 
 
 def test_los_refuses_a_verdict_on_missing_parts(gallery_missing_a_wall, capsys):

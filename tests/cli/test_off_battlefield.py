@@ -5,26 +5,22 @@ outside the battlefield's stud grid", without the line to fix."""
 
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
-
 import pytest
 
 from bow3d.cli import main
+from tests.conftest import gallery_copy
 
-ROOT = Path(__file__).resolve().parents[2]
 WHERE = "los-gallery.yaml:105: units[6].position: [400.5, 22.5] lies outside the battlefield"
 
 
 @pytest.fixture
 def firer_off_the_field(tmp_path, monkeypatch):
     monkeypatch.delenv("LDRAWDIR", raising=False)
-    shutil.copy(ROOT / "scenes" / "los-gallery.ldr", tmp_path)
-    shutil.copytree(ROOT / "scenes" / "figures", tmp_path / "figures")
-    text = (ROOT / "scenes" / "los-gallery.yaml").read_text()
-    assert text.count("position: [8.5, 22.5]") == 1
-    (tmp_path / "los-gallery.yaml").write_text(text.replace("position: [8.5, 22.5]", "position: [400.5, 22.5]"))
-    return tmp_path / "los-gallery.yaml"
+
+    def off_the_field(text: str) -> str:
+        assert text.count("position: [8.5, 22.5]") == 1
+        return text.replace("position: [8.5, 22.5]", "position: [400.5, 22.5]")
+    return gallery_copy(tmp_path, scene=off_the_field)
 
 
 @pytest.mark.parametrize("command", [
