@@ -87,11 +87,10 @@ def run_script(ui, steps, source: str) -> None:
     for line, command, a in steps:
         where = f"{source}:{line}"
         if command == "side":
-            sides = [s.id for s in ui.scene.sides]
-            if a[0] not in sides:
-                raise UserInputError(_("{where}: no side {side!r} in the scene (sides: {sides})").format(
-                    where=where, side=a[0], sides=", ".join(sides)))
-            ui.on_side(a[0])
+            try:
+                ui.on_side(a[0])
+            except UserInputError as refused:   # the window's own refusal, with the script's line
+                raise UserInputError(f"{where}: {refused}") from None
         elif command == "sheet":
             if a[0] not in ui.sheets:
                 raise UserInputError(_("{where}: no sheet {sheet!r} (sheets: {sheets})").format(
