@@ -440,7 +440,6 @@ class _FileBuilder:
             f.tri_certified = m[:, 3].astype(bool)
             f.tri_texmap = m[:, 4].astype(np.int32)
 
-
     def _untangled(self, p: np.ndarray, lines: np.ndarray) -> np.ndarray:
         """Quads (n, 4, 3) with a bow-tie's corners put in order: a quad written a b c d whose sides cross
         (a b d c or a c b d is its outline) is drawn by that outline, as LDView does, with a warning; split
