@@ -82,5 +82,4 @@ def weapon_arc(weapon: Any) -> float:
     return float(value_or(weapon, "arc", 180))
 
 
-def sheet_value(sheet: Any, name: str, default: Any = 0) -> Any:
-    return value_or(sheet, name, default)
+sheet_value = value_or   # BOW's name for reading a description sheet's field (the rules layer's reading)
