@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import functools
 import io
 import sys
 from pathlib import Path
@@ -93,7 +94,23 @@ def updated(lang: str, template):
     catalog.language_team = f"{LANGUAGES[lang]}"
     catalog.copyright_holder = "bow3d"
     catalog.msgid_bugs_address = ""
+    catalog.__class__ = _unversioned()
     return catalog
+
+
+@functools.cache
+def _unversioned() -> type:
+    """Babel's Catalog whose header says 'Generated-By: Babel' without Babel's release: that header is
+    in both the .po and the .mo, so a fresh install with a newer Babel (CI's) would find every committed
+    catalogue out of date (--check) although no message changed."""
+    from babel.messages.catalog import Catalog
+
+    class Unversioned(Catalog):
+        def _get_mime_headers(self) -> list[tuple[str, str]]:
+            return [(name, "Babel\n" if name == "Generated-By" else value)
+                    for name, value in super()._get_mime_headers()]
+
+    return Unversioned
 
 
 def po_bytes(catalog) -> bytes:
