@@ -42,6 +42,7 @@ ENGINES = ("local", "ray")
 MAX_WORKERS = 1024
 WINDOW_PER_WORKER = 3   # chunks in flight per worker: enough to keep each busy while results are read in order
 OPENED_PER_WORKER = 2   # jobs a worker keeps open (a world each); the oldest is dropped beyond
+MANAGER_JOIN_SECONDS = 5.0  # after Ctrl+C or an error: how long the stopped pool's manager thread is waited for
 
 
 class Job:
@@ -261,6 +262,7 @@ class LocalExecutor(Executor):
 
     def _stop(self) -> None:
         processes = list((getattr(self.pool, "_processes", None) or {}).values())  # the pool's own children only
+        manager = getattr(self.pool, "_executor_manager_thread", None)   # shutdown forgets it
         self.pool.shutdown(wait=False, cancel_futures=True)
         for process in processes:
             with contextlib.suppress(Exception):
@@ -268,6 +270,11 @@ class LocalExecutor(Executor):
         for process in processes:
             with contextlib.suppress(Exception):
                 process.join(5)
+        # The pool's manager thread closes its wake-up pipe as it ends, while Python 3.11's exit hook writes to that
+        # pipe unguarded: a Ctrl+C under load printed 'OSError: [Errno 9] Bad file descriptor' with a traceback
+        # after the clean summary. Waiting for the thread here leaves the hook a closed pipe it skips.
+        if manager is not None:
+            manager.join(MANAGER_JOIN_SECONDS)
 
     def close(self) -> None:
         self.pool.shutdown(wait=True, cancel_futures=True)

@@ -83,6 +83,24 @@ def test_a_map_read_only_in_part_leaves_the_workers_for_the_next_map(workers):
     assert read == list(range(5)) and again == list(range(6))
 
 
+def test_an_error_stops_the_pool_and_its_manager_thread_before_returning():
+    """After an error (or Ctrl+C) the workers are terminated and the pool's manager thread has ended: Python
+    3.11's exit hook writes to that thread's wake-up pipe unguarded, and a thread still closing it at exit printed
+    'OSError: [Errno 9] Bad file descriptor' with a traceback after simulate's clean Ctrl+C summary."""
+
+    managers = []
+
+    def failing():
+        yield from range(3)
+        managers.append(executor.pool._executor_manager_thread)   # the pool's, while it runs
+        raise KeyboardInterrupt
+
+    executor = open_executor("local", 2)
+    with pytest.raises(KeyboardInterrupt):
+        list(executor.map(Square(pause_s=0.05), failing(), progress=False))
+    assert managers and managers[0] is not None and not managers[0].is_alive()
+
+
 def test_unknown_engine_and_workers_are_plain_errors():
     from bow3d.errors import UserInputError
 
