@@ -107,6 +107,9 @@ def _ray():
     return module
 
 
+RAY = pytest.mark.xdist_group("ray")   # one local Ray instance: its tests share a worker (--dist loadgroup)
+
+
 @pytest.fixture(scope="module")
 def local_ray():
     """A local Ray instance of two CPUs for this module (the engine joins it, and leaves it running)."""
@@ -118,6 +121,7 @@ def local_ray():
     module.shutdown()
 
 
+@RAY
 def test_the_ray_engine_runs_jobs_in_order_and_raises_their_own_errors(local_ray):
     from ray import cloudpickle
 
@@ -138,23 +142,28 @@ def test_the_ray_engine_runs_jobs_in_order_and_raises_their_own_errors(local_ray
         cloudpickle.unregister_pickle_by_value(toys)
 
 
+GAMES_ON_RAY = 8   # more than the 2 workers' first chunks: results come back from both, in order
+
+
+@RAY
 @pytest.mark.slow
 def test_simulate_on_ray_gives_exactly_the_local_results(local_ray, capsys):
-    """The issue's check: `bow3d simulate scenes/village.yaml --games 40 --seed 1 --engine ray --json`
-    gives exactly the results of `--engine local`, with a progress bar."""
+    """The scale issue's check, `bow3d simulate scenes/village.yaml --games 40 --seed 1 --engine ray --json`
+    gives exactly the results of `--engine local`, with a progress bar: on GAMES_ON_RAY games, so that the
+    suite stays within its time (40 village games twice took 4 to 7 minutes of a 2-core machine)."""
     from bow3d.cli import main
 
-    local = run_cli("simulate", "scenes/village.yaml", "--games", "40", "--seed", "1", "--engine", "local",
+    local = run_cli("simulate", "scenes/village.yaml", "--games", str(GAMES_ON_RAY), "--seed", "1", "--engine", "local",
                     "--workers", "2", "--json", "--no-progress", timeout=600)
     assert local.returncode == 0, local.stderr
-    assert main(["simulate", "scenes/village.yaml", "--games", "40", "--seed", "1", "--engine", "ray", "--json"]) == 0
+    assert main(["simulate", "scenes/village.yaml", "--games", str(GAMES_ON_RAY), "--seed", "1", "--engine", "ray", "--json"]) == 0
     captured = capsys.readouterr()
     on_ray, here = json.loads(captured.out), json.loads(local.stdout)
     assert on_ray["engine"] == "ray" and on_ray["workers"] == 2 and here["engine"] == "local"
-    assert on_ray["results"] == here["results"] and len(here["results"]) == 40
+    assert on_ray["results"] == here["results"] and len(here["results"]) == GAMES_ON_RAY
     for key in ("games", "wins", "draws", "average_rounds"):
         assert on_ray[key] == here[key], key
-    assert "game/s" in captured.err and "40/40" in captured.err  # the progress bar: count, rate, time left
+    assert "game/s" in captured.err and f"{GAMES_ON_RAY}/{GAMES_ON_RAY}" in captured.err  # the progress bar: count, rate, time left
 
 
 def test_ray_not_installed_is_one_line(monkeypatch, capsys):
