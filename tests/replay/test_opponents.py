@@ -90,7 +90,7 @@ def test_rulesets_lists_each_ruleset_s_opponents(capsys):
 
 
 def test_a_strong_game_verifies_its_choices_and_the_first_strong_is_checked_for_legality(scene_path, tmp_path):
-    """bow-strong-2 reads no clock: verify re-derives its choices from the seed. A replay whose header
+    """bow-strong-3 reads no clock: verify re-derives its choices from the seed. A replay whose header
     names the first strong (bow-strong-1, a search stopped by a time budget) is checked for legality
     and the result says why its choices were not re-derived."""
     from bow3d.rulesets.bow.strong import STRONG_VERSION
@@ -110,6 +110,19 @@ def test_a_strong_game_verifies_its_choices_and_the_first_strong_is_checked_for_
     result = verify_replay(old, geometry_factory=flat)
     assert result.ok and result.players_checked == ("red",), result
     assert "bow-strong-1" in (result.ai_note or "") and "time budget" in result.ai_note
+
+
+def test_a_game_of_the_retired_second_strong_still_verifies_its_choices(scene_path, tmp_path):
+    """bow-strong-2 is no longer named but kept (BowRuleset.retired_opponents): a replay it played
+    re-derives every choice from its seed with that player, as the header names it."""
+    scene = load_scene(scene_path)
+    players = ai_players(scene, 7, names={"blue": "bow-strong-2", "red": "ai"})
+    out = tmp_path / "strong-2.bowreplay"
+    with ReplayWriter(out, scene, 7, {s: header_word(p) for s, p in players.items()}, max_rounds=3) as writer:
+        play_game(scene, flat(scene), players, 7, writer=writer, max_rounds=3)
+    assert read_replay(out).header.players["blue"] == "bow-strong-2"
+    result = verify_replay(out, geometry_factory=flat)
+    assert result.ok and result.players_checked == ("blue", "red"), result.first_divergence
 
 
 def test_every_ruleset_s_ai_plays_the_version_its_replay_headers_name():

@@ -178,15 +178,16 @@ class BowRuleset(Ruleset):
 
     def retired_opponents(self) -> dict[str, Any]:
         from bow3d.rulesets.bow.ai import FIRST_AI_VERSION, FirstAIPlayer
+        from bow3d.rulesets.bow.strong import SECOND_STRONG_VERSION, SecondStrongPlayer
 
-        return {FIRST_AI_VERSION: FirstAIPlayer}
+        return {FIRST_AI_VERSION: FirstAIPlayer, SECOND_STRONG_VERSION: SecondStrongPlayer}
 
     def clocked_opponents(self) -> tuple[str, ...]:
         return ("bow-strong-1",)   # the first `strong`: a search stopped by a time budget (strong.py)
 
     def is_reproducible(self, version: str) -> bool:
-        """Every BOW opponent named today (none reads a clock) and the retired AI; not bow-strong-1,
-        whose search stopped on a time budget."""
+        """Every BOW opponent named today (none reads a clock) and the retired ones (bow-ai-1,
+        bow-strong-2); not bow-strong-1, whose search stopped on a time budget."""
         return super().is_reproducible(version) or (version not in self.clocked_opponents()
                                                     and version in self.opponents().values())
 
