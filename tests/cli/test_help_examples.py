@@ -190,6 +190,9 @@ def _marks(line: str) -> list:
     return [pytest.mark.slow] if any(word in line for word in SLOW_WORDS) else []
 
 
+# One worker runs them all, in the help's order, in one workspace (README's command runs the suite on every
+# core): an example may use what an earlier one wrote, as a user who runs them one after the other would.
+@pytest.mark.xdist_group("help-examples")
 @pytest.mark.parametrize("line", [pytest.param(line, id=line[len("bow3d "):][:70], marks=_marks(line))
                                   for _, line in EXAMPLES])
 def test_help_example_runs_as_printed(line, workspace):
