@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from bow3d.rules import Game
-from bow3d.rules.flat import FlatGeometry
+from bow3d.rules.flat import Box, FlatGeometry
 from bow3d.rulesets import BOW
 from bow3d.rulesets.bow import Attack, Move, Treat
 from bow3d.rulesets.bow.chance import DEFAULT_P
@@ -16,17 +16,18 @@ from bow3d.rulesets.bow.greedy import GreedyPlayer
 from bow3d.rulesets.bow.odds import attack_odds
 from bow3d.rulesets.bow.state import replace
 from bow3d.rulesets.bow.strong import CLOSE_IN, SECOND_STRONG_VERSION, STRONG_VERSION, SecondStrongPlayer, StrongPlayer
-from tests.rules.test_ai import blue_to_play
-from tests.rules.test_ai_opponent import scene_of
+from tests.rules.test_ai import blue_to_play, play_blue
+from tests.rules.test_ai_opponent import collisions, scene_of
 
 
 def strong(seed: int = 0) -> StrongPlayer:
     return StrongPlayer("blue", np.random.default_rng(seed))
 
 
-def start(units: str) -> Game:
-    scene = scene_of(units)
-    game = Game.start(scene, FlatGeometry.from_scene(scene, width=60, depth=30))
+def start(units: str, vehicles: str = "", width: float = 60, depth: float = 30, **field) -> Game:
+    """Blue to play on a flat field (FlatGeometry.from_scene's `walls` and the like in `field`)."""
+    scene = scene_of(units, vehicles)
+    game = Game.start(scene, FlatGeometry.from_scene(scene, width=width, depth=depth, **field))
     blue_to_play(game)
     return game
 
@@ -159,16 +160,14 @@ def test_bow_3_3_while_a_pilot_has_yet_to_play_the_ai_chooses():
     off), strong's choice is the AI's on the same stream."""
     from bow3d.rulesets.bow.ai import AIPlayer
 
-    scene = scene_of("""\
+    game = start("""\
   - {id: blue-1, side: blue, sheet: rifleman, model: fig.ldr, facing: 0}
   - {id: blue-2, side: blue, sheet: rifleman, model: fig.ldr, position: [10.5, 20.5], facing: 0}
   - {id: red-1, side: red, sheet: rifleman, model: fig.ldr, position: [95.5, 28.5], facing: 180}
 """, """\
   - {id: blue-jeep, side: blue, sheet: jeep, model: jeep.ldr, position: [12, 10], facing: 0, speed: 0,
      occupants: [blue-1]}
-""")
-    game = Game.start(scene, FlatGeometry.from_scene(scene, width=100, depth=40))
-    blue_to_play(game)
+""", width=100, depth=40)
     assert not [a for a in game.legal_actions() if isinstance(a, Attack)]
     chosen = strong(5).choose(game)
     assert chosen == AIPlayer("blue", np.random.default_rng(5)).choose(game)
@@ -182,16 +181,14 @@ def test_annex_a4_the_jeep_s_gun_is_weighed_like_every_attack_while_its_driver_h
     worth more, and bow-strong-3 fires the machine gun at him. bow-strong-2 let the AI choose while a
     pilot had yet to play, and the AI's gun took the surer shot at the medic: against greedy on the
     village it won 25 of 100 games as blue, bow-strong-3 44 (benchmarks/RESULTS.md)."""
-    scene = scene_of("""\
+    game = start("""\
   - {id: blue-1, side: blue, sheet: rifleman, model: fig.ldr, facing: 0}
   - {id: red-medic, side: red, sheet: medic, model: fig.ldr, position: [25.5, 12.5], facing: 180}
   - {id: red-rifle, side: red, sheet: rifleman, model: fig.ldr, position: [30.5, 8.5], facing: 180}
 """, """\
   - {id: blue-jeep, side: blue, sheet: jeep, model: jeep.ldr, position: [12, 10], facing: 0, speed: 0,
      occupants: [blue-1]}
-""")
-    game = Game.start(scene, FlatGeometry.from_scene(scene, width=100, depth=40))
-    blue_to_play(game)
+""", width=100, depth=40)
     at_medic, at_rifle = (Attack("blue-1", target, "machine gun") for target in ("red-medic", "red-rifle"))
     ctx = game.ctx
     assert unit_cost(ctx.sheet("rifleman"), ctx.weapon("rifleman", "rifle")) > \
@@ -208,27 +205,23 @@ def test_bow_3_6_a_pilot_who_owes_his_compulsory_move_is_steered_before_anyone_a
     bow-strong-3: 6 crashes and 3 friends run over in 200 village games against greedy) strikes twice
     and leaves the pilot no action to slow down with: the horse hits the wall. strong lets the AI play
     the pilot while he owes the move: one strike, then he slows down, and nothing is hit."""
-    from bow3d.rules.flat import Box
-    from tests.rules.test_ai import play_blue
-    from tests.rules.test_ai_opponent import collisions
-
     class AttacksFirst(StrongPlayer):
         @staticmethod
         def _vehicle_to_steer(game):
             return False
 
-    scene = scene_of("""\
+    units = """\
   - {id: blue-1, side: blue, sheet: knight, model: fig.ldr, facing: 0}
   - {id: red-1, side: red, sheet: rifleman, model: fig.ldr, position: [12.5, 12.5], facing: 180}
   - {id: red-2, side: red, sheet: rifleman, model: fig.ldr, position: [75.5, 30.5], facing: 180}
-""", """\
+"""
+    horse = """\
   - {id: blue-horse, side: blue, sheet: horse, model: horse.ldr, position: [10, 10.5], facing: 0, speed: 2,
      occupants: [blue-1]}
-""")
+"""
     crashed = {}
     for player in (strong(), AttacksFirst("blue", np.random.default_rng(0))):
-        game = Game.start(scene, FlatGeometry.from_scene(scene, width=100, depth=40, walls=[Box(16, 0, 17, 40)]))
-        blue_to_play(game)
+        game = start(units, horse, width=100, depth=40, walls=[Box(16, 0, 17, 40)])
         chosen, events = play_blue(game, player)
         crashed[type(player).__name__] = (collisions(events), [type(a).__name__ for a in chosen])
     assert crashed["StrongPlayer"] == ([], ["Attack", "ChangeSpeed", "EndTurn"]), crashed

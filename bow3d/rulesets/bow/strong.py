@@ -63,7 +63,7 @@ class StrongPlayer(GreedyPlayer):
 
     def __init__(self, side: str, rng: Any) -> None:
         super().__init__(side, rng)
-        self.ai = AIPlayer(side, rng)   # chooses while a unit aboard a vehicle has yet to play (pilots, riders)
+        self.ai = AIPlayer(side, rng)   # the pilots' and riders' choices when no attack comes first (choose)
 
     def choose(self, game: Any) -> Action:
         if self._vehicle_to_steer(game):
