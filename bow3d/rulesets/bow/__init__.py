@@ -21,10 +21,10 @@ ai, narrator, events (the schema), ruleset (the wiring).
 from bow3d.rules.refusal import Illegal, Reason, Refusal
 from bow3d.rulesets.bow.actions import (
     ACTION_CLASSES, Action, Attack, ChangeDirection, ChangeSpeed, CompulsoryMove, Door, DriftMove, EndTurn, GetOff,
-    GetOn, Give, Grab, Move, SwitchWeapon, Throw, Treat, action_from_record,
+    GetOn, Give, Grab, Move, SwitchWeapon, Throw, Treat,
 )
 from bow3d.rulesets.bow.chance import DEFAULT_P, Bricks, BrickRoll, RollRequest, bricks_of
-from bow3d.rulesets.bow.ruleset import RULESET, BowRuleset
+from bow3d.rulesets.bow.ruleset import RULESET, BowRuleset, action_from_record
 from bow3d.rulesets.bow.sheets import BowParams, BowScene, MinifigSheet, VehicleSheet, Weapon, default_reach
 from bow3d.rulesets.bow.sight import SightVerdict, is_covered, judge_sight, range_penalty
 from bow3d.rulesets.bow.state import BowReason, GameState, UnitState, VehicleState

@@ -1,14 +1,14 @@
 """BOW 1.3's actions as frozen values that round-trip through plain records (dicts).
 
-Layer: rulesets (BOW). Every action has `to_record() -> dict` with a "type" key;
-`action_from_record(record)` gives it back (cells become tuples), and so does the ruleset's
-`parse`, which also reads the engine's answers (`roll`, `decide`). Units: studs, degrees.
+Layer: rulesets (BOW). Every action has `to_record() -> dict` with a "type" key; the ruleset's
+`parse` (and `action_from_record`, in bow.ruleset) gives it back (cells become tuples), the
+engine's answers (`roll`, `decide`) too. Units: studs, degrees.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from bow3d.rules.geometry import Cell
 from bow3d.rules.records import Action
@@ -169,9 +169,3 @@ class Treat(Action):
 ACTION_CLASSES: tuple[type[Action], ...] = (EndTurn, Move, Grab, Throw, Give, SwitchWeapon, Door, GetOn, GetOff,
                                             ChangeSpeed, ChangeDirection, CompulsoryMove, DriftMove, Attack, Treat)
 
-
-def action_from_record(record: dict[str, Any]) -> Action:
-    """The BOW action or answer (roll, decide) a record stands for; RulesError when malformed."""
-    from bow3d.rulesets.bow.ruleset import RULESET
-
-    return RULESET.parse(record)

@@ -219,3 +219,8 @@ class BowRuleset(Ruleset):
 
 
 RULESET = BowRuleset()
+
+
+def action_from_record(record: dict[str, Any]) -> Action:
+    """The BOW action or answer (roll, decide) a record stands for; RulesError when malformed."""
+    return RULESET.parse(record)
