@@ -191,7 +191,7 @@ def test_refusals_of_war_of_bros_and_blaze_of_glory_are_french():
     from types import SimpleNamespace
 
     from bow3d.rules.pending import Decide, check_decide, check_roll
-    from bow3d.rulesets.war_of_bros.movement import _what
+    from bow3d.rulesets.war_of_bros.blocking import _what
 
     game = SimpleNamespace(state=SimpleNamespace(pending=None))
     with i18n.missing() as record, i18n.speaking("fr"):

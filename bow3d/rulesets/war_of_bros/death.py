@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from bow3d.rules.events import Event
 from bow3d.rulesets.war_of_bros import field, measures, plan
+from bow3d.rulesets.war_of_bros.blocking import blocked_by
 from bow3d.rulesets.war_of_bros.state import Obstacle, replace
 
 if TYPE_CHECKING:
@@ -59,8 +60,6 @@ def perish(g: Game, unit_id: str, by: str | None, trampled: bool = False) -> lis
 
 
 def _eject(g: Game, mech_id: str) -> list[Event]:
-    from bow3d.rulesets.war_of_bros.movement import blocked_by
-
     state = g.state
     mech = state.units[mech_id]
     width, depth = g.ctx.bases[mech_id]

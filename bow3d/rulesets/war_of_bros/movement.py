@@ -10,7 +10,8 @@ center point of the Light of Sight indicator."
 Read as: a Move turns the unit freely (about its Line of Sight indicator's vertex) to a heading
 and takes it straight ahead (so always into its Line of Sight); a Turn only rotates. The cost is
 the distance, more over difficult terrain (bow3d.rulesets.war_of_bros.terrain); bases do not
-cross what they cannot (cover above Light, wrecks, other bases, the battlefield's edge).
+cross what they cannot (cover above Light, wrecks, other bases, the battlefield's edge:
+bow3d.rulesets.war_of_bros.blocking).
 Mechanized units trample the infantry they drive (or turn) over and destroy the light and medium
 cover they touch ("Mechanized"); airborne units fly over everything. A move that brings a unit
 into an enemy's threat range, inside its Line of Sight arc, lets that enemy call an Attack Of
@@ -27,9 +28,10 @@ from bow3d.i18n import _, decimal
 from bow3d.rules.events import Event
 from bow3d.rules.refusal import Reason, Refusal
 from bow3d.rulesets.war_of_bros import field as bodies
-from bow3d.rulesets.war_of_bros import measures, plan, terrain
+from bow3d.rulesets.war_of_bros import blocking, measures, plan, terrain
 from bow3d.rulesets.war_of_bros.actions import Move, Turn
 from bow3d.rulesets.war_of_bros.cover import rank
+from bow3d.rulesets.war_of_bros.reactions import opportunities
 from bow3d.rulesets.war_of_bros.state import WobReason, replace
 from bow3d.rulesets.war_of_bros.terrain import Piece
 from bow3d.rulesets.war_of_bros.turns import activate, check_actor
@@ -38,7 +40,6 @@ if TYPE_CHECKING:
     from bow3d.rules.game import Game
 
 EPS_CM = 1e-6
-REACTION_SAMPLE_CM = 1.0   # a move is looked at every cm for units entering a threat range
 
 
 @dataclass(frozen=True)
@@ -56,153 +57,9 @@ class MovePlan:
     bodies_destroyed: tuple[str, ...] = ()   # obstacle ids
 
 
-def dynamic_pieces(g: Game) -> list[Piece]:
-    """Bodies (light cover, difficulty 2) and wrecks (Vehicle cover, impassable) on the battlefield
-    (the same list while the same obstacles lie there: kept on the context with them)."""
-    obstacles = tuple(g.state.obstacles.values())
-    held = g.ctx.__dict__.get("_dynamic_pieces")
-    if held is not None and len(held[0]) == len(obstacles) and all(a is b for a, b in zip(held[0], obstacles)):
-        return held[1]
-    out = _dynamic_pieces(g)
-    g.ctx.__dict__["_dynamic_pieces"] = (obstacles, out)
-    return out
-
-
-def _dynamic_pieces(g: Game) -> list[Piece]:
-    out = []
-    for obstacle in g.state.obstacles.values():
-        if obstacle.kind == "body":
-            out.append(Piece("body", obstacle.corners, "light", 2, id=obstacle.id, material=obstacle.material))
-        else:
-            out.append(Piece("wreck", obstacle.corners, "medium", 0, id=obstacle.id, material=obstacle.material))
-    return out
-
-
-def _pieces_near_box(g: Game, box: tuple[float, float, float, float]) -> list[Piece]:
-    """The static and dynamic pieces whose box meets `box` (xmin, xmax, ymin, ymax)."""
-    static = g.ctx.terrain.near_box(box, g.state.removed)
-    if not g.state.obstacles:
-        return static
-    return static + _within(dynamic_pieces(g), box)
-
-
-def _within(pieces: list[Piece], box: tuple[float, float, float, float]) -> list[Piece]:
-    """The pieces whose box meets `box` (xmin, xmax, ymin, ymax), in order (the closed-box test): the dynamic
-    pieces near a move, and the swept base's share of the pieces near all its polygons."""
-    x0, x1, y0, y1 = box
-    found = []
-    for piece in pieces:
-        a0, a1, b0, b1 = piece.box   # the property read once, not four times
-        if a0 <= x1 and x0 <= a1 and b0 <= y1 and y0 <= b1:
-            found.append(piece)
-    return found
-
-
-def _stops(profile, piece: Piece) -> bool:
-    """What this unit cannot cross: nothing when airborne; heavy and total cover and wrecks for
-    Mechanized units (they destroy the rest); cover above Light and wrecks for the others."""
-    if profile.airborne or piece.kind == "zone":
-        return False
-    if piece.kind == "wreck":
-        return True
-    if profile.mechanized:
-        return rank(piece.cover) >= rank("heavy")
-    return piece.difficulty == 0
-
-
 def _crushes(profile, piece: Piece) -> bool:
     return profile.mechanized and not profile.airborne and piece.kind in ("decor", "body") and \
         rank(piece.cover) <= rank("medium")
-
-
-def _what(piece: Piece) -> str:
-    if piece.kind == "decor":
-        return _("{cover} cover ({material}, decor part {instance})").format(
-            cover=piece.cover, material=piece.material, instance=piece.instance)
-    return (_("a wreck ({id})") if piece.kind == "wreck" else _("a Body ({id})")).format(id=piece.id)
-
-
-def _boxed(polys: list) -> list:
-    """(polygon, its box, its edge normals: filled in by _touching_any when first needed) of each polygon."""
-    return [(poly, plan.bounds([poly]), []) for poly in polys]
-
-
-def _touching_any(boxed: list, polygon, box=None, axes=None) -> bool:
-    """Any of the _boxed polygons overlaps `polygon` (whose box is `box` and edge normals `axes`, if known).
-    The edge normals of each are worked out once, not once per pair (the same answers)."""
-    x0, x1, y0, y1 = box if box is not None else plan.bounds([polygon])
-    for poly, (a0, a1, b0, b1), own in boxed:
-        if a0 <= x1 and x0 <= a1 and b0 <= y1 and y0 <= b1:
-            if not own:
-                own.extend(plan.edge_normals(poly))
-            if axes is None:
-                axes = plan.edge_normals(polygon)
-            if plan.overlaps(poly, polygon, 1e-6, own + axes):
-                return True
-    return False
-
-
-def blocked_by(g: Game, unit_id: str, polygons) -> str | None:
-    """Why the unit cannot stand on (or pass through) these base polygons, or None. `polygons`: one
-    base (its corners) or a list of them."""
-    polys = polygons if polygons and isinstance(polygons[0], list) else [polygons]
-    return _blocked_by(g, unit_id, polys, *_near_all(g, polys))
-
-
-def _near_all(g: Game, polys: list) -> tuple[list, list[Piece]]:
-    """(_boxed(polys), the pieces near them all): what blocked_by reads, and a Mechanized move's plan again.
-    The union of the polygons' boxes is the box of all their corners (the least and greatest of the same
-    numbers)."""
-    boxed = _boxed(polys)
-    return boxed, _pieces_near_box(g, _union(boxed))
-
-
-def _blocked_by(g: Game, unit_id: str, polys: list, boxed: list, near: list[Piece]) -> str | None:
-    """blocked_by of the polygons, given their _near_all."""
-    profile = g.ctx.profile(unit_id)
-    for poly in polys:
-        if not g.ctx.terrain.inside(poly):
-            return _("off the battlefield")
-    for piece in near:
-        if _stops(profile, piece) and _touching_any(boxed, piece.polygon, piece.box, piece.axes):
-            return _what(piece)
-    if profile.airborne:
-        return None
-    x0, x1, y0, y1 = _union(boxed)
-    kinds, mechanized = _kinds(g), profile.mechanized
-    for other in g.state.units.values():
-        airborne, infantry, r = kinds[other.id]
-        if airborne or other.id == unit_id or not other.on_field:
-            continue
-        if mechanized and infantry:
-            continue  # trampled, not in the way
-        px, py = other.position
-        if px - r > x1 or px + r < x0 or py - r > y1 or py + r < y0:
-            continue  # its base lies inside this circle: no box of the polygons meets it
-        if _touching_any(boxed, measures.corners(g, other.id)):
-            return _("the base of {unit}").format(unit=other.id)
-    return None
-
-
-def _union(boxed: list) -> tuple[float, float, float, float]:
-    return (min(b[0] for _poly, b, _axes in boxed), max(b[1] for _poly, b, _axes in boxed),
-            min(b[2] for _poly, b, _axes in boxed), max(b[3] for _poly, b, _axes in boxed))
-
-
-def _reach(g: Game, unit_id: str) -> float:
-    """Half the base's diagonal and a little: every corner of the base lies this near its centre."""
-    width, depth = g.ctx.bases[unit_id]
-    return math.hypot(width, depth) / 2.0 + 1e-6
-
-
-def _kinds(g: Game) -> dict[str, tuple[bool, bool, float]]:
-    """unit id -> (airborne, infantry, _reach): what the unit loops of every checked move read, worked out
-    once per context (profiles and bases do not change in a game)."""
-    held = g.ctx.__dict__.get("_move_kinds")
-    if held is None:
-        held = g.ctx.__dict__["_move_kinds"] = {
-            uid: (g.ctx.profile(uid).airborne, g.ctx.profile(uid).infantry, _reach(g, uid)) for uid in g.ctx.unit_sheet}
-    return held
 
 
 def plan_move(g: Game, unit_id: str, heading: float, distance_cm: float) -> tuple[MovePlan | None, Refusal | None]:
@@ -243,11 +100,11 @@ def _plan_move(g: Game, unit_id: str, heading: float, distance_cm: float) -> tup
     if distance_cm > 0 and left < EPS_CM:
         return None, Refusal(WobReason.NO_MOVEMENT_LEFT, _("{unit} has used its {movement} cm").format(
             unit=unit_id, movement=f"{profile.movement_cm:g}"))
-    boxed, near_all = _near_all(g, polys)
-    why = _blocked_by(g, unit_id, polys, boxed, near_all)
+    boxed, near_all = blocking.near_all(g, polys)
+    why = blocking.blocked_among(g, unit_id, polys, boxed, near_all)
     if why:
         return None, Refusal(WobReason.BLOCKED, _("{unit} cannot go that way: {why}").format(unit=unit_id, why=why))
-    near = _within(near_all, boxed[-1][1])   # the swept base's own (the last polygon)
+    near = blocking.within_box(near_all, boxed[-1][1])   # the swept base's own (the last polygon)
     cost = dist
     if dist > 0 and not profile.airborne:
         slowing = [p for p in near if p.difficulty >= 2 and not _crushes(profile, p)]
@@ -262,7 +119,8 @@ def _plan_move(g: Game, unit_id: str, heading: float, distance_cm: float) -> tup
     trampled, destroyed, crushed = (), (), ()
     if profile.mechanized and not profile.airborne:
         trampled = _trampled(g, unit_id, polys, heading, start)
-        pieces = [p for p in near_all if _crushes(profile, p) and _touching_any(boxed, p.polygon, p.box, p.axes)]
+        pieces = [p for p in near_all
+                  if _crushes(profile, p) and blocking.touching_any(boxed, p.polygon, p.box, p.axes)]
         destroyed = tuple(sorted({p.instance for p in pieces if p.kind == "decor"}))
         crushed = tuple(sorted({p.id for p in pieces if p.kind == "body"}))
     return MovePlan(centre, heading, cost_cm, unit.position, turned, unit.facing, trampled, destroyed, crushed), None
@@ -273,9 +131,9 @@ def _trampled(g: Game, unit_id: str, polys, heading: float, start) -> tuple[str,
     fx, fy = plan.unit_vector(heading)
     edge = plan.front_edge(start)
     met = []
-    boxed = _boxed(polys)
-    x0, x1, y0, y1 = _union(boxed)
-    kinds = _kinds(g)
+    boxed = blocking.boxes_of(polys)
+    x0, x1, y0, y1 = blocking.union_box(boxed)
+    kinds = blocking.unit_kinds(g)
     for other in g.state.units.values():
         _airborne, infantry, r = kinds[other.id]
         if not infantry or other.id == unit_id or not other.on_field:
@@ -312,8 +170,6 @@ def apply_turn(g: Game, action: Turn) -> list[Event]:
 
 
 def _apply(g: Game, unit_id: str, heading: float, distance_cm: float) -> list[Event]:
-    from bow3d.rulesets.war_of_bros.reactions import opportunities
-
     move, _refusal = plan_move(g, unit_id, heading, distance_cm)
     events = activate(g, unit_id)
     state = g.state
@@ -337,11 +193,3 @@ def _apply(g: Game, unit_id: str, heading: float, distance_cm: float) -> list[Ev
         tasks += tuple(("opportunity", reactor, unit_id) for reactor in opportunities(g, unit_id, move))
     state.tasks = state.tasks + tasks
     return events
-
-
-def path_points(move: MovePlan, every_cm: float = REACTION_SAMPLE_CM) -> list[tuple[float, float]]:
-    """Centres along the straight part of a move, every `every_cm` and the end."""
-    a, b = move.turned_to, move.centre
-    length = plan.cm(math.dist(a, b))
-    n = max(1, math.ceil(length / every_cm))
-    return [(a[0] + (b[0] - a[0]) * k / n, a[1] + (b[1] - a[1]) * k / n) for k in range(1, n + 1)]

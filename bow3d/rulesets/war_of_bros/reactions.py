@@ -31,6 +31,7 @@ from bow3d.rules import pending as answers
 from bow3d.rules.events import Event
 from bow3d.rules.pending import DecisionRequest, Pending
 from bow3d.rulesets.war_of_bros import measures, plan
+from bow3d.rulesets.war_of_bros.blocking import blocked_by
 from bow3d.rulesets.war_of_bros.combat import new_strike, run_strike
 from bow3d.rulesets.war_of_bros.saves import reactive_shield_active
 from bow3d.rulesets.war_of_bros.state import replace
@@ -41,6 +42,7 @@ if TYPE_CHECKING:
     from bow3d.rules.game import Game
     from bow3d.rulesets.war_of_bros.movement import MovePlan
 
+REACTION_SAMPLE_CM = 1.0   # a move is looked at every cm for units entering a threat range
 TRAMPLE_REPEATS = 10
 ESCAPE_HEADINGS = tuple(range(0, 360, 45))
 
@@ -70,10 +72,16 @@ def threatened(g: Game, reactor: str, mover: str, position, facing) -> bool:
     return distance is not None and distance <= reach + 1e-9
 
 
+def path_points(move: MovePlan, every_cm: float = REACTION_SAMPLE_CM) -> list[tuple[float, float]]:
+    """Centres along the straight part of a move, every `every_cm` and the end."""
+    a, b = move.turned_to, move.centre
+    length = plan.cm(math.dist(a, b))
+    n = max(1, math.ceil(length / every_cm))
+    return [(a[0] + (b[0] - a[0]) * k / n, a[1] + (b[1] - a[1]) * k / n) for k in range(1, n + 1)]
+
+
 def opportunities(g: Game, mover: str, move: MovePlan) -> list[str]:
     """The enemies whose threat range the mover entered during this segment, who may call it out."""
-    from bow3d.rulesets.war_of_bros.movement import path_points
-
     state = g.state
     if state.first_turn or g.ctx.profile(mover).airborne:
         return []
@@ -137,8 +145,6 @@ def _trample(g: Game, mech: str, unit: str, repeat: int) -> list[Event]:
 def escape_options(g: Game, unit: str, mech: str) -> tuple[int, ...]:
     """Headings (degrees) in which the unit can move 6 cm: on the battlefield, clear of what it cannot cross
     and of other bases (the Mechanized unit it escapes from excepted)."""
-    from bow3d.rulesets.war_of_bros.movement import blocked_by
-
     state = g.state
     me = state.units[unit]
     options = []

@@ -32,6 +32,7 @@ from bow3d.rules.pending import DecisionRequest, Pending
 from bow3d.rules.refusal import Reason, Refusal
 from bow3d.rulesets.war_of_bros import field, plan
 from bow3d.rulesets.war_of_bros.actions import Action, EndStep, EndTurn, Place
+from bow3d.rulesets.war_of_bros.blocking import blocked_by
 from bow3d.rulesets.war_of_bros.context import Context
 from bow3d.rulesets.war_of_bros.state import GameState, UnitState, WobReason, replace
 from bow3d.rulesets.war_of_bros.tables import reward
@@ -141,8 +142,6 @@ def place_refusal(g: Game, action: Place) -> Refusal | None:
     if unit.placed or unit.aboard is not None:
         return Refusal(Reason.CANNOT_ACT, (_("{unit} is placed already") if unit.placed else
                                            _("{unit} is inside {vehicle}")).format(unit=unit.id, vehicle=unit.aboard))
-    from bow3d.rulesets.war_of_bros.movement import blocked_by
-
     corners = g.ctx.corners(unit.id, (action.x, action.y), action.facing)
     blocked = blocked_by(g, unit.id, corners)
     if blocked:

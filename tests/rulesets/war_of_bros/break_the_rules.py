@@ -80,7 +80,7 @@ M = [
  ("Light Airborne", W+"combat.py", "if profile.airborne and weapon.melee:", "if False:", STEPS),
  ("Light Airborne", W+"combat.py", "if g.ctx.profile(by).airborne or g.ctx.profile(target).airborne:",
   "if False:", STEPS),
- ("Light Airborne", W+"movement.py", 'if profile.airborne or piece.kind == "zone":', 'if piece.kind == "zone":', MOVES),
+ ("Light Airborne", W+"blocking.py", 'if profile.airborne or piece.kind == "zone":', 'if piece.kind == "zone":', MOVES),
  ("Light Airborne", W+"movement.py", "if dist > 0 and not profile.airborne:", "if dist > 0:", MOVES),
  # -- Impact Step ------------------------------------------------------------------------------------------
  ("Impact Step", W+"combat.py", "            return other.id\n    return None", "            return None\n    return None",
@@ -127,7 +127,7 @@ M = [
   "if corners and not trampled and g.ctx.params.remove_dead:", STEPS),
  ("Vitality Step (house rule)", W+"death.py", "if corners and not trampled and not g.ctx.params.remove_dead:",
   "if corners and not trampled:", STEPS),
- ("Vitality Step", W+"movement.py", 'out.append(Piece("body", obstacle.corners, "light", 2,',
+ ("Vitality Step", W+"blocking.py", 'out.append(Piece("body", obstacle.corners, "light", 2,',
   'out.append(Piece("body", obstacle.corners, "light", 3,', STEPS),
  # -- Final Movement Step ----------------------------------------------------------------------------------
  ("Final Movement Step", W+"turns.py", "and not state.units[action.unit].penalised:", ":", SETUP),
@@ -225,7 +225,7 @@ M = [
  ("Mechanized (trample)", W+"death.py", "if corners and not trampled and", "if corners and", MOVES),
  ("Mechanized (cover destroyed)", W+"movement.py", '        rank(piece.cover) <= rank("medium")',
   '        rank(piece.cover) <= rank("light")', MOVES),
- ("Mechanized (wreck)", W+"movement.py", '    if piece.kind == "wreck":\n        return True',
+ ("Mechanized (wreck)", W+"blocking.py", '    if piece.kind == "wreck":\n        return True',
   '    if piece.kind == "wreck":\n        return False', STEPS),
  ("Mechanized (crew)", W+"death.py", "    if profile.mechanized:\n        events += _eject(g, unit_id)", "", STEPS),
  ("Mechanized (crew)", W+"checks.py", 'if profile.category != "light-infantry" or (mech is not None',
