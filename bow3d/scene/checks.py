@@ -18,7 +18,7 @@ import numpy as np
 
 from bow3d.errors import Bow3dError, SceneError
 from bow3d.ldraw import Library, load_model
-from bow3d.scene.io import FieldPath, LineMap, SceneIssue, raise_issues
+from bow3d.scene.issues import FieldPath, LineMap, SceneIssue, raise_issues
 from bow3d.scene.paths import ScenePathRefused, confined_path, resolve_model
 from bow3d.scene.model import Scene
 from bow3d.i18n import _

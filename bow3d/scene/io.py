@@ -22,91 +22,18 @@ from pydantic import ValidationError
 from bow3d.errors import SceneError, UserInputError
 from bow3d.ldraw.parse import LDRAW_SUFFIXES
 from bow3d.paths import write_new
-from bow3d.textformats import MAX_LISTED, format_path, load_yaml_document
+from bow3d.scene.checks import check_battlefield, check_files as files_check, check_references
+from bow3d.scene.issues import LineMap, SceneIssue, raise_issues
+from bow3d.textformats import load_yaml_document
 from bow3d.scene.model import FORMAT, FORMAT_NAME, FORMAT_VERSION, Scene
-from bow3d.i18n import N_, _, decimal, integer, marked, semicolon
+from bow3d.i18n import N_, _, decimal, marked
 from bow3d.scene.pydantic_words import problem
-
-FieldPath = tuple[str | int, ...]
 
 # Upgrade steps: UPGRADES[n] turns a bow3d-scene/n document (a plain dict) into bow3d-scene/n+1.
 # /1 is the first format, so there is none yet; the loader applies them in order.
 UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
 
 _FORMAT_RE = re.compile(rf"^{re.escape(FORMAT_NAME)}/(\d+)$")
-
-
-class LineMap:
-    """Field path -> 1-based YAML line, from the composed node tree (given, or composed on first use)."""
-
-    def __init__(self, text: str, root: yaml.Node | None = None):
-        self.text = text
-        self._root: yaml.Node | None = root
-        self._composed = root is not None
-
-    @classmethod
-    def of(cls, text: str) -> "LineMap":
-        return cls(text)
-
-    @property
-    def root(self) -> yaml.Node | None:
-        if not self._composed:
-            self._composed = True
-            try:
-                self._root = load_yaml_document(self.text, "<scene>").root
-            except UserInputError:
-                self._root = None
-        return self._root
-
-    def line(self, path: FieldPath) -> int:
-        """The line of the deepest node along the path that exists (1 when none)."""
-        node = self.root
-        if node is None:
-            return 1
-        best = node.start_mark.line + 1
-        for part in path:
-            child = None
-            if isinstance(node, yaml.MappingNode):
-                for key, value in node.value:
-                    if str(key.value) == str(part):
-                        child, best = value, key.start_mark.line + 1
-                        break
-            elif isinstance(node, yaml.SequenceNode) and isinstance(part, int) and 0 <= part < len(node.value):
-                child = node.value[part]
-                best = child.start_mark.line + 1
-            if child is None:
-                return best
-            node = child
-        return best
-
-
-class SceneIssue:
-    """One problem found in a scene: where (field path) and what, with the fix."""
-
-    def __init__(self, path: FieldPath, problem: str, fix: str):
-        self.path, self.problem, self.fix = tuple(path), problem, fix
-
-    def format(self, source: str, lines: LineMap | None) -> str:
-        line = f":{lines.line(self.path)}" if lines is not None else ""
-        fix = semicolon() + self.fix if self.fix else ""
-        return f"{source}{line}: {format_path(self.path)}: {self.problem}{fix}"
-
-    def __repr__(self) -> str:
-        return f"SceneIssue({format_path(self.path)!r}, {self.problem!r}, {self.fix!r})"
-
-
-def raise_issues(issues: list[SceneIssue], source: str, lines: LineMap | None) -> None:
-    """Raise one SceneError listing the issues (first one first; at most MAX_LISTED, the rest counted);
-    nothing when the list is empty."""
-    if not issues:
-        return
-    messages = [issue.format(source, lines) for issue in issues[:MAX_LISTED]]  # only these need line numbers
-    more = ""
-    if len(issues) > 1:
-        more = "\n  " + _("(and {n} more)").format(n=integer(len(issues) - 1)) + "\n  " + "\n  ".join(messages[1:])
-        if len(issues) > MAX_LISTED:
-            more += f"\n  ({len(issues) - MAX_LISTED:,} not shown; fix these first)"
-    raise SceneError(messages[0] + more)
 
 
 def _read_format(data: Any, source: str, lines: LineMap) -> dict[str, Any]:
@@ -224,8 +151,6 @@ def parse_scene(text: str, source: str = "<scene>", schema: SceneSchema | None =
     sides, sheets, cells, the ruleset's own) run here too; file checks (battlefield and model files
     exist) need a folder: they run in `load_scene`.
     """
-    from bow3d.scene.checks import check_references  # checks imports this module
-
     document = load_yaml_document(text, source, error=SceneError)  # bounded and strict (bow3d.textformats)
     lines = LineMap(text, document.root)
     data = document.data
@@ -250,8 +175,6 @@ def load_scene(path: str | os.PathLike[str], *, check_files: bool = True, battle
     or a library part/model for units and vehicles). `battlefield=True` also loads the battlefield
     and refuses units outside its extent (`check_battlefield`).
     """
-    from bow3d.scene.checks import check_battlefield, check_files as files_check
-
     file_path = Path(path)
     source = str(path)
     if file_path.suffix.lower() in LDRAW_SUFFIXES and file_path.is_file():   # a battlefield given for its scene

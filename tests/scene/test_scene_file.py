@@ -12,7 +12,7 @@ from bow3d.errors import SceneError
 from bow3d.scene import FORMAT, UPGRADES, Scene, Unit, format_scene, save_scene
 from bow3d.rulesets import load_scene, parse_scene
 from bow3d.rulesets.bow.sheets import MinifigSheet, default_reach
-from bow3d.scene import io as scene_io
+from bow3d.textformats import format_path
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "scenes"
 VILLAGE = (DATA / "village.yaml").read_text()
@@ -261,8 +261,8 @@ def test_round_trip_load_save_load(scene_dir, tmp_path):
 
 
 def test_field_paths_are_written_like_python():
-    assert scene_io.format_path(("units", 3, "sheet")) == "units[3].sheet"
-    assert scene_io.format_path(("sheets", "jeep", "weapons", 0, "arc")) == "sheets.jeep.weapons[0].arc"
+    assert format_path(("units", 3, "sheet")) == "units[3].sheet"
+    assert format_path(("sheets", "jeep", "weapons", 0, "arc")) == "sheets.jeep.weapons[0].arc"
 
 
 def test_facing_is_kept_in_0_to_360():
