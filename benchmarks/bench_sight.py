@@ -62,7 +62,7 @@ def _timings(worlds, pairs) -> dict:
         world.sight(ids[0], ids[1])  # warm
     wall = {m: [] for m in worlds}
     cpu = {m: [] for m in worlds}
-    visible = {m: 0 for m in worlds}
+    visible = dict.fromkeys(worlds, 0)
     rays = {m: [] for m in worlds}
     for a, b in pairs:
         for method, world in worlds.items():

@@ -108,7 +108,7 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return text
 
 
-def N_(message: str) -> str:
+def N_(message: str) -> str:  # noqa: N802 (gettext's name for a marker)
     """Mark `message` for the catalogue without translating it here (it is translated where it is shown)."""
     return message
 

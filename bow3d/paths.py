@@ -124,10 +124,8 @@ def new_file_name(path: str | os.PathLike[str], *, force: bool = False) -> Itera
         fd, name = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.", suffix=f".tmp{out.suffix}")
     except OSError as error:
         raise UserInputError(_("{out}: cannot be written ({value})").format(out=out, value=_reason(error))) from None
-    try:
+    with contextlib.suppress(OSError, AttributeError):  # no fchmod (Windows): the default stays
         os.fchmod(fd, 0o666 & ~_umask())  # mkstemp makes it 0600; the user's file gets what open() would give
-    except (OSError, AttributeError):  # no fchmod (Windows): the default stays
-        pass
     os.close(fd)
     tmp = Path(name)
     try:

@@ -31,7 +31,7 @@ def localize_meter(line: str, prefix: str | None) -> str:
     return _DECIMAL_POINT.sub(",", line)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _bar_class() -> type:
     """tqdm with its meter localized (made once, when the first bar is: tqdm is imported then)."""
     from tqdm import tqdm

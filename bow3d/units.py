@@ -68,7 +68,7 @@ class Length:
     ldu: float
 
     @classmethod
-    def of(cls, value: float, unit: str) -> "Length":
+    def of(cls, value: float, unit: str) -> Length:
         return cls(float(from_unit(value, unit)))
 
     def to(self, unit: str) -> float:

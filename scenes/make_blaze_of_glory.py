@@ -35,10 +35,32 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bricks import (BRICK, BRICKS_1XN, I3, PLATE, PLATES_1XN, STUD, baseplates, header, part, row_1xn,  # noqa: E402
-                    ry, rx, split_run)
-from bricks import (GRIP, L_ARM, L_ARM_POS, L_HAND, L_HAND_POS, LEG_PIVOT_Y, R_ARM, R_ARM_POS,  # noqa: E402
-                    R_HAND, R_HAND_POS, SOLES_Y)
+from bricks import (
+    BRICK,
+    BRICKS_1XN,
+    GRIP,
+    I3,
+    L_ARM,
+    L_ARM_POS,
+    L_HAND,
+    L_HAND_POS,
+    LEG_PIVOT_Y,
+    PLATE,
+    PLATES_1XN,
+    R_ARM,
+    R_ARM_POS,
+    R_HAND,
+    R_HAND_POS,
+    SOLES_Y,
+    STUD,
+    baseplates,
+    header,
+    part,
+    row_1xn,
+    rx,
+    ry,
+    split_run,
+)
 
 HERE = Path(__file__).resolve().parent
 TOWN_X, TOWN_Y = 96, 64

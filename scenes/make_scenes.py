@@ -28,12 +28,28 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bricks import (BRICK, I3, PLATE, STUD, baseplates, header, house, minifig, part, plate_area,  # noqa: E402
-                    row_1xn, ry, shrub, tree, wall, LOGS_1XN, PLATES_1XN)
-from armies import SHEETS, VILLAGE_UNITS, VILLAGE_VEHICLES, GALLERY_LANES, GALLERY_SHEETS, figure_files  # noqa: E402
-from scene_yaml import gallery_yaml, village_yaml  # noqa: E402
-from make_blaze_of_glory import town_files  # noqa: E402  (the Blaze of Glory town)
-from make_war_of_bros import files as war_of_bros_files  # noqa: E402  (the War of Bros battlefield)
+from armies import GALLERY_LANES, figure_files
+from bricks import (
+    BRICK,
+    I3,
+    LOGS_1XN,
+    PLATE,
+    PLATES_1XN,
+    STUD,
+    baseplates,
+    header,
+    house,
+    part,
+    plate_area,
+    row_1xn,
+    ry,
+    shrub,
+    tree,
+    wall,
+)
+from make_blaze_of_glory import town_files
+from make_war_of_bros import files as war_of_bros_files
+from scene_yaml import gallery_yaml, village_yaml
 
 HERE = Path(__file__).resolve().parent
 VILLAGE_STUDS = 64

@@ -25,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bricks import BRICK, I3, PLATE, STUD, baseplates, header, minifig, num, part, ry, shrub, tree, wall  # noqa: E402
+from bricks import BRICK, I3, PLATE, STUD, baseplates, header, minifig, num, part, ry, shrub, tree, wall
 
 HERE = Path(__file__).resolve().parent
 WIDTH, DEPTH = 96, 128

@@ -6,8 +6,16 @@ stable layout; tests parse it back with bow3d.scene.
 
 from __future__ import annotations
 
-from armies import (GALLERY_LANES, GALLERY_SHEETS, LANE_SPACING, SHEETS, VILLAGE_UNITS, VILLAGE_VEHICLES,
-                    Placement, cost_of)
+from armies import (
+    GALLERY_LANES,
+    GALLERY_SHEETS,
+    LANE_SPACING,
+    SHEETS,
+    VILLAGE_UNITS,
+    VILLAGE_VEHICLES,
+    Placement,
+    cost_of,
+)
 from bricks import num
 
 RULESET = """ruleset:

@@ -153,9 +153,8 @@ def _binds_underscore(tree: ast.AST) -> list[int]:
     """Lines where a function binds `_` itself (a throwaway), which would hide the catalogue's `_`."""
     lines = []
     for node in ast.walk(tree):
-        if isinstance(node, ast.Name) and node.id == "_" and isinstance(node.ctx, ast.Store):
-            lines.append(node.lineno)
-        elif isinstance(node, ast.arg) and node.arg == "_":
+        if ((isinstance(node, ast.Name) and node.id == "_" and isinstance(node.ctx, ast.Store))
+                or (isinstance(node, ast.arg) and node.arg == "_")):
             lines.append(node.lineno)
     return lines
 

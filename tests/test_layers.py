@@ -133,7 +133,7 @@ def _side_effects(tree: ast.Module) -> list[tuple[int, str]]:
     return found
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def violations(root: Path = ROOT) -> tuple[str, ...]:
     """Every breach of the rules in the module doc, as 'path:line: what' (read once per tree)."""
     problems = []

@@ -7,8 +7,16 @@ import time
 import pytest
 
 from bow3d.errors import ReplayError, UserInputError
-from bow3d.textformats import (MAX_ALIAS_NODES, MAX_DEPTH, MAX_ENTRIES, MAX_INT_DIGITS, load_json, load_json_line,
-                               load_yaml, load_yaml_document)
+from bow3d.textformats import (
+    MAX_ALIAS_NODES,
+    MAX_DEPTH,
+    MAX_ENTRIES,
+    MAX_INT_DIGITS,
+    load_json,
+    load_json_line,
+    load_yaml,
+    load_yaml_document,
+)
 
 
 def test_yaml_reads_plain_documents_like_pyyaml():

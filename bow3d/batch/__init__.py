@@ -10,8 +10,18 @@ bow3d.replay.simulate.GameJob). Public surface:
     Spool(encode, decode, path=None)             # results streamed to disk, read back in order
 """
 
-from bow3d.batch.executor import (ENGINES, MAX_WORKERS, Executor, Job, LocalExecutor, SerialExecutor, WorkerFailed,
-                                  check_workers, default_workers, open_executor)
+from bow3d.batch.executor import (
+                                  ENGINES,
+                                  MAX_WORKERS,
+                                  Executor,
+                                  Job,
+                                  LocalExecutor,
+                                  SerialExecutor,
+                                  WorkerFailed,
+                                  check_workers,
+                                  default_workers,
+                                  open_executor,
+)
 from bow3d.batch.spool import Spool
 
 __all__ = ["ENGINES", "MAX_WORKERS", "Executor", "Job", "LocalExecutor", "SerialExecutor", "Spool", "WorkerFailed",

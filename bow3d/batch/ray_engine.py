@@ -11,6 +11,7 @@ read back in order. Workers must have the same bow3d and read the job's files at
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 from collections.abc import Iterable
@@ -99,17 +100,13 @@ class RayExecutor(Executor):
     def forget(self, handles: Iterable[Any]) -> None:
         for index, ref in handles:
             self.in_flight[index] -= 1   # never resolved: no longer counted against its worker
-            try:
+            with contextlib.suppress(Exception):  # an actor task may refuse; cancel() then kills the actors
                 self.ray.cancel(ref, force=False)
-            except Exception:  # noqa: BLE001 (an actor task may refuse; cancel() then kills the actors)
-                pass
 
     def _kill(self) -> None:
         for actor in getattr(self, "actors", []):
-            try:
+            with contextlib.suppress(Exception):  # already gone
                 self.ray.kill(actor)
-            except Exception:  # noqa: BLE001 (already gone)
-                pass
         self.actors = []
 
     def close(self) -> None:

@@ -8,6 +8,7 @@ Iterating it reads the lines back, in the order they were appended.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import tempfile
@@ -25,8 +26,8 @@ class Spool:
                  *, force: bool = False) -> None:
         self.encode, self.decode = encode, decode
         if path is None:
-            self._file = tempfile.NamedTemporaryFile("w", encoding="utf-8", prefix="bow3d-results-", suffix=".jsonl",
-                                                     delete=True)
+            self._file = tempfile.NamedTemporaryFile(  # noqa: SIM115 (held open until close())
+                "w", encoding="utf-8", prefix="bow3d-results-", suffix=".jsonl", delete=True)
             self.path = Path(self._file.name)
             self.kept = False
         else:
@@ -63,7 +64,5 @@ class Spool:
             self._file.close()
 
     def __del__(self) -> None:
-        try:
+        with contextlib.suppress(Exception):  # interpreter shutdown
             self.close()
-        except Exception:  # noqa: BLE001 (interpreter shutdown)
-            pass

@@ -6,9 +6,9 @@ import argparse
 import json
 
 from bow3d.errors import UserInputError
+from bow3d.i18n import _, ngettext
 from bow3d.rulesets import load_scene, ruleset_of
 from bow3d.rulesets.bow.cost import BALANCE_TOLERANCE_PCT, balance_warning, imbalance_pct
-from bow3d.i18n import _, ngettext
 
 NAME = "cost"
 ORDER = 41

@@ -13,8 +13,8 @@ from pathlib import Path
 
 from bow3d.errors import UserInputError
 from bow3d.i18n import _, decimal, integer
-from bow3d.paths import free_path, make_folder
 from bow3d.ldraw import Library, load_model
+from bow3d.paths import free_path, make_folder
 
 NAME = "demo"
 ORDER = 1

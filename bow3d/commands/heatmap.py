@@ -12,8 +12,8 @@ import numpy as np
 
 from bow3d.batch import Job
 from bow3d.errors import UserInputError
-from bow3d.paths import check_new, make_folder
 from bow3d.i18n import _, current, ngettext, percent, speaking
+from bow3d.paths import check_new, make_folder
 
 NAME = "heatmap"
 ORDER = 36

@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 
+from bow3d.i18n import _, decimal, integer
 from bow3d.ldraw import Library, LoadBudget, load_model
 from bow3d.ldraw.budget import DEFAULT_MAX_INSTANCES
 from bow3d.ldraw.stats import model_stats
-from bow3d.i18n import _, decimal, integer
 
 NAME = "inspect"
 ORDER = 10

@@ -91,7 +91,7 @@ class _ProgressBar:
         self.source = source
         self.bar = None
 
-    def __enter__(self) -> "_ProgressBar":
+    def __enter__(self) -> _ProgressBar:
         return self
 
     def update(self, done: int, total: int | None) -> None:

@@ -10,10 +10,10 @@ from pathlib import Path
 
 from bow3d.commands.render import is_scene, parse_size
 from bow3d.errors import UserInputError
-from bow3d.paths import free_path
-from bow3d.ldraw import Library
-from bow3d.view.choices import QUALITIES
 from bow3d.i18n import _
+from bow3d.ldraw import Library
+from bow3d.paths import free_path
+from bow3d.view.choices import QUALITIES
 
 NAME = "play"
 ORDER = 35
@@ -242,10 +242,9 @@ def run(args: argparse.Namespace) -> int:
         library = Library.from_env(args.library) if args.library else resumed.library()
         records = [entry.record for entry in resumed.entries]
     size = parse_size(args.size)
+    from bow3d.view.offscreen import RenderUnavailable
     from bow3d.view.play_ui import PlayUI
     from bow3d.view.viewer import open_base
-
-    from bow3d.view.offscreen import RenderUnavailable
 
     try:
         base = open_base(offscreen=script is not None, size=size, title=f"bow3d play - {source.name}")

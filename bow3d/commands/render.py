@@ -6,12 +6,11 @@ import argparse
 from pathlib import Path
 
 from bow3d.errors import UserInputError
+from bow3d.i18n import _, decimal, integer, ngettext
 from bow3d.ldraw import Library, LoadBudget, load_model
 from bow3d.ldraw.budget import DEFAULT_MAX_INSTANCES
 from bow3d.paths import check_new
-from bow3d.view.choices import QUALITIES
-from bow3d.view.choices import VIEWS
-from bow3d.i18n import _, decimal, integer, ngettext
+from bow3d.view.choices import QUALITIES, VIEWS
 
 NAME = "render"
 ORDER = 20

@@ -7,9 +7,9 @@ from pathlib import Path
 
 from bow3d.commands.render import is_scene, parse_los, parse_size, unit_pair
 from bow3d.errors import UserInputError
+from bow3d.i18n import _
 from bow3d.ldraw import Library, load_model
 from bow3d.view.choices import QUALITIES
-from bow3d.i18n import _
 
 NAME = "view"
 ORDER = 30

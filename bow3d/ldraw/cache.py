@@ -16,6 +16,7 @@ written again by the load that missed it. Nothing in the cache can make a load f
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import json
@@ -148,10 +149,8 @@ class PartCache:
                          **{name: getattr(part, name) for name in _ARRAYS})
             os.replace(tmp, target)
         except OSError:
-            try:
+            with contextlib.suppress(OSError, UnboundLocalError):
                 os.unlink(tmp)
-            except (OSError, UnboundLocalError):
-                pass
 
 
 def _clear_way(target: Path) -> None:

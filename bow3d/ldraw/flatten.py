@@ -15,20 +15,26 @@ ten files each using the next ten times are refused, not multiplied out.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Callable
 
 import numpy as np
 
 from bow3d.errors import LDrawError
-from bow3d.ldraw.budget import LoadBudget
-from bow3d.ldraw.files import UnsafeReference
-from bow3d.ldraw.colours import substitute_main_colour
-from bow3d.ldraw.parse import (MAX_COORDINATE_LDU, MAX_DIAGNOSTICS_PER_FILE, Diagnostic, LDrawFile, SubfileRef,
-                               normalise_name)
-from bow3d.ldraw.texmap import triangle_coords
 from bow3d.i18n import _
+from bow3d.ldraw.budget import LoadBudget
+from bow3d.ldraw.colours import substitute_main_colour
+from bow3d.ldraw.files import UnsafeReference
+from bow3d.ldraw.parse import (
+    MAX_COORDINATE_LDU,
+    MAX_DIAGNOSTICS_PER_FILE,
+    Diagnostic,
+    LDrawFile,
+    SubfileRef,
+    normalise_name,
+)
+from bow3d.ldraw.texmap import triangle_coords
 
 MAX_DEPTH = 64
 MISSING_COLOUR = 0x2FF00FF  # direct magenta: placeholders for missing files stand out

@@ -25,14 +25,14 @@ import tempfile
 import urllib.error
 import urllib.request
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import Callable
 
 from bow3d.errors import LDrawError
+from bow3d.i18n import _
 from bow3d.ldraw.library import LibraryError, check_library_folder
 from bow3d.ldraw.userlib import default_install_dir, record_installed
-from bow3d.i18n import _
 
 OFFICIAL_URL = "https://library.ldraw.org/library/updates/complete.zip"
 MAX_DOWNLOAD_BYTES = 1 << 30  # complete.zip is about 100 MB

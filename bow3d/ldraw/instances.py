@@ -16,9 +16,8 @@ and `InstanceTable[i]` builds the `PartInstance` the first time someone asks for
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable
 
 import numpy as np
 
@@ -121,7 +120,7 @@ class InstanceTable(Sequence):
     _built: list[PartInstance | None] = field(default_factory=list, repr=False)
 
     @classmethod
-    def empty(cls, colour_name: Callable[[int], str]) -> "InstanceTable":
+    def empty(cls, colour_name: Callable[[int], str]) -> InstanceTable:
         z = np.zeros(0, np.int32)
         return cls(z, np.zeros((0, 4, 4)), z, np.zeros(0, bool), np.zeros(0, bool), z, z, [], Origins(), Paths(),
                    colour_name)
@@ -162,7 +161,7 @@ class InstanceTable(Sequence):
         ids, names = self.name_ids()
         return np.asarray(names, dtype=object)[ids] if len(self) else np.zeros(0, object)
 
-    def keep(self, mask: np.ndarray) -> "InstanceTable":
+    def keep(self, mask: np.ndarray) -> InstanceTable:
         """A table of the rows where `mask` is true."""
         return InstanceTable(self.part[mask], self.transform[mask], self.colour[mask], self.inverted[mask],
                              self.missing[mask], self.origin[mask], self.path[mask], self.keys, self.origins,

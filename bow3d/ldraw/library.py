@@ -21,14 +21,14 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bow3d.bundled import STARTER_LIBRARY as BUNDLED_LIBRARY  # the checkout's, or the installed wheel's
 from bow3d.errors import LDrawError
+from bow3d.i18n import _
 from bow3d.ldraw.budget import LoadBudget
 from bow3d.ldraw.files import UnsafeReference, contained
 from bow3d.ldraw.parse import LDrawFile, normalise_name
 from bow3d.ldraw.userlib import installed_library
 
-from bow3d.bundled import STARTER_LIBRARY as BUNDLED_LIBRARY  # the checkout's, or the installed wheel's
-from bow3d.i18n import _
 _SEARCH_DIRS = ("parts", "p", "models")
 _UNOFFICIAL = "unofficial"
 RESOLUTIONS = ("normal", "high", "low")
@@ -109,7 +109,7 @@ class Library:
 
     @classmethod
     def from_env(cls, override: str | os.PathLike[str] | None = None, resolution: str = "normal",
-                 budget: LoadBudget | None = None) -> "Library":
+                 budget: LoadBudget | None = None) -> Library:
         """`override` (--library), else $LDRAWDIR, else the library `bow3d library install` installed, else the
         bundled starter library; checked (LibraryError)."""
         root, where = choose_library(override)

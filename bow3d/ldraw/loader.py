@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 from bow3d.errors import LDrawError
+from bow3d.i18n import _
 from bow3d.ldraw.budget import MAX_FILE_BYTES, BudgetExceeded, LoadBudget
 from bow3d.ldraw.cache import PartCache, content_hash
 from bow3d.ldraw.colours import ColourTable
@@ -25,10 +26,17 @@ from bow3d.ldraw.flatten import FlatPart, Flattener
 from bow3d.ldraw.instances import LOOSE
 from bow3d.ldraw.library import Library
 from bow3d.ldraw.model import Model, unknown_colours
-from bow3d.ldraw.parse import (Diagnostic, LDrawDocument, LDrawFile, check_readable, iter_lines, normalise_name,
-                               parse_document, parse_stream)
+from bow3d.ldraw.parse import (
+    Diagnostic,
+    LDrawDocument,
+    LDrawFile,
+    check_readable,
+    iter_lines,
+    normalise_name,
+    parse_document,
+    parse_stream,
+)
 from bow3d.ldraw.textures import find_textures
-from bow3d.i18n import _
 
 STREAM_ABOVE_BYTES = 8 * 1024 * 1024  # larger files are parsed line by line, never held whole
 

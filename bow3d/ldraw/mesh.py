@@ -73,7 +73,7 @@ class Mesh:
     optional_edges: np.ndarray = field(default_factory=lambda: np.zeros((0, 4), np.int32))
 
     @classmethod
-    def empty(cls) -> "Mesh":
+    def empty(cls) -> Mesh:
         return cls(
             positions=np.zeros((0, 3), np.float32),
             triangles=np.zeros((0, 3), np.int32),

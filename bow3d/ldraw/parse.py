@@ -20,17 +20,17 @@ from __future__ import annotations
 import base64
 import binascii
 import io
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import PurePosixPath
-from typing import Iterable, Iterator
 
 import numpy as np
 
 from bow3d.errors import LDrawError
+from bow3d.i18n import _
 from bow3d.ldraw.colour_defs import COLOUR_CODE_LIMIT, ColourDefinition, parse_colour_meta
 from bow3d.ldraw.texmap import TexMap, TexmapBlocks
-from bow3d.i18n import _
 
 LDRAW_SUFFIXES = (".ldr", ".mpd", ".dat", ".l3b")   # LDraw files: models, multi-part models, parts
 FLUSH_ROWS = 65536  # geometry rows converted to numpy per batch

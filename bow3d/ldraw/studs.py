@@ -65,7 +65,8 @@ def _inside_any(points: np.ndarray, owners: np.ndarray, boxes: np.ndarray, box_o
     gx = lo[box_id, 0] + local % width
     gy = lo[box_id, 1] + local // width
     point_cells = np.floor(points[:, :2] / cell).astype(np.int64)
-    key = lambda x, y: (x + 2**20) * 2**21 + (y + 2**20)
+    def key(x, y):
+        return (x + 2**20) * 2**21 + (y + 2**20)
     cell_keys = key(gx, gy)
     order = np.argsort(cell_keys, kind="stable")
     sorted_keys = cell_keys[order]

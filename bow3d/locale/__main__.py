@@ -19,7 +19,7 @@ from bow3d.i18n import DOMAIN, LANGUAGES, LOCALE_DIR
 from bow3d.locale import GLOSSARY, TRANSLATED_TERMS
 
 PACKAGE = LOCALE_DIR.parent
-STAMP = datetime.datetime(2026, 11, 24, tzinfo=datetime.timezone.utc)
+STAMP = datetime.datetime(2026, 11, 24, tzinfo=datetime.UTC)
 KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
 ENGLISH_NAMES = {"fr": "French"}
 HEADER = """bow3d's catalogue in {name}. Translators: keep every {{placeholder}} as it is, and say the game's

@@ -14,13 +14,24 @@ Layer: replay (imports ldraw, scene, world, rules and rulesets; never view or pa
 """
 
 from bow3d.replay.cache import CachedGeometry
-from bow3d.replay.digest import scene_digest
 from bow3d.replay.dice import EnteredDice, SeededDice
-from bow3d.replay.format import (FORMAT, SUFFIX, VERSION, GameEnd, Replay, ReplayEntry, ReplayHeader, ReplayWriter,
-                                 file_sha256, read_replay)
+from bow3d.replay.digest import scene_digest
+from bow3d.replay.format import (
+                                 FORMAT,
+                                 SUFFIX,
+                                 VERSION,
+                                 GameEnd,
+                                 Replay,
+                                 ReplayEntry,
+                                 ReplayHeader,
+                                 ReplayWriter,
+                                 file_sha256,
+                                 read_replay,
+)
 from bow3d.replay.log import BattleLog, battle_log
 from bow3d.replay.opened import OpenReplay, open_replay
-from bow3d.replay.pack import open_pack, write_pack
+from bow3d.replay.pack import open_pack
+from bow3d.replay.packing import write_pack
 from bow3d.replay.session import GameResult, Player, Session, ai_players, play_game
 from bow3d.replay.simulate import SimulationSummary, simulate
 from bow3d.replay.verify import VerifyResult, verify_replay

@@ -27,11 +27,11 @@ import numpy as np
 
 from bow3d.batch import Job, open_executor
 from bow3d.errors import UserInputError
+from bow3d.i18n import _
 from bow3d.replay.balance import wilson
 from bow3d.replay.opponents import NamedPlayers, check_opponents
 from bow3d.replay.session import DEFAULT_MAX_ROUNDS, side_ids
 from bow3d.replay.simulate import GameJob, GameRecord, GameTable, check_games, library_choice
-from bow3d.i18n import _
 
 ANCHOR = 1000.0        # the first player's rating
 ELO_SCALE = 400.0      # rating points for odds of 10 to 1

@@ -15,8 +15,7 @@ from typing import Any
 
 from bow3d.batch import Executor
 from bow3d.i18n import _, decimal, percent
-from bow3d.replay.balance import (BalanceRun, Candidate, army_costs, candidates, closeness, combine, compatible,
-                                  describe)
+from bow3d.replay.balance import BalanceRun, Candidate, army_costs, candidates, closeness, combine, compatible, describe
 from bow3d.replay.simulate import GameJob
 from bow3d.replay.variants import SceneEdit, apply_edits, describe_edits
 

@@ -16,10 +16,10 @@ from typing import Any
 import numpy as np
 
 from bow3d.errors import ReplayError, UserInputError
+from bow3d.i18n import _
 from bow3d.replay.format import seeded_chance
 from bow3d.replay.upgrade_v1 import GENERATOR
 from bow3d.rules.chance import ChanceRequest
-from bow3d.i18n import _
 
 CHANCE_STREAM = 0   # the stream of the game's seed that throws (1 + i: the i-th side's AI)
 MAX_SEED = 2 ** 63 - 1  # seeds are whole numbers from 0 to this (a replay header holds a signed 64-bit one)

@@ -46,13 +46,15 @@ from typing import Any, Literal, TextIO
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bow3d.errors import ReplayError, UserInputError
+from bow3d.i18n import _
 from bow3d.paths import open_exclusive
 from bow3d.replay import upgrade_v1
-from bow3d.replay.digest import file_sha256  # noqa: F401  (bow3d.replay re-exports it from here)
-from bow3d.replay.digest import scene_digest as digest_of_scene
-from bow3d.textformats import load_json_line
-from bow3d.i18n import _
+from bow3d.replay.digest import (
+    file_sha256,  # noqa: F401  (bow3d.replay re-exports it from here)
+    scene_digest as digest_of_scene,
+)
 from bow3d.scene.pydantic_words import problem
+from bow3d.textformats import load_json_line
 
 FORMAT = "bow3d-replay"
 VERSION = 3
@@ -260,7 +262,7 @@ class ReplayWriter:
         self.header = ReplayHeader(
             scene=Path(relative).as_posix(), scene_digest=SceneDigest(**scene_digest), ruleset=ruleset, seed=int(seed),
             chance=ChanceSource(**chance), players=dict(players), ai=ai, sight=sight,
-            created=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+            created=datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
             max_rounds=max_rounds, library=library)
         try:  # created exclusively, never through a link; flushed line by line (a crash keeps the lines)
             self._file: TextIO | None = open_exclusive(self.path, "w")

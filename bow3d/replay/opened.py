@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from bow3d.errors import Bow3dError, ReplayError, RulesError
+from bow3d.i18n import _
 from bow3d.replay.digest import check_scene_digest
 from bow3d.replay.format import Replay, read_replay, resolve_scene
 from bow3d.replay.pack import PackContents, is_pack, open_pack
@@ -27,7 +28,6 @@ from bow3d.replay.session import prepare_geometry
 from bow3d.rules import Game
 from bow3d.rules.events import Event
 from bow3d.rules.ruleset import RULESETS, Ruleset, UnknownRuleset
-from bow3d.i18n import _
 
 LEGACY_SIGHT_METHOD = "surface-samples-1"  # bow3d.world.sight.LEGACY_SIGHT_METHOD (the world is imported lazily)
 

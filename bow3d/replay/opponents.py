@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from bow3d.errors import UserInputError
-from bow3d.replay.session import ai_players, ruleset_for, side_ids
 from bow3d.i18n import _
+from bow3d.replay.session import ai_players, ruleset_for, side_ids
 
 
 def header_word(player: Any) -> str:

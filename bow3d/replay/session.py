@@ -20,15 +20,15 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
+from bow3d.errors import ReplayError, RulesError
+from bow3d.i18n import _
 from bow3d.replay.cache import CachedGeometry
 from bow3d.replay.dice import SeededDice
 from bow3d.rules import Game
 from bow3d.rules.chance import ChanceRequest
 from bow3d.rules.events import Event
-from bow3d.errors import ReplayError, RulesError
 from bow3d.rules.records import Action, plain
 from bow3d.rules.ruleset import RULESETS, Ruleset
-from bow3d.i18n import _
 
 DEFAULT_MAX_ROUNDS = 30
 DEFAULT_MAX_RECORDS = 20_000  # a guard against a player that never ends its turn

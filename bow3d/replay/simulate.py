@@ -22,12 +22,12 @@ from typing import IO, Any
 
 from bow3d.batch import Executor, Job, Spool, open_executor
 from bow3d.errors import SceneError, UserInputError
+from bow3d.i18n import _, integer
 from bow3d.paths import free_path, make_folder
 from bow3d.replay.format import SUFFIX, ReplayWriter, file_sha256, library_kind, sight_method
 from bow3d.replay.opponents import header_word
 from bow3d.replay.session import DEFAULT_MAX_ROUNDS, play_game, prepare_geometry, side_ids
 from bow3d.replay.variants import SceneEdit, apply_edits
-from bow3d.i18n import _, integer
 
 GeometryFactory = Callable[[Any], Any]
 PlayersFactory = Callable[[Any, int], dict]     # (scene, seed) -> {side: player}; picklable (module level)
@@ -196,7 +196,7 @@ class GameTable:
             out = None
         else:
             out = free_replay_path(Path(job.replays_dir), f"{Path(job.scene).stem}-seed{seed}")
-            names = {side: "ai" for side in side_ids(scene)} if players is None else \
+            names = dict.fromkeys(side_ids(scene), "ai") if players is None else \
                 {side: header_word(p) for side, p in players.items()}
             with ReplayWriter(out, scene, seed, names, max_rounds=job.max_rounds, sight=sight_method(self.geometry),
                               library=_library_of(self.geometry)) as writer:
@@ -316,7 +316,7 @@ def simulate(scene_path: str | os.PathLike, games: int, seed: int = 1, replays_d
     spool = None
     if results_file is not None or keep_results:
         spool = Spool(GameRecord.to_line, GameRecord.from_line, results_file, force=force)
-    summary = SimulationSummary(str(scene_path), games, {side: 0 for side in side_ids(scene)},
+    summary = SimulationSummary(str(scene_path), games, dict.fromkeys(side_ids(scene), 0),
                                 results=spool if spool is not None else [], first_seed=seed)
     own = executor is None
     start = time.perf_counter()

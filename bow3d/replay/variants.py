@@ -64,7 +64,7 @@ def _unit(data: dict[str, Any], unit_id: str) -> dict[str, Any]:
         if unit["id"] == unit_id:
             return unit
     raise SceneError(_("no unit '{unit_id}' in the scene (units: {value})")
-                     .format(unit_id=unit_id, value=', '.join((u['id'] for u in data['units']))))
+                     .format(unit_id=unit_id, value=', '.join(u['id'] for u in data['units'])))
 
 
 def apply_edits(scene: Any, edits: tuple[SceneEdit, ...]) -> Any:

@@ -23,8 +23,7 @@ the words.
 
 from __future__ import annotations
 
-from bow3d.rules.chance import (CardDraw, ChanceRequest, ChanceSpec, Dice, Roll, Shuffle, register_spec,
-                                spec_from_record)
+from bow3d.rules.chance import CardDraw, ChanceRequest, ChanceSpec, Dice, Roll, Shuffle, register_spec, spec_from_record
 from bow3d.rules.events import Event, EventKind, EventSchema, FieldSpec, Narrator, event_from_record
 from bow3d.rules.game import Game
 from bow3d.rules.geometry import Cell, Contact, Geometry, SightReport

@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from bow3d.errors import RulesError
-from bow3d.rules.records import Action, frozen, plain
 from bow3d.i18n import _
+from bow3d.rules.records import Action, frozen, plain
 
 Draw = Callable[[], float]   # uniform floats in [0, 1), from the session's generator
 MAX_SIDES = 1000             # a die has at most this many faces
@@ -125,7 +125,7 @@ class Dice(ChanceSpec):
         if self.sides ** self.count > MAX_ENUMERATION:
             raise ValueError(f"{self.count}d{self.sides} has too many outcomes to enumerate")
         p = 1.0 / self.sides ** self.count
-        return {faces: p for faces in itertools.product(range(1, self.sides + 1), repeat=self.count)}
+        return dict.fromkeys(itertools.product(range(1, self.sides + 1), repeat=self.count), p)
 
     def kept(self, outcome: tuple[int, ...]) -> int:
         """The value the throw counts for under `keep` ('all' counts as the sum)."""

@@ -24,16 +24,14 @@ from typing import Annotated, Any, Union
 
 from pydantic import Discriminator, Tag, TypeAdapter
 
+from bow3d.i18n import _
 from bow3d.rules.ruleset import RULESETS, Ruleset, UnknownRuleset
 from bow3d.rulesets.blaze_of_glory import RULESET as BLAZE_OF_GLORY
 from bow3d.rulesets.bow import RULESET as BOW
 from bow3d.rulesets.bow.french import FRENCH_RULESET as BOW_FR
 from bow3d.rulesets.war_of_bros import RULESET as WAR_OF_BROS
-from bow3d.scene import Scene, SceneIssue
-from bow3d.scene import load_scene as _load_generic_scene
-from bow3d.scene import parse_scene as _parse_generic_scene
+from bow3d.scene import Scene, SceneIssue, load_scene as _load_generic_scene, parse_scene as _parse_generic_scene
 from bow3d.scene.model import DEFAULT_RULESET
-from bow3d.i18n import _
 
 BUILT_IN: tuple[Ruleset, ...] = (BOW, BOW_FR, WAR_OF_BROS, BLAZE_OF_GLORY)
 for _ruleset in BUILT_IN:

@@ -9,8 +9,14 @@ with them). Public surface:
     save_scene(scene, "copy.yaml")           # round-trips through load_scene
 """
 
-from bow3d.scene.checks import (battlefield_extent, check_battlefield, check_files, check_references,
-                                side_colour_warnings, validate_scene)
+from bow3d.scene.checks import (
+                                battlefield_extent,
+                                check_battlefield,
+                                check_files,
+                                check_references,
+                                side_colour_warnings,
+                                validate_scene,
+)
 from bow3d.scene.io import UPGRADES, SceneIssue, SceneSchema, format_scene, load_scene, parse_scene, save_scene
 from bow3d.scene.model import FORMAT, Door, RulesetChoice, Scene, Side, Unit, Vehicle
 

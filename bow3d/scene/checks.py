@@ -17,11 +17,11 @@ from typing import Any
 import numpy as np
 
 from bow3d.errors import Bow3dError, SceneError
+from bow3d.i18n import _
 from bow3d.ldraw import Library, load_model
 from bow3d.scene.issues import FieldPath, LineMap, SceneIssue, raise_issues
-from bow3d.scene.paths import ScenePathRefused, confined_path, resolve_model
 from bow3d.scene.model import Scene
-from bow3d.i18n import _
+from bow3d.scene.paths import ScenePathRefused, confined_path, resolve_model
 
 STUD_LDU = 20.0
 

@@ -30,8 +30,7 @@ import numpy as np
 
 from bow3d.i18n import _
 from bow3d.ldraw import Model
-from bow3d.scene import equipment as eq
-from bow3d.scene import kinds
+from bow3d.scene import equipment as eq, kinds
 from bow3d.scene.structure import Placement, Slot, Structure, meta_commands, world_transform
 
 STUD_LDU = 20.0
@@ -60,7 +59,7 @@ class Figure:
     titles: list[str] = field(default_factory=list)  # descriptions of headgear and held equipment
     vehicle_kind: str = ""  # 'horse' | 'car'
     seats: int = 0
-    occupants: list["Figure"] = field(default_factory=list)
+    occupants: list[Figure] = field(default_factory=list)
     steering: np.ndarray | None = None  # world point of the steering wheel
     aboard: bool = False
     torso: int = -1

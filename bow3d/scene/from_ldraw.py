@@ -23,18 +23,25 @@ from pathlib import Path
 import numpy as np
 
 from bow3d.errors import SceneError, UserInputError
+from bow3d.i18n import _, semicolon
 from bow3d.ldraw import LDRAW_TO_WORLD, Library, Model, load_model
 from bow3d.ldraw.colours import EDGE_OF
 from bow3d.paths import check_new, write_new
 from bow3d.scene import equipment as eq
 from bow3d.scene.checks import check_references
-from bow3d.scene.figures import (COLOUR_SIDES, STUD_LDU, UNASSIGNED, Figure, _world_points, find_figures_explained,
-                                 side_from_name)
+from bow3d.scene.figures import (
+    COLOUR_SIDES,
+    STUD_LDU,
+    UNASSIGNED,
+    Figure,
+    _world_points,
+    find_figures_explained,
+    side_from_name,
+)
 from bow3d.scene.io import save_scene
 from bow3d.scene.model import ID_PATTERN, Scene, Side, Unit, Vehicle
 from bow3d.scene.structure import Structure, model_structure
 from bow3d.textformats import format_path
-from bow3d.i18n import _, semicolon
 
 
 @dataclass

@@ -20,14 +20,14 @@ import yaml
 from pydantic import ValidationError
 
 from bow3d.errors import SceneError, UserInputError
+from bow3d.i18n import N_, _, decimal, marked
 from bow3d.ldraw.parse import LDRAW_SUFFIXES
 from bow3d.paths import write_new
 from bow3d.scene.checks import check_battlefield, check_files as files_check, check_references
 from bow3d.scene.issues import LineMap, SceneIssue, raise_issues
-from bow3d.textformats import load_yaml_document
 from bow3d.scene.model import FORMAT, FORMAT_NAME, FORMAT_VERSION, Scene
-from bow3d.i18n import N_, _, decimal, marked
 from bow3d.scene.pydantic_words import problem
+from bow3d.textformats import load_yaml_document
 
 # Upgrade steps: UPGRADES[n] turns a bow3d-scene/n document (a plain dict) into bow3d-scene/n+1.
 # /1 is the first format, so there is none yet; the loader applies them in order.

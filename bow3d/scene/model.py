@@ -12,7 +12,6 @@ is an error that names the field, never a silent default.
 from __future__ import annotations
 
 import math
-import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -48,7 +47,7 @@ class Side(_Strict):
     colour: int = Field(0, ge=0)
 
     @model_validator(mode="after")
-    def _name_defaults_to_id(self) -> "Side":
+    def _name_defaults_to_id(self) -> Side:
         if not self.name:
             object.__setattr__(self, "name", self.id)
         return self

@@ -19,13 +19,13 @@ from pathlib import Path, PurePosixPath
 import numpy as np
 
 from bow3d.errors import SceneError
+from bow3d.i18n import _, integer
 from bow3d.ldraw import LDRAW_TO_WORLD, Library, Model
 from bow3d.ldraw.budget import MAX_FILE_BYTES
 from bow3d.ldraw.files import open_capped, read_capped
 from bow3d.ldraw.flatten import MAX_DEPTH, group_rows, ref_matrices
 from bow3d.ldraw.library import UnsafeReference
 from bow3d.ldraw.parse import LDrawFile, normalise_name, parse_document
-from bow3d.i18n import _, integer
 
 
 @dataclass
@@ -46,13 +46,13 @@ class Placement:
 
     name: str  # sub-model name as referenced, normalised ('blue-rifleman.ldr')
     file: LDrawFile
-    parent: "Placement | None"
+    parent: Placement | None
     source: str  # the file holding the type-1 line that placed it ('' for the root)
     line: int  # that line (0 for the root)
     transform: np.ndarray  # (4, 4) LDraw-frame matrix of the sub-model in the main model (world_transform())
     meta_before: list[tuple[int, str]] = field(default_factory=list)
     slots: list[Slot] = field(default_factory=list)  # parts placed directly in it
-    children: list["Placement"] = field(default_factory=list)
+    children: list[Placement] = field(default_factory=list)
 
     def all_slots(self) -> list[Slot]:
         """Every part instance under this placement, at any depth (its own parts first, then its sub-models')."""
@@ -61,7 +61,7 @@ class Placement:
             out += child.all_slots()
         return out
 
-    def descendants(self) -> list["Placement"]:
+    def descendants(self) -> list[Placement]:
         out = []
         for child in self.children:
             out += [child] + child.descendants()

@@ -127,7 +127,7 @@ def _sides_panel(canvas: Canvas, base: dict, after: dict | None, sides: list[str
     bar = min(70.0, group / (len(runs) + 1.5))
     for s, side in enumerate(sides):
         centre = x0 + group * (s + 0.5)
-        for r, (label, run) in enumerate(runs):
+        for r, (_label, run) in enumerate(runs):
             data = run["sides"][side]
             left = centre + (r - len(runs) / 2) * bar + 4
             rgb = colours[side] if r == 0 else _lighter(colours[side])

@@ -19,8 +19,14 @@ from functools import lru_cache
 
 import numpy as np
 
-from bow3d.view.brick_roll_animation import (BRICK_SPACING_LDU, MAX_BRICKS_SHOWN, ROW_DELAY_S, ROW_SPACING_LDU,
-                                             STAGGER_S, RollTray)
+from bow3d.view.brick_roll_animation import (
+    BRICK_SPACING_LDU,
+    MAX_BRICKS_SHOWN,
+    ROW_DELAY_S,
+    ROW_SPACING_LDU,
+    STAGGER_S,
+    RollTray,
+)
 
 CM_PER_LDU = 0.04  # Bullet works in centimetres: a 2x2 brick is 1.6 x 1.6 x 0.96 cm
 BRICK_CM = (1.6, 1.6, 0.96)
@@ -120,7 +126,7 @@ class PhysicsRollTray(RollTray):
             return super()._show_bricks(rolls, seconds, seed, rgbs)
         settled = []
         node = iter(self.bricks)
-        for k, (roll, plan) in enumerate(zip(rolls, plans)):
+        for k, (_roll, plan) in enumerate(zip(rolls, plans)):
             width = len(plan)
             start = k * ROW_DELAY_S * 2
             for i, throw in enumerate(plan):

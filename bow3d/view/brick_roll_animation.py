@@ -22,7 +22,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from bow3d.i18n import _, ngettext
-
 from bow3d.view.timeline import ThrowShown
 
 BRICK_SPACING_LDU = 56.0

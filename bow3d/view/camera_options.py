@@ -14,8 +14,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from bow3d.errors import UserInputError
-from bow3d.view.offscreen import CameraPose
 from bow3d.i18n import _
+from bow3d.view.offscreen import CameraPose
 
 STUD = 20.0
 SHOULDER_BACK_LDU, SHOULDER_SIDE_LDU, SHOULDER_UP_LDU = 170.0, 50.0, 70.0

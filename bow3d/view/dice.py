@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 
@@ -186,7 +186,7 @@ def _numbering(normals: np.ndarray) -> np.ndarray:
     return values
 
 
-@lru_cache(maxsize=None)
+@cache
 def die_shape(sides: int) -> DieShape:
     """The d`sides` (one of DIE_SIDES), numbered, at its circumradius in LDU."""
     unit_vertices, normals = _solid(sides)
@@ -318,7 +318,7 @@ def symmetry(sides: int, value: int, shown: int, rotation: np.ndarray | None = N
     return turns[int(np.argmax([(rotation @ turn @ reading)[1] for turn in turns]))]
 
 
-@lru_cache(maxsize=None)
+@cache
 def symmetries(sides: int, value: int, shown: int) -> tuple[np.ndarray, ...]:
     """Every turn of the d`sides` onto itself that brings `value`'s reading direction where `shown`'s is."""
     shape = die_shape(sides)

@@ -19,8 +19,16 @@ from functools import lru_cache
 import numpy as np
 
 from bow3d.view.brick_physics import CM_PER_LDU, GRAVITY_CM, bullet_available
-from bow3d.view.dice import (STEP_S, DieThrow, axis_angle, die_shape, is_polyhedral, keyframed_throw, read_value,
-                             symmetry)
+from bow3d.view.dice import (
+    STEP_S,
+    DieThrow,
+    axis_angle,
+    die_shape,
+    is_polyhedral,
+    keyframed_throw,
+    read_value,
+    symmetry,
+)
 
 FLIGHT_S = 2.4  # simulated seconds of one throw
 SUBSTEPS = 32  # per frame: a die falling 1 m/s sinks at most 0.3 mm into the tray in one substep

@@ -25,10 +25,23 @@ from typing import Any
 import numpy as np
 
 from bow3d.view import cards as deck
-from bow3d.view.brick_roll_animation import (BRICK_SPACING_LDU, MAX_BRICKS_SHOWN, ROW_DELAY_S, ROW_SPACING_LDU,
-                                             STAGGER_S, brick_poses)
-from bow3d.view.dice import (CIRCUMRADIUS_LDU, COUNTER_HEIGHT_LDU, COUNTER_RADIUS_LDU, counter_triangles,
-                             die_shape, is_polyhedral, kept)
+from bow3d.view.brick_roll_animation import (
+    BRICK_SPACING_LDU,
+    MAX_BRICKS_SHOWN,
+    ROW_DELAY_S,
+    ROW_SPACING_LDU,
+    STAGGER_S,
+    brick_poses,
+)
+from bow3d.view.dice import (
+    CIRCUMRADIUS_LDU,
+    COUNTER_HEIGHT_LDU,
+    COUNTER_RADIUS_LDU,
+    counter_triangles,
+    die_shape,
+    is_polyhedral,
+    kept,
+)
 from bow3d.view.dice_physics import die_throw
 from bow3d.view.timeline import ThrowShown
 

@@ -26,8 +26,21 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from bow3d.view.offscreen import CameraPose
-from bow3d.view.timeline import (STUD_LDU, Attacked, Died, Moved, Narrated, Pose, RollsShown, RoundStarted, Step,
-                                 ThrowShown, Timeline, Treated, VehicleMoved)
+from bow3d.view.timeline import (
+    STUD_LDU,
+    Attacked,
+    Died,
+    Moved,
+    Narrated,
+    Pose,
+    RollsShown,
+    RoundStarted,
+    Step,
+    ThrowShown,
+    Timeline,
+    Treated,
+    VehicleMoved,
+)
 
 HEAD_LDU = 76.0  # head centre above the ground for a minifig (design.md head point)
 VEHICLE_EYE_LDU = 40.0
@@ -381,7 +394,7 @@ def _keep(steps: tuple[Step, ...], durations: np.ndarray, max_seconds: float) ->
     for i in range(len(steps) - 1):  # what kills (an attack, a vehicle's crash) stays with the death
         if not isinstance(steps[i].beat, Died) and isinstance(steps[i + 1].beat, Died):
             priority[i] = max(priority[i], 5)
-    for level in range(0, 5):  # hits, deaths and round starts are never left out
+    for level in range(5):  # hits, deaths and round starts are never left out
         excess = float(durations[keep].sum()) - max_seconds
         if excess <= 0:
             break

@@ -8,6 +8,7 @@ so it encodes while the next frame renders. Frames go in as the offscreen buffer
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 import numpy as np
@@ -83,7 +84,7 @@ class Mp4Writer:
             output_params=[*filters, "-preset", preset, "-crf", str(crf), "-movflags", "+faststart"])
         try:
             self._gen.send(None)
-        except Exception as error:  # ffmpeg missing or refusing its arguments
+        except Exception as error:  # noqa: BLE001 (ffmpeg missing or refusing its arguments)
             raise Bow3dError(_("{path}: cannot start the video encoder (ffmpeg from imageio-ffmpeg): "
                                "{error}").format(path=self.path, error=error)) from None
 
@@ -94,7 +95,7 @@ class Mp4Writer:
                              f"({self.size[0]}x{self.size[1]}x3)")
         try:
             self._gen.send(data)
-        except Exception as error:
+        except Exception as error:  # noqa: BLE001 (whatever stopped ffmpeg's pipe)
             raise Bow3dError(_("{path}: the video encoder stopped: {error}").format(path=self.path, error=error)) from None
         self.frames += 1
 
@@ -103,7 +104,7 @@ class Mp4Writer:
             self._gen.close()
             self._gen = None
 
-    def __enter__(self) -> "Mp4Writer":
+    def __enter__(self) -> Mp4Writer:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -162,10 +163,8 @@ class GifWriter:
         if self._process is None:
             return
         process, self._process = self._process, None
-        try:
+        with contextlib.suppress(OSError):
             process.stdin.close()
-        except OSError:
-            pass
         error = process.stderr.read().decode(errors="replace").strip()
         process.stderr.close()
         if process.wait() != 0:

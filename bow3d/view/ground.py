@@ -48,7 +48,7 @@ class GroundHeights:
 
     @classmethod
     def from_mesh(cls, positions: np.ndarray, triangles: np.ndarray, detail: np.ndarray | None = None,
-                  default_z: float = 0.0) -> "GroundHeights":
+                  default_z: float = 0.0) -> GroundHeights:
         """From a Mesh's arrays: positions (V, 3), triangles (T, 3) int, detail (T,) bool (dropped)."""
         triangles = np.asarray(triangles)
         if detail is not None:

@@ -34,10 +34,10 @@ from panda3d.core import (
 )
 
 from bow3d.errors import Bow3dError
+from bow3d.i18n import _
 from bow3d.paths import new_file_name
 from bow3d.view.choices import VIEWS
 from bow3d.view.detail import set_detail_by_size
-from bow3d.i18n import _
 
 SKY = (0.70, 0.80, 0.90, 1.0)
 # MSAA samples per pixel in stills (issue 13 looks). Not the default of a renderer: on software GL (llvmpipe)
@@ -147,7 +147,7 @@ class OffscreenRenderer:
         for module in ("p3headlessgl", "pandagl", "p3tinydisplay"):
             try:
                 pipe = selection.make_module_pipe(module)
-            except Exception as error:  # a module that cannot load is simply not this machine's
+            except Exception as error:  # noqa: BLE001 (a module that cannot load is simply not this machine's)
                 errors.append(f"{module}: {error}")
                 continue
             if pipe is None or not pipe.is_valid():

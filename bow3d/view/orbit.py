@@ -28,14 +28,14 @@ class OrbitCamera:
     fov_deg: float = 40.0
 
     @classmethod
-    def from_pose(cls, pose: CameraPose) -> "OrbitCamera":
+    def from_pose(cls, pose: CameraPose) -> OrbitCamera:
         offset = np.subtract(pose.position, pose.target)
         distance = float(np.linalg.norm(offset))
         yaw = math.degrees(math.atan2(offset[1], offset[0]))
         pitch = math.degrees(math.asin(max(-1.0, min(1.0, offset[2] / distance))))
         return cls(tuple(pose.target), yaw, pitch, distance, pose.fov_deg).clamped()
 
-    def clamped(self) -> "OrbitCamera":
+    def clamped(self) -> OrbitCamera:
         return replace(self, pitch_deg=min(MAX_PITCH_DEG, max(MIN_PITCH_DEG, self.pitch_deg)),
                        distance_ldu=max(MIN_DISTANCE_LDU, self.distance_ldu), yaw_deg=self.yaw_deg % 360.0)
 
@@ -49,14 +49,14 @@ class OrbitCamera:
         position = np.asarray(self.target) + self.direction * self.distance_ldu
         return CameraPose(tuple(float(v) for v in position), tuple(float(v) for v in self.target), self.fov_deg)
 
-    def orbit(self, d_yaw_deg: float, d_pitch_deg: float) -> "OrbitCamera":
+    def orbit(self, d_yaw_deg: float, d_pitch_deg: float) -> OrbitCamera:
         return replace(self, yaw_deg=self.yaw_deg + d_yaw_deg, pitch_deg=self.pitch_deg + d_pitch_deg).clamped()
 
-    def zoom(self, factor: float) -> "OrbitCamera":
+    def zoom(self, factor: float) -> OrbitCamera:
         """factor < 1 moves closer."""
         return replace(self, distance_ldu=self.distance_ldu * factor).clamped()
 
-    def pan(self, right: float, forward: float) -> "OrbitCamera":
+    def pan(self, right: float, forward: float) -> OrbitCamera:
         """Move the target on the ground plane by fractions of the distance (screen right / away)."""
         yaw = math.radians(self.yaw_deg)
         away = np.array([-math.cos(yaw), -math.sin(yaw), 0.0])
@@ -65,7 +65,7 @@ class OrbitCamera:
         target = np.asarray(self.target) + (side * right + away * forward) * step
         return replace(self, target=tuple(float(v) for v in target))
 
-    def preset(self, view: str, bounds: np.ndarray, aspect: float, direction=None) -> "OrbitCamera":
+    def preset(self, view: str, bounds: np.ndarray, aspect: float, direction=None) -> OrbitCamera:
         """One of the named views framing `bounds` (or the view from `direction`, when given)."""
         from bow3d.view.offscreen import pose_for_view
 

@@ -194,13 +194,12 @@ def open_replay_viewer(replay_path: str | Path) -> None:
     Raises ReplayError for a broken replay and RenderUnavailable where no window can open
     (without a display, render a video with `bow3d replay FILE --video out.mp4`).
     """
-    from bow3d.view.video import load_timeline
-    from bow3d.view.viewer import open_base
-
     import os
     import sys
 
     from bow3d.view.offscreen import RenderUnavailable
+    from bow3d.view.video import load_timeline
+    from bow3d.view.viewer import open_base
 
     scene, timeline, opened = load_timeline(replay_path)
     hint = f"film the replay instead: bow3d replay {replay_path} --video replay.mp4"

@@ -25,6 +25,7 @@ import numpy as np
 from panda3d.core import NodePath, TransparencyAttrib
 
 from bow3d.errors import SceneError
+from bow3d.i18n import _
 from bow3d.ldraw import Library, Model, load_model
 from bow3d.scene.seats import read_seats
 from bow3d.view import markers
@@ -33,7 +34,6 @@ from bow3d.view.ground import GroundHeights
 from bow3d.view.scene_graph import attach_batches
 from bow3d.view.still import attach_model
 from bow3d.world.bodies import FEET_SLAB_LDU
-from bow3d.i18n import _
 
 STUD = 20.0
 BASE_PLATE_LDU = 4.6  # a unit's base (rulesets that play on bases) drawn this thick: over the studs
@@ -415,7 +415,7 @@ def _load(path: Path, library: Library, what: str) -> Model:
         return load_model(path, library)
     except SceneError:
         raise
-    except Exception as error:  # LDrawError already names the file
+    except Exception as error:  # noqa: BLE001 (LDrawError already names the file)
         raise SceneError(_("{what}: {error}").format(what=what, error=error)) from None
 
 

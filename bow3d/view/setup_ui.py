@@ -32,8 +32,8 @@ from pathlib import Path
 import numpy as np
 
 from bow3d.errors import UserInputError
-from bow3d.paths import write_new
 from bow3d.i18n import _, ngettext
+from bow3d.paths import write_new
 from bow3d.rulesets import ruleset_of
 from bow3d.view import markers
 
@@ -253,9 +253,8 @@ class SetupUI:
     def on_save(self) -> Path | None:
         """Write the scene to `out`: a new file; an existing one only with `force`, or when asked twice in a
         window (without a window, UserInputError: the command exits 2)."""
-        from bow3d.scene import save_scene
-
         from bow3d.errors import Bow3dError
+        from bow3d.scene import save_scene
 
         try:
             scene, copies = self.to_save()

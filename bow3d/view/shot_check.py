@@ -88,9 +88,7 @@ def subjects_of(film: ShotList, index: int) -> tuple[str, ...]:
     beat = step.beat
     if isinstance(beat, Attacked):
         ids = (beat.firer, beat.target)
-    elif isinstance(beat, Died):
-        ids = (beat.unit,)
-    elif isinstance(beat, Moved):
+    elif isinstance(beat, (Died, Moved)):
         ids = (beat.unit,)
     elif isinstance(beat, VehicleMoved):
         ids = (beat.vehicle,)

@@ -13,8 +13,19 @@ from dataclasses import replace
 import numpy as np
 
 from bow3d.view.brick_roll_animation import first_in_view_s, is_bricks_only
-from bow3d.view.director import (FALL_S, HEAD_LDU, VEHICLE_EYE_LDU, FrameSpec, RollView, Shot, ShotList, Title,
-                                 Tracer, _pose, _smooth)
+from bow3d.view.director import (
+    FALL_S,
+    HEAD_LDU,
+    VEHICLE_EYE_LDU,
+    FrameSpec,
+    RollView,
+    Shot,
+    ShotList,
+    Title,
+    Tracer,
+    _pose,
+    _smooth,
+)
 from bow3d.view.timeline import Attacked, Died, Moved, Narrated, RollsShown, RoundStarted, Step, Treated, VehicleMoved
 
 

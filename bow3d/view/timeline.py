@@ -20,10 +20,9 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Union
+from typing import Any
 
 from bow3d.i18n import _, current, semicolon, speaking
-
 
 STUD_LDU = 20.0
 QUIET_RECORDS = ("end_turn", "roll", "decide")  # records that need no shot of their own
@@ -155,7 +154,7 @@ class Narrated:
     rolls: tuple[ThrowShown, ...] = ()
 
 
-Beat = Union[RoundStarted, Moved, VehicleMoved, Attacked, Treated, Died, RollsShown, Narrated]
+Beat = RoundStarted | Moved | VehicleMoved | Attacked | Treated | Died | RollsShown | Narrated
 
 
 @dataclass(frozen=True)

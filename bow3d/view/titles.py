@@ -135,7 +135,7 @@ class TitleOverlay:
             path.show()
 
     def hide(self) -> None:
-        for text, path in [*self.slots.values(), *self.roll_slots]:
+        for _text, path in [*self.slots.values(), *self.roll_slots]:
             path.hide()
         self.state.clear()
 

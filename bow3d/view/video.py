@@ -24,11 +24,11 @@ from typing import Any
 
 import numpy as np
 
-from bow3d.errors import Bow3dError, ReplayError
+from bow3d.errors import Bow3dError
+from bow3d.i18n import _
 from bow3d.view.director import ShotList, direct
 from bow3d.view.encoder import Mp4Writer, check_size, free_output
 from bow3d.view.timeline import Timeline, side_styles, timeline_from_replay
-from bow3d.i18n import _
 
 MAX_FILM_SECONDS = 90.0
 ANTIALIASED_QUALITIES = ("high",)  # film qualities drawn with multisampling (film_multisamples)
@@ -274,7 +274,6 @@ def write_film(renderer: FilmRenderer, out_path: str | Path | None, fps: int = 3
     from contextlib import ExitStack
 
     from bow3d.progress import bar as progress_bar
-
     from bow3d.view.encoder import GifWriter, quality_settings
 
     frames = clip_frames(renderer, fps, clip)

@@ -16,11 +16,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from bow3d.errors import UserInputError
-from bow3d.ldraw import Model
-from bow3d.units import LDU_PER_STUD as STUD
-from bow3d.units import convert
-from bow3d.world.raycast import BodyShape, SightMesh, TriangleScene, sight_mesh
 from bow3d.i18n import _
+from bow3d.ldraw import Model
+from bow3d.units import LDU_PER_STUD as STUD, convert
+from bow3d.world.raycast import BodyShape, SightMesh, TriangleScene, sight_mesh
 
 SAMPLES_PER_BODY = 1024    # points spread over a body's surface; a minifig shows about a fifth to any eye (>= 64)
 SAMPLE_STANDOFF_LDU = 0.05  # a sight line stops this short of its sample (a segment ending on a surface hits it)

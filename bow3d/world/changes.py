@@ -21,12 +21,12 @@ import math
 import numpy as np
 
 from bow3d.errors import UserInputError
+from bow3d.i18n import _
 from bow3d.units import LDU_PER_STUD as STUD
 from bow3d.world import plan
 from bow3d.world.bodies import BodySpec, body_pose, template_from_mesh
 from bow3d.world.materials import check_material
 from bow3d.world.raycast import box_mesh, merge_meshes
-from bow3d.i18n import _
 
 OBSTACLE = "obstacle"
 RECTANGLE_TOLERANCE = 1e-3  # |cos| between a footprint's two sides: above this it is no rectangle

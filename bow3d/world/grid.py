@@ -19,9 +19,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bow3d.units import LDU_PER_PLATE as PLATE_LDU
-from bow3d.units import LDU_PER_STUD as STUD
 from bow3d.i18n import _
+from bow3d.units import LDU_PER_PLATE as PLATE_LDU, LDU_PER_STUD as STUD
 
 STEP_TOLERANCE_LDU = 0.5
 PROBE_OFFSET_LDU = 6.0
@@ -69,7 +68,7 @@ class StudGrid:
     steps: dict[tuple[int, int], np.ndarray]  # direction -> (nx, ny) bool: the step from the cell is open
 
     @classmethod
-    def build(cls, world) -> "StudGrid":
+    def build(cls, world) -> StudGrid:
         lo, hi = world.bounds
         i0, j0 = math.floor(lo[0] / STUD), math.floor(lo[1] / STUD)
         nx, ny = max(math.ceil(hi[0] / STUD) - i0, 1), max(math.ceil(hi[1] / STUD) - j0, 1)

@@ -133,7 +133,7 @@ class MaterialTable:
 
     @classmethod
     def from_overrides(cls, overrides: Mapping[str, str] | None, rules: tuple[MaterialRule, ...] = DEFAULT_RULES,
-                       default: str = DEFAULT_MATERIAL) -> "MaterialTable":
+                       default: str = DEFAULT_MATERIAL) -> MaterialTable:
         """The table with a scene's `materials:` mapping (keys as in the module docstring)."""
         parts, part_colours, colours, bodies = {}, {}, {}, {}
         for key, material in dict(overrides or {}).items():

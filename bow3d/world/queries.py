@@ -13,12 +13,11 @@ import math
 import numpy as np
 
 from bow3d.errors import UserInputError
-from bow3d.units import LDU_PER_STUD as STUD
-from bow3d.units import from_unit, to_unit
+from bow3d.i18n import _
+from bow3d.units import LDU_PER_STUD as STUD, from_unit, to_unit
 from bow3d.world import plan
 from bow3d.world.raycast import CONTINUE_LDU, near_bodies
 from bow3d.world.report import Crossing
-from bow3d.i18n import _
 
 MEASURES = ("heads", "bases", "front_edge", "bodies", "centres")
 WITHIN = ("centres", "bases", "heads")

@@ -13,6 +13,7 @@ import numpy as np
 
 from bow3d.units import convert
 
+
 @dataclass(frozen=True)
 class Blocker:
     """Something that hides part of a target: decor (one placed part), a unit, a vehicle, a closed

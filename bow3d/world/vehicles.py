@@ -25,13 +25,12 @@ import math
 
 import numpy as np
 
+from bow3d.i18n import _
 from bow3d.sectors import sector_in_frame
-from bow3d.units import LDU_PER_PLATE as PLATE_LDU
-from bow3d.units import LDU_PER_STUD as STUD
+from bow3d.units import LDU_PER_PLATE as PLATE_LDU, LDU_PER_STUD as STUD
 from bow3d.world.bodies import footprint_corners
 from bow3d.world.raycast import CONTINUE_LDU, cast_bodies
 from bow3d.world.report import Contact
-from bow3d.i18n import _
 
 RAY_SPACING_LDU = 4.0
 RAY_LAYER_LDU = 6.0

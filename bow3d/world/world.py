@@ -16,20 +16,37 @@ from pathlib import Path
 import numpy as np
 
 from bow3d.errors import UserInputError
-from bow3d.ldraw import Library, Model, PartInstance, load_model
-from bow3d.units import LDU_PER_BRICK
-from bow3d.units import LDU_PER_STUD as STUD
-from bow3d.world import changes, plan, queries
-from bow3d.world.bodies import (SAMPLE_STANDOFF_LDU, BodySpec, Template, body_pose, facing_samples, footprint_corners,
-                                parse_base, template_from_mesh, template_from_model)
-from bow3d.world.materials import GLASS, STONE, UNIT, MaterialTable, classify_instances
-from bow3d.world.raycast import (CONTINUE_LDU, SightMesh, TriangleScene, box_exit, box_mesh, cast_bodies,
-                                 cast_merged, merged_bodies, near_bodies, sight_mesh)
-from bow3d.world.report import Blocker, Crossing, SightReport
-from bow3d.scene.seats import read_seats
-from bow3d.world.sight import SightMethod, silhouette_rays
-from bow3d.world.sight import sight_method as sight_method_named
 from bow3d.i18n import _
+from bow3d.ldraw import Library, Model, PartInstance, load_model
+from bow3d.scene.seats import read_seats
+from bow3d.units import LDU_PER_BRICK, LDU_PER_STUD as STUD
+from bow3d.world import changes, plan, queries
+from bow3d.world.bodies import (
+    SAMPLE_STANDOFF_LDU,
+    BodySpec,
+    Template,
+    body_pose,
+    facing_samples,
+    footprint_corners,
+    parse_base,
+    template_from_mesh,
+    template_from_model,
+)
+from bow3d.world.materials import GLASS, STONE, UNIT, MaterialTable, classify_instances
+from bow3d.world.raycast import (
+    CONTINUE_LDU,
+    SightMesh,
+    TriangleScene,
+    box_exit,
+    box_mesh,
+    cast_bodies,
+    cast_merged,
+    merged_bodies,
+    near_bodies,
+    sight_mesh,
+)
+from bow3d.world.report import Blocker, Crossing, SightReport
+from bow3d.world.sight import SightMethod, sight_method as sight_method_named, silhouette_rays
 
 CLOSE_STUDS = 1.0   # design.md: "close" = the hands can touch, within 1 stud, body to body
 MAX_GLASS_LAYERS = 8  # transparent surfaces a sight line goes on past (then the next one stops it)
@@ -134,7 +151,7 @@ class World:
     # ----- construction -------------------------------------------------------------------------
     @classmethod
     def from_scene(cls, scene, library: Library | None = None, keep_studs: bool = False,
-                   sight_method: str | SightMethod | None = None) -> "World":
+                   sight_method: str | SightMethod | None = None) -> World:
         """The world of a loaded scene (C1): the battlefield as decor, one body per unit and vehicle,
         occupants seated in their vehicles; sight measured by `sight_method` (bow3d.world.sight; None:
         the default; a replay's world is built with the method its header names). `keep_studs` puts the

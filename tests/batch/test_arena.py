@@ -64,9 +64,9 @@ def test_the_arena_command_refuses_an_unknown_player_with_exit_code_2(scene_path
 def test_mishaps_are_counted_from_the_records_only_for_piloted_vehicles():
     """BOW §3.6: a friend run over and a crash count against the side whose pilot drove; a drifting
     vehicle (no pilot, §3.3) steers nobody and a run-over enemy is no mishap."""
+    from bow3d.replay.simulate import Tally
     from bow3d.rules.events import Event
     from bow3d.rulesets.bow import CompulsoryMove, DriftMove
-    from bow3d.replay.simulate import Tally
 
     tally = Tally({"jeep": "blue", "blue-1": "blue", "red-1": "red"})
     tally(CompulsoryMove("blue-9"), [Event("collision", 1, {"vehicle": "jeep", "kind": "unit", "other": "red-1"}),

@@ -4,7 +4,6 @@ against the local one, heatmaps of every unit."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import signal
 import subprocess

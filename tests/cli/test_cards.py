@@ -12,8 +12,17 @@ import pytest
 from bow3d.cli import main
 from bow3d.commands.cards import page_paths
 from bow3d.view.pdf_pages import format_pdf
-from bow3d.view.unit_cards import (COLUMNS, PAPERS_MM, ROWS, card_origins, cards_of, page_size_px, px, sheet_table,
-                                   CARD_MM)
+from bow3d.view.unit_cards import (
+    CARD_MM,
+    COLUMNS,
+    PAPERS_MM,
+    ROWS,
+    card_origins,
+    cards_of,
+    page_size_px,
+    px,
+    sheet_table,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 VILLAGE = ROOT / "scenes" / "village.yaml"

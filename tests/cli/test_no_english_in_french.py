@@ -11,6 +11,7 @@ too: the same commands printing English (the French catalogue emptied) are caugh
 
 from __future__ import annotations
 
+import contextlib
 import gettext
 import re
 from pathlib import Path
@@ -46,10 +47,8 @@ def english_words(line: str) -> list[str]:
 
 def run_french(argv: list[str], capsys) -> list[str]:
     """The lines `bow3d --lang fr ARGV` prints (stdout and stderr)."""
-    try:
+    with contextlib.suppress(SystemExit):   # a refused scene: exit code 2, its words on stderr
         cli.main(["--lang", "fr", *argv])
-    except SystemExit:   # a refused scene: exit code 2, its words on stderr
-        pass
     captured = capsys.readouterr()
     return (captured.out + captured.err).splitlines()
 

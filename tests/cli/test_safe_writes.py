@@ -158,19 +158,17 @@ def test_no_permission_is_one_line(tmp_path, monkeypatch):
 
 def test_a_failing_writer_leaves_nothing_and_the_old_file_whole(tmp_path):
     (tmp_path / "a.txt").write_text("old")
-    with pytest.raises(RuntimeError):
-        with open_new(tmp_path / "a.txt", force=True) as handle:
-            handle.write("half of the new")
-            raise RuntimeError("the writer failed")
+    with pytest.raises(RuntimeError), open_new(tmp_path / "a.txt", force=True) as handle:
+        handle.write("half of the new")
+        raise RuntimeError("the writer failed")
     assert [p.name for p in tmp_path.iterdir()] == ["a.txt"] and (tmp_path / "a.txt").read_text() == "old"
 
 
 def test_a_file_appearing_meanwhile_is_not_replaced_without_force(tmp_path):
-    with pytest.raises(UserInputError, match="already exists"):
-        with new_file_name(tmp_path / "p.png") as tmp:
-            assert tmp.parent == tmp_path and tmp.suffix == ".png" and tmp.name.startswith(".p.png.")
-            tmp.write_bytes(b"new")
-            (tmp_path / "p.png").write_bytes(b"someone else's")
+    with pytest.raises(UserInputError, match="already exists"), new_file_name(tmp_path / "p.png") as tmp:
+        assert tmp.parent == tmp_path and tmp.suffix == ".png" and tmp.name.startswith(".p.png.")
+        tmp.write_bytes(b"new")
+        (tmp_path / "p.png").write_bytes(b"someone else's")
     assert [p.name for p in tmp_path.iterdir()] == ["p.png"] and (tmp_path / "p.png").read_bytes() == b"someone else's"
 
 

@@ -62,12 +62,12 @@ def _zip_bomb() -> bytes:
     """An entry whose positions member is 256 MB of zeros deflated to a few hundred KB (built once)."""
     if not _BOMB:
         out = io.BytesIO()
-        with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as archive:
-            with archive.open("positions.npy", "w", force_zip64=True) as member:
-                member.write(np.lib.format.magic(1, 0))
-                zeros = bytes(1 << 20)
-                for _ in range(256):
-                    member.write(zeros)
+        with (zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as archive,
+              archive.open("positions.npy", "w", force_zip64=True) as member):
+            member.write(np.lib.format.magic(1, 0))
+            zeros = bytes(1 << 20)
+            for _ in range(256):
+                member.write(zeros)
         _BOMB.append(out.getvalue())
     return _BOMB[0]
 

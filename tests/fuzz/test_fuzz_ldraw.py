@@ -26,8 +26,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
-from tests.fuzz.ldraw_inputs import (IDENTITY, nesting, placed_many_times, set_mpd,  # noqa: E402
-                                     shuffled, town_mpd)
+from tests.fuzz.ldraw_inputs import IDENTITY, nesting, placed_many_times, set_mpd, shuffled, town_mpd  # noqa: E402
 
 SEED = 20250101
 SECONDS = 5.0  # mutation fuzzing time in the child

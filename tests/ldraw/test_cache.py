@@ -12,8 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bow3d.ldraw import PartCache, default_cache_dir, load_model
-from bow3d.ldraw import Library
+from bow3d.ldraw import Library, PartCache, default_cache_dir, load_model
 from bow3d.ldraw.cache import CACHE_FORMAT
 from tests.conftest import write, write_library
 

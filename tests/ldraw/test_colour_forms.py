@@ -115,7 +115,7 @@ def test_every_colour_of_the_official_ldconfig_reads(official):
 
 
 def test_parse_colour_meta_is_the_one_reader():
-    d = parse_colour_meta("!COLOUR Trans_Clear CODE 47 VALUE #FCFCFC EDGE #C9C9C9 ALPHA 128".split(), 7)
+    d = parse_colour_meta(["!COLOUR", "Trans_Clear", "CODE", "47", "VALUE", "#FCFCFC", "EDGE", "#C9C9C9", "ALPHA", "128"], 7)
     assert (d.name, d.code, d.value, d.edge, d.alpha, d.line) == ("Trans_Clear", 47, (252, 252, 252), (201, 201, 201),
                                                                     128, 7)
     assert np.all(np.asarray(d.value) <= 255)

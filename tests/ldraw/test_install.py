@@ -14,8 +14,7 @@ from pathlib import Path
 import pytest
 
 from bow3d.cli import main
-from bow3d.ldraw import BUNDLED_LIBRARY, Library, load_model
-from bow3d.ldraw import install as installing
+from bow3d.ldraw import BUNDLED_LIBRARY, Library, install as installing, load_model
 from bow3d.ldraw.install import InstallError, install_library
 from tests.conftest import LDCONFIG, PARTS
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from bow3d.ldraw import load_model
 from tests.conftest import write
@@ -65,8 +64,8 @@ matrices = st.tuples(*[st.floats(-3, 3, allow_nan=False) for _ in range(9)]).fil
 @given(m=matrices, shift=st.tuples(*[st.integers(-500, 500) for _ in range(3)]))
 def test_any_invertible_placement_keeps_solids_outward(tmp_path_factory, m, shift):
     """BFC invariant: whatever the matrix (rotation, scale, mirror), a certified solid stays outward."""
-    from tests.conftest import write_library
     from bow3d.ldraw import Library
+    from tests.conftest import write_library
 
     root = tmp_path_factory.mktemp("lib")
     library = Library([write_library(root / "ldraw")])

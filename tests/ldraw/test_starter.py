@@ -12,8 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from bow3d.ldraw import BUNDLED_LIBRARY, Library, Model, load_model
 from bow3d.ldraw.colours import ColourTable
@@ -25,12 +24,8 @@ from bow3d.ldraw.starter.ldconfig import colour_table
 from bow3d.ldraw.starter.openings import OPENINGS, Opening
 
 BENCH = Path(__file__).resolve().parents[2].parent / "shared" / "bench" / "battlefield-5k.ldr"
-REQUIRED = """3811 3867 4186 3857 3005 3004 3622 3010 3009 3008 3003 3002 3001 3007 3006 2357 2454 3245c
-3024 3023 3710 3666 3460 3022 3021 3020 3795 3034 3958 3036 3035 3070b 3069b 3068b 3039 3040 3037 3038
-3062b 4073 3941 60594 60596 60623 3853 3854 3633 30136 30137 3470 3471 2435 6064 2423 2417 6082 6083
-973 973p01 3815 3816 3817 3818 3819 3820 3626b 3626bp01 3624 3844 3896 4485 3846 2586 3847 2530 2561
-2562 30141 4499 3849 3848 3959 4493c01 4600 6014 6015 3641 4624 3829c01 4079 3823""".split()
-REQUIRED_COLOURS = [*range(0, 29), *range(33, 48), 70, 71, 72, 78, 84, 85, 92, 191, 226, 272, 288, 308, 320,
+REQUIRED = ["3811", "3867", "4186", "3857", "3005", "3004", "3622", "3010", "3009", "3008", "3003", "3002", "3001", "3007", "3006", "2357", "2454", "3245c", "3024", "3023", "3710", "3666", "3460", "3022", "3021", "3020", "3795", "3034", "3958", "3036", "3035", "3070b", "3069b", "3068b", "3039", "3040", "3037", "3038", "3062b", "4073", "3941", "60594", "60596", "60623", "3853", "3854", "3633", "30136", "30137", "3470", "3471", "2435", "6064", "2423", "2417", "6082", "6083", "973", "973p01", "3815", "3816", "3817", "3818", "3819", "3820", "3626b", "3626bp01", "3624", "3844", "3896", "4485", "3846", "2586", "3847", "2530", "2561", "2562", "30141", "4499", "3849", "3848", "3959", "4493c01", "4600", "6014", "6015", "3641", "4624", "3829c01", "4079", "3823"]
+REQUIRED_COLOURS = [*range(29), *range(33, 48), 70, 71, 72, 78, 84, 85, 92, 191, 226, 272, 288, 308, 320,
                     326, 378, 484]
 STANDARD_MINIFIG = """0 Standard minifig, standing on y = 0, facing -Z
 1 4 0 -72 0 1 0 0 0 1 0 0 0 1 973p01.dat
@@ -53,7 +48,7 @@ def starter_names() -> list[str]:
     return sorted(p.name for p in (BUNDLED_LIBRARY / "parts").glob("*.dat"))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def load_part(root: str, name: str) -> Model:
     """A part file loaded on its own (memoised across tests)."""
     return load_model(Path(root) / "parts" / name, Library([Path(root)]), cache=False)

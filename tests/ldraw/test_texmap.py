@@ -64,7 +64,7 @@ def test_a_triangle_across_the_seam_is_not_drawn_backwards():
 
 
 def test_parse_texmap_words_and_errors():
-    t = parse_texmap("SPHERICAL 0 -20 0 -26 -20 0 0 -20 -26 180 175 61287p01rb.png GLOSSMAP g.png".split())
+    t = parse_texmap(["SPHERICAL", "0", "-20", "0", "-26", "-20", "0", "0", "-20", "-26", "180", "175", "61287p01rb.png", "GLOSSMAP", "g.png"])
     assert t.method == "SPHERICAL" and t.angles == (180.0, 175.0) and t.image == "61287p01rb.png"
     assert t.glossmap == "g.png"
     for bad in ("PLANAR 0 0 0 1 0 0 0 1", "WAVY 0 0 0 1 0 0 0 1 0 a.png", "PLANAR 0 0 0 1 0 0 0 x 0 a.png"):

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from bow3d.ldraw import Library, load_model
-from bow3d.ldraw import loader as loading
+from bow3d.ldraw import Library, load_model, loader as loading
 from tests.conftest import write
 
 MODEL = ("0 Model\n1 4 0 0 0 1 0 0 0 1 0 0 0 1 brickstud.dat\n1 1 40 0 0 1 0 0 0 1 0 0 0 1 odd.dat\n"

@@ -7,12 +7,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from bow3d.errors import ReplayError
-from bow3d.replay.format import ReplayWriter, read_replay
 from bow3d.replay.dice import SeededDice
+from bow3d.replay.format import ReplayWriter, read_replay
 from bow3d.replay.session import play_game
 from bow3d.replay.verify import verify_replay
 from bow3d.rules.flat import FlatGeometry
@@ -140,9 +139,9 @@ def test_truncated_replay_verifies_what_is_kept(recorded, tmp_path):
 
 def test_writer_and_game_agree_on_the_round_limit(scene_path, tmp_path):
     scene = load_scene(scene_path)
-    with ReplayWriter(tmp_path / "x.bowreplay", scene, 1, {"blue": "ai", "red": "ai"}, max_rounds=3) as writer:
-        with pytest.raises(ValueError, match="max_rounds"):
-            play_game(scene, flat(scene), None, 1, writer=writer, max_rounds=4)
+    with (ReplayWriter(tmp_path / "x.bowreplay", scene, 1, {"blue": "ai", "red": "ai"}, max_rounds=3) as writer,
+          pytest.raises(ValueError, match="max_rounds")):
+        play_game(scene, flat(scene), None, 1, writer=writer, max_rounds=4)
 
 
 def test_s2_1_brick_roll_counts_bricks_on_edge():

@@ -6,12 +6,12 @@ import dataclasses
 
 import numpy as np
 
-from bow3d.rules import Game
-from bow3d.rulesets.bow import Attack, BrickRoll, Move, Treat
-from bow3d.rulesets.bow.ai import AIPlayer
-from bow3d.rules.flat import Box, FlatGeometry
 from bow3d.replay.session import play_game
+from bow3d.rules import Game
+from bow3d.rules.flat import Box, FlatGeometry
 from bow3d.rulesets import parse_scene
+from bow3d.rulesets.bow import Attack, Move, Treat
+from bow3d.rulesets.bow.ai import AIPlayer
 
 SHEETS = """\
 format: bow3d-scene/1
@@ -183,7 +183,7 @@ def test_ai_games_terminate_and_are_deterministic():
     for seed in (1, 2, 3, 1):
         records = []
         result = play_game(scene, FlatGeometry.from_scene(scene, width=48, depth=16), None, seed,
-                           max_rounds=25, on_record=lambda record, events: records.append(record.to_record()))
+                           max_rounds=25, on_record=lambda record, events: records.append(record.to_record()))  # noqa: B023 (called within the loop)
         assert result.ended in ("win", "points", "draw") and result.rounds <= 25
         outcomes.append((result.winner, records))
     assert outcomes[0] == outcomes[3]  # same seed, same game

@@ -15,9 +15,27 @@ import pytest
 from pydantic import BaseModel, ConfigDict
 
 from bow3d.replay import ReplayWriter, Session, open_replay, verify_replay
-from bow3d.rules import (RULESETS, Action, CardDraw, ChanceRequest, Decide, DecisionRequest, Dice, EventKind,
-                         EventSchema, FieldSpec, Game, Illegal, Narrator, Reason, Refusal, Roll, Ruleset, Shuffle)
-from bow3d.rules import pending as answers
+from bow3d.rules import (
+    RULESETS,
+    Action,
+    CardDraw,
+    ChanceRequest,
+    Decide,
+    DecisionRequest,
+    Dice,
+    EventKind,
+    EventSchema,
+    FieldSpec,
+    Game,
+    Illegal,
+    Narrator,
+    Reason,
+    Refusal,
+    Roll,
+    Ruleset,
+    Shuffle,
+    pending as answers,
+)
 from bow3d.rules.flat import FlatGeometry
 from bow3d.rules.pending import Pending
 from bow3d.scene import Scene

@@ -8,8 +8,7 @@ import math
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from bow3d.cli import main
 from bow3d.rulesets.bow import Attack, Treat

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from bow3d.rules import Game, Illegal
+from bow3d.rules.flat import Box, FlatGeometry
 from bow3d.rulesets.bow import BrickRoll, Move, action_from_record
 from bow3d.rulesets.bow.context import sheet_value
-from bow3d.rules.flat import Box, FlatGeometry
 
 UNITS = [("b1", "blue", "hero", (10.5, 10.5), 0), ("b2", "blue", "medic", (11.5, 12.5), 0),
          ("b3", "blue", "trooper", (8.5, 20.5), 0), ("b4", "blue", "trooper", None, 0),

@@ -6,10 +6,26 @@ import pytest
 
 from bow3d.errors import RulesError
 from bow3d.rules import Geometry
-from bow3d.rulesets.bow import (
-    Attack, BrickRoll, ChangeDirection, ChangeSpeed, CompulsoryMove, Door, DriftMove, EndTurn, GetOff, GetOn, Give, Grab, Move, SwitchWeapon, Throw, Treat, action_from_record,
-)
 from bow3d.rules.flat import FlatGeometry
+from bow3d.rulesets.bow import (
+    Attack,
+    BrickRoll,
+    ChangeDirection,
+    ChangeSpeed,
+    CompulsoryMove,
+    Door,
+    DriftMove,
+    EndTurn,
+    GetOff,
+    GetOn,
+    Give,
+    Grab,
+    Move,
+    SwitchWeapon,
+    Throw,
+    Treat,
+    action_from_record,
+)
 
 ACTIONS = [BrickRoll("blue", 3, 1), EndTurn("b1"), Move("b1", (3, 4), 90.0), Grab("b1", "knife"),
            Throw("b1", "knife", (5, 6)), Give("b1", "knife", "b2"), SwitchWeapon("b1", "knife"),

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from bow3d.rules import Game, Illegal, Reason
-from bow3d.rulesets.bow import BrickRoll, Move, action_from_record
 from bow3d.rules.flat import FlatGeometry
+from bow3d.rulesets.bow import BrickRoll, Move, action_from_record
 
 UNITS = [("b1", "blue", "trooper", (10.5, 10.5), 0), ("r1", "red", "trooper", (20.5, 10.5), 180)]
 

@@ -4,13 +4,22 @@ from __future__ import annotations
 
 import pytest
 
-from bow3d.rules import Reason
+from bow3d.rules import Game, Reason
+from bow3d.rules.flat import Box, FlatGeometry
 from bow3d.rulesets.bow import (
-    Attack, ChangeSpeed, Door, EndTurn, GetOff, GetOn, Give, Grab, Move, SwitchWeapon, Throw,
+    Attack,
+    ChangeSpeed,
+    Door,
+    EndTurn,
+    GetOff,
+    GetOn,
+    Give,
+    Grab,
+    Move,
+    SwitchWeapon,
+    Throw,
 )
 from bow3d.rulesets.bow.combat import attack_plan
-from bow3d.rules.flat import Box, FlatGeometry
-from bow3d.rules import Game
 
 B1 = ("b1", "blue", "trooper", (10.5, 10.5), 0)
 B2 = ("b2", "blue", "trooper", (11.5, 10.5), 0)

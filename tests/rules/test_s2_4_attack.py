@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from bow3d.rules import Reason
+from bow3d.rules.flat import Box
 from bow3d.rulesets.bow import Attack, EndTurn, Move
 from bow3d.rulesets.bow.combat import attack_plan, range_penalty
-from bow3d.rules.flat import Box
 
 B1 = ("b1", "blue", "trooper", (10.5, 10.5), 0)
 

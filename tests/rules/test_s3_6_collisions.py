@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from bow3d.rules.flat import Box
 from bow3d.rulesets.bow import CompulsoryMove
 from bow3d.rulesets.bow.collisions import relative_speed
-from bow3d.rules.flat import Box
 
 R_FAR = ("r9", "red", "trooper", (55.5, 55.5), 0)
 PILOT = ("p", "blue", "trooper", None, 0)

@@ -8,9 +8,16 @@ import pytest
 
 from bow3d.cli import main
 from bow3d.rulesets import load_scene
+from bow3d.rulesets.bow.cost import (
+    army_costs,
+    balance_warning,
+    cost_lines,
+    imbalance_pct,
+    unit_cost,
+    unit_formula,
+    vehicle_cost,
+)
 from bow3d.rulesets.bow.sheets import MinifigSheet, VehicleSheet, Weapon
-from bow3d.rulesets.bow.cost import army_costs, unit_cost, vehicle_cost
-from bow3d.rulesets.bow.cost import balance_warning, cost_lines, imbalance_pct, unit_formula
 
 # BOW 1.3 Annex A.1: the basic trooper: Action Budget 2, Move 5, Dodge 1, Attack 1, HP 1, Treat/Repair 0.
 TROOPER = dict(action_budget=2, move=5, dodge=1, attack=1, hp=1, treat=0, armor=0)

@@ -15,7 +15,6 @@ from bow3d.ldraw import Library, load_model
 from bow3d.rulesets import load_scene
 from bow3d.rulesets.bow.equipment import BOW_SHEETS
 from bow3d.scene.from_ldraw import placement_matrix, scene_from_ldraw
-
 from tests.scene.editor12 import OUTPUT as EDITOR_12, build
 
 BUNDLED = Library.from_env(str(Path(__file__).resolve().parents[2] / "ldraw_library"))
@@ -291,6 +290,6 @@ def test_a_unit_part_in_the_edge_colour_of_its_sub_model_is_written_as_that_colo
     from bow3d.ldraw.colours import EDGE_OF, ColourTable
     from bow3d.scene.from_ldraw import _colour
 
-    table = ColourTable([parse_colour_meta("!COLOUR Red CODE 4 VALUE #C91A09 EDGE #333334".split(), 1)])
+    table = ColourTable([parse_colour_meta(["!COLOUR", "Red", "CODE", "4", "VALUE", "#C91A09", "EDGE", "#333334"], 1)])
     assert _colour(4 | EDGE_OF, table) == "0x2333334"
     assert _colour(4, table) == "4" and _colour(0x2FF8000, table) == "0x2FF8000"

@@ -13,7 +13,6 @@ from bow3d.cli import main
 from bow3d.ldraw import Library, load_model
 from bow3d.rulesets.bow.equipment import BOW_SHEETS
 from bow3d.scene.from_ldraw import scene_from_ldraw
-
 from tests.scene.mlcad_town import BROWN, DITHER, GLASS, OUTPUT as TOWN, TRUTH, build
 
 BUNDLED = Library.from_env(str(Path(__file__).resolve().parents[2] / "ldraw_library"))

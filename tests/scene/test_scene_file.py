@@ -9,9 +9,9 @@ import pytest
 
 from bow3d.cli import main
 from bow3d.errors import SceneError
-from bow3d.scene import FORMAT, UPGRADES, Scene, Unit, format_scene, save_scene
 from bow3d.rulesets import load_scene, parse_scene
 from bow3d.rulesets.bow.sheets import MinifigSheet, default_reach
+from bow3d.scene import FORMAT, UPGRADES, Scene, Unit, format_scene, save_scene
 from bow3d.textformats import format_path
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "scenes"

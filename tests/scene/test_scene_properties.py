@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
-from bow3d.scene import Scene, Side, Unit, Vehicle, format_scene
-from bow3d.rulesets import load_scene
+from bow3d.rulesets import load_scene, parse_scene
 from bow3d.rulesets.bow.sheets import BowScene, MinifigSheet, VehicleSheet, Weapon
-from bow3d.scene import save_scene
-from bow3d.rulesets import parse_scene
+from bow3d.scene import Scene, Side, Unit, Vehicle, format_scene, save_scene
 
 ids = st.from_regex(r"[a-z][a-z0-9_-]{0,8}", fullmatch=True)
 names = st.text(st.characters(blacklist_categories=("Cs", "Cc")), max_size=20)

@@ -7,8 +7,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 SCENES = Path(__file__).resolve().parents[2] / "scenes"
 

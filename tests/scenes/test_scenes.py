@@ -10,8 +10,8 @@ import pytest
 
 from bow3d.ldraw import load_model
 from bow3d.rulesets import load_scene
-from bow3d.rulesets.bow.cost import army_costs
 from bow3d.rulesets.bow import judge_sight
+from bow3d.rulesets.bow.cost import army_costs
 
 SCENES = Path(__file__).resolve().parents[2] / "scenes"
 VILLAGE, GALLERY = SCENES / "village.yaml", SCENES / "los-gallery.yaml"

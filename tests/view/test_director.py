@@ -8,14 +8,27 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from bow3d.errors import ReplayError
 from bow3d.view.brick_roll_animation import brick_poses, landing
 from bow3d.view.director import HARD_MIN_SHOT_S, direct
-from bow3d.view.timeline import (Attacked, BrickRollShown, Died, Moved, Narrated, Pose, RollsShown, RoundStarted,
-                                 SideStyle, Step, Timeline, Treated, VehicleMoved, timeline_from_replay)
+from bow3d.view.timeline import (
+    Attacked,
+    BrickRollShown,
+    Died,
+    Moved,
+    Narrated,
+    Pose,
+    RollsShown,
+    RoundStarted,
+    SideStyle,
+    Step,
+    Timeline,
+    Treated,
+    VehicleMoved,
+    timeline_from_replay,
+)
 
 BOUNDS = np.array([[0.0, 0.0, -8.0], [960.0, 640.0, 120.0]])
 START = {"blue-1": Pose((5.5, 5.5), 0.0), "red-1": Pose((30.5, 20.5), 180.0), "jeep": Pose((10.0, 25.0), 0.0)}

@@ -4,8 +4,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from bow3d.view.heatmap_picture import (COVERED, GRID_STUDS, HIDDEN, OPEN, backdrop, cover_legend, grid_lines,
-                                        place_labels, tint_map, visibility_legend)
+from bow3d.view.heatmap_picture import (
+    COVERED,
+    GRID_STUDS,
+    HIDDEN,
+    OPEN,
+    backdrop,
+    cover_legend,
+    grid_lines,
+    place_labels,
+    tint_map,
+    visibility_legend,
+)
 
 
 class Grid:

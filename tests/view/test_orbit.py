@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from bow3d.view.offscreen import pose_for_view
 from bow3d.view.orbit import MAX_PITCH_DEG, MIN_PITCH_DEG, OrbitCamera

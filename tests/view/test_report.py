@@ -115,7 +115,7 @@ def test_the_page_holds_the_log_the_armies_and_the_key_moments(offline_page, vil
 
     text = offline_page.read_text()
     log = battle_log(village_replay)
-    for number, lines in log.rounds:
+    for _number, lines in log.rounds:
         for line in lines[:5] + lines[-2:]:
             assert html_text(line) in text
     assert "Blue army" in text and "Red army" in text and "points" in text
@@ -146,7 +146,7 @@ class _Cdn(http.server.BaseHTTPRequestHandler):
     folder: Path
     tamper: bool = False
 
-    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+    def do_GET(self) -> None:
         prefix = f"/npm/three@{THREE_VERSION}/"
         path = self.path.split("?", 1)[0]
         file = self.folder / path[len(prefix):] if path.startswith(prefix) else None

@@ -11,11 +11,21 @@ import pytest
 from bow3d.rules.events import Event
 from bow3d.view import cards
 from bow3d.view.brick_roll_animation import is_bricks_only, throw_caption
-from bow3d.view.dice import (DIE_SIDES, die_shape, keyframed_throw, kept, read_value, rest_rotation, symmetries,
-                             symmetry)
+from bow3d.view.dice import DIE_SIDES, die_shape, kept, keyframed_throw, read_value, rest_rotation, symmetries, symmetry
 from bow3d.view.director import direct
-from bow3d.view.timeline import (Attacked, BrickRollShown, Narrated, Pose, RollsShown, RoundStarted, SideStyle, Step,
-                                 ThrowShown, Timeline, rolls_shown)
+from bow3d.view.timeline import (
+    Attacked,
+    BrickRollShown,
+    Narrated,
+    Pose,
+    RollsShown,
+    RoundStarted,
+    SideStyle,
+    Step,
+    ThrowShown,
+    Timeline,
+    rolls_shown,
+)
 
 BOUNDS = np.array([[0.0, 0.0, -8.0], [960.0, 640.0, 120.0]])
 START = {"blue-1": Pose((5.5, 5.5), 0.0), "red-1": Pose((30.5, 20.5), 180.0)}

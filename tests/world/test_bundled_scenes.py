@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from bow3d.world import World
 from bow3d.rulesets.bow import judge_sight
+from bow3d.world import World
 
 SCENES = Path(__file__).resolve().parents[2] / "scenes"
 

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from bow3d.errors import UserInputError
 from bow3d.world import BodySpec
@@ -140,8 +139,8 @@ def test_destroyed_decor_is_gone_for_the_ground_moves_and_sweeps():
 
 
 def test_remove_decor_by_region_and_material(world_library):
-    from tests.world.conftest import load_test_scene
     from bow3d.world import World
+    from tests.world.conftest import load_test_scene
 
     world = World.from_scene(load_test_scene("gallery.yaml"), world_library)
     assert world.sight("blue-3", "red-3").visible is False

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from bow3d.world import BodySpec
 from bow3d.world.boxes import box_mesh, box_world
@@ -140,9 +139,8 @@ def test_a_body_rests_on_what_is_under_its_feet():
     """C1: the lowest point rests on whatever is below: a body stands on what is under its feet
     (FEET_SLAB_LDU). A wall or a roof's eave under a minifig's outstretched arm does not lift it;
     a step under its feet lifts it by the step."""
-    from bow3d.world.boxes import box_mesh as box
     # 'fig' is a post of 40 x 20 LDU: give it an arm reaching 30 LDU out at 40-50 LDU high.
-    from bow3d.world.boxes import merge_meshes
+    from bow3d.world.boxes import box_mesh as box, merge_meshes
     arm = merge_meshes(box((-20, -10, 0), (20, 10, 96)), box((20, -5, 40), (50, 5, 50)))
     shapes = {"armed": arm}
     for decor in (box((430, 150, 0), (460, 270, 24)),     # a low wall under the arm

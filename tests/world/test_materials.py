@@ -11,8 +11,7 @@ from bow3d.errors import UserInputError
 from bow3d.ldraw import BUNDLED_LIBRARY, Library, load_model
 from bow3d.world import BodySpec, World
 from bow3d.world.boxes import box_mesh, box_world
-from bow3d.world.materials import (DEFAULT_MATERIAL, MaterialRule, MaterialTable, classify_instances,
-                                   part_titles)
+from bow3d.world.materials import DEFAULT_MATERIAL, MaterialRule, MaterialTable, classify_instances, part_titles
 
 TABLE = MaterialTable()
 

@@ -12,8 +12,8 @@ import pytest
 from bow3d.errors import UserInputError
 from bow3d.units import convert
 from bow3d.world import BodySpec, World
-from bow3d.world.boxes import box_mesh, box_world
 from bow3d.world.bodies import parse_base
+from bow3d.world.boxes import box_mesh, box_world
 
 # The 'fig' template: 2 studs across its facing, 1 stud deep, 96 LDU tall, eye at 84 LDU.
 SCENES = Path(__file__).resolve().parents[2] / "scenes"

@@ -4,16 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from bow3d.errors import UserInputError
-from bow3d.rulesets.bow import range_penalty
-from bow3d.world import BodySpec
-
-from bow3d.world.boxes import box_mesh, box_world
-from bow3d.rulesets.bow import judge_sight
+from bow3d.rulesets.bow import judge_sight, range_penalty
 from bow3d.rulesets.bow.narrator import sight_sentence
+from bow3d.world import BodySpec
+from bow3d.world.boxes import box_mesh, box_world
 
 
 def test_open_ground_is_visible_and_not_covered(gallery):

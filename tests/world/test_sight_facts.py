@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 
 from bow3d.ldraw import BUNDLED_LIBRARY, Library, load_model
+from bow3d.rulesets.bow import judge_sight
+from bow3d.rulesets.bow.narrator import sight_sentence
 from bow3d.world import BodySpec, World, sight_mesh
 from bow3d.world.boxes import GROUND, box_mesh, box_world
 from bow3d.world.raycast import merge_meshes
-from bow3d.rulesets.bow import judge_sight
-from bow3d.rulesets.bow.narrator import sight_sentence
 
 # Firer a at x 10.5 (eye x 210, z 84), target b at x 20.5 studs, facing each other along y = 10.5;
 # the target spans y 190..230 LDU, z 0..96.

@@ -6,8 +6,18 @@ import numpy as np
 import pytest
 
 from bow3d.errors import UserInputError
-from bow3d.units import (LDU_PER_BRICK, LDU_PER_PLATE, LDU_PER_STUD, MM_PER_LDU, UNITS, Length, convert, from_unit,
-                         ldu_per, to_unit)
+from bow3d.units import (
+    LDU_PER_BRICK,
+    LDU_PER_PLATE,
+    LDU_PER_STUD,
+    MM_PER_LDU,
+    UNITS,
+    Length,
+    convert,
+    from_unit,
+    ldu_per,
+    to_unit,
+)
 
 
 def test_the_lego_module():

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from bow3d.errors import UserInputError
-
 from bow3d.world import BodySpec
 from bow3d.world.boxes import box_mesh, box_world
 from bow3d.world.vehicles import collision_sector

@@ -15,10 +15,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from bow3d.errors import UserInputError
+from bow3d.i18n import _
 from bow3d.ldraw.starter import bricks, equipment, minifig, openings, plants, primitives, vehicles, western
 from bow3d.ldraw.starter.ldconfig import format_ldconfig
 from bow3d.ldraw.starter.part import AUTHOR, Part, format_part
-from bow3d.i18n import _
 
 FAMILIES = (primitives, bricks, openings, plants, minifig, equipment, vehicles, western)
 

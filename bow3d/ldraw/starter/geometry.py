@@ -38,7 +38,7 @@ class Shell:
     crease_deg: float = DEFAULT_CREASE_DEG
     hide_edges_below: float | None = None  # no outline where both ends have y >= this (hidden bases)
 
-    def moved(self, rotation: np.ndarray | None = None, offset=(0.0, 0.0, 0.0)) -> "Shell":
+    def moved(self, rotation: np.ndarray | None = None, offset=(0.0, 0.0, 0.0)) -> Shell:
         """This shell transformed by x -> R x + offset (a mirroring R keeps it outward-facing)."""
         r = np.eye(3) if rotation is None else np.asarray(rotation, float)
         t = np.asarray(offset, float)
@@ -49,7 +49,7 @@ class Shell:
             faces.append(Face(c[::-1].copy() if flip else c, f.colour))
         return Shell(faces, self.crease_deg, self.hide_edges_below)
 
-    def coloured(self, colour: int) -> "Shell":
+    def coloured(self, colour: int) -> Shell:
         return Shell([Face(f.corners, colour) for f in self.faces], self.crease_deg, self.hide_edges_below)
 
     def triangles(self) -> np.ndarray:
@@ -66,7 +66,7 @@ class Shell:
         t = self.triangles()
         return float(np.einsum("ij,ij->i", t[:, 0], np.cross(t[:, 1], t[:, 2])).sum() / 6.0)
 
-    def oriented(self) -> "Shell":
+    def oriented(self) -> Shell:
         """The same shell, flipped if needed so that its faces point outward."""
         if self.signed_volume() >= 0:
             return self

@@ -20,8 +20,19 @@ answers resolve), rolls (tests and Hero tests), terrain (paths, stories, contact
 nerve (with Blood Brothers), recovery, sight (cover), events (schema), narrator, odds, ai, ruleset.
 """
 
-from bow3d.rulesets.blaze_of_glory.actions import (ACTION_CLASSES, Disengage, EndTurn, Fight, FightOn, Finish, Move,
-                                                   Reload, Run, RunMove, Shoot)
+from bow3d.rulesets.blaze_of_glory.actions import (
+                                                   ACTION_CLASSES,
+                                                   Disengage,
+                                                   EndTurn,
+                                                   Fight,
+                                                   FightOn,
+                                                   Finish,
+                                                   Move,
+                                                   Reload,
+                                                   Run,
+                                                   RunMove,
+                                                   Shoot,
+)
 from bow3d.rulesets.blaze_of_glory.ruleset import RULESET, BlazeRuleset
 from bow3d.rulesets.blaze_of_glory.sheets import NAME, BlazeParams, BlazeScene, FigureSheet
 from bow3d.rulesets.blaze_of_glory.sight import CoverVerdict, judge_cover, judge_sight

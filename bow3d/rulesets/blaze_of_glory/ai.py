@@ -26,19 +26,28 @@ from typing import Any
 import numpy as np
 
 from bow3d.errors import RulesError
+from bow3d.i18n import _
 from bow3d.rules.pending import DecisionRequest
-from bow3d.rulesets.blaze_of_glory.actions import (Disengage, EndTurn, Fight, FightOn, Finish, Move, Reload, Run,
-                                                   RunMove, Shoot)
+from bow3d.rulesets.blaze_of_glory.actions import (
+    Disengage,
+    EndTurn,
+    Fight,
+    FightOn,
+    Finish,
+    Move,
+    Reload,
+    Run,
+    RunMove,
+    Shoot,
+)
 from bow3d.rulesets.blaze_of_glory.book import MOVE_IN, WEAPONS, inches, studs
 from bow3d.rulesets.blaze_of_glory.fisticuffs import close_weapon
 from bow3d.rulesets.blaze_of_glory.nerve import distance_in
 from bow3d.rulesets.blaze_of_glory.odds import p_doubles, p_pass, wound_distribution
 from bow3d.rulesets.blaze_of_glory.rolls import can_use_hero, characteristic
-from bow3d.rulesets.blaze_of_glory.shooting import (PISTOLS, firearms, kind_of, loaded, max_shots, plan_shots,
-                                                    shot_value)
+from bow3d.rulesets.blaze_of_glory.shooting import PISTOLS, firearms, kind_of, loaded, max_shots, plan_shots, shot_value
 from bow3d.rulesets.blaze_of_glory.state import ACTED, BREAKING, ENGAGED, MOVE, MOVED, RAN, RUNNING, STANDING
 from bow3d.rulesets.blaze_of_glory.terrain import CONTACT_STUDS, heights, in_contact, plan_path
-from bow3d.i18n import _
 
 HARM = {"out_of_action": 1.0, "wounded": 0.8, "knocked_down_nerve": 0.35, "knocked_down": 0.25, "no_effect": 0.0}
 AMMO_COST = 0.25          # harm-equivalents lost when the gun runs dry

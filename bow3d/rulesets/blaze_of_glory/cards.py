@@ -38,9 +38,26 @@ from bow3d.rulesets.blaze_of_glory.book import CARDS_BY_LEVEL, COME_ROUND_MAX, H
 from bow3d.rulesets.blaze_of_glory.context import Context
 from bow3d.rulesets.blaze_of_glory.nerve import distance_in
 from bow3d.rulesets.blaze_of_glory.rolls import test
-from bow3d.rulesets.blaze_of_glory.state import (ACTED, BREAKING, DONE, ENGAGED, KNOCKED_DOWN, MOVE, MOVED, RAN,
-                                                 RUNNING, SHUFFLE, STANDING, UNCONSCIOUS, WOUNDED, BlazeReason,
-                                                 FigureState, GameState, Turn, replace)
+from bow3d.rulesets.blaze_of_glory.state import (
+    ACTED,
+    BREAKING,
+    DONE,
+    ENGAGED,
+    KNOCKED_DOWN,
+    MOVE,
+    MOVED,
+    RAN,
+    RUNNING,
+    SHUFFLE,
+    STANDING,
+    UNCONSCIOUS,
+    WOUNDED,
+    BlazeReason,
+    FigureState,
+    GameState,
+    Turn,
+    replace,
+)
 from bow3d.rulesets.blaze_of_glory.terrain import footing
 
 if TYPE_CHECKING:

@@ -13,8 +13,6 @@ from bow3d.rules.records import value_or
 from bow3d.rulesets.blaze_of_glory.sheets import FULL_COVER, OPENING_COVER, PARTIAL_COVER, FigureSheet
 
 
-
-
 @dataclass
 class Context:
     """Scene facts and ruleset parameters the rules use, plus the geometry."""

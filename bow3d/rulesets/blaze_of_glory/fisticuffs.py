@@ -33,13 +33,34 @@ from bow3d.rules.pending import DecisionRequest
 from bow3d.rules.refusal import Reason, Refusal
 from bow3d.rulesets.blaze_of_glory import flow, status
 from bow3d.rulesets.blaze_of_glory.actions import Action, Disengage, Fight, FightOn, Finish
-from bow3d.rulesets.blaze_of_glory.book import (COUNTER_PUNCH, HEADLOCK, KNOCKED_DOWN as KNOCK_DOWN_RESULT,
-                                                KNOCKED_DOWN_NERVE, LOWBLOW, NO_WEAPON_BONUS, OUT_OF_ACTION,
-                                                PUGILIST, SEVERITY, WEAPONS, WOUNDED)
+from bow3d.rulesets.blaze_of_glory.book import (
+    COUNTER_PUNCH,
+    HEADLOCK,
+    KNOCKED_DOWN as KNOCK_DOWN_RESULT,
+    KNOCKED_DOWN_NERVE,
+    LOWBLOW,
+    NO_WEAPON_BONUS,
+    OUT_OF_ACTION,
+    PUGILIST,
+    SEVERITY,
+    WEAPONS,
+    WOUNDED,
+)
 from bow3d.rulesets.blaze_of_glory.cards import check_active
 from bow3d.rulesets.blaze_of_glory.rolls import characteristic, test
-from bow3d.rulesets.blaze_of_glory.state import (BREAKING, DONE, ENGAGED, KNOCKED_DOWN, MOVE, MOVED, RAN,
-                                                 STANDING, UNCONSCIOUS, WOUNDED as LYING_WOUNDED, replace)
+from bow3d.rulesets.blaze_of_glory.state import (
+    BREAKING,
+    DONE,
+    ENGAGED,
+    KNOCKED_DOWN,
+    MOVE,
+    MOVED,
+    RAN,
+    STANDING,
+    UNCONSCIOUS,
+    WOUNDED as LYING_WOUNDED,
+    replace,
+)
 from bow3d.rulesets.blaze_of_glory.terrain import in_contact
 from bow3d.rulesets.blaze_of_glory.wounds import wound_roll
 

@@ -14,8 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from bow3d.i18n import N_, _, current, decimal, ngettext, semicolon, speaking, term
-from bow3d.i18n import whole_percent as percent
+from bow3d.i18n import N_, _, current, decimal, ngettext, semicolon, speaking, term, whole_percent as percent
 from bow3d.rules.events import Event, Narrator
 from bow3d.rulesets.blaze_of_glory.modifier_words import say
 

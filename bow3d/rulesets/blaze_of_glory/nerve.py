@@ -35,8 +35,16 @@ from typing import TYPE_CHECKING, Any
 from bow3d.rules.chance import ChanceRequest, Dice
 from bow3d.rules.events import Event
 from bow3d.rulesets.blaze_of_glory import flow, status
-from bow3d.rulesets.blaze_of_glory.book import (BLOOD_BROTHER_TABLE, LEVELS_HIGHER, NERVE_DEAD_IN, NERVE_FAILER_IN,
-                                                NERVE_OUT_OF_ACTION_IN, NERVE_WOUNDED_IN, NERVES_OF_STEEL, inches)
+from bow3d.rulesets.blaze_of_glory.book import (
+    BLOOD_BROTHER_TABLE,
+    LEVELS_HIGHER,
+    NERVE_DEAD_IN,
+    NERVE_FAILER_IN,
+    NERVE_OUT_OF_ACTION_IN,
+    NERVE_WOUNDED_IN,
+    NERVES_OF_STEEL,
+    inches,
+)
 from bow3d.rulesets.blaze_of_glory.rolls import test
 from bow3d.rulesets.blaze_of_glory.sight import NONE, judge_cover
 from bow3d.rulesets.blaze_of_glory.state import OUT_OF_ACTION, UNCONSCIOUS, WOUNDED, FigureState, replace

@@ -17,9 +17,18 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from bow3d.rulesets.blaze_of_glory.book import (KNOCKED_DOWN, KNOCKED_DOWN_NERVE, NO_EFFECT, OUT_OF_ACTION,
-                                                SHOOTING_TABLE, WEAPONS, WOUNDED, passes, table_result)
 from bow3d.i18n import N_, _, current, ngettext
+from bow3d.rulesets.blaze_of_glory.book import (
+    KNOCKED_DOWN,
+    KNOCKED_DOWN_NERVE,
+    NO_EFFECT,
+    OUT_OF_ACTION,
+    SHOOTING_TABLE,
+    WEAPONS,
+    WOUNDED,
+    passes,
+    table_result,
+)
 from bow3d.rulesets.blaze_of_glory.modifier_words import say
 
 STATES = ("standing", "knocked_down", "wounded", "out_of_action")
@@ -43,7 +52,7 @@ def p_pass(value: int) -> float:
 def wound_distribution(modifier: int, dead_eye: bool = False, table: dict[int, str] = SHOOTING_TABLE
                        ) -> dict[str, float]:
     """Result -> probability of one wound roll (the best of two dice with DEAD EYE)."""
-    out = {r: 0.0 for r in set(table.values())}
+    out = dict.fromkeys(set(table.values()), 0.0)
     if dead_eye:
         for a, b in itertools.product(FACES, repeat=2):
             out[table_result(table, min(a, b), modifier)] += 1 / 36
@@ -104,11 +113,11 @@ def volley(values: tuple[int, ...], wound_modifier: int = 0, dead_eye: bool = Fa
     p_hit = tuple(p_pass(v) for v in values)
     wound = wound_distribution(wound_modifier, dead_eye)
     hits = {0: 1.0}
-    final = {s: 0.0 for s in STATES}
+    final = dict.fromkeys(STATES, 0.0)
     final[start] = 1.0
     for p in p_hit:
         hits = _convolve(hits, p)
-        after = {s: 0.0 for s in STATES}
+        after = dict.fromkeys(STATES, 0.0)
         for state, q in final.items():
             after[state] += q * (1.0 - p)
             for result, r in wound.items():
@@ -218,7 +227,8 @@ def odds_report(args: Any) -> tuple[list[str], dict[str, Any]]:
                     len(values)).format(shoot=args.shoot, weapon=weapon, n=len(values),
                                         values=", ".join(str(v) for v in values)) + (
         f" ({'; '.join(say(w) for w in words)})" if words else "")
-    row = (lambda label, value: f"{_(label):<20} {value}")
+    def row(label, value):
+        return f"{_(label):<20} {value}"
     lines = [head, row(N_("to hit (each)"), ", ".join(f"{_pct(p, 0)} %" for p in result.p_hit)),
              row(N_("at least one hit"), f"{_pct(result.p_any_hit)} %"),
              row(N_("expected hits"), _pct(result.expected_hits / 100, width=0, digits=4)),

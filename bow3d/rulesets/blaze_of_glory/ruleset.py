@@ -10,18 +10,30 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from bow3d.i18n import N_, _
 from bow3d.rules.events import Event, Narrator
 from bow3d.rules.records import Action
 from bow3d.rules.ruleset import Ruleset
 from bow3d.rulesets.blaze_of_glory import cards, fisticuffs, flow, movement, nerve, recovery, shooting  # noqa: F401
-from bow3d.rulesets.blaze_of_glory.actions import (ACTION_CLASSES, Disengage, EndTurn, Fight, FightOn, Finish, Move,
-                                                   Reload, Run, RunMove, Shoot)
+from bow3d.rulesets.blaze_of_glory.actions import (
+    ACTION_CLASSES,
+    Disengage,
+    EndTurn,
+    Fight,
+    FightOn,
+    Finish,
+    Move,
+    Reload,
+    Run,
+    RunMove,
+    Shoot,
+)
 from bow3d.rulesets.blaze_of_glory.context import Context
 from bow3d.rulesets.blaze_of_glory.events import SCHEMA
+from bow3d.rulesets.blaze_of_glory.present import BlazePresentation
 from bow3d.rulesets.blaze_of_glory.sheets import NAME, BlazeParams, BlazeScene, FigureSheet, check_scene
 from bow3d.rulesets.blaze_of_glory.sight import judge_sight, weapon_rings
 from bow3d.rulesets.blaze_of_glory.state import GameState
-from bow3d.i18n import N_, _
 
 _CANDIDATES = (cards.candidates, movement.candidates, shooting.candidates, fisticuffs.candidates)
 
@@ -41,6 +53,7 @@ class BlazeRuleset(Ruleset):
     sheet_model = FigureSheet
     event_schema = SCHEMA
     action_classes = ACTION_CLASSES
+    presentation_class = BlazePresentation  # its words, aims, odds and sheets at the table
 
     def __init__(self) -> None:
         super().__init__()

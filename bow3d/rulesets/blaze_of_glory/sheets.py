@@ -15,10 +15,10 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from bow3d.i18n import _
 from bow3d.rulesets.blaze_of_glory.book import BLOOD_BROTHER, SKILLS_BY_LEVEL
 from bow3d.scene.io import SceneIssue
 from bow3d.scene.model import Id, Scene
-from bow3d.i18n import _
 
 NAME = "blaze-of-glory"
 PARTIAL_COVER = 0.25   # hidden share (by decor) from which a visible target is in partial cover
@@ -46,7 +46,7 @@ class BlazeParams(_Strict):
     full_cover: float = Field(FULL_COVER, gt=0.0, le=1.0)
 
     @model_validator(mode="after")
-    def _ordered(self) -> "BlazeParams":
+    def _ordered(self) -> BlazeParams:
         if not self.partial_cover <= self.opening_cover <= self.full_cover:
             raise ValueError("cover thresholds must be ordered: partial_cover <= opening_cover <= full_cover")
         return self
@@ -65,7 +65,7 @@ class FigureSheet(_Strict):
     skills: list[SkillName] = Field(default_factory=list)
 
     @model_validator(mode="after")
-    def _skills_and_pistols(self) -> "FigureSheet":
+    def _skills_and_pistols(self) -> FigureSheet:
         allowed = SKILLS_BY_LEVEL[self.level]
         if len(set(self.skills)) != len(self.skills):
             raise ValueError(f"a skill is listed twice: {self.skills}")

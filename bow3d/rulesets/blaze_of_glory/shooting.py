@@ -36,9 +36,21 @@ from bow3d.rules.pending import DecisionRequest
 from bow3d.rules.refusal import Reason, Refusal
 from bow3d.rulesets.blaze_of_glory import flow
 from bow3d.rulesets.blaze_of_glory.actions import Action, Reload, Shoot
-from bow3d.rulesets.blaze_of_glory.book import (DEAD_EYE, DODGE_AND_WEAVE, MULTI_TARGET_IN, POINT_BLANK_IN,
-                                                QUICK_DRAW, QUICK_DRAW_HIT, SEVERITY, SHARPSHOOTER,
-                                                SHOTGUN_LENGTH_IN, SHOTGUN_WIDTH_IN, WEAPONS, WeaponKind, passes)
+from bow3d.rulesets.blaze_of_glory.book import (
+    DEAD_EYE,
+    DODGE_AND_WEAVE,
+    MULTI_TARGET_IN,
+    POINT_BLANK_IN,
+    QUICK_DRAW,
+    QUICK_DRAW_HIT,
+    SEVERITY,
+    SHARPSHOOTER,
+    SHOTGUN_LENGTH_IN,
+    SHOTGUN_WIDTH_IN,
+    WEAPONS,
+    WeaponKind,
+    passes,
+)
 from bow3d.rulesets.blaze_of_glory.cards import check_active
 from bow3d.rulesets.blaze_of_glory.nerve import distance_in
 from bow3d.rulesets.blaze_of_glory.rolls import can_use_hero, characteristic, hero_test, test

@@ -20,8 +20,16 @@ from typing import TYPE_CHECKING
 from bow3d.rules.events import Event
 from bow3d.rulesets.blaze_of_glory import flow
 from bow3d.rulesets.blaze_of_glory.book import KNOCKED_DOWN_NERVE, NO_EFFECT, OUT_OF_ACTION, WOUNDED
-from bow3d.rulesets.blaze_of_glory.state import (FLED, KNOCKED_DOWN, OUT_OF_ACTION as GONE, STANDING, UNCONSCIOUS,
-                                                 WOUNDED as LYING_WOUNDED, FigureState, replace)
+from bow3d.rulesets.blaze_of_glory.state import (
+    FLED,
+    KNOCKED_DOWN,
+    OUT_OF_ACTION as GONE,
+    STANDING,
+    UNCONSCIOUS,
+    WOUNDED as LYING_WOUNDED,
+    FigureState,
+    replace,
+)
 
 if TYPE_CHECKING:
     from bow3d.rules.game import Game

@@ -24,8 +24,16 @@ from bow3d.rules.chance import ChanceRequest, Dice
 from bow3d.rules.events import Event
 from bow3d.rules.pending import DecisionRequest
 from bow3d.rulesets.blaze_of_glory import flow, status
-from bow3d.rulesets.blaze_of_glory.book import (DUCK_AND_DIVE, FISTICUFFS_TABLE, KNOCKED_DOWN, LUCKY_OBJECTS,
-                                                OUT_OF_ACTION, SHOOTING_TABLE, UNCONSCIOUS_MAX, table_result)
+from bow3d.rulesets.blaze_of_glory.book import (
+    DUCK_AND_DIVE,
+    FISTICUFFS_TABLE,
+    KNOCKED_DOWN,
+    LUCKY_OBJECTS,
+    OUT_OF_ACTION,
+    SHOOTING_TABLE,
+    UNCONSCIOUS_MAX,
+    table_result,
+)
 from bow3d.rulesets.blaze_of_glory.rolls import can_use_hero, hero_test
 
 if TYPE_CHECKING:

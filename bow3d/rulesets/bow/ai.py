@@ -30,16 +30,16 @@ from typing import Any
 import numpy as np
 
 from bow3d.errors import RulesError
+from bow3d.i18n import _
 from bow3d.rulesets.bow.actions import Action, Attack, CompulsoryMove, DriftMove, EndTurn, GetOff, GetOn, Move, Treat
 from bow3d.rulesets.bow.ai_board import _bearing, _Board, _turn_between
-from bow3d.rulesets.bow.context import sheet_value
 from bow3d.rulesets.bow.ai_pilots import Pilots
 from bow3d.rulesets.bow.combat import attack_plan
+from bow3d.rulesets.bow.context import sheet_value
 from bow3d.rulesets.bow.handling import move_studs
 from bow3d.rulesets.bow.odds import attack_odds, treat_odds
 from bow3d.rulesets.bow.queries import actors, drifting_vehicles, piloted
 from bow3d.rulesets.bow.sight import is_covered, sees
-from bow3d.i18n import _
 
 # Weights, in expected damage points (a kill of the last HP is worth KILL_VALUE more).
 KILL_VALUE = 1.5
@@ -224,7 +224,7 @@ class AIPlayer(Pilots):
         ctx = b.game.ctx
         weapons = []
         if unit.aboard is not None:
-            weapons += [w for w in sheet_value(b.sheet(b.vehicles[unit.aboard].sheet), "weapons", [])]
+            weapons += list(sheet_value(b.sheet(b.vehicles[unit.aboard].sheet), "weapons", []))
         if unit.weapon is not None:
             weapons.append(ctx.weapon(unit.sheet, unit.weapon))
         where = b.position_of(unit.id)
@@ -387,9 +387,9 @@ class AIPlayer(Pilots):
         best, where = math.inf, None
         for friend in b.friends(medic.id):
             at = b.position_of(friend.id)
-            if friend.damage > 0 and at is not None and sheet_value(b.sheet(friend.sheet), "hp_colour", "red") == colour:
-                if math.dist(at, medic.position) < best:
-                    best, where = math.dist(at, medic.position), at
+            if (friend.damage > 0 and at is not None and sheet_value(b.sheet(friend.sheet), "hp_colour", "red") == colour
+                    and math.dist(at, medic.position) < best):
+                best, where = math.dist(at, medic.position), at
         return where
 
     def _medics_for(self, b: _Board, unit: Any) -> np.ndarray:

@@ -15,8 +15,6 @@ import numpy as np
 from bow3d.rulesets.bow.context import sheet_value
 
 
-
-
 def _bearing(a: tuple[float, float], b: tuple[float, float]) -> float:
     return math.degrees(math.atan2(b[1] - a[1], b[0] - a[0])) % 360
 

@@ -17,6 +17,7 @@ import math
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
+from bow3d.i18n import _
 from bow3d.rules import pending as answers
 from bow3d.rules.events import Event
 from bow3d.rules.pending import Pending
@@ -29,7 +30,6 @@ from bow3d.rulesets.bow.resolvers import resolves
 from bow3d.rulesets.bow.sight import is_covered, range_penalty, sees
 from bow3d.rulesets.bow.state import UnitState, replace
 from bow3d.rulesets.bow.turns import check_actor, spend
-from bow3d.i18n import _
 
 if TYPE_CHECKING:
     from bow3d.rules.game import Game

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bow3d.i18n import _
 from bow3d.rulesets.bow.sheets import MinifigSheet, VehicleSheet, Weapon
 from bow3d.scene.model import Scene
-from bow3d.i18n import _
 
 BALANCE_TOLERANCE_PCT = 10.0  # BOW §1.4.3: armies of about the same cost points
 

@@ -16,6 +16,7 @@ from typing import Any
 from bow3d.rulesets.bow.sheets import BowParams, BowScene, MinifigSheet, VehicleSheet, Weapon
 from bow3d.scene.equipment import HORSE
 
+
 @dataclass(frozen=True)
 class Armament:
     """What a minifig carries: weapons (BOW A.2 damage) and armor pieces."""

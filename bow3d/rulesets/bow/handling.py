@@ -12,6 +12,7 @@ import math
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from bow3d.i18n import _
 from bow3d.rules.events import Event
 from bow3d.rules.geometry import Cell
 from bow3d.rules.refusal import Reason, Refusal
@@ -20,7 +21,6 @@ from bow3d.rulesets.bow.context import sheet_value
 from bow3d.rulesets.bow.queries import CLOSE_STUDS, actors, within
 from bow3d.rulesets.bow.state import UnitState, cell_centre, replace
 from bow3d.rulesets.bow.turns import check_actor, spend
-from bow3d.i18n import _
 
 if TYPE_CHECKING:
     from bow3d.rules.game import Game

@@ -11,8 +11,16 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from bow3d.i18n import N_, _, current, decimal, ngettext, speaking, term
-from bow3d.i18n import whole_percent as percent  # imported by los_picture too
+from bow3d.i18n import (
+    N_,
+    _,
+    current,
+    decimal,
+    ngettext,
+    speaking,
+    term,
+    whole_percent as percent,  # imported by los_picture too
+)
 from bow3d.rules.events import Event, Narrator
 from bow3d.rulesets.bow.context import STUDS_PER_SPEED
 

@@ -14,9 +14,9 @@ import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from bow3d.i18n import _, current, ngettext, semicolon
 from bow3d.rules.chance import binomial
 from bow3d.rulesets.bow.chance import DEFAULT_P
-from bow3d.i18n import _, current, ngettext, semicolon
 
 if TYPE_CHECKING:
     from bow3d.rules.game import Game
@@ -43,7 +43,7 @@ class Odds:
 def _difference(a_bricks: int, d_bricks: int, p: float) -> dict[int, float]:
     """Distribution of max(0, A - D) with A ~ B(a_bricks, p), D ~ B(d_bricks, p)."""
     pa, pd = binomial(a_bricks, p), binomial(d_bricks, p)
-    dist: dict[int, float] = {k: 0.0 for k in range(a_bricks + 1)}
+    dist: dict[int, float] = dict.fromkeys(range(a_bricks + 1), 0.0)
     for a, qa in enumerate(pa):
         for d, qd in enumerate(pd):
             dist[max(0, a - d)] += qa * qd

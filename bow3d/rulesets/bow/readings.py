@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 from typing import Any
+
 from bow3d.i18n import _
 
 REVISION = 2

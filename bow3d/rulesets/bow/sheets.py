@@ -10,15 +10,15 @@ unknown fields, so a typo is an error that names the field and the ruleset, neve
 from __future__ import annotations
 
 import re
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from bow3d.i18n import _
 from bow3d.rulesets.bow.chance import DEFAULT_P
 from bow3d.rulesets.bow.context import DEFAULT_COVER_THRESHOLD, DEFAULT_RANGE_BAND
 from bow3d.scene.io import SceneIssue
 from bow3d.scene.model import Id, Scene
-from bow3d.i18n import _
 
 NAME = "bow-1.3"
 
@@ -78,7 +78,7 @@ class Weapon(_Strict):
     seat: int | None = Field(None, ge=0)  # vehicles (§3.1, §3.4): the seat whose occupant fires it (0 = the pilot's)
 
     @model_validator(mode="after")
-    def _reach_for_melee_only(self) -> "Weapon":
+    def _reach_for_melee_only(self) -> Weapon:
         if self.kind == "ranged" and self.reach is not None:
             raise ValueError("reach is for melee weapons only; remove it or make the weapon kind: melee")
         if self.kind == "melee" and self.reach is None:
@@ -134,14 +134,14 @@ class VehicleSheet(_Armed):
     weapons: list[Weapon] = Field(default_factory=list)
 
     @model_validator(mode="after")
-    def _min_speed_within_speed(self) -> "VehicleSheet":
+    def _min_speed_within_speed(self) -> VehicleSheet:
         if self.min_speed > self.speed:
             raise ValueError(f"min_speed {self.min_speed} is above the maximum speed {self.speed}; "
                              "lower min_speed or raise speed")
         return self
 
 
-Sheet = Annotated[Union[MinifigSheet, VehicleSheet], Field(discriminator="kind")]
+Sheet = Annotated[MinifigSheet | VehicleSheet, Field(discriminator="kind")]
 
 
 class BowScene(Scene):

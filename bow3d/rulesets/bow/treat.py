@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from bow3d.i18n import _
 from bow3d.rules import pending as answers
 from bow3d.rules.events import Event
 from bow3d.rules.pending import Pending
@@ -24,7 +25,6 @@ from bow3d.rulesets.bow.queries import CLOSE_STUDS, actors, geo_id, within
 from bow3d.rulesets.bow.resolvers import resolves
 from bow3d.rulesets.bow.state import replace
 from bow3d.rulesets.bow.turns import check_actor, spend
-from bow3d.i18n import _
 
 if TYPE_CHECKING:
     from bow3d.rules.game import Game

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
+from bow3d.i18n import _
 from bow3d.rules import pending as answers
 from bow3d.rules.events import Event
 from bow3d.rules.geometry import Cell
@@ -24,7 +25,6 @@ from bow3d.rulesets.bow.context import STARTING_ROLL_BRICKS, Context, sheet_valu
 from bow3d.rulesets.bow.queries import actors, drifting_vehicles, eligible, owes_compulsory_move
 from bow3d.rulesets.bow.resolvers import resolves
 from bow3d.rulesets.bow.state import BowReason, GameState, UnitState, VehicleState, replace
-from bow3d.i18n import _
 
 if TYPE_CHECKING:
     from bow3d.rules.game import Game
@@ -43,7 +43,7 @@ def initial_state(ctx: Context, doors: Iterable[tuple[str, Cell, bool]]) -> Game
         state.vehicles[v.id] = VehicleState(
             v.id, v.side, v.sheet, (float(v.position[0]), float(v.position[1])), float(v.facing or 0) % 360,
             speed=int(v.speed or 0), seats=tuple(occupants + [None] * (seats - len(occupants))))
-        aboard.update({u: v.id for u in occupants})
+        aboard.update(dict.fromkeys(occupants, v.id))
     for u in ctx.scene.units:
         names = [w.name for w in getattr(ctx.sheet(u.sheet), "weapons", None) or []]
         hand = getattr(u, "weapon", None) or (names[0] if names else None)
@@ -248,7 +248,7 @@ def _finish(g: Game, winner: str | None, result: str) -> list[Event]:
 def army_points(g: Game) -> dict[str, int]:
     """Cost points (BOW Annex A.4, bow3d.scene.cost) of each side's units and vehicles in play."""
     from bow3d.rulesets.bow.cost import unit_cost, vehicle_cost
-    points = {side: 0 for side in g.ctx.sides}
+    points = dict.fromkeys(g.ctx.sides, 0)
     for unit in g.state.units.values():
         if unit.in_play:
             weapon = g.ctx.weapon(unit.sheet, unit.weapon)

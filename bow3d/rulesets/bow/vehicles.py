@@ -16,17 +16,23 @@ import math
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from bow3d.i18n import _
 from bow3d.rules.events import Event
 from bow3d.rules.refusal import Reason, Refusal
 from bow3d.rulesets.bow.actions import (
-    Action, ChangeDirection, ChangeSpeed, CompulsoryMove, DriftMove, GetOff, GetOn,
+    Action,
+    ChangeDirection,
+    ChangeSpeed,
+    CompulsoryMove,
+    DriftMove,
+    GetOff,
+    GetOn,
 )
 from bow3d.rulesets.bow.collisions import drive
 from bow3d.rulesets.bow.context import MAX_TURN_DEG, sheet_value
 from bow3d.rulesets.bow.queries import CLOSE_STUDS, actors, drifting_vehicles, owes_compulsory_move, piloted, within
 from bow3d.rulesets.bow.state import VehicleState, cell_centre, replace
 from bow3d.rulesets.bow.turns import check_actor, spend
-from bow3d.i18n import _
 
 if TYPE_CHECKING:
     from bow3d.rules.game import Game

@@ -34,15 +34,14 @@ from typing import Any
 import numpy as np
 
 from bow3d.errors import RulesError
+from bow3d.i18n import _
 from bow3d.rules.pending import DecisionRequest
-from bow3d.rulesets.war_of_bros import cover as covers
-from bow3d.rulesets.war_of_bros import measures, plan
+from bow3d.rulesets.war_of_bros import cover as covers, measures, plan
 from bow3d.rulesets.war_of_bros.actions import Action, Attack, EndStep, EndTurn, Move, Place, Turn
 from bow3d.rulesets.war_of_bros.combat import first_unit_on_line
 from bow3d.rulesets.war_of_bros.odds import attack_odds
 from bow3d.rulesets.war_of_bros.saves import STEPS, attack_dice, reactive_shield_active, save_of
 from bow3d.rulesets.war_of_bros.turns import activatable, to_place
-from bow3d.i18n import _
 
 HEADINGS = np.radians(np.arange(0.0, 360.0, 45.0))
 SHARES = (1.0, 0.5)               # of the movement left

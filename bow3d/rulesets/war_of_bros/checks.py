@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bow3d.i18n import _
 from bow3d.rulesets.war_of_bros import plan
 from bow3d.rulesets.war_of_bros.profile import Profile, profile_of
 from bow3d.rulesets.war_of_bros.sheets import base_studs
 from bow3d.scene.io import SceneIssue
-from bow3d.i18n import _
 
 PREREQUISITES = {  # modification -> (what it needs, in words; the test on the unit before it)
     "reactive-armor": ("Armor 1st", lambda p: any(p.armor)),

@@ -30,17 +30,29 @@ from bow3d.rules.chance import ChanceRequest
 from bow3d.rules.events import Event
 from bow3d.rules.pending import DecisionRequest, Pending
 from bow3d.rules.refusal import Reason, Refusal
-from bow3d.rulesets.war_of_bros import cover as covers
-from bow3d.rulesets.war_of_bros import measures
+from bow3d.rulesets.war_of_bros import cover as covers, measures
 from bow3d.rulesets.war_of_bros.actions import Attack
 from bow3d.rulesets.war_of_bros.death import perish
 from bow3d.rulesets.war_of_bros.dice import DiceRoll
 from bow3d.rulesets.war_of_bros.profile import WeaponProfile
-from bow3d.rulesets.war_of_bros.saves import (FAIL_WORD, SAVE_WORD, attack_dice, fixed_damage, next_step,
-                                              reactive_armor_active, reactive_shield_active, save_of)
+from bow3d.rulesets.war_of_bros.saves import (
+    FAIL_WORD,
+    SAVE_WORD,
+    attack_dice,
+    fixed_damage,
+    next_step,
+    reactive_armor_active,
+    reactive_shield_active,
+    save_of,
+)
 from bow3d.rulesets.war_of_bros.state import WobReason, replace
-from bow3d.rulesets.war_of_bros.tables import (GUIDED_SLACK_CM, INCENDIARY_DAMAGE, INCENDIARY_ROUNDS,
-                                               TRAMPLE_ACCURACY, TRAMPLE_DAMAGE)
+from bow3d.rulesets.war_of_bros.tables import (
+    GUIDED_SLACK_CM,
+    INCENDIARY_DAMAGE,
+    INCENDIARY_ROUNDS,
+    TRAMPLE_ACCURACY,
+    TRAMPLE_DAMAGE,
+)
 from bow3d.rulesets.war_of_bros.turns import activate, check_actor
 
 if TYPE_CHECKING:

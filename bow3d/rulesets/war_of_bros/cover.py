@@ -30,8 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bow3d.i18n import N_, _, current, decimal, speaking
-from bow3d.i18n import whole_percent as percent
+from bow3d.i18n import N_, _, current, decimal, speaking, whole_percent as percent
 from bow3d.rules.records import value_or
 from bow3d.rulesets.war_of_bros.tables import STARTING_WEAPONS
 from bow3d.units import convert

@@ -27,8 +27,7 @@ from typing import TYPE_CHECKING
 from bow3d.i18n import _, decimal
 from bow3d.rules.events import Event
 from bow3d.rules.refusal import Reason, Refusal
-from bow3d.rulesets.war_of_bros import field as bodies
-from bow3d.rulesets.war_of_bros import blocking, measures, plan, terrain
+from bow3d.rulesets.war_of_bros import blocking, field as bodies, measures, plan, terrain
 from bow3d.rulesets.war_of_bros.actions import Move, Turn
 from bow3d.rulesets.war_of_bros.cover import rank
 from bow3d.rulesets.war_of_bros.reactions import opportunities

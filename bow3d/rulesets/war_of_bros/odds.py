@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from bow3d.i18n import N_, _, current
 from bow3d.rulesets.war_of_bros.cover import CLASSES, MISS_ON
 from bow3d.rulesets.war_of_bros.dice import DiceRoll
 from bow3d.rulesets.war_of_bros.saves import STEPS, AttackDice, Save
-from bow3d.i18n import N_, _, current
 
 OUTCOMES = ("cover", "evaded", "shield", "armor", "vitality", "perished")
 WORDS = {"cover": N_("miss by cover"), "evaded": N_("evaded"), "shield": N_("stopped by shield"),

@@ -22,9 +22,20 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from bow3d.rulesets.war_of_bros.dice import DiceRoll
-from bow3d.rulesets.war_of_bros.tables import (BASES_CM, BOOK_WEAPONS, FLY_HEIGHT_CM, HIGH_FLYER_CM,
-                                               MOVEMENT_STEP_CM, REACTIVE_ACCURACY, REACTIVE_DAMAGE, STARTING_UNITS,
-                                               THREAT_STEP_CM, UNIT_MODIFICATIONS, UNIT_TEMPLATES, W)
+from bow3d.rulesets.war_of_bros.tables import (
+    BASES_CM,
+    BOOK_WEAPONS,
+    FLY_HEIGHT_CM,
+    HIGH_FLYER_CM,
+    MOVEMENT_STEP_CM,
+    REACTIVE_ACCURACY,
+    REACTIVE_DAMAGE,
+    STARTING_UNITS,
+    THREAT_STEP_CM,
+    UNIT_MODIFICATIONS,
+    UNIT_TEMPLATES,
+    W,
+)
 
 PARTS = ("front", "side", "back")
 DEFAULT_WEAPONS = ("Ranged Weapon", "Melee Weapon")

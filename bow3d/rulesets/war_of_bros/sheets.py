@@ -24,9 +24,19 @@ from typing import Annotated, Any, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from bow3d.rulesets.war_of_bros.dice import DiceRoll
-from bow3d.rulesets.war_of_bros.tables import (BASES_CM, BOOK_WEAPONS, CATEGORIES, FRAG_TOKENS, SPLASH_CM,
-                                               SPLASH_STEP_CM, START_DISTANCE_CM, STARTING_UNITS, UNIT_MODIFICATIONS,
-                                               UNIT_TEMPLATES, splash_range_ups)
+from bow3d.rulesets.war_of_bros.tables import (
+    BASES_CM,
+    BOOK_WEAPONS,
+    CATEGORIES,
+    FRAG_TOKENS,
+    SPLASH_CM,
+    SPLASH_STEP_CM,
+    START_DISTANCE_CM,
+    STARTING_UNITS,
+    UNIT_MODIFICATIONS,
+    UNIT_TEMPLATES,
+    splash_range_ups,
+)
 from bow3d.scene.model import Id, Scene, Vehicle
 from bow3d.units import convert
 
@@ -131,7 +141,7 @@ class WeaponSheet(_Strict):
         return _dice(value)
 
     @model_validator(mode="after")
-    def _book_prerequisites(self) -> "WeaponSheet":
+    def _book_prerequisites(self) -> WeaponSheet:
         if DiceRoll.parse(self.damage) is None or DiceRoll.parse(self.accuracy) is None:
             raise ValueError(f"weapon '{self.name}': a weapon needs damage and accuracy dice; write them like d4")
         if self.splash_cm > 0 and splash_range_ups(self.splash_cm) is None:
@@ -215,7 +225,7 @@ class UnitSheet(_Strict):
         return value
 
     @model_validator(mode="after")
-    def _category_known(self) -> "UnitSheet":
+    def _category_known(self) -> UnitSheet:
         if self.template is None and self.category is None:
             raise ValueError("a sheet needs a template (e.g. light-infantry/private) or a category; add one")
         return self
@@ -261,7 +271,7 @@ class WarOfBrosScene(Scene):
     vehicles: list[WarOfBrosVehicle] = Field(default_factory=list)
 
     @model_validator(mode="after")
-    def _bases_from_categories(self) -> "WarOfBrosScene":
+    def _bases_from_categories(self) -> WarOfBrosScene:
         """Each unit's base from its sheet's category ("Rules": the standardized base sizes), unless given."""
         for item in (*self.units, *self.vehicles):
             sheet = self.sheets.get(item.sheet)

@@ -137,7 +137,7 @@ class Terrain:
             return True
         x0, x1, y0, y1 = self.bounds
         x0, x1, y0, y1 = x0 - 1e-6, x1 + 1e-6, y0 - 1e-6, y1 + 1e-6
-        for x, y in polygon:   # a loop, not all() over a generator: asked for every polygon of every checked move
+        for x, y in polygon:   # noqa: SIM110 (a loop, not all() over a generator: asked for every polygon of every checked move)
             if not (x0 <= x <= x1 and y0 <= y <= y1):
                 return False
         return True

@@ -28,7 +28,7 @@ from bow3d.i18n import _, decimal
 from bow3d.rules import pending as answers
 from bow3d.rules.chance import ChanceRequest, Dice
 from bow3d.rules.events import Event
-from bow3d.rules.pending import DecisionRequest, Pending
+from bow3d.rules.pending import Pending
 from bow3d.rules.refusal import Reason, Refusal
 from bow3d.rulesets.war_of_bros import field, plan
 from bow3d.rulesets.war_of_bros.actions import Action, EndStep, EndTurn, Place
@@ -51,8 +51,8 @@ def initial_state(ctx: Context) -> GameState:
         state.units[item.id] = UnitState(item.id, item.side, item.sheet, None, float(item.facing) % 360.0,
                                          aboard=aboard.get(item.id))
     if ctx.params.mode == "capture-the-frag":
-        state.frags = {side: ctx.params.frag_tokens for side in ctx.sides}
-        state.primary = {side: None for side in ctx.sides}
+        state.frags = dict.fromkeys(ctx.sides, ctx.params.frag_tokens)
+        state.primary = dict.fromkeys(ctx.sides)
     return state
 
 
@@ -295,7 +295,7 @@ def sides_in_play(g: Game) -> list[str]:
 
 def starting_power(g: Game) -> dict[str, int]:
     """Unit power each player brought (crews are paid within their Mechanized unit's price)."""
-    power = {side: 0 for side in g.ctx.sides}
+    power = dict.fromkeys(g.ctx.sides, 0)
     for unit in g.state.units.values():
         if unit.aboard is None or unit.aboard not in g.ctx.crews:
             power[unit.side] += g.ctx.profile(unit.id).unit_power
@@ -303,7 +303,7 @@ def starting_power(g: Game) -> dict[str, int]:
 
 
 def power_in_play(g: Game) -> dict[str, int]:
-    power = {side: 0 for side in g.ctx.sides}
+    power = dict.fromkeys(g.ctx.sides, 0)
     for unit in g.state.units.values():
         if unit.in_play and unit.aboard is None:
             power[unit.side] += g.ctx.profile(unit.id).unit_power

@@ -12,8 +12,7 @@ world (Z up, LDU) turned to glTF's Y up once, in the root node. See bow3d.view.g
 """
 
 from bow3d.view.gltf.builder import FINISHES, LDU_METRES, QUALITIES, GltfBuilder, pbr_material
-from bow3d.view.gltf.document import (SAMPLE_RATE, SCALES, Document, model_document, replay_document,
-                                      scene_document)
+from bow3d.view.gltf.document import SAMPLE_RATE, SCALES, Document, model_document, replay_document, scene_document
 from bow3d.view.gltf.export import ExportStats, export_gltf, input_kind
 
 __all__ = ["FINISHES", "LDU_METRES", "QUALITIES", "SAMPLE_RATE", "SCALES", "Document", "ExportStats", "GltfBuilder",

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from bow3d.errors import UserInputError
-from bow3d.ldraw.parse import LDRAW_SUFFIXES
 from bow3d.i18n import _
+from bow3d.ldraw.parse import LDRAW_SUFFIXES
 
 SCENE_SUFFIXES = (".yaml", ".yml")
 REPLAY_SUFFIXES = (".bowreplay",)

@@ -20,9 +20,9 @@ from typing import Any
 
 import numpy as np
 
+from bow3d.i18n import _
 from bow3d.view.ground import GroundHeights
 from bow3d.view.timeline import Pose
-from bow3d.i18n import _
 
 STUD_LDU = 20.0
 

@@ -120,7 +120,7 @@ def _moments(report: Report) -> str:
 def _armies(report: Report) -> str:
     blocks = []
     for army in report.armies:
-        rgb = "#%02x%02x%02x" % army.rgb
+        rgb = "#{:02x}{:02x}{:02x}".format(*army.rgb)
         points = _(" · {points} points").format(points=army.points) if army.points is not None else ""
         vehicle = _(" (vehicle)")
         rows = "".join(

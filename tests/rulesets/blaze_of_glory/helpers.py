@@ -15,7 +15,6 @@ from bow3d.rules import Game
 from bow3d.rules.chance import ChanceRequest, Dice, Shuffle
 from bow3d.rules.pending import DecisionRequest
 from bow3d.rulesets import parse_scene
-
 from tests.rulesets.blaze_of_glory.table import Block, Table
 
 SHEETS = {

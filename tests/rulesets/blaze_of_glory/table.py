@@ -76,7 +76,7 @@ class Table:
     facings: dict[str, float] = field(default_factory=dict)
 
     @classmethod
-    def from_scene(cls, scene, **kwargs) -> "Table":
+    def from_scene(cls, scene, **kwargs) -> Table:
         table = cls(**kwargs)
         for u in scene.units:
             table.place(u.id, tuple(u.position), float(u.facing))
@@ -173,5 +173,5 @@ class Table:
                 out[id] = along
         return dict(sorted(out.items(), key=lambda kv: (kv[1], kv[0])))
 
-    def copy(self) -> "Table":
+    def copy(self) -> Table:
         return Table(self.width, self.depth, list(self.blocks), dict(self.positions), dict(self.facings))

@@ -13,7 +13,6 @@ from bow3d.rules.chance import Shuffle
 from bow3d.rulesets.blaze_of_glory import EndTurn, Move, Run, RunMove, Shoot
 from bow3d.rulesets.blaze_of_glory.book import STUDS_PER_INCH
 from bow3d.rulesets.blaze_of_glory.state import BlazeReason
-
 from tests.rulesets.blaze_of_glory.helpers import arrange, asked, feed, kinds, make, of, start
 from tests.rulesets.blaze_of_glory.table import Block
 

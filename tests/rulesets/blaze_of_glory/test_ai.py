@@ -12,7 +12,6 @@ import numpy as np
 from bow3d.rulesets.blaze_of_glory import Finish, Move, Reload, Shoot
 from bow3d.rulesets.blaze_of_glory.ai import BlazePlayer
 from bow3d.rulesets.blaze_of_glory.book import STUDS_PER_INCH
-
 from tests.rulesets.blaze_of_glory.helpers import feed, start
 from tests.rulesets.blaze_of_glory.table import Block
 

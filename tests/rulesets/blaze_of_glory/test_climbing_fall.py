@@ -9,7 +9,6 @@ import pytest
 from bow3d.rulesets.blaze_of_glory import Move
 from bow3d.rulesets.blaze_of_glory.book import STUDS_PER_INCH, story
 from bow3d.rulesets.blaze_of_glory.terrain import plan_path
-
 from tests.rulesets.blaze_of_glory.helpers import asked, feed, of, start
 from tests.rulesets.blaze_of_glory.table import Block
 

@@ -13,12 +13,10 @@ from bow3d.errors import SceneError
 from bow3d.replay import ReplayWriter, Session, verify_replay
 from bow3d.rules import Game
 from bow3d.rulesets import RULESETS, load_scene, parse_scene
-from bow3d.rulesets.blaze_of_glory import RULESET, BlazeScene
-from bow3d.rulesets.blaze_of_glory import narrator as words
+from bow3d.rulesets.blaze_of_glory import RULESET, BlazeScene, narrator as words
+from bow3d.rulesets.blaze_of_glory.book import SKILLS, WEAPON_NAMES
 from bow3d.rulesets.blaze_of_glory.events import SCHEMA
 from bow3d.rulesets.blaze_of_glory.sheets import SkillName, WeaponName
-from bow3d.rulesets.blaze_of_glory.book import SKILLS, WEAPON_NAMES
-
 from tests.rulesets.blaze_of_glory.helpers import scene_text
 from tests.rulesets.blaze_of_glory.table import Block, Table
 

@@ -11,7 +11,6 @@ import pytest
 from bow3d.rules import Illegal
 from bow3d.rulesets.blaze_of_glory import Disengage, EndTurn, Fight, FightOn, Finish, Move, Run, RunMove
 from bow3d.rulesets.blaze_of_glory.state import BlazeReason
-
 from tests.rulesets.blaze_of_glory.helpers import asked, feed, of, start
 
 SHEETS = {

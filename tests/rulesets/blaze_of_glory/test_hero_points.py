@@ -8,7 +8,6 @@ from dataclasses import replace
 from bow3d.rulesets.blaze_of_glory import EndTurn, Run, Shoot
 from bow3d.rulesets.blaze_of_glory.book import STUDS_PER_INCH
 from bow3d.rulesets.blaze_of_glory.recovery import splits
-
 from tests.rulesets.blaze_of_glory.helpers import arrange, asked, feed, make, of, start
 
 I = STUDS_PER_INCH

@@ -8,8 +8,7 @@ from dataclasses import replace
 
 from bow3d.rulesets.blaze_of_glory import EndTurn, Shoot
 from bow3d.rulesets.blaze_of_glory.book import STUDS_PER_INCH
-
-from tests.rulesets.blaze_of_glory.helpers import asked, feed, make, arrange, of, start
+from tests.rulesets.blaze_of_glory.helpers import arrange, asked, feed, make, of, start
 from tests.rulesets.blaze_of_glory.table import Block
 
 I = STUDS_PER_INCH

@@ -10,7 +10,6 @@ from bow3d.rules.refusal import Reason
 from bow3d.rulesets.blaze_of_glory import EndTurn, Move, Reload, Shoot
 from bow3d.rulesets.blaze_of_glory.book import STUDS_PER_INCH
 from bow3d.rulesets.blaze_of_glory.state import BlazeReason
-
 from tests.rulesets.blaze_of_glory.helpers import asked, feed, of, start
 from tests.rulesets.blaze_of_glory.table import Block
 

@@ -11,7 +11,6 @@ from pydantic import ValidationError
 from bow3d.rulesets.blaze_of_glory import EndTurn, Fight, FightOn, Move, Shoot
 from bow3d.rulesets.blaze_of_glory.book import STUDS_PER_INCH
 from bow3d.rulesets.blaze_of_glory.sheets import FigureSheet
-
 from tests.rulesets.blaze_of_glory.helpers import asked, feed, of, start
 
 I = STUDS_PER_INCH

@@ -55,7 +55,7 @@ def test_shooting_cover_levels_on_the_town(town, firer, target, level, part, mat
         if material:
             assert data["deciding"][0]["material"] == material
     if level == "partial":
-        assert 0.25 <= judged.cover_share and judged.hard_share < 0.8 and not judged.through_opening
+        assert judged.cover_share >= 0.25 and judged.hard_share < 0.8 and not judged.through_opening
     if level == "full":
         assert judged.through_opening and judged.hard_share >= 0.4
     if level == "none":

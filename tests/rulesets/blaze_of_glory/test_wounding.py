@@ -7,7 +7,6 @@ import pytest
 
 from bow3d.rulesets.blaze_of_glory import EndTurn, Shoot
 from bow3d.rulesets.blaze_of_glory.book import SHOOTING_TABLE, STUDS_PER_INCH, table_result
-
 from tests.rulesets.blaze_of_glory.helpers import asked, feed, of, start
 
 I = STUDS_PER_INCH

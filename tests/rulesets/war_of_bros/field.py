@@ -9,7 +9,6 @@ the share of points it hides). Units: studs in plan, LDU in height, like the wor
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -84,7 +83,7 @@ class BoxField:
     obstacles: dict = field(default_factory=dict)
 
     @classmethod
-    def for_scene(cls, scene, decor=(), width=200.0, depth=200.0) -> "BoxField":
+    def for_scene(cls, scene, decor=(), width=200.0, depth=200.0) -> BoxField:
         geo = cls(width, depth, list(decor))
         mechs = {v.id for v in getattr(scene, "vehicles", None) or []}
         for item in (*scene.units, *(getattr(scene, "vehicles", None) or [])):
@@ -105,7 +104,7 @@ class BoxField:
         self.removed_decor = np.zeros(len(boxes), bool)
         self._boxes = boxes
 
-    def copy(self) -> "BoxField":
+    def copy(self) -> BoxField:
         import copy
         return copy.deepcopy(self)
 
@@ -147,7 +146,7 @@ class BoxField:
                 out.append(("decor", None, box.material, box.part, box, k))
         for key, box in self.obstacles.items():
             out.append(("obstacle", key, box.material, None, box, -1))
-        for id, (pos, facing) in self.poses.items():
+        for id, (_pos, _facing) in self.poses.items():
             if id in skip:
                 continue
             body = self.bodies[id]
@@ -175,7 +174,7 @@ class BoxField:
         seen = 0
         for p in points:
             best = None
-            for kind, id, material, part, box, k in solids:
+            for kind, id, material, part, box, _k in solids:
                 t = _segment_box(eye, p, box)
                 if t is not None and (best is None or t < best[0]):
                     best = (t, kind, id, material, part, box)
@@ -194,7 +193,7 @@ class BoxField:
     def bodies_along(self, a, b, kinds=None, decor=False):
         p, q = self._eye(a), self._eye(b)
         out = []
-        for kind, id, material, part, box, k in self._solids(skip=(a, b)):
+        for kind, id, _material, _part, box, _k in self._solids(skip=(a, b)):
             if kind not in ("unit", "vehicle") or (kinds is not None and kind not in kinds):
                 continue
             t = _segment_box(p, q, box)

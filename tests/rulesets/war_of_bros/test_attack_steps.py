@@ -6,8 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bow3d.rules import Reason
-from bow3d.rules.chance import ChanceRequest
-from bow3d.rulesets.war_of_bros import Attack, EndStep, Move
+from bow3d.rulesets.war_of_bros import Attack, Move
 from bow3d.rulesets.war_of_bros.blocking import blocked_by
 from tests.rulesets.war_of_bros.field import Box
 from tests.rulesets.war_of_bros.helpers import SHEETS, answer, ready, scene

@@ -9,8 +9,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 from bow3d.cli import main
 from bow3d.rulesets.war_of_bros.dice import DiceRoll

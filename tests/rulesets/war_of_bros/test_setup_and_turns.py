@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bow3d.rules import Game, Illegal, Reason
-from bow3d.rulesets.war_of_bros import Attack, EndStep, EndTurn, Move, Place, Turn, WobReason
+from bow3d.rulesets.war_of_bros import Attack, EndStep, EndTurn, Move, Place, WobReason
 from tests.rulesets.war_of_bros.field import BoxField
 from tests.rulesets.war_of_bros.helpers import answer, ready, scene
 

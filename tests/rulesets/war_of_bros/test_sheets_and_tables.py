@@ -13,8 +13,15 @@ from bow3d.cli import main
 from bow3d.errors import SceneError
 from bow3d.rulesets.war_of_bros.profile import profile_of
 from bow3d.rulesets.war_of_bros.sheets import UnitSheet
-from bow3d.rulesets.war_of_bros.tables import (STARTING_FORCE, STARTING_UNITS, STARTING_WEAPONS, UNIT_MODIFICATIONS,
-                                               UNIT_TEMPLATES, WEAPON_TEMPLATES, reward)
+from bow3d.rulesets.war_of_bros.tables import (
+    STARTING_FORCE,
+    STARTING_UNITS,
+    STARTING_WEAPONS,
+    UNIT_MODIFICATIONS,
+    UNIT_TEMPLATES,
+    WEAPON_TEMPLATES,
+    reward,
+)
 from tests.rulesets.war_of_bros.helpers import SHEETS, scene
 
 BOOK = Path(__file__).resolve().parents[4] / "shared" / "seeds" / "war-of-bros-rules.txt"
@@ -83,10 +90,7 @@ def test_unit_templates_are_the_books():
         for field, name in (("evasion", "Evasion Dice"), ("vitality", "Vitality Dice"), ("shield", "Shield Dice"),
                             ("armor", "Armor Dice")):
             book = record.get(name)
-            if isinstance(book, dict):
-                book = tuple(_dice(book[p]) for p in ("Front", "Side", "Back"))
-            else:
-                book = _dice(book)
+            book = tuple(_dice(book[p]) for p in ("Front", "Side", "Back")) if isinstance(book, dict) else _dice(book)
             assert getattr(t, field) == book, (key, field)
 
 
@@ -101,7 +105,7 @@ def test_starting_units_and_weapons_are_the_books():
         assert f"{weapon.damage} {weapon.range_cm:g}cm {weapon.accuracy}" in row, row
     power = sum(STARTING_FORCE[k] * UNIT_TEMPLATES[STARTING_UNITS[k][0]].unit_power for k in STARTING_FORCE)
     assert power == 27 and sum(STARTING_FORCE.values()) == 13
-    for rank, (template, weapons) in STARTING_UNITS.items():
+    for rank, (_template, weapons) in STARTING_UNITS.items():
         profile = profile_of(rank, UnitSheet(template=f"starter/{rank}"))
         assert profile.spent == profile.upgrade, rank  # "their unit upgrade points are maxed out"
         assert [w.name for w in profile.weapons] == list(weapons)

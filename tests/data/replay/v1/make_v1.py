@@ -15,11 +15,11 @@ import sys
 from pathlib import Path
 
 import numpy as np
+from v1_fields import flat_field
 
 from bow3d.replay import ReplayWriter
 from bow3d.replay.session import ai_players, play_game
 from bow3d.scene import load_scene
-from v1_fields import flat_field
 
 HERE = Path(__file__).resolve().parent
 
@@ -83,7 +83,7 @@ def main(out: Path, games: int) -> None:
             path = out / f"{scene_file.stem}-seed{seed}.bowreplay"
             if path.exists():
                 path.unlink()
-            with ReplayWriter(path, scene, seed, {s: "random" for s in players}, max_rounds=8) as writer:
+            with ReplayWriter(path, scene, seed, dict.fromkeys(players, "random"), max_rounds=8) as writer:
                 play_game(scene, flat_field(scene), players, seed, writer=writer, max_rounds=8)
 
 
