@@ -137,7 +137,8 @@ def run(args: argparse.Namespace) -> int:
 
 def pack(path: Path, args: argparse.Namespace) -> int:
     """Write one .bowpack with the replay and everything it needs to re-play anywhere."""
-    from bow3d.replay.pack import SUFFIX, write_pack
+    from bow3d.replay.pack import SUFFIX
+    from bow3d.replay.packing import write_pack
 
     if not args.out:
         raise UserInputError(_("bow3d replay pack needs -o OUT{SUFFIX}: the pack file to write").format(SUFFIX=SUFFIX))

@@ -14,7 +14,8 @@ packs to the same bytes) holding:
 Without `--with-parts` the library files are only named (`library_files`): every bow3d has the
 bundled starter library, and an official library is found through LDRAWDIR as usual. Files of the
 scene must lie inside the scene's folder (the rule scenes are read by anyway); a scene that reaches
-further is refused with the file named.
+further is refused with the file named. Writing one (`write_pack`) opens the replay as every command
+does: it lives above, in bow3d.replay.packing.
 
 Reading (`open_pack`) is strict and bounded: a zip whose members are not exactly the manifest's,
 a name that is absolute, climbs out (`..`), repeats or is a link, a member over MAX_MEMBER_BYTES or
@@ -26,7 +27,6 @@ user cache folder), under its own sha256: opening it again costs a check, not an
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import shutil
 import stat
@@ -34,7 +34,6 @@ import tempfile
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -51,7 +50,6 @@ MAX_MEMBERS = 50_000
 MAX_MEMBER_BYTES = 64 * 1024 * 1024     # one file (bow3d reads no LDraw file bigger)
 MAX_PACK_BYTES = 1024 * 1024 * 1024     # all of it, unpacked
 MAX_MANIFEST_BYTES = 16 * 1024 * 1024
-_ZIP_TIME = (1980, 1, 1, 0, 0, 0)       # fixed member times: the same replay packs to the same bytes
 _ZIP_MAGIC = b"PK\x03\x04"
 
 
@@ -83,18 +81,6 @@ class PackContents:
     library: Path | None  # an LDraw library root (LDConfig.ldr, parts/, p/) when the parts are included
 
 
-@dataclass(frozen=True)
-class PackSummary:
-    """What `write_pack` wrote."""
-
-    path: Path
-    replay: str
-    scene_files: int
-    library_files: int
-    parts_included: bool
-    bytes: int
-
-
 def is_pack(path: str | os.PathLike) -> bool:
     """True when `path` is a file that starts like a zip file (what a .bowpack is); ReplayError for a file
     named .bowpack that is not one."""
@@ -107,107 +93,6 @@ def is_pack(path: str | os.PathLike) -> bool:
         raise ReplayError(_("{path}: not a bow3d pack (not a zip file); make one with bow3d replay pack")
                           .format(path=path))
     return found
-
-
-# --- writing -------------------------------------------------------------------------------------
-
-def _inside(path: Path, folder: Path) -> bool:
-    return path == folder or folder in path.parents
-
-
-def _model_files(path: Path, library: Any) -> set[Path]:
-    """Every file a load of this LDraw model reads: the model, its sub-model files, its parts' files."""
-    from bow3d.ldraw import load_model
-
-    model = load_model(path, library)
-    files = {Path(f.source) for f in model.table.origins.files}
-    for part in model.parts.values():
-        files.update(Path(d) for d in part.dependencies)
-    files.add(Path(path))
-    return {Path(os.path.realpath(f)) for f in files if os.path.isfile(f)}
-
-
-def pack_members(scene: Any, library: Any) -> tuple[dict[str, Path], dict[str, Path]]:
-    """The files a scene needs: (scene/ member -> file, library path -> file). ReplayError naming a file
-    of the scene's that lies outside its folder."""
-    folder = Path(os.path.realpath(scene.path)).parent
-    roots = [Path(os.path.realpath(root)) for root in library.roots]
-    wanted = {Path(os.path.realpath(scene.path))}
-    models = [Path(scene.battlefield_path)]
-    for item in [*scene.units, *scene.vehicles]:
-        local = Path(scene.resolve(item.model))
-        found = local if local.is_file() else library.find(item.model)
-        if found is not None:
-            models.append(Path(found))
-    for model in dict.fromkeys(models):
-        wanted |= _model_files(model, library)
-    own: dict[str, Path] = {}
-    shared: dict[str, Path] = {}
-    for file in sorted(wanted):
-        root = next((r for r in roots if _inside(file, r)), None)
-        if root is not None:
-            shared[file.relative_to(root).as_posix()] = file
-        elif _inside(file, folder):
-            own[f"{SCENE_FOLDER}/{file.relative_to(folder).as_posix()}"] = file
-        else:
-            raise ReplayError(_("{path}: needs {file}, which is outside the scene's folder ({folder}) "
-                                "and the LDraw library; move it into the scene's folder to pack the "
-                                "replay").format(path=scene.path, file=file, folder=folder))
-    return own, shared
-
-
-def write_pack(replay_path: str | os.PathLike, out: str | os.PathLike, *, with_parts: bool = False,
-               scene: str | os.PathLike | None = None, force: bool = False) -> PackSummary:
-    """Pack a replay (or re-pack a pack) with its scene, models and non-library parts into `out`.
-
-    The replay is opened as every command opens it (its scene found and checked against the header),
-    so only a scene the replay was played on is packed. `with_parts` includes the library files too.
-    Never overwrites `out` unless `force` (bow3d.paths)."""
-    from bow3d import __version__
-    from bow3d.paths import check_new, open_new
-    from bow3d.replay.opened import open_replay
-
-    check_new(out, force=force)
-    opened = open_replay(replay_path, scene)
-    scene_obj = opened.scene()
-    library = opened.library()
-    own, shared = pack_members(scene_obj, library)
-    replay_file = opened.pack.replay if opened.pack is not None else Path(replay_path)
-    replay_name = PurePosixPath(replay_file.name).name
-    members = dict(own)
-    members[replay_name] = replay_file
-    if with_parts:
-        config = library.ldconfig()
-        if config is not None:
-            shared.setdefault("LDConfig.ldr", Path(os.path.realpath(config)))
-        members.update({f"{LIBRARY_FOLDER}/{name}": path for name, path in shared.items()})
-    data = {name: _read(path) for name, path in sorted(members.items())}
-    scene_member = f"{SCENE_FOLDER}/{Path(os.path.realpath(scene_obj.path)).name}"
-    manifest = PackManifest(
-        replay=replay_name, scene=scene_member, library=opened.header.library,
-        parts="included" if with_parts else "named", library_files=sorted(shared),
-        files={name: hashlib.sha256(blob).hexdigest() for name, blob in data.items()}, bow3d=__version__)
-    with open_new(out, "wb", force=force) as handle:
-        with zipfile.ZipFile(handle, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
-            _add(archive, MANIFEST, json.dumps(manifest.model_dump(mode="json"), indent=1).encode())
-            for name, blob in data.items():
-                _add(archive, name, blob)
-    return PackSummary(Path(out), replay_name, len(own), len(shared), with_parts, Path(out).stat().st_size)
-
-
-def _read(path: Path) -> bytes:
-    try:
-        return path.read_bytes()
-    except OSError as error:
-        raise ReplayError(_("{path}: cannot be read to pack it ({value})")
-                          .format(path=path, value=error.strerror or error)) from None
-
-
-def _add(archive: zipfile.ZipFile, name: str, blob: bytes) -> None:
-    info = zipfile.ZipInfo(name, _ZIP_TIME)
-    info.compress_type = zipfile.ZIP_DEFLATED
-    info.external_attr = (stat.S_IFREG | 0o644) << 16
-    archive.writestr(info, blob)
 
 
 # --- reading -------------------------------------------------------------------------------------
@@ -410,5 +295,5 @@ def describe(contents: PackContents) -> str:
     return f"{contents.pack}: {m.replay}, {m.scene} and {scene_files - 1} files of its own, {parts}"
 
 
-__all__ = ["FORMAT", "MANIFEST", "SUFFIX", "VERSION", "PackContents", "PackManifest", "PackSummary", "describe",
-           "is_pack", "open_pack", "pack_members", "write_pack"]
+__all__ = ["FORMAT", "MANIFEST", "SUFFIX", "VERSION", "PackContents", "PackManifest", "describe", "is_pack",
+           "open_pack"]

@@ -17,7 +17,8 @@ import pytest
 
 from bow3d.errors import ReplayError
 from bow3d.replay.opened import open_replay
-from bow3d.replay.pack import MANIFEST, open_pack, write_pack
+from bow3d.replay.pack import MANIFEST, open_pack
+from bow3d.replay.packing import write_pack
 from bow3d.replay.verify import verify_replay
 from tests.replay.conftest import write_scene
 from tests.replay.test_session import flat, record_game
