@@ -10,8 +10,8 @@ bow3d.replay.simulate.GameJob). Public surface:
     Spool(encode, decode, path=None)             # results streamed to disk, read back in order
 """
 
+from bow3d.batch.engines import ENGINES, open_executor
 from bow3d.batch.executor import (
-                                  ENGINES,
                                   MAX_WORKERS,
                                   Executor,
                                   Job,
@@ -20,7 +20,6 @@ from bow3d.batch.executor import (
                                   WorkerFailed,
                                   check_workers,
                                   default_workers,
-                                  open_executor,
 )
 from bow3d.batch.spool import Spool
 

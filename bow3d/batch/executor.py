@@ -17,7 +17,7 @@ seed), so they are the same on any engine and any number of workers.
 Every map shows a progress bar (tqdm: done/total, rate, elapsed and time left) on stderr unless
 `progress=False`. Ctrl+C stops the workers (their own SIGINT is ignored, the parent stops them)
 and raises KeyboardInterrupt to the caller after the results already yielded: what finished is
-kept by whoever consumed it.
+kept by whoever consumed it. `open_executor` (bow3d.batch.engines) picks the engine.
 """
 
 from __future__ import annotations
@@ -38,7 +38,6 @@ from typing import Any
 from bow3d.errors import Bow3dError, UserInputError
 from bow3d.i18n import _
 
-ENGINES = ("local", "ray")
 MAX_WORKERS = 1024
 WINDOW_PER_WORKER = 3   # chunks in flight per worker: enough to keep each busy while results are read in order
 OPENED_PER_WORKER = 2   # jobs a worker keeps open (a world each); the oldest is dropped beyond
@@ -293,21 +292,3 @@ def check_workers(workers: int | None, what: str = "--workers") -> int | None:
         raise UserInputError(_("{what} must be 1 to {MAX_WORKERS}, got {workers}")
                              .format(what=what, MAX_WORKERS=MAX_WORKERS, workers=workers))
     return workers
-
-
-def open_executor(engine: str = "local", workers: int | None = None, address: str | None = None) -> Executor:
-    """An executor: `local` (processes on this machine; `workers` default its cores, 1 runs in this
-    process) or `ray` (a local Ray instance, or the cluster at `address`; `workers` default every CPU
-    Ray has). Raises UserInputError for an unknown engine or a Ray that cannot be had."""
-    check_workers(workers)
-    if engine == "local":
-        if address is not None:
-            raise UserInputError(_("--address goes with --engine ray (the Ray cluster to run on)"))
-        count = workers or default_workers()
-        return SerialExecutor() if count == 1 else LocalExecutor(count)
-    if engine == "ray":
-        from bow3d.batch.ray_engine import RayExecutor
-
-        return RayExecutor(workers=workers, address=address)
-    raise UserInputError(_("--engine {engine!r}: choose one of {value}")
-                         .format(engine=engine, value=', '.join(ENGINES)))
