@@ -3,6 +3,8 @@
 Layer: view. No globals: callers pass the parent NodePath. A texture decal batch (Batch.texture)
 draws its image modulated by the lit white of its vertices (so it is shaded like the surface
 under it), blended by the image's alpha, transparent off the image (a border of alpha 0).
+`attach_model` puts a whole model's batches (and its edges) under a parent: a still, the viewer and the
+scene's nodes build their models with it.
 """
 
 from __future__ import annotations
@@ -33,7 +35,9 @@ from panda3d.core import (
     TransparencyAttrib,
 )
 
-from bow3d.view.batches import CHUNK_LDU, NEAR_LDU, Batch, EdgeBatch
+from bow3d.ldraw import Model
+from bow3d.view.batches import CHUNK_LDU, NEAR_LDU, Batch, EdgeBatch, build_batches, conditional_lines, edge_lines
+from bow3d.view.conditional_lines import attach_conditional_lines
 
 _FORMATS: dict[bool, GeomVertexFormat] = {}
 # Batch.finish -> (specular strength, shininess): a highlight on top of the vertex colour (fixed-function lights)
@@ -182,3 +186,18 @@ def attach_edges(parent: NodePath, edges: EdgeBatch, name: str = "edges") -> Nod
     path = attach_lines(parent, name, edges.positions, edges.colours)
     path.set_depth_offset(1)
     return path
+
+
+def attach_model(parent: NodePath, model: Model, quality: str = "default", edges: bool = False) -> tuple[NodePath, int, int]:
+    """The model's static geometry under `parent`: (node, triangles at the nearest level, draw calls)."""
+    batches = build_batches(model, quality)
+    node = attach_batches(parent, batches, textures=model.textures)
+    calls = len(batches)
+    if edges:
+        attach_edges(node, edge_lines(model, quality))
+        calls += 1
+        conditional = conditional_lines(model)
+        if conditional.positions.shape[0]:
+            attach_conditional_lines(node, conditional)
+            calls += 1
+    return node, sum(b.triangle_count for b in batches if b.lod < 2), calls

@@ -31,8 +31,7 @@ from bow3d.scene.seats import read_seats
 from bow3d.view import markers
 from bow3d.view.batches import Batch, build_batches
 from bow3d.view.ground import GroundHeights
-from bow3d.view.scene_graph import attach_batches
-from bow3d.view.still import attach_model
+from bow3d.view.scene_graph import attach_batches, attach_model
 from bow3d.world.bodies import FEET_SLAB_LDU
 
 STUD = 20.0

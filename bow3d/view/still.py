@@ -9,13 +9,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from panda3d.core import NodePath
-
 from bow3d.ldraw import Model
-from bow3d.view.batches import build_batches, conditional_lines, edge_lines
-from bow3d.view.conditional_lines import attach_conditional_lines
 from bow3d.view.offscreen import MULTISAMPLES, CameraPose, OffscreenRenderer, pose_for_view
-from bow3d.view.scene_graph import attach_batches, attach_edges
+from bow3d.view.scene_graph import attach_model
 
 
 @dataclass(frozen=True)
@@ -27,21 +23,6 @@ class RenderStats:
     build_seconds: float
     draw_seconds: float
     pipe: str
-
-
-def attach_model(parent: NodePath, model: Model, quality: str = "default", edges: bool = False) -> tuple[NodePath, int, int]:
-    """The model's static geometry under `parent`: (node, triangles at the nearest level, draw calls)."""
-    batches = build_batches(model, quality)
-    node = attach_batches(parent, batches, textures=model.textures)
-    calls = len(batches)
-    if edges:
-        attach_edges(node, edge_lines(model, quality))
-        calls += 1
-        conditional = conditional_lines(model)
-        if conditional.positions.shape[0]:
-            attach_conditional_lines(node, conditional)
-            calls += 1
-    return node, sum(b.triangle_count for b in batches if b.lod < 2), calls
 
 
 def render_still(model: Model, out: str | Path, size: tuple[int, int] = (1280, 720), view: str = "iso",
