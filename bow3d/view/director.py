@@ -21,11 +21,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 import numpy as np
 
+from bow3d.view.frames import HEAD_LDU, VEHICLE_EYE_LDU, FrameSpec, Shot, _pose
 from bow3d.view.offscreen import CameraPose
+from bow3d.view.shots import FRAMERS  # the camera work of each kind of shot
 from bow3d.view.timeline import (
     STUD_LDU,
     Attacked,
@@ -36,21 +38,17 @@ from bow3d.view.timeline import (
     RollsShown,
     RoundStarted,
     Step,
-    ThrowShown,
     Timeline,
     Treated,
     VehicleMoved,
 )
 
-HEAD_LDU = 76.0  # head centre above the ground for a minifig (design.md head point)
-VEHICLE_EYE_LDU = 40.0
 MIN_SHOT_S = 0.6
 HARD_MIN_SHOT_S = 0.2  # a film of a very long game may go past max_seconds rather than flicker
 DURATIONS_S = {"round": 3.5, "first_round": 5.0, "attack": 5.0, "death": 2.6, "treat": 4.0, "rolls": 3.0,
                "narrated": 0.9, "vehicle": 3.0}
 MOVE_S_PER_STUD, MOVE_MIN_S, MOVE_MAX_S = 0.3, 1.6, 3.5
 FINALE_S = 3.5  # the winner's title over a last look at the battlefield
-FALL_S = 0.8  # a dying unit topples over this long
 Ground = Callable[[float, float], float]  # world (x, y) LDU -> ground height z LDU
 Stand = Callable[[str, Pose], float]  # unit or vehicle id, pose -> the height it stands at (LDU), as drawn
 # The camera variants a planner may pick per shot: a move of the framer's camera about the point it looks
@@ -61,75 +59,6 @@ CAMERA_MOVES = ((1.0, 0.0, 0.0), (1.0, 15.0, 0.0), (0.8, 0.0, 0.0), (1.0, 0.0, 2
 SIDES = {"over_the_shoulder": 3, "tracking": 3, "close_up": 5}  # camera sides a framer offers (clear_side)
 Variant = tuple[int, int]  # (side, index into CAMERA_MOVES)
 Planner = Callable[["ShotList", int], Variant]  # film, shot -> the variant kept (bow3d.view.shot_check.plan_shot)
-
-
-@dataclass(frozen=True)
-class Title:
-    """A text overlay: `role` 'round' (big, centre), 'unit' (lower left), 'result' (lower third), 'caption'."""
-
-    text: str
-    role: str
-    rgb: tuple[float, float, float]
-    alpha: float = 1.0
-
-
-@dataclass(frozen=True)
-class Tracer:
-    """The shot, a line from the firer's head towards the target's head; `progress` 0..1 of its flight."""
-
-    start: tuple[float, float, float]
-    end: tuple[float, float, float]
-    progress: float
-    rgb: tuple[float, float, float]
-
-
-@dataclass(frozen=True)
-class RollView:
-    """Throws on screen (bricks, dice, cards...): each throw, and seconds since the first (the animation's clock)."""
-
-    rolls: tuple[ThrowShown, ...]
-    seconds: float
-    seed: int
-    side_rgb: tuple[tuple[float, float, float], ...]
-
-
-@dataclass(frozen=True)
-class FrameSpec:
-    """Everything one frame shows: camera, poses (studs), who falls (0..1), titles, tracer, brick rolls."""
-
-    time_s: float
-    shot: int
-    camera: CameraPose
-    poses: Mapping[str, Pose]
-    falling: Mapping[str, float]
-    titles: tuple[Title, ...]
-    tracer: Tracer | None = None
-    roll: RollView | None = None
-    highlight: str | None = None
-    doors: Mapping[str, bool] = field(default_factory=dict)  # door id -> open (BOW §2.3.3)
-
-
-@dataclass(frozen=True)
-class Shot:
-    """One shot: which kind, when, how long, which step of the timeline."""
-
-    kind: str
-    start_s: float
-    duration_s: float
-    step: int
-
-    @property
-    def end_s(self) -> float:
-        return self.start_s + self.duration_s
-
-
-def _pose(position: np.ndarray, target: np.ndarray, fov: float) -> CameraPose:
-    return CameraPose(tuple(float(v) for v in position), tuple(float(v) for v in target), float(fov))
-
-
-def _smooth(u: float) -> float:
-    u = min(1.0, max(0.0, u))
-    return u * u * (3 - 2 * u)
 
 
 def shot_kind(step: Step) -> str:
@@ -203,8 +132,6 @@ class ShotList:
         shot = self.shots[index]
         local = min(shot.duration_s, max(0.0, time_s - shot.start_s))
         step = self.timeline.steps[shot.step]
-        from bow3d.view.shots import FRAMERS  # the camera work of each kind of shot
-
         variant = self.variant(index)
         self._side = variant[0]
         spec = FRAMERS[shot.kind](self, index, shot, step, local)

@@ -9,24 +9,27 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from bow3d.view.brick_roll_animation import first_in_view_s, is_bricks_only
-from bow3d.view.director import (
+from bow3d.view.frames import (
     FALL_S,
     HEAD_LDU,
     VEHICLE_EYE_LDU,
     FrameSpec,
     RollView,
     Shot,
-    ShotList,
     Title,
     Tracer,
     _pose,
     _smooth,
 )
 from bow3d.view.timeline import Attacked, Died, Moved, Narrated, RollsShown, RoundStarted, Step, Treated, VehicleMoved
+
+if TYPE_CHECKING:
+    from bow3d.view.director import ShotList
 
 
 def _fade(local: float, duration: float, start: float = 0.0, end: float | None = None, ramp: float = 0.25) -> float:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bow3d.view.director import Title
+from bow3d.view.frames import Title
 
 BOLD_FONTS = ("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
               "/usr/share/fonts/TTF/DejaVuSans-Bold.ttf", "/usr/share/fonts/dejavu/DejaVuSans-Bold.ttf",
