@@ -107,12 +107,11 @@ def _main(argv: list[str]) -> int:
         return 130
     except BrokenPipeError:
         return EXIT_OK
-    except Exception:  # an internal bug: say so plainly, traceback only on request
+    except Exception as problem:  # an internal bug: say so plainly, traceback only on request
         if args.debug:
             raise
-        error_type, error, _traceback = sys.exc_info()
         print(_("bow3d {command}: internal error ({kind}: {error}). Please report it with the command you ran; "
-                "add --debug for the traceback.").format(command=args.command, kind=error_type.__name__, error=error),
+                "add --debug for the traceback.").format(command=args.command, kind=type(problem).__name__, error=problem),
               file=sys.stderr)
         return EXIT_INTERNAL
 

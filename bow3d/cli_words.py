@@ -36,12 +36,12 @@ ARGPARSE_WORDS = (
 def argparse_speaking() -> Iterator[None]:
     """argparse's own words from bow3d's catalogue inside the block (argparse reads its module's `_`
     and `ngettext` when it speaks), argparse's own functions again after it."""
-    before = argparse._, argparse.ngettext
-    argparse._, argparse.ngettext = _, ngettext
+    before = argparse._, argparse.ngettext  # type: ignore[attr-defined]  # argparse's private names
+    argparse._, argparse.ngettext = _, ngettext  # type: ignore[attr-defined]
     try:
         yield
     finally:
-        argparse._, argparse.ngettext = before
+        argparse._, argparse.ngettext = before  # type: ignore[attr-defined]
 
 
 class Parser(argparse.ArgumentParser):

@@ -107,7 +107,7 @@ def open_new(path: str | os.PathLike[str], mode: str = "w", *, force: bool = Fal
         raise ValueError(f"open_new: mode must be 'w' or 'wb', not {mode!r}")
     with new_file_name(path, force=force) as tmp:
         try:
-            with open(tmp, "r+b" if mode == "wb" else "r+", **({} if mode == "wb" else {"encoding": encoding})) as handle:
+            with open(tmp, "r+b") if mode == "wb" else open(tmp, "r+", encoding=encoding) as handle:
                 yield handle
                 handle.flush()
         except OSError as error:

@@ -339,34 +339,40 @@ def load_json_line(text: str | bytes, source: str, line: int, *, error: ErrorTyp
 
 def _load_json(text: str, source: str, line: int | None, error: ErrorType) -> Any:
     _check_json_depth(text, source, line, error)
-    flags: list[object] = []
+    flags: list[_Duplicate | _Huge] = []
 
     def pairs_hook(pairs: list[tuple[str, Any]]) -> dict:
         obj = dict(pairs)
         if len(obj) != len(pairs):
             seen: set[str] = set()
-            key = next(k for k, _value in pairs if k in seen or seen.add(k))
-            obj = _Duplicate(pairs, key)
-            flags.append(obj)
+            for key, _value in pairs:   # the first key written again
+                if key in seen:
+                    break
+                seen.add(key)
+            duplicate = _Duplicate(pairs, key)
+            flags.append(duplicate)
+            return duplicate
         return obj
 
     def parse_int(digits: str) -> int | _Huge:
         if len(digits.lstrip("-")) > MAX_INT_DIGITS:
-            flags.append(_Huge(f"an integer of {len(digits.lstrip('-')):,} digits; at most {MAX_INT_DIGITS} "
-                               "are read"))
-            return flags[-1]
+            huge = _Huge(f"an integer of {len(digits.lstrip('-')):,} digits; at most {MAX_INT_DIGITS} are read")
+            flags.append(huge)
+            return huge
         return int(digits)
 
     def parse_float(digits: str) -> float | _Huge:
         value = float(digits)
         if not math.isfinite(value):
-            flags.append(_Huge(f"the number {_short(digits, 20)} is too large"))
-            return flags[-1]
+            huge = _Huge(f"the number {_short(digits, 20)} is too large")
+            flags.append(huge)
+            return huge
         return value
 
     def parse_constant(name: str) -> _Huge:
-        flags.append(_Huge(f"{name} is not a JSON number"))
-        return flags[-1]
+        huge = _Huge(f"{name} is not a JSON number")
+        flags.append(huge)
+        return huge
 
     try:
         data = json.loads(text, object_pairs_hook=pairs_hook, parse_int=parse_int, parse_float=parse_float,
@@ -391,7 +397,7 @@ def _check_json_depth(text: str, source: str, line: int | None, error: ErrorType
                         "was not written by bow3d")
 
 
-def _raise_json_flag(data: Any, flag: object, source: str, line: int | None, error: ErrorType) -> None:
+def _raise_json_flag(data: Any, flag: _Duplicate | _Huge, source: str, line: int | None, error: ErrorType) -> None:
     stack: list[tuple[Any, FieldPath]] = [(data, ())]
     while stack:
         value, path = stack.pop()

@@ -330,6 +330,7 @@ def _apply_texmaps(soup: _Soup, f: LDrawFile, texmap_of: np.ndarray) -> None:
     if soup.texture is None:
         soup.texture = np.full(soup.tris.shape[0], -1, np.int32)
         soup.uv = np.zeros((soup.tris.shape[0], 3, 2), np.float32)
+    assert soup.uv is not None  # texture and uv are set together
     for index in np.unique(texmap_of[texmap_of >= 0]).tolist():
         rows = np.flatnonzero((texmap_of == index) & (soup.texture < 0))
         if not rows.size:
@@ -377,6 +378,7 @@ def _place(child: _Soup, parent: LDrawFile, refs: np.ndarray) -> _Soup:
     t = child.tris.shape[0]
     texture = uv = None
     if child.texture is not None:
+        assert child.uv is not None  # texture and uv are set together
         texture = np.tile(child.texture, k)
         uv = np.broadcast_to(child.uv, (k, *child.uv.shape)).copy()
         if flip.any():  # the corners were swapped: their coordinates go with them
@@ -440,6 +442,7 @@ def _concat_textures(pieces: list[_Soup]) -> dict:
                 names.append(name)
         renumber = np.asarray([names.index(n) for n in p.textures] + [-1], np.int32)
         textures.append(renumber[p.texture])  # -1 picks the last entry: still -1
+        assert p.uv is not None  # texture and uv are set together
         uvs.append(p.uv)
     return {"texture": np.concatenate(textures), "uv": np.concatenate(uvs), "textures": tuple(names)}
 
@@ -502,6 +505,7 @@ def _flat_textures(soup: _Soup) -> dict:
     if soup.texture is None or not (soup.texture >= 0).any():
         return {}
     textured = soup.texture >= 0
+    assert soup.uv is not None  # texture and uv are set together
     return {"tri_texture": np.ascontiguousarray(soup.texture, np.int32),
             "tex_uv": np.ascontiguousarray(soup.uv[textured], np.float32), "textures": soup.textures}
 

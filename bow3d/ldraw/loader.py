@@ -162,16 +162,17 @@ class _Loader:
                                       .format(name=path.name, error=error)) from None
             self._count(key, len(data))
             self.fingerprints[key] = (len(data), os.stat(path).st_mtime_ns, content_hash(data))
-            lines = []
+            lines: list[str] = []
+            plain = True  # False: the header holds more than a part's header does
             for line in iter_lines(data):
                 words = line.split()
                 if words and words[0] != "0":
                     break
                 if len(words) > 1 and words[1].upper() in ("FILE", "NOFILE", "!COLOUR", "!DATA"):
-                    lines = None
+                    plain = False
                     break
                 lines.append(line)
-            self.probes[key] = None if lines is None else parse_document(lines, key).main
+            self.probes[key] = parse_document(lines, key).main if plain else None
         return self.probes[key]
 
     def _resolve(self, name: str, parent: LDrawFile) -> tuple[LDrawFile | None, str, frozenset[str]]:

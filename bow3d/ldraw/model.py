@@ -220,10 +220,10 @@ def unknown_colours(model: Model) -> list[Diagnostic]:
     inside: dict[int, list[int]] = {}  # codes used inside each distinct part (missing parts share one)
     for key, idx in model.groups().items():
         part = model.parts[key]
-        codes = inside.get(id(part))
-        if codes is None:
-            codes = inside[id(part)] = np.unique(part.tri_colour).tolist()
-        for code in codes:
+        used = inside.get(id(part))
+        if used is None:
+            used = inside[id(part)] = np.unique(part.tri_colour).tolist()
+        for code in used:
             first[code] = min(first.get(code, idx[0]), int(idx[0]))
     out = []
     for code, i in sorted(first.items(), key=lambda item: item[1]):

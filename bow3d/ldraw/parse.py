@@ -210,7 +210,7 @@ class _FileBuilder:
         self.ref_texmaps: list[int] = []  # type 1 rows: index into file.texmaps, -1 none
         self.name_index: dict[str, int] = {}
         # Rows are converted to numpy in batches so a huge file never holds all its tokens at once.
-        self.done: dict[int, list[tuple[np.ndarray, np.ndarray, np.ndarray]]] = {k: [] for k in range(1, 6)}
+        self.done: dict[int, list[tuple[np.ndarray, np.ndarray]]] = {k: [] for k in range(1, 6)}
         self.seen_any = False
         self.texmap: TexmapBlocks | None = None  # made by the file's first !TEXMAP (the common case stays fast)
         self.skipping = False  # inside a !TEXMAP FALLBACK section: geometry for renderers without textures
@@ -374,16 +374,16 @@ class _FileBuilder:
                     reported[i] = True
         with np.errstate(invalid="ignore"):
             good = (np.abs(values[:, 1:]) <= MAX_COORDINATE_LDU).all(axis=1) & np.isfinite(values[:, 0])
-        for i in np.flatnonzero(~good & ~reported):
-            self.diagnose(int(meta[i, 0]), f"line type {kind} has a number that is not finite or beyond "
+        for r in np.flatnonzero(~good & ~reported):
+            self.diagnose(int(meta[r, 0]), f"line type {kind} has a number that is not finite or beyond "
                                            f"±{MAX_COORDINATE_LDU:,.0f} LDU; line skipped")
         values, meta = values[good], meta[good]
         colour = values[:, 0]
         bad = (colour < 0) | (colour >= COLOUR_CODE_LIMIT) | (colour != np.floor(colour))
         if bad.any():
-            for i in np.flatnonzero(bad):
-                shown = f"{colour[i]:.0f}" if colour[i] == np.floor(colour[i]) else f"{colour[i]:g}"
-                self.diagnose(int(meta[i, 0]), f"colour {shown} is not an LDraw colour code (a whole number "
+            for r in np.flatnonzero(bad):
+                shown = f"{colour[r]:.0f}" if colour[r] == np.floor(colour[r]) else f"{colour[r]:g}"
+                self.diagnose(int(meta[r, 0]), f"colour {shown} is not an LDraw colour code (a whole number "
                                                f"from 0 to {COLOUR_CODE_LIMIT - 1}); drawn magenta")
             values[bad, 0] = INVALID_COLOUR
         return values, meta

@@ -70,8 +70,8 @@ def model_stats(model: Model) -> ModelStats:
         vertices=total("positions"),
         edge_lines=total("edges"),
         optional_lines=total("optional_edges"),
-        bounds_min=tuple(round(float(v), 3) for v in lo),
-        bounds_max=tuple(round(float(v), 3) for v in hi),
+        bounds_min=_rounded(lo),
+        bounds_max=_rounded(hi),
         colours=_most_common(colours),
         part_counts=_most_common(part_counts),
         missing_parts=missing,
@@ -82,6 +82,11 @@ def model_stats(model: Model) -> ModelStats:
         loose_geometry=sum(loose.values()),
         textures=_textures(model),
     )
+
+
+def _rounded(point: np.ndarray) -> tuple[float, float, float]:
+    x, y, z = (round(float(v), 3) for v in point)
+    return x, y, z
 
 
 def _textures(model: Model) -> dict[str, str]:

@@ -48,9 +48,7 @@ def covered_studs(model: Model, studs: np.ndarray, owners: np.ndarray) -> np.nda
         box_owner.append(idx[axis_aligned])
     if not boxes:
         return np.zeros(studs.shape[0], bool)
-    boxes = np.concatenate(boxes)
-    box_owner = np.concatenate(box_owner)
-    return _inside_any(base + np.array([0.0, 0.0, 1.0]), owners, boxes, box_owner)
+    return _inside_any(base + np.array([0.0, 0.0, 1.0]), owners, np.concatenate(boxes), np.concatenate(box_owner))
 
 
 def _inside_any(points: np.ndarray, owners: np.ndarray, boxes: np.ndarray, box_owner: np.ndarray) -> np.ndarray:

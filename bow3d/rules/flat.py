@@ -365,6 +365,7 @@ class FlatGeometry:
     def _sector(self, hit: str | None, point: tuple[float, float]) -> str:
         """The collision sector (bow3d.sectors, the world's definition): the hit vehicle's sector
         holding `point` (the moving vehicle's centre when they touch)."""
+        assert hit is not None  # a vehicle hit names the vehicle
         return collision_sector(self.positions[hit], self.facings[hit], self.vehicle_size[0], self.vehicle_size[1],
                                 point)
 

@@ -190,7 +190,9 @@ class Game:
         if isinstance(action, Roll | Decide):
             events = answers.apply_answer(self, action)
         else:
-            events = self.ruleset.rules_for(type(action))[1](self, action)
+            rules = self.ruleset.rules_for(type(action))
+            assert rules is not None  # refusal() refuses an action without rules
+            events = rules[1](self, action)
         events.extend(self.ruleset.after_record(self))
         self.records.append(action.to_record())
         self.events.extend(events)

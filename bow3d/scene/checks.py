@@ -10,7 +10,7 @@ vehicles outside its extent seen from above, in studs, and unit models without t
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +20,7 @@ from bow3d.errors import Bow3dError, SceneError
 from bow3d.i18n import _
 from bow3d.ldraw import Library, load_model
 from bow3d.scene.issues import FieldPath, LineMap, SceneIssue, raise_issues
-from bow3d.scene.model import Scene
+from bow3d.scene.model import Door, Scene, Unit, Vehicle
 from bow3d.scene.paths import ScenePathRefused, confined_path, resolve_model
 
 STUD_LDU = 20.0
@@ -58,11 +58,18 @@ def _check_sides(scene: Scene) -> list[SceneIssue]:
     return issues
 
 
+def _placed(scene: Scene) -> tuple[tuple[str, Sequence[Unit | Vehicle]], ...]:
+    """The scene's units and vehicles, each list with its field name."""
+    return ("units", scene.units), ("vehicles", scene.vehicles)
+
+
 def _check_ids(scene: Scene) -> list[SceneIssue]:
     """Units, vehicles and doors share one id space."""
     seen: dict[str, FieldPath] = {}
     issues = []
-    for group, items in (("units", scene.units), ("vehicles", scene.vehicles), ("doors", scene.doors)):
+    groups: tuple[tuple[str, Sequence[Unit | Vehicle | Door]], ...] = (
+        ("units", scene.units), ("vehicles", scene.vehicles), ("doors", scene.doors))
+    for group, items in groups:
         for i, item in enumerate(items):
             if item.id in seen:
                 other = seen[item.id]
@@ -79,7 +86,7 @@ def _check_sides_and_sheets(scene: Scene) -> list[SceneIssue]:
     """Every unit and vehicle names a side and a sheet of the scene (the ruleset checks the sheets)."""
     sides = [s.id for s in scene.sides]
     issues = []
-    for group, items in (("units", scene.units), ("vehicles", scene.vehicles)):
+    for group, items in _placed(scene):
         for i, item in enumerate(items):
             if item.side not in sides:
                 issues.append(SceneIssue((group, i, "side"), _("unknown side '{side}' (known: {value})")
@@ -96,7 +103,7 @@ def _check_sides_and_sheets(scene: Scene) -> list[SceneIssue]:
 def _check_boarding(scene: Scene) -> list[SceneIssue]:
     """Occupants are known units, in one vehicle each, within the seats; aboard <=> no position."""
     units = {u.id: i for i, u in enumerate(scene.units)}
-    aboard: dict[str, FieldPath] = {}
+    aboard: dict[str, tuple[str, int, str, int]] = {}
     issues = []
     for k, vehicle in enumerate(scene.vehicles):
         for n, uid in enumerate(vehicle.occupants):
@@ -133,13 +140,13 @@ def _check_boarding(scene: Scene) -> list[SceneIssue]:
 
 def _check_cells(scene: Scene) -> list[SceneIssue]:
     """Two units (or vehicles) on one stud-grid cell (C1: cell = floor of the position)."""
-    taken: dict[tuple[int, int], FieldPath] = {}
+    taken: dict[tuple[int, int], tuple[str, int]] = {}
     issues = []
-    for group, items in (("units", scene.units), ("vehicles", scene.vehicles)):
+    for group, items in _placed(scene):
         for i, item in enumerate(items):
-            if item.position is None:
-                continue
             cell = item.cell
+            if item.position is None or cell is None:  # aboard a vehicle
+                continue
             if cell in taken:
                 g, j = taken[cell][0], taken[cell][1]
                 other = (scene.units if g == "units" else scene.vehicles)[j].id
@@ -152,8 +159,8 @@ def _check_cells(scene: Scene) -> list[SceneIssue]:
             else:
                 taken[cell] = (group, i)
     for i, door in enumerate(scene.doors):
-        if not door.open and tuple(door.cell) in taken:
-            g, j = taken[tuple(door.cell)]
+        if not door.open and door.cell in taken:
+            g, j = taken[door.cell]
             other = (scene.units if g == "units" else scene.vehicles)[j].id
             issues.append(SceneIssue(("doors", i, "cell"), _("closed door on cell {value}, where "
                                                              "{g}[{j}] '{other}' stands")
@@ -198,7 +205,7 @@ def check_unit_models(scene: Scene, library: Library | None = None) -> list[Scen
 
 
 def _bodies(scene: Scene):
-    for group, items in (("units", scene.units), ("vehicles", scene.vehicles)):
+    for group, items in _placed(scene):
         for i, item in enumerate(items):
             yield group, i, item
 
@@ -307,7 +314,7 @@ def check_battlefield(scene: Scene, library: Library | None = None) -> list[Scen
     (x0, y0), (x1, y1) = extent
     span = f"x {_studs(x0)} to {_studs(x1)}, y {_studs(y0)} to {_studs(y1)} studs"
     issues = []
-    for group, items in (("units", scene.units), ("vehicles", scene.vehicles)):
+    for group, items in _placed(scene):
         for i, item in enumerate(items):
             if item.position is None:
                 continue

@@ -239,15 +239,15 @@ def _build_scene(model_path: Path, model: Model, units: list[Figure], vehicles: 
                                       facing=round(f.facing, 1), occupants=[ids[id(o)] for o in f.occupants]))
         by_id[vid] = f
     side_ids = list(dict.fromkeys(s for s in sides.values() if s != UNASSIGNED)) or ["blue", "red"]
-    torso_colour = {}
+    torso_colour: dict[str, int] = {}
     for f in units:
         if f.torso >= 0:
             torso_colour.setdefault(sides[id(f)], model.instances[f.torso].colour)
     scene_sides = [Side(id=s, name=f"{s.capitalize()} army", colour=COLOUR_SIDES.get(s, torso_colour.get(s, 0)))
                    for s in side_ids]
     unassigned = [uid for uid, f in by_id.items() if sides[id(f)] == UNASSIGNED]
-    model = getattr(defaults, "scene_model", None) or Scene  # the ruleset's scene model reads its sheets
-    scene = model(name=model_path.stem, battlefield=decor_name, ruleset=defaults.ruleset, sides=scene_sides,
+    scene_model = getattr(defaults, "scene_model", None) or Scene  # the ruleset's scene model reads its sheets
+    scene = scene_model(name=model_path.stem, battlefield=decor_name, ruleset=defaults.ruleset, sides=scene_sides,
                   sheets=sheets, units=scene_units, vehicles=scene_vehicles)
     return scene, by_id, unassigned
 

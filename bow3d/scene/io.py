@@ -158,6 +158,7 @@ def parse_scene(text: str, source: str = "<scene>", schema: SceneSchema | None =
     model: type[Scene] | SceneIssue = Scene if schema is None else schema.model_for(data)
     if isinstance(model, SceneIssue):
         raise_issues([model], source, lines)
+        raise AssertionError  # pragma: no cover - raise_issues always raises for a non-empty list
     try:
         scene = model.model_validate(data)
     except ValidationError as error:

@@ -132,7 +132,7 @@ class Scene(_Strict):
     `materials` overrides what the world takes a decor part to be made of (bow3d.world.materials):
     part name (optionally `name@colour`) -> material."""
 
-    format: Literal["bow3d-scene/1"] = FORMAT
+    format: Literal["bow3d-scene/1"] = FORMAT  # type: ignore[assignment]  # FORMAT is built from its name and version
     name: str = ""
     battlefield: FilePath  # LDraw file relative to the scene file
     ruleset: RulesetChoice = Field(default_factory=RulesetChoice)

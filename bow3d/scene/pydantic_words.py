@@ -10,6 +10,7 @@ English text.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from bow3d.i18n import DEFAULT, N_, _, current
@@ -55,7 +56,7 @@ TEMPLATES = {
 FIELD_TYPES = {"List": N_("List"), "Tuple": N_("Tuple"), "Dictionary": N_("Dictionary"), "Set": N_("Set")}
 
 
-def problem(item: dict[str, Any]) -> str:
+def problem(item: Mapping[str, Any]) -> str:
     """The message of one pydantic error (an item of `ValidationError.errors()`) in the language spoken."""
     message = str(item.get("msg", ""))
     template = TEMPLATES.get(str(item.get("type", "")))

@@ -76,6 +76,8 @@ class Placement:
 
 
 class _Walker:
+    main_source: str  # the main file's path, set by model_structure before the walk
+
     def __init__(self, model: Model, library: Library):
         self.model = model
         self.library = library
@@ -162,6 +164,7 @@ class _Walker:
             if child_key in self.stack or len(self.stack) >= MAX_DEPTH:
                 cut.update(rows.tolist())
                 continue
+            assert child is not None  # a sub-model is always read
             if child_key not in self.plans:
                 self.plan(child, child_key)
             placements += len(rows) * (1 + self.plans[child_key][1])
@@ -186,6 +189,7 @@ class _Walker:
             if kind in ("part", "missing"):
                 self._slot(node, f.source, ref.line, ref.name, title, before)
             elif kind == "submodel" and row not in cut:
+                assert child is not None  # a sub-model is always read
                 sub = Placement(name=normalise_name(ref.name), file=child, parent=node, source=f.source,
                                 line=ref.line, transform=node.transform @ local, meta_before=before)
                 node.children.append(sub)

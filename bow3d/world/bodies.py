@@ -84,7 +84,7 @@ class Template:
     height: float
     samples: np.ndarray
     describe_parts: list[str]
-    soles: np.ndarray = None  # (C, 3) float64 columns under the body: x, y, and the body's lowest z there
+    soles: np.ndarray | None = None  # (C, 3) float64 columns under the body: x, y, and the body's lowest z there
     origin_z: float = 0.0     # height of the model's own origin in the body frame (its lowest point is at 0)
     transparent: np.ndarray | None = None  # (T,) bool per triangle of the shape: a transparent part's
     seats: np.ndarray | None = None        # (S, 3) float64 seat points (vehicles), body frame; None: none named

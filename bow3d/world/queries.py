@@ -180,7 +180,7 @@ def bodies_along(world, a, b, kinds=None, decor: bool = False) -> tuple[Crossing
     tfar = np.array([length], np.float32)
     rows = _candidates(world, kinds, [i for i in (id_a, id_b) if i])
     crossings = []
-    near = near_bodies(origin, direction[None], tfar, world._shapes, world.poses, rows)[:, 0] if len(rows) else []
+    near = near_bodies(origin, direction[None], tfar, world._shapes, world.poses, rows)[:, 0] if len(rows) else np.zeros(0, bool)
     for row in rows[np.asarray(near, bool)]:  # a loop over the few bodies near the segment
         pose = world.poses[row]
         local_o = ((origin - pose[:3, 3]) @ pose[:3, :3]).astype(np.float32)
@@ -219,4 +219,5 @@ def _decor_crossings(world, start: np.ndarray, direction: np.ndarray, length: fl
 
 
 def _point(start: np.ndarray, direction: np.ndarray, t: float) -> tuple[float, float, float]:
-    return tuple(round(float(v), 3) for v in start + float(t) * direction.astype(np.float64))
+    x, y, z = (round(float(v), 3) for v in start + float(t) * direction.astype(np.float64))
+    return x, y, z

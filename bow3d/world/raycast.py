@@ -138,13 +138,13 @@ class TriangleScene:
         if not self.hidden.any():
             self.hidden, self._beside = None, None
         else:
-            self._beside = self._beside_hidden()
+            self._beside = self._beside_hidden(self.hidden)
 
-    def _beside_hidden(self) -> tuple[TriangleScene, np.ndarray]:
-        """The shown instances whose box touches a hidden one's, as a scene of their own, and the
-        (T',) int64 triangle index in this scene of each of its triangles."""
-        boxes = self.mesh.boxes(len(self.hidden)).astype(np.float64)
-        near = boxes[self.hidden]
+    def _beside_hidden(self, hidden: np.ndarray) -> tuple[TriangleScene, np.ndarray]:
+        """The shown instances whose box touches a hidden one's (`hidden`: (I,) bool), as a scene of their own,
+        and the (T',) int64 triangle index in this scene of each of its triangles."""
+        boxes = self.mesh.boxes(len(hidden)).astype(np.float64)
+        near = boxes[hidden]
         lo, hi = near[:, 0] - HIDDEN_WINDOW_LDU, near[:, 1] + HIDDEN_WINDOW_LDU
         # Boxes against the hidden ones' union first, then pair by pair, one axis at a time (2D arrays).
         rows = np.flatnonzero(((boxes[:, 0] <= hi.max(axis=0)) & (boxes[:, 1] >= lo.min(axis=0))).all(axis=1))
@@ -154,7 +154,7 @@ class TriangleScene:
         touch = np.zeros(len(boxes), bool)
         touch[rows] = pairs.any(axis=1)
         owner = self.mesh.tri_instance
-        chosen = np.flatnonzero((owner >= 0) & (touch & ~self.hidden)[np.maximum(owner, 0)])
+        chosen = np.flatnonzero((owner >= 0) & (touch & ~hidden)[np.maximum(owner, 0)])
         used, local = np.unique(self.mesh.triangles[chosen].reshape(-1), return_inverse=True)
         sub = SightMesh(np.ascontiguousarray(self.mesh.positions[used]), local.reshape(-1, 3).astype(np.int32),
                         owner[chosen])
@@ -166,8 +166,9 @@ class TriangleScene:
         if self.empty or n == 0:
             return np.full(n, np.inf, np.float32), np.full(n, -1, np.int32)
         t, prim = self._first_hit(origins, dirs, tfar)
-        if self.hidden is not None:
-            t, prim = self._past_hidden(origins, dirs, np.asarray(tfar, np.float32), t, prim)
+        if self.hidden is not None and self._beside is not None:  # both set while something is hidden
+            t, prim = self._past_hidden(origins, dirs, np.asarray(tfar, np.float32), t, prim,
+                                        self.hidden, self._beside)
         return t, prim
 
     def _first_hit(self, origins, dirs, tfar) -> tuple[np.ndarray, np.ndarray]:
@@ -175,15 +176,16 @@ class TriangleScene:
         prim = out["primID"]
         return np.where(prim >= 0, out["tfar"], np.float32(np.inf)).astype(np.float32), prim
 
-    def _is_hidden(self, prim: np.ndarray) -> np.ndarray:
+    def _is_hidden(self, prim: np.ndarray, hidden: np.ndarray) -> np.ndarray:
         owner = self.mesh.tri_instance[np.maximum(prim, 0)]
-        return (prim >= 0) & (owner >= 0) & self.hidden[np.maximum(owner, 0)]
+        return (prim >= 0) & (owner >= 0) & hidden[np.maximum(owner, 0)]
 
-    def _past_hidden(self, origins, dirs, tfar, t, prim) -> tuple[np.ndarray, np.ndarray]:
+    def _past_hidden(self, origins, dirs, tfar, t, prim, hidden: np.ndarray,
+                     beside_hidden: tuple[TriangleScene, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """Rays whose hit is hidden go on past it, round after round, until a shown hit or the end."""
         t, prim = t.copy(), prim.copy()
-        rows = np.flatnonzero(self._is_hidden(prim))
-        beside, beside_prim = self._beside
+        rows = np.flatnonzero(self._is_hidden(prim, hidden))
+        beside, beside_prim = beside_hidden
         for _ in range(MAX_HIDDEN_ROUNDS):
             if rows.size == 0:
                 break
@@ -204,7 +206,7 @@ class TriangleScene:
             t2, p2 = self._first_hit(o, np.ascontiguousarray(dirs[rows], np.float32),
                                      (tfar[rows] - start).astype(np.float32))
             t[rows], prim[rows] = start + t2, p2
-            rows = rows[self._is_hidden(p2)]
+            rows = rows[self._is_hidden(p2, hidden)]
         return t, prim
 
     def occluded(self, origins: np.ndarray, dirs: np.ndarray, tfar: np.ndarray) -> np.ndarray:

@@ -68,7 +68,8 @@ def _contact(world, body, who: int, prim: int, point: np.ndarray, distance: floa
              mover_xy: np.ndarray | None = None) -> Contact:
     """The contact with what `who` names (-1 decor, else a body row) at `point`; `mover_xy` the moving
     vehicle's footprint centre at that moment (for the sector of a vehicle hit)."""
-    point_t = tuple(round(float(v), 3) for v in point)
+    x, y, z = (round(float(v), 3) for v in point)
+    point_t = (x, y, z)
     if who == -1:
         inst = int(world.decor.tri_instance[prim]) if prim >= 0 else -1
         described = world.instances[inst].describe() if 0 <= inst < len(world.instances) else "decor"

@@ -9,7 +9,7 @@ segment) live in bow3d.world.queries; rules-driven decor changes in bow3d.world.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,6 +35,7 @@ from bow3d.world.bodies import (
 from bow3d.world.materials import GLASS, STONE, UNIT, MaterialTable, classify_instances
 from bow3d.world.raycast import (
     CONTINUE_LDU,
+    BodyShape,
     SightMesh,
     TriangleScene,
     box_exit,
@@ -81,7 +82,7 @@ class World:
     """Decor (static), bodies (movable) and the queries of contract C2 on them."""
 
     def __init__(self, decor: SightMesh, templates: dict[str, Template], bodies: list[BodySpec],
-                 instances: list[PartInstance] | None = None, scene=None, decor_model: Model | None = None,
+                 instances: Sequence[PartInstance] | None = None, scene=None, decor_model: Model | None = None,
                  materials: Mapping[str, str] | MaterialTable | None = None,
                  sight_method: str | SightMethod | None = None, studs: SightMesh | None = None):
         # How sight is measured (bow3d.world.sight: the rays, the sight geometry, what glass does). A
@@ -111,10 +112,10 @@ class World:
         self.poses = np.zeros((0, 4, 4))
         self.active = np.zeros(0, bool)
         self._base_local = np.zeros((0, 4))  # per row: the base rectangle x0, x1, y0, y1 in the body frame, LDU
-        self._shapes = []
+        self._shapes: list[BodyShape] = []
         self._grid = None
         self._version = 0        # bumped by place(), remove() and decor changes
-        self._merged = (-1, None, None)
+        self._merged: tuple[int, TriangleScene | None, np.ndarray | None] = (-1, None, None)
         self._rest_heights: dict[tuple, tuple[Template, float]] = {}   # see _rest_height_at
         self._file_names: dict[str, str] = {}
         self._add_bodies([(spec, templates[spec.template]) for spec in bodies])
@@ -139,7 +140,7 @@ class World:
             if spec.id in self.bodies:
                 raise UserInputError(_("two bodies share the id {id!r}").format(id=spec.id))
             material = self.material_table.body_material(spec.kind, spec.id, spec.material)
-            base = tuple(float(v) for v in spec.base_studs) if spec.base_studs is not None else None
+            base = (float(spec.base_studs[0]), float(spec.base_studs[1])) if spec.base_studs is not None else None
             body = Body(spec.id, spec.kind, spec.side, tpl, start + k, None, spec.facing, spec.flying, material, base)
             self.bodies[spec.id] = body
             self._rows.append(body)
@@ -274,8 +275,8 @@ class World:
 
     def occupants(self, vehicle: str) -> list[str]:
         """Ids of the units seated in a vehicle, by seat."""
-        return [b.id for b in sorted((b for b in self._rows if b.seat is not None and b.seat[0] == vehicle),
-                                     key=lambda b: b.seat[1])]
+        seated = [(b.seat[1], b.id) for b in self._rows if b.seat is not None and b.seat[0] == vehicle]
+        return [uid for _seat, uid in sorted(seated, key=lambda pair: pair[0])]
 
     def seat_point(self, vehicle: str, seat: int) -> np.ndarray | None:
         """(3,) the point of a vehicle's seat in its body frame (LDU), or None when its model names none."""
@@ -289,6 +290,7 @@ class World:
                 self._pose_occupant(body)
 
     def _pose_occupant(self, body: Body) -> None:
+        assert body.seat is not None  # only seated bodies are posed in a vehicle
         carrier = self.bodies[body.seat[0]]
         local = np.eye(4)
         point = self.seat_point(carrier.id, body.seat[1])
@@ -353,6 +355,7 @@ class World:
         """The z a body rests at (C1: its lowest point on whatever is below): the smallest lift that
         keeps every column of its underside on or above the decor under it (0 over nothing)."""
         soles = template.soles
+        assert soles is not None  # every template built has its soles
         xy = soles[:, :2] @ pose[:2, :2].T + pose[:2, 3]
         ground = self.ground_heights(xy)
         lift = ground - soles[:, 2]
@@ -669,7 +672,9 @@ class World:
         """One Embree scene of every body where it stands, rebuilt on first use after a move."""
         if self._merged[0] != self._version:
             self._merged = (self._version, *merged_bodies(self._shapes, self.poses, self.active))
-        return self._merged[1], self._merged[2]
+        _version, scene, owner = self._merged
+        assert scene is not None and owner is not None  # built above
+        return scene, owner
 
     def _blocker(self, key: int, share: float, t_ldu: float, feet: float) -> Blocker:
         """A blocker from its key (decor instance >= 0 or -1, else -(body row) - 2), its share, and the
@@ -845,7 +850,7 @@ def rectangle_gap(a: np.ndarray, b: np.ndarray) -> float:
     return float(plan.gaps(a, np.asarray(b, np.float64)[None])[0])
 
 
-def _missing_parts(instances: list[PartInstance], decor_model: Model | None, templates) -> tuple[str, ...]:
+def _missing_parts(instances: Sequence[PartInstance], decor_model: Model | None, templates) -> tuple[str, ...]:
     """Names of the LDraw parts missing from the decor or any body model (magenta boxes stood in)."""
     found = decor_model.missing_parts if decor_model is not None else [i for i in instances if i.missing]
     names = {getattr(p, "name", p) for p in found}
@@ -874,8 +879,8 @@ def _body_template(scene, name: str, library: Library, method: SightMethod, mate
     transparent parts marked (silhouette-1), or studs dropped (surface-samples-1); a vehicle's seats
     from its model's seat lines (bow3d.scene.seats)."""
     model, path = _load_body_model(scene, name, library)
-    seats = read_seats(path) if kind == "vehicle" else []
-    seats = np.array(seats, np.float64).reshape(-1, 3) if seats else None
+    seat_lines = read_seats(path) if kind == "vehicle" else []
+    seats = np.array(seat_lines, np.float64).reshape(-1, 3) if seat_lines else None
     if not method.keeps_studs:
         return template_from_model(name, model, seats=seats)
     glass = classify_instances(materials, model.instances, model) == GLASS if method.see_through_transparent else None

@@ -140,7 +140,7 @@ def union(boxes: Sequence[Box], holes: Sequence[Box] = (), crease_deg: float = D
     every = list(boxes) + list(holes)
     lo = np.asarray([b[0] for b in every], float)
     hi = np.asarray([b[1] for b in every], float)
-    axes = [np.unique(np.round(np.concatenate([lo[:, k], hi[:, k]]), 4)) for k in range(3)]
+    axes = [np.unique(np.round(np.concatenate([lo[:, d], hi[:, d]]), 4)) for d in range(3)]
     centres = [(a[:-1] + a[1:]) / 2 for a in axes]
     cx, cy, cz = np.meshgrid(*centres, indexing="ij")
     c = np.stack([cx, cy, cz], -1)[..., None, :]
@@ -157,8 +157,8 @@ def cells(axes, solid: np.ndarray, crease_deg: float = DEFAULT_CREASE_DEG) -> Sh
     four faces, and the surface would not be a closed 2-manifold.
     """
     padded = np.pad(solid, 1)
-    for a, b in ((0, 1), (1, 2), (0, 2)):
-        p = np.moveaxis(padded, (a, b), (0, 1))
+    for first, second in ((0, 1), (1, 2), (0, 2)):
+        p = np.moveaxis(padded, (first, second), (0, 1))
         p00, p10, p01, p11 = p[:-1, :-1], p[1:, :-1], p[:-1, 1:], p[1:, 1:]
         if np.any((p00 & p11 & ~p10 & ~p01) | (p10 & p01 & ~p00 & ~p11)):
             raise ValueError("solid cells touch only along an edge: not a closed manifold surface")

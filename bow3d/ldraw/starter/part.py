@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from bow3d.ldraw.starter.geometry import EDGE, MAIN, Shell
 
@@ -60,7 +61,7 @@ def fmt(value: float) -> str:
     return "0" if text in ("-0", "") else text
 
 
-def _numbers(points: np.ndarray) -> str:
+def _numbers(points: ArrayLike) -> str:
     return " ".join(fmt(v) for v in np.asarray(points, float).reshape(-1))
 
 
