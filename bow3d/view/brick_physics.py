@@ -19,18 +19,11 @@ from functools import lru_cache
 
 import numpy as np
 
-from bow3d.view.brick_roll_animation import (
-    BRICK_SPACING_LDU,
-    MAX_BRICKS_SHOWN,
-    ROW_DELAY_S,
-    ROW_SPACING_LDU,
-    STAGGER_S,
-    RollTray,
-)
+from bow3d.view.brick_roll_animation import RollTray
+from bow3d.view.brick_throw import BRICK_SPACING_LDU, MAX_BRICKS_SHOWN, ROW_DELAY_S, ROW_SPACING_LDU, STAGGER_S
+from bow3d.view.tray_physics import CM_PER_LDU, GRAVITY_CM, bullet_available
 
-CM_PER_LDU = 0.04  # Bullet works in centimetres: a 2x2 brick is 1.6 x 1.6 x 0.96 cm
-BRICK_CM = (1.6, 1.6, 0.96)
-GRAVITY_CM = 981.0
+BRICK_CM = (1.6, 1.6, 0.96)  # a 2x2 brick in Bullet's centimetres
 STEP_S, SUBSTEPS = 1 / 30, 8
 FLIGHT_S = 2.5  # simulated seconds of one throw (throws not at rest by then are not used)
 MAX_TRIES = 400
@@ -45,14 +38,6 @@ class Throw:
     hpr: np.ndarray
     on_edge: bool
     at_rest: bool = True  # settled flat or on edge by the end (other throws are not used)
-
-
-def bullet_available() -> bool:
-    try:
-        import panda3d.bullet  # noqa: F401
-    except ImportError:
-        return False
-    return True
 
 
 def simulate_throw(seed: int) -> Throw:

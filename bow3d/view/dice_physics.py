@@ -18,7 +18,6 @@ from functools import lru_cache
 
 import numpy as np
 
-from bow3d.view.brick_physics import CM_PER_LDU, GRAVITY_CM, bullet_available
 from bow3d.view.dice import (
     STEP_S,
     DieThrow,
@@ -29,6 +28,7 @@ from bow3d.view.dice import (
     read_value,
     symmetry,
 )
+from bow3d.view.tray_physics import CM_PER_LDU, GRAVITY_CM, bullet_available
 
 FLIGHT_S = 2.4  # simulated seconds of one throw
 SUBSTEPS = 32  # per frame: a die falling 1 m/s sinks at most 0.3 mm into the tray in one substep

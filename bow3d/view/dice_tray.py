@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from bow3d.view import cards as deck
-from bow3d.view.brick_roll_animation import (
+from bow3d.view.brick_throw import (
     BRICK_SPACING_LDU,
     MAX_BRICKS_SHOWN,
     ROW_DELAY_S,
@@ -265,7 +265,7 @@ def deck_height(cards: int) -> float:
 # --- rows ------------------------------------------------------------------------------------------
 
 class _Bricks:
-    """BOW's 2x2 bricks in a row of a mixed tray (the keyframed throw of brick_roll_animation)."""
+    """BOW's 2x2 bricks in a row of a mixed tray (the keyframed throw of bow3d.view.brick_throw)."""
 
     def __init__(self, parent, throw: ThrowShown, y: float, seed: int, rgba, font, physics: bool):
         from bow3d.view import markers

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from bow3d.view.brick_roll_animation import first_in_view_s, is_bricks_only
+from bow3d.view.brick_throw import first_in_view_s, is_bricks_only
 from bow3d.view.frames import (
     FALL_S,
     HEAD_LDU,

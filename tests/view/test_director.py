@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from bow3d.errors import ReplayError
-from bow3d.view.brick_roll_animation import brick_poses, landing
+from bow3d.view.brick_throw import brick_poses, landing
 from bow3d.view.director import HARD_MIN_SHOT_S, direct
 from bow3d.view.timeline import (
     Attacked,

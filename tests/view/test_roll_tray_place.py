@@ -11,7 +11,7 @@ VILLAGE = Path(__file__).resolve().parents[2] / "replays" / "village-seed1.bowre
 
 
 def test_first_brick_is_in_view_when_the_tray_shows():
-    from bow3d.view.brick_roll_animation import BRICK_SPACING_LDU, brick_poses, first_in_view_s
+    from bow3d.view.brick_throw import BRICK_SPACING_LDU, brick_poses, first_in_view_s
     from bow3d.view.timeline import ThrowShown
 
     for bricks in (1, 3, 6, 10):
