@@ -11,7 +11,9 @@ Besides the order:
   - no dynamic imports (importlib.import_module, importlib.util, __import__) outside bow3d/cli.py,
     which finds the command modules that way: every dependency is visible to this test;
   - nothing at module level writes files (open for writing, write_text, write_bytes, mkdir,
-    makedirs, ...) or creates a ShowBase.
+    makedirs, ...) or creates a ShowBase;
+  - no import circle among bow3d's modules: imports inside functions count (they only hide one), those
+    under `if TYPE_CHECKING:` do not, and importing a.b.c runs a/__init__.py and a/b/__init__.py too.
 Relative imports are resolved to absolute names first. The self-tests at the end plant each kind
 of violation in a fake package and check that the checker reports it.
 """
@@ -19,6 +21,7 @@ of violation in a fake package and check that the checker reports it.
 from __future__ import annotations
 
 import ast
+import copy
 import functools
 from pathlib import Path
 
@@ -176,6 +179,114 @@ def test_layer_rules_hold(layer: str) -> None:
     assert not found, "\n".join(found)
 
 
+def _without_type_checking(tree: ast.Module) -> ast.Module:
+    """A copy of the tree with the bodies of `if TYPE_CHECKING:` emptied (their imports never run)."""
+    tree = copy.deepcopy(tree)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and ast.unparse(node.test) in ("TYPE_CHECKING", "typing.TYPE_CHECKING"):
+            node.body = [ast.Pass()]
+    return tree
+
+
+def import_graph(root: Path = ROOT) -> dict[str, dict[str, str]]:
+    """module -> {bow3d module it imports: 'file:line' of the first such import}. Imports inside functions
+    count, those under `if TYPE_CHECKING:` do not. Importing a.b.c also runs a/__init__.py and
+    a/b/__init__.py: an edge to each package the importer is not inside (those are running already)."""
+    files = {module_name(path, root): path for path in sorted(root.rglob("*.py"))}
+    graph: dict[str, dict[str, str]] = {}
+    for module, path in files.items():
+        tree = _without_type_checking(ast.parse(path.read_text(encoding="utf-8"), filename=str(path)))
+        edges = graph.setdefault(module, {})
+        for line, name in sorted(imported_names(tree, module, path.name == "__init__.py")):
+            parts = name.split(".")
+            while parts and ".".join(parts) not in files:
+                parts.pop()
+            targets = [".".join(parts[:k]) for k in range(1, len(parts) + 1)]  # the packages run on the way
+            for target in targets:
+                inside = module == target or module.startswith(target + ".")
+                if target in files and not inside:
+                    edges.setdefault(target, f"{path.relative_to(root.parent)}:{line}")
+    return graph
+
+
+def strongly_connected(graph: dict[str, dict[str, str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan's, iterative), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found = []
+    for start in sorted(graph):
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph[start])))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, successors = work[-1]
+            for successor in successors:
+                if successor not in index:
+                    index[successor] = low[successor] = len(index)
+                    stack.append(successor)
+                    on_stack.add(successor)
+                    work.append((successor, iter(sorted(graph.get(successor, ())))))
+                    break
+                if successor in on_stack:
+                    low[node] = min(low[node], index[successor])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    component = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        component.append(member)
+                        if member == node:
+                            break
+                    if len(component) > 1:
+                        found.append(sorted(component))
+    return sorted(found)
+
+
+def _circle(graph: dict[str, dict[str, str]], component: list[str]) -> list[str]:
+    """The shortest way from the component's first module back to itself, inside the component."""
+    start, members = component[0], set(component)
+    came_from: dict[str, str] = {}
+    queue = [start]
+    for node in queue:
+        for successor in sorted(graph[node]):
+            if successor not in members or successor in came_from:
+                continue
+            came_from[successor] = node
+            if successor == start:
+                path = [start]
+                while len(path) == 1 or path[-1] != start:
+                    path.append(came_from[path[-1]])
+                return path[::-1]
+            queue.append(successor)
+    raise AssertionError(f"no circle through {start}")  # pragma: no cover - a component always has one
+
+
+def import_cycles(root: Path = ROOT) -> list[str]:
+    """One line per import circle: how many modules it holds and one way round it, each import's file:line."""
+    graph = import_graph(root)
+    lines = []
+    for component in strongly_connected(graph):
+        path = _circle(graph, component)
+        steps = " -> ".join(f"{a} ({graph[a][b]})" for a, b in zip(path, path[1:]))
+        lines.append(f"{len(component)} modules in an import circle ({', '.join(component)}): {steps} -> {path[-1]}")
+    return lines
+
+
+def test_no_import_cycles() -> None:
+    """design.md, house style: an import inside a function hides a circle; there is none, hidden or not."""
+    found = import_cycles()
+    assert not found, "\n".join(found)
+
+
 # Self-tests: the checker must see each kind of violation (it once let five through).
 
 
@@ -233,6 +344,26 @@ def test_the_checker_passes_a_clean_package(tmp_path):
 def test_the_checker_catches_each_planted_violation(tmp_path, name, text, expected):
     found = violations(_fake(tmp_path, {**CLEAN, name: text}))
     assert any(expected in problem for problem in found), found
+
+
+@pytest.mark.parametrize("files, expected", [
+    ({"scene/a.py": "from bow3d.scene import b\n", "scene/b.py": "def f():\n    from bow3d.scene.a import x\n"},
+     "bow3d.scene.a (bow3d/scene/a.py:1) -> bow3d.scene.b (bow3d/scene/b.py:2) -> bow3d.scene.a"),
+    ({"world/__init__.py": "from bow3d.world.w import W\n", "world/w.py": "from bow3d.scene import s\n",
+      "world/v.py": "", "scene/s.py": "def f():\n    from bow3d.world.v import V\n"},
+     "bow3d.scene.s (bow3d/scene/s.py:2) -> bow3d.world (bow3d/world/__init__.py:1) -> bow3d.world.w "
+     "(bow3d/world/w.py:1) -> bow3d.scene.s"),
+])
+def test_the_checker_finds_a_planted_import_cycle(tmp_path, files, expected):
+    found = import_cycles(_fake(tmp_path, {**CLEAN, **files}))
+    assert [line for line in found if line.endswith(expected)], found
+
+
+def test_the_checker_passes_type_checking_imports_and_a_clean_package(tmp_path):
+    assert import_cycles(_fake(tmp_path, CLEAN)) == []
+    typed = {"scene/c.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from bow3d.scene.d import D\n",
+             "scene/d.py": "from bow3d.scene import c\n"}
+    assert import_cycles(_fake(tmp_path, {**CLEAN, **typed})) == []
 
 
 def test_the_checker_keeps_the_base_packages_below_every_layer(tmp_path):
