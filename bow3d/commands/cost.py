@@ -7,8 +7,8 @@ import json
 
 from bow3d.errors import UserInputError
 from bow3d.i18n import _, ngettext
+from bow3d.rules.points import imbalance_pct
 from bow3d.rulesets import load_scene, ruleset_of
-from bow3d.rulesets.bow.cost import BALANCE_TOLERANCE_PCT, balance_warning, imbalance_pct
 
 NAME = "cost"
 ORDER = 41
@@ -29,14 +29,15 @@ examples:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("scene", help="a scene file (.yaml)")
     parser.add_argument("--json", action="store_true", help="print JSON for scripts")
-    parser.add_argument("--tolerance", type=float, default=BALANCE_TOLERANCE_PCT, metavar="PCT",
-                        help=f"how far apart the armies may be, in %% of the dearest (default {BALANCE_TOLERANCE_PCT:g})")
+    parser.add_argument("--tolerance", type=float, default=None, metavar="PCT",
+                        help="how far apart the armies may be, in %% of the dearest (default: the ruleset's; BOW "
+                        "§1.4.3: 10)")
     parser.add_argument("--library", metavar="DIR", help="LDraw library folder for the battlefield check "
                         "(default: $LDRAWDIR, else the bundled starter library)")
 
 
 def run(args: argparse.Namespace) -> int:
-    if not 0 <= args.tolerance <= 100:
+    if args.tolerance is not None and not 0 <= args.tolerance <= 100:
         raise UserInputError(_("--tolerance {tolerance:g}: give a percentage from 0 to 100")
                              .format(tolerance=args.tolerance))
     from bow3d.ldraw import Library
@@ -47,10 +48,11 @@ def run(args: argparse.Namespace) -> int:
     if lines is None or totals is None:
         raise UserInputError(_("{scene}: the ruleset {name} ({title}) counts no cost points")
                              .format(scene=args.scene, name=ruleset.name, title=ruleset.title))
-    warning = balance_warning(totals, args.tolerance)
+    tolerance = args.tolerance if args.tolerance is not None else ruleset.balance_tolerance_pct or 0.0
+    warning = ruleset.balance_warning(totals, tolerance)
     if args.json:
         print(json.dumps({"scene": args.scene, "units": [line.__dict__ for line in lines], "sides": totals,
-                          "imbalance_pct": round(imbalance_pct(totals), 2), "tolerance_pct": args.tolerance,
+                          "imbalance_pct": round(imbalance_pct(totals), 2), "tolerance_pct": tolerance,
                           "balanced": warning is None}, indent=2))
         return 0
     headers = (_("id"), _("side"), _("sheet"), _("weapon"), _("CP"), _("formula (BOW A.4)"))
@@ -65,5 +67,5 @@ def run(args: argparse.Namespace) -> int:
         print(ngettext("{side}: {points} CP ({n} unit and vehicle)", "{side}: {points} CP ({n} units and vehicles)",
                        count).format(side=side.id, points=totals[side.id], n=count))
     print(warning if warning else _("the sides are balanced (within {tolerance} %)").format(
-        tolerance=f"{args.tolerance:g}"))
+        tolerance=f"{tolerance:g}"))
     return 0

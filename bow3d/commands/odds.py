@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 
+from bow3d.scene.model import DEFAULT_RULESET
+
 NAME = "odds"
 ORDER = 60
 HELP = "exact odds of an attack or a treatment in a ruleset (no simulation)"
@@ -29,7 +31,7 @@ examples:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from bow3d.rulesets import known
 
-    parser.add_argument("--ruleset", default="bow-1.3", metavar="NAME",
+    parser.add_argument("--ruleset", default=DEFAULT_RULESET, metavar="NAME",
                         help="the ruleset whose odds to compute (default bow-1.3; `bow3d rulesets` lists them)")
     parser.add_argument("--cover", nargs="?", const="yes", metavar="LEVEL",
                         help="the target's cover: in bow-1.3 the flag alone (+1 dodge brick); other rulesets name "

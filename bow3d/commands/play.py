@@ -18,18 +18,20 @@ from bow3d.view.choices import QUALITIES
 NAME = "play"
 ORDER = 35
 HELP = "play a scene in 3D, hot-seat or against the AI (the game is saved as a replay)"
-DESCRIPTION = """Play BOW 1.3 in a 3D window. Hot-seat by default (the players share the mouse);
---vs-ai SIDE lets the AI play that side; --vs-ai SIDE:NAME picks the opponent (greedy, ai or
-strong; see 'bow3d arena'). Every action and brick roll is written to a replay
+DESCRIPTION = """Play a scene of any ruleset ('bow3d rulesets' lists them: BOW 1.3, War of Bros, Blaze of Glory)
+in a 3D window. Hot-seat by default (the players share the mouse);
+--vs-ai SIDE lets the AI play that side; --vs-ai SIDE:NAME picks one of the ruleset's opponents
+(BOW: greedy, ai or strong; see 'bow3d arena'). Every action and brick roll is written to a replay
 file as it happens (never overwriting one); watch it with 'bow3d replay FILE'.
 
 Mouse: left click one of your units (its reachable cells light up, its description sheet
 appears), then a lit cell to move there, or an enemy to aim (the odds and the line of sight
 are shown before anything happens), Enter commits, Esc cancels. Left drag orbits, right
 drag pans, the wheel zooms.
-Keys: 1-9 the listed actions, Space ends the unit's turn (a marking brick goes beside it),
-[ and ] change a piloted vehicle's speed, , and . turn it 45 degrees, M drives (the compulsory
-move), Ctrl+Z takes back the last record in a hot-seat game (a throw stands), Ctrl+Q quits (the
+Keys: 1-9 the listed actions (the answers to a question of the rules too), N chooses your next
+unit, Space ends the unit's turn (BOW: a marking brick goes beside it; War of Bros: its step), the
+ruleset's own keys (BOW: [ and ] change a piloted vehicle's speed, , and . turn it 45 degrees, M
+drives: the compulsory move; the window's help line lists them), Ctrl+Z takes back the last record in a hot-seat game (a throw stands), Ctrl+Q quits (the
 replay keeps the game so far), T lays a measuring tape (drag from a unit or a point to another, or
 click both ends: the distance in the ruleset's unit and its range band; G measures a point on the
 ground instead of at a standing minifig's head height). Resting the pointer on a cell rings the enemies that would
@@ -44,7 +46,7 @@ bricks tumble onto the tray (Bullet physics) and land as recorded.
 
 Without a display, --offscreen-script FILE plays from a text file of commands, one a line:
   click-unit ID | click-cell I J | click X Y (pixels) | drag X1 Y1 X2 Y2 (pixels: the left button pressed,
-  moved, released) | key N | confirm | cancel | undo | end-turn
+  moved, released) | key N | next-unit (N) | confirm | cancel | undo | end-turn | press K (a ruleset's key)
   speed +1|-1 | turn DEG | drive | screenshot PNG | # comments
   tape A B (the measuring tape, T: each end a unit ID or a cell I,J) | tape-mode (T) | heads (G) | hover I J (who sees that cell)
   camera X,Y,Z:TX,TY,TZ (studs) or unit:ID (as bow3d view --camera)
@@ -54,13 +56,14 @@ examples:
   bow3d play scenes/village.yaml
   bow3d play scenes/village.yaml --vs-ai red --seed 42
   bow3d play scenes/village.yaml --vs-ai red:strong
+  bow3d play scenes/western-town.yaml --vs-ai law
   bow3d play scenes/village.yaml --offscreen-script scenes/village-moves.txt --replay test.bowreplay
   bow3d play scenes/village.yaml --offscreen-script scenes/village-measure.txt --replay measure.bowreplay
   bow3d play --resume test.bowreplay --offscreen-script scenes/village-moves-2.txt --replay test-2.bowreplay"""
 
 COMMANDS = {"click-unit": 1, "click-cell": 2, "click": 2, "key": 1, "confirm": 0, "cancel": 0, "end-turn": 0,
             "undo": 0, "speed": 1, "turn": 1, "drive": 0, "screenshot": 1, "tape": 2, "hover": 2, "camera": 1,
-            "drag": 4, "heads": 0, "tape-mode": 0}
+            "drag": 4, "heads": 0, "tape-mode": 0, "next-unit": 0, "press": 1}
 
 
 @dataclass(frozen=True)
@@ -144,6 +147,8 @@ def run_script(ui, script: list[ScriptLine], source: str) -> None:
             drag(ui.viewer, *(float(v) for v in a))
         elif step.command == "key":
             ui.on_key(int(a[0]))
+        elif step.command == "press":
+            ui.on_ruleset_key(a[0])
         elif step.command == "speed":
             ui.on_speed(int(a[0]))
         elif step.command == "turn":
@@ -169,7 +174,7 @@ def run_script(ui, script: list[ScriptLine], source: str) -> None:
         else:
             getattr(ui, {"confirm": "on_confirm", "cancel": "on_cancel", "end-turn": "on_end_turn",
                          "drive": "on_drive", "undo": "on_undo", "heads": "on_tape_heads",
-                         "tape-mode": "on_tape_mode"}[step.command])()
+                         "tape-mode": "on_tape_mode", "next-unit": "on_next_unit"}[step.command])()
         ui.settle()
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from bow3d.errors import UserInputError
 from bow3d.i18n import N_, _, decimal, marked, ngettext
+from bow3d.scene.model import DEFAULT_RULESET
 from bow3d.units import LDU_PER_BRICK
 
 NAME = "scene"
@@ -86,7 +87,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     build.add_argument("model", help="the LDraw battlefield (.ldr, .mpd) with minifigs and vehicles placed in it")
     build.add_argument("-o", "--output", required=True, metavar="SCENE.yaml", help="the scene file to write")
     build.add_argument("--force", action="store_true", help="replace the scene, decor and unit files if they exist")
-    build.add_argument("--ruleset", default="bow-1.3", metavar="NAME",
+    build.add_argument("--ruleset", default=DEFAULT_RULESET, metavar="NAME",
                        help="the ruleset whose default description sheets the figures get (default bow-1.3)")
     build.add_argument("--side-default", metavar="SIDE",
                        help="side of the minifigs that no !BOW meta line or sub-model name gives a side "
@@ -107,7 +108,6 @@ def run(args: argparse.Namespace) -> int:
 
 def _check(path: str, library) -> int:
     from bow3d.rulesets import load_scene, ruleset_of
-    from bow3d.rulesets.bow.cost import balance_warning
     from bow3d.scene import battlefield_extent, side_colour_warnings
 
     scene = load_scene(path, battlefield=True, library=library)
@@ -130,7 +130,7 @@ def _check(path: str, library) -> int:
         counted = ngettext("{n} unit", "{n} units", len(units)).format(n=len(units)) + ", " + ngettext(
             "{n} vehicle", "{n} vehicles", len(vehicles)).format(n=len(vehicles))
         print("  " + _("side {side}").format(side=f"{side.id:<8}") + f" {side.name}: {counted}{points}")
-    warnings = [balance_warning(totals) if totals else None, *side_colour_warnings(scene, library),
+    warnings = [ruleset.balance_warning(totals) if totals else None, *side_colour_warnings(scene, library),
                 *_footing_warnings(scene, library)]
     for warning in filter(None, warnings):
         print(f"  {warning}")

@@ -28,6 +28,8 @@ import numpy as np
 from bow3d.ldraw.colour_defs import COLOUR_CODE_LIMIT, ColourDefinition, ColourMaterial
 
 MAIN_COLOUR = 16
+# LDConfig's codes that bow3d names (sheets, markers, figures): Black, Blue, Green, Red, Yellow, White, Dark_Bluish_Grey
+BLACK, BLUE, GREEN, RED, YELLOW, WHITE, DARK_GREY = 0, 1, 2, 4, 14, 15, 72
 EDGE_COLOUR = 24
 EDGE_OF = COLOUR_CODE_LIMIT  # flag: "the edge colour of the code in the low bits" (0x40000000)
 DIRECT_FLAG = 0x2000000  # 0x2RRGGBB: a direct opaque colour
@@ -151,8 +153,8 @@ def legacy_colour(code: int) -> Colour | None:
     if kind == 7:
         return Colour(code, "Invisible", (0, 0, 0, 0), (0, 0, 0, 0))
     if kind == 4:
-        rgb = tuple((a + b) // 2 for a, b in zip(first, second))  # the average, rounded down
-        return Colour(code, f"Dither_#{rgb[0]:02X}{rgb[1]:02X}{rgb[2]:02X}", (*rgb, 255), DIRECT_EDGE)
+        red, green, blue = ((a + b) // 2 for a, b in zip(first, second))  # the average, rounded down
+        return Colour(code, f"Dither_#{red:02X}{green:02X}{blue:02X}", (red, green, blue, 255), DIRECT_EDGE)
     rgb = first if kind == 5 else second  # the other half is fully transparent
     return Colour(code, f"Trans_Dither_#{rgb[0]:02X}{rgb[1]:02X}{rgb[2]:02X}", (*rgb, LEGACY_ALPHA), DIRECT_EDGE)
 

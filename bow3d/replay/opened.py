@@ -28,6 +28,7 @@ from bow3d.replay.session import prepare_geometry
 from bow3d.rules import Game
 from bow3d.rules.events import Event
 from bow3d.rules.ruleset import RULESETS, Ruleset, UnknownRuleset
+from bow3d.scene.model import DEFAULT_RULESET
 
 LEGACY_SIGHT_METHOD = "surface-samples-1"  # bow3d.world.sight.LEGACY_SIGHT_METHOD (the world is imported lazily)
 
@@ -215,7 +216,8 @@ def open_replay(path: str | os.PathLike, scene: str | os.PathLike | None = None)
 
     pack = open_pack(path) if is_pack(path) else None
     replay = read_replay(path) if pack is None else _read_packed(pack)
-    name = replay.header.ruleset.get("name", "bow-1.3") if isinstance(replay.header.ruleset, dict) else "bow-1.3"
+    name = (replay.header.ruleset.get("name", DEFAULT_RULESET) if isinstance(replay.header.ruleset, dict)
+            else DEFAULT_RULESET)
     try:
         ruleset = RULESETS.get(str(name))
     except UnknownRuleset as error:

@@ -28,8 +28,11 @@ taking back; a `Ruleset` brings everything that is one game's:
   player(side, rng)                       its AI
   opponents(), opponent(name, side, rng)  its named opponents (e.g. greedy, ai, strong) and their versions;
   clocked_opponents()                     versions whose choices depended on a clock (verify re-derives none)
-  army_costs(scene), cost_lines(scene)    its points (or None when the book has none)
+  army_costs(scene), cost_lines(scene)    its points (or None when the book has none), and how far apart
+  balance_tolerance_pct, balance_warning  two armies may be (None: no balance check; bow3d.rules.points)
   add_odds_arguments(group), odds(args)   its part of `bow3d odds`
+  presentation()                          how it shows itself at the table (bow3d.rules.table.Presentation:
+                                          pieces, words and aims of choices, previews, sheet rows, keys)
 
 A ruleset's state is its own; the engine reads and writes only `state.pending` and `state.round`,
 and calls `state.copy()` before each record (taking back restores that copy).
@@ -41,10 +44,11 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from bow3d.errors import UserInputError
+from bow3d.i18n import _
 from bow3d.rules.chance import Roll
 from bow3d.rules.pending import Decide
 from bow3d.rules.records import Action, ActionTable
-from bow3d.i18n import _
+from bow3d.rules.table import Presentation
 
 if TYPE_CHECKING:
     from bow3d.rules.events import Event, EventSchema, Narrator
@@ -72,11 +76,19 @@ class Ruleset:
                                          # its replay records it; a replay re-plays with its own (`context(...,
                                          # revision=N)`, passed only when N differs from this one)
     action_classes: tuple[type[Action], ...] = ()
+    presentation_class: type[Presentation] = Presentation  # its table words and pictures (bow3d.rules.table)
 
     def __init__(self) -> None:
         self.actions = ActionTable((Roll, Decide, *self.action_classes))
         self._rules: dict[type, tuple[Checker, Applier]] = {}
         self._resolvers: dict[str, Callable] = {}
+        self._presentation: Presentation | None = None
+
+    def presentation(self) -> Presentation:
+        """How it shows itself at the table (one per ruleset)."""
+        if self._presentation is None:
+            self._presentation = self.presentation_class(self)
+        return self._presentation
 
     # -- wiring ------------------------------------------------------------------------------
     def add_rule(self, action: type[Action], checker: Checker, applier: Applier) -> None:
@@ -211,6 +223,12 @@ class Ruleset:
                               .format(name=name, name2=self.name, value=', '.join(self.opponents())))
 
     def army_costs(self, scene: Any) -> Any:
+        return None
+
+    balance_tolerance_pct: float | None = None  # how far apart two armies' points may be (None: the book has no points)
+
+    def balance_warning(self, totals: dict[str, int], tolerance_pct: float | None = None) -> str | None:
+        """A warning when the armies' points (`army_costs`) are further apart than the tolerance, else None."""
         return None
 
     def add_odds_arguments(self, group: Any) -> None:

@@ -1,14 +1,12 @@
 """The play HUD: whose turn it is, the selected unit's legal actions with their keys, odds, the log.
 
 Layer: view. Text only, on `aspect2d` (the window's 2D layer), so it is the same in a window
-and offscreen. `describe_action` turns a rules Action into the words shown in the list.
+and offscreen. The words come from the table (bow3d.rules.table: the ruleset's presentation).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-from bow3d.i18n import _
 
 MAX_LISTED = 9  # keys 1-9
 LOG_LINES = 6
@@ -20,31 +18,6 @@ ROLLS_SCALE = 0.03  # the throws' captions, in their own panel under the tray (p
 ROLLS_LINES = 4  # the last throws' captions shown
 ROLLS_FRAME = (0.70, 0.995, 0.535, 0.665)  # their panel's home: between the tray and the sheet (window fractions)
 ROLLS_RGBA = (0.16, 0.17, 0.2, 0.85)  # the tray's dark grey, a little see-through
-
-
-def describe_action(action) -> str:
-    """Plain words for a rules action (bow3d.rules.actions), e.g. 'attack red-2 with rifle', in the
-    language spoken (bow3d.i18n)."""
-    kind = getattr(action, "TYPE", type(action).__name__)
-    words = {
-        "end_turn": lambda a: _("end the turn"),
-        "move": lambda a: _("move to cell {cell}, facing {facing}").format(cell=tuple(a.to), facing=f"{a.facing:.0f}"),
-        "attack": lambda a: _("attack {target} with {weapon}").format(target=a.target, weapon=a.weapon),
-        "treat": lambda a: _("treat/repair {target}").format(target=a.target),
-        "switch": lambda a: _("take the {weapon} in hand").format(weapon=a.weapon),
-        "grab": lambda a: _("pick up the {item}").format(item=a.item),
-        "throw": lambda a: _("throw the {item} to {cell}").format(item=a.item, cell=tuple(a.to)),
-        "give": lambda a: _("give the {item} to {receiver}").format(item=a.item, receiver=a.receiver),
-        "door": lambda a: (_("open {door}") if a.open else _("close {door}")).format(door=a.door),
-        "get_on": lambda a: (_("get on {vehicle} (seat {seat}, pilot)") if a.seat == 0 else
-                             _("get on {vehicle} (seat {seat})")).format(vehicle=a.vehicle, seat=a.seat),
-        "get_off": lambda a: _("get off to {cell}").format(cell=tuple(a.to)),
-        "speed": lambda a: _("set the speed to {speed}").format(speed=a.speed),
-        "turn": lambda a: _("turn the vehicle {degrees} degrees").format(degrees=f"{a.delta_deg:+.0f}"),
-        "compulsory_move": lambda a: _("drive: the compulsory move"),
-        "drift": lambda a: _("{vehicle} drifts").format(vehicle=a.vehicle),
-    }
-    return words.get(kind, lambda a: kind.replace("_", " "))(action)
 
 
 @dataclass

@@ -220,7 +220,7 @@ def _words(aspect2d, report, boxes, size, verdict_text: str, verdict=None) -> No
     for k, (lo, _hi) in enumerate(boxes):
         x, z = lo[0] / size[0] * 2 * aspect - aspect, 1 - lo[1] / size[1] * 2
         text(str(k + 1), x + 0.01, z - 0.06, 0.05, orange)
-    from bow3d.rulesets.bow.narrator import percent
+    from bow3d.i18n import whole_percent as percent
 
     # numbered along the line of fire, nearest to the firer first, with what each is made of
     label = getattr(verdict, "blocker_label", None)   # what the ruleset makes of each (War of Bros: its cover class)

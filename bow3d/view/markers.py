@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from bow3d.ldraw.colours import BLACK, DARK_GREY, GREEN, RED, WHITE, YELLOW  # noqa: F401 (the view's names for them)
 from bow3d.view.batches import STUD_HEIGHT, STUD_RADIUS, Batch
 
 STUD_LDU, BRICK_LDU, PLATE_LDU = 20.0, 24.0, 8.0
@@ -31,7 +32,6 @@ LDRAW_RGBA = {
     25: (0xD6, 0x79, 0x23, 255),  # Orange
     10: (0x58, 0xAB, 0x41, 255),  # Bright Green
 }
-WHITE, RED, YELLOW, BLACK, DARK_GREY, GREEN = 15, 4, 14, 0, 72, 2
 
 
 def ldraw_rgba(code: int, colours=None) -> tuple[int, int, int, int]:

@@ -10,32 +10,33 @@ all (against the AI, a human could take back until the AI's answer suits).
 
 from __future__ import annotations
 
-from bow3d.view.hud import describe_action
+from bow3d.i18n import _
 
 
 def take_back(ui) -> None:
     """Take back the last record of `ui`'s game (a PlayUI), or say why not."""
     from bow3d.replay.session import TakeBackRefused
 
-    if any(who == "ai" for who in ui.players.values()):
-        ui._say("Ctrl+Z takes back moves in hot-seat games only (the AI plays a side here)")
+    if any(who != "human" for who in ui.players.values()):
+        ui._say(_("Ctrl+Z takes back moves in hot-seat games only (the AI plays a side here)"))
         return
     before = ui._poses()
     try:
         record = ui.session.take_back()
     except TakeBackRefused as refused:
-        ui._say(f"nothing taken back: {refused}")
+        ui._say(_("nothing taken back: {why}").format(why=refused))
         return
     ui.aimed = None
     ui._clear_los()
     ui.selected = None
     ui._sync(before)
     action = ui.game.ruleset.parse(record)
-    unit = getattr(action, "unit", None)
+    unit = ui.present.actor(action)
     if unit is not None and unit in ui._choosable():
         ui.selected = unit
-    ui.log.append(f"taken back: {describe_action(action)}")
-    ui._say(f"taken back: {describe_action(action)} (Ctrl+Z again takes back the record before)")
+    words = ui.present.words(action, ui.game)
+    ui.log.append(_("taken back: {action}").format(action=words))
+    ui._say(_("taken back: {action} (Ctrl+Z again takes back the record before)").format(action=words))
 
 
 def resume(ui, records: list) -> None:
@@ -47,4 +48,4 @@ def resume(ui, records: list) -> None:
     finally:
         ui._resuming = False
     ui._sync(before)
-    ui.log.append(f"resumed after {len(records)} records")
+    ui.log.append(_("resumed after {n} records").format(n=len(records)))

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from bow3d.rulesets.bow import Attack, GetOff, Move
 from bow3d.view import markers
-from bow3d.view.table_aids import CHARGE_RGBA, MELEE_RGBA, add_xray, cells_node, melee_preview
+from bow3d.view.table_aids import CHARGE_RGBA, MELEE_RGBA, add_xray, cells_node
 
 PREVIEW_RGBA = (250, 200, 30, 255)  # the previewed move's cell: a yellow 1x1 pillar standing on it...
 PREVIEW_BRICKS = 2                  # ...this many bricks tall (a minifig's height: it reads from afar)...
@@ -25,33 +24,41 @@ def action_boxes(ui) -> list:
     from bow3d.view.picking import project
 
     ids = [ui._body(ui.selected)] if ui.selected else []
-    target = getattr(ui.aimed, "target", None) or getattr(ui.aimed, "vehicle", None)
-    ids += [ui._body(target)] if target in ui.game.state.units else [target] if target else []
+    aim = ui.present.aim(ui.aimed, ui.game) if ui.aimed is not None else None
+    target = aim.target if aim is not None and aim.kind == "unit" else None
+    ids += [ui._body(target)] if target in ui.nodes.pieces else []
     boxes, size = [], (ui.base.win.get_x_size(), ui.base.win.get_y_size())
     for id in ids:
         low, high = ui.nodes.pieces[id].root.get_tight_bounds(ui.base.render) or ((0, 0, 0), (0, 0, 0))
         corners = [(x, y, z) for x in (low[0], high[0]) for y in (low[1], high[1]) for z in (low[2], high[2])]
         boxes.append(pixel_box(project(ui.base, corners), *size))
-    to = getattr(ui.aimed, "to", None)
-    if to is not None:  # the previewed move's cell, a brick high
-        x, y = (to[0] + 0.5) * markers.STUD_LDU, (to[1] + 0.5) * markers.STUD_LDU
+    to = aim.point if aim is not None else None
+    if to is not None:  # the previewed move's cell (or point), a brick high
+        x, y = to[0] * markers.STUD_LDU, to[1] * markers.STUD_LDU
         z = float(ui.nodes.ground.heights(np.array([[x, y]]))[0])
         corners = [(x + dx, y + dy, z + dz) for dx in (-10, 10) for dy in (-10, 10)
                    for dz in (0, PREVIEW_BRICKS * markers.BRICK_LDU)]
         boxes.append(pixel_box(project(ui.base, corners), *size))
     return [b for b in boxes if b is not None]
 
+def hud_boxes(ui) -> list:
+    """The HUD's list of choices (top left, when it lists any): a panel moved to the left hides none of it."""
+    if not ui.listed:
+        return []
+    top, line = 0.83, 0.026  # the list's first line and its pitch (fractions of the window; bow3d.view.hud)
+    return [(0.0, 0.34, top - line * len(ui.listed) - 0.01, 0.9)]
+
+
 def place_panels(ui) -> None:
     """The sheet and the tray where they hide none of the action (bow3d.view.panel_layout)."""
-    from bow3d.view.panel_layout import place_panels
-
     from bow3d.view.hud import ROLLS_FRAME
+    from bow3d.view.panel_layout import place_panels
 
     regions = {"tray": (ui.tray.region, ui.tray.frame)}
     if ui.viewer.sheet is not None:
         regions["sheet"] = (ui.viewer.sheet.region, ui._sheet_home)
     homes = {name: home for name, (_region, home) in regions.items()}
-    places = place_panels({**homes, "captions": ROLLS_FRAME}, action_boxes(ui))
+    places = place_panels({**homes, "captions": ROLLS_FRAME}, action_boxes(ui) + hud_boxes(ui))
     ui.panel_places = {"captions": places["captions"] if ui.panels_shown else None}
     ui.hud.place_rolls(ui.panel_places["captions"])
     for name, (region, _home) in regions.items():
@@ -77,19 +84,25 @@ def draw_cells(ui) -> None:
     if ui.selected is None or not ui._human_to_play():
         draw_melee(ui)
         return
-    own = ui._cell_of(ui.selected)
-    legal = ui._legal(ui.selected)
-    cells = sorted({tuple(a.to) for a in legal if isinstance(a, (Move, GetOff))} - {own})
-    ui.reachable = cells
-    ui.melee = melee_preview(ui.game, ui.selected, legal, Attack, Move)
+    reach = ui.present.reach(ui.game, ui.selected, ui._legal(ui.selected))
+    cells = list(reach.cells)
+    ui.reachable = list(cells)
+    ui.melee = (list(reach.melee), {cell: list(enemies) for cell, enemies in reach.charges.items()})
     draw_melee(ui)
-    if not cells:
+    aimed_move = ui.aimed is not None and ui.aimed.TYPE in ui.present.move_kinds
+    if not cells and not aimed_move:
         return
-    centres = (np.array(cells, float) + 0.5) * markers.STUD_LDU
-    z = ui.nodes.ground.heights(centres)
+    centres = (np.array(cells, float).reshape(-1, 2) + 0.5) * markers.STUD_LDU
+    z = ui.nodes.ground.heights(centres) if cells else np.zeros(0)
     pieces = []
-    if isinstance(ui.aimed, (Move, GetOff)) and tuple(ui.aimed.to) in cells:  # the previewed move's cell
-        k = cells.index(tuple(ui.aimed.to))
+    aimed = ui.present.aim(ui.aimed, ui.game).point if ui.aimed is not None else None
+    aimed_cell = (int(np.floor(aimed[0])), int(np.floor(aimed[1]))) if aimed is not None else None
+    if aimed_cell is not None and ui.aimed.TYPE in ui.present.move_kinds:  # the previewed move's cell
+        if aimed_cell not in cells:
+            cells.append(aimed_cell)
+            centres = (np.array(cells, float) + 0.5) * markers.STUD_LDU
+            z = ui.nodes.ground.heights(centres)
+        k = cells.index(aimed_cell)
         at = [*centres[k], z[k] + markers.STUD_HEIGHT]
         tall = markers.box_corners((-8.0, -8.0, 0.0), (8.0, 8.0, PREVIEW_BRICKS * markers.BRICK_LDU)) + at
         pieces.append((tall.reshape(-1, 3, 3), PREVIEW_RGBA))
@@ -122,8 +135,9 @@ def draw_melee(ui) -> None:
 
 def draw_selection(ui) -> None:
     ui.nodes.highlight(ui._body(ui.selected) if ui.selected else None)
-    target = getattr(ui.aimed, "target", None) or getattr(ui.aimed, "vehicle", None)
-    ui.nodes.highlight(target, (1.0, 0.35, 0.1, 1.0), slot="target")
+    aim = ui.present.aim(ui.aimed, ui.game) if ui.aimed is not None else None
+    target = aim.target if aim is not None and aim.kind == "unit" and aim.target in ui.nodes.pieces else None
+    ui.nodes.highlight(ui._body(target) if target else None, (1.0, 0.35, 0.1, 1.0), slot="target")
     if ui.selected is None:
         if ui.viewer.sheet is not None:
             ui.viewer.sheet.hide()
@@ -132,7 +146,8 @@ def draw_selection(ui) -> None:
 
     if ui.viewer.sheet is None:
         ui.viewer.sheet = SheetOverlay(ui.base)
-    unit = ui.game.state.units[ui.selected]
-    ui.viewer.sheet.show(f"{unit.id} ({unit.sheet})", ui.scene.sheet(unit.sheet), damage=unit.damage,
-                           weapon=unit.weapon, clone=ui.nodes.prototype(unit.id),
-                           side_rgba=ui.nodes.pieces[unit.id].side_rgba)
+    piece = ui.table.piece(ui.selected)
+    rows = ui.present.sheet_rows(ui.scene, ui.selected, piece)
+    ui.viewer.sheet.show(f"{ui.selected} ({piece.sheet})" if piece is not None else ui.selected, rows,
+                         plate=ui.present.sheet_plate_of(ui.scene, ui.selected), clone=ui.nodes.prototype(ui.selected),
+                         side_rgba=ui.nodes.pieces[ui.selected].side_rgba)

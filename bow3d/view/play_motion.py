@@ -2,8 +2,8 @@
 
 Layer: view. A mixin of PlayUI (bow3d.view.play_ui), which holds what it reads: the rules `game`,
 the scene's `nodes`, the `viewer`, the roll `tray` and the table `aids`. After every record the
-pieces are put where the state says (`_sync`: seated aboard, hidden off the field, marks and
-damage, doors); with `animate`, a piece that moved glides there over GLIDE_S with an eased turn;
+pieces are put where the table says (`_sync`: bow3d.rules.table's pieces, seated aboard, hidden off
+the field, the markers beside and on them; doors); with `animate`, a piece that moved glides there over GLIDE_S with an eased turn;
 one task per frame runs the glides, the tray's throw and the hover question (who sees the cell
 the pointer rests on, after HOVER_S).
 """
@@ -20,32 +20,22 @@ class PlayMotion:
     """Board sync, glides and the per-frame task of PlayUI (see the module docstring)."""
 
     def _poses(self) -> dict[str, tuple]:
-        state = self.game.state
-        poses = {u.id: (u.position, u.facing) for u in state.units.values()}
-        poses.update({v.id: (v.position, v.facing) for v in state.vehicles.values()})
-        return poses
+        return {p.id: (p.position, p.facing) for p in self.table.pieces()}
 
     def _sync(self, before: dict[str, tuple]) -> None:
-        state = self.game.state
-        for unit in state.units.values():
-            if unit.id not in self.nodes.pieces:
+        pieces = self.table.pieces()
+        seated = {p.id for p in pieces if p.kind == "vehicle"}
+        for piece in pieces:
+            if piece.id not in self.nodes.pieces:
                 continue
-            if unit.position is None and unit.aboard in state.vehicles and unit.alive:
-                seats = state.vehicles[unit.aboard].seats
-                self.nodes.seat(unit.id, unit.aboard, seats.index(unit.id) if unit.id in seats else len(seats))
+            if piece.position is None and piece.aboard in seated and piece.alive:
+                self.nodes.seat(piece.id, piece.aboard, piece.seat)
             else:
-                self._place(unit.id, before.get(unit.id), unit.position, unit.facing)
-            self.nodes.set_marks(unit.id, marking_bricks=unit.marking_bricks, damage=unit.damage, played=unit.played)
-            if self.nodes.pieces[unit.id].alive != unit.alive:
-                self.nodes.set_alive(unit.id, unit.alive)
-        for vehicle in state.vehicles.values():
-            if vehicle.id not in self.nodes.pieces:
-                continue
-            self._place(vehicle.id, before.get(vehicle.id), vehicle.position, vehicle.facing)
-            self.nodes.set_marks(vehicle.id, damage=vehicle.damage)
-            if self.nodes.pieces[vehicle.id].alive == vehicle.destroyed:
-                self.nodes.set_alive(vehicle.id, not vehicle.destroyed)
-        for door, is_open in state.doors.items():
+                self._place(piece.id, before.get(piece.id), piece.position, piece.facing)
+            self.nodes.set_marks(piece.id, marking_bricks=piece.beside, damage=piece.on_top)
+            if self.nodes.pieces[piece.id].alive != piece.alive:
+                self.nodes.set_alive(piece.id, piece.alive)
+        for door, is_open in (getattr(self.game.state, "doors", None) or {}).items():
             if door in self.nodes.doors:
                 self.nodes.set_door(door, is_open)
 

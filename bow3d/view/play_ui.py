@@ -1,14 +1,14 @@
-"""Play BOW in 3D: hot-seat or against the AI, every game written as a replay as it goes.
+"""Play any registered ruleset in 3D: hot-seat or against the AI, every game written as a replay as it goes.
 
 Layer: view. `PlayUI` holds the rules `Game`, the scene's nodes (through a `Viewer`), the
 replay writer and the input handlers. Every mouse and key binding calls one handler, so a test
 plays a whole game by calling handlers only:
 
     on_click_unit(id)     choose one of your units (its reachable cells light up as plates, its
-                          sheet appears), or, with a unit chosen, aim at another unit: attack or
-                          treat, with the odds shown before committing (bow3d.rules.odds); the
+                          sheet appears), or, with a unit chosen, aim at another unit (attack, treat,
+                          shoot, board...), with the preview and odds shown before committing; the
                           same unit clicked again commits
-    on_click_cell(cell)   preview a move of the chosen unit there (or getting off a vehicle there):
+    on_click_cell(cell)   preview a move of the chosen unit there (the ruleset's move kinds):
                           the cell is marked; the same cell clicked again commits
     on_key(n)             the n-th action of the HUD list (keys 1-9)
     on_confirm()          commit the previewed action (Enter)    on_cancel()    forget it (Esc)
@@ -22,8 +22,12 @@ plays a whole game by calling handlers only:
     on_hover_cell(cell)   the pointer rests on a cell: the enemies that would see a minifig there are
                           ringed, with their lines of sight (cached per cell until the next record)
     on_end_turn()         end the unit's turn (Space)
-    on_speed(+1/-1), on_turn(+45/-45), on_drive()   piloting (BOW §3.3): speed, direction, then
-                          the compulsory move, animated
+    on_next_unit()        choose the next of your units that may act (N)
+    on_ruleset_key(key)   a key the ruleset adds (bow3d.rules.table.Presentation.keys; BOW's piloting:
+                          on_speed(+1/-1), on_turn(+45/-45), on_drive())
+
+The game is read through the table (bow3d.rules.table.Table): the pieces, the legal choices, their words,
+aims and previews come from the ruleset's presentation, so every registered ruleset plays here.
 
 The game is played through the one game session (bow3d.replay.Session: the rules, the seeded
 dice, the AI players, the replay writer), so a game played here re-simulates and verifies like
@@ -38,7 +42,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from bow3d.i18n import _, decimal, ngettext, percent
+from bow3d.i18n import _
 from bow3d.ldraw import Library
 from bow3d.replay import ReplayWriter, Session
 from bow3d.replay.format import library_kind, sight_method
@@ -46,17 +50,12 @@ from bow3d.replay.opponents import header_word
 from bow3d.replay.session import DEFAULT_MAX_ROUNDS, ai_players
 from bow3d.rules import Illegal, Roll
 from bow3d.rules.events import Event
-from bow3d.rulesets import ruleset_of
-from bow3d.rulesets.bow import (Attack, ChangeDirection, ChangeSpeed, CompulsoryMove, EndTurn, GetOff, GetOn, Move,
-                                Treat)
-from bow3d.rulesets.bow.odds import odds_of
+from bow3d.rules.table import Table
 from bow3d.view import markers, play_marks
-from bow3d.view.hud import MAX_LISTED, Hud, HudLines, describe_action, unbroken
+from bow3d.view.hud import MAX_LISTED, Hud, HudLines, unbroken
 from bow3d.view.play_motion import PlayMotion
 from bow3d.view.table_aids import TableAids, seers_words
 
-AIM_AHEAD = (Attack, Treat, GetOn)  # actions shown with their odds and committed with Enter
-PREVIEWED = (*AIM_AHEAD, Move, GetOff)  # every action with a place or a target waits for Enter (or a second click)
 TRAY_FRAME = (0.70, 0.995, 0.68, 0.95)  # the roll tray's home, docked top right, its captions under it (hud)
 
 
@@ -93,10 +92,12 @@ class PlayUI(PlayMotion):
                                      players={side: ai.get(side) for side in self.players},
                                      on_record=self._recorded)
         self.game = self.session.game
-        self.narrator = ruleset_of(scene).narrator()
+        self.table = Table(self.game, self.players)
+        self.present = self.table.present
+        self.narrator = self.game.ruleset.narrator()
         self.replay_path = Path(replay)
         self.selected: str | None = None
-        self.aimed = None  # an Attack / Treat / GetOn waiting for on_confirm
+        self.aimed = None  # a choice that aims at something (a unit, a cell) waiting for on_confirm
         self.listed: list = []
         self.log: list[str] = []
         self.message = ""
@@ -107,7 +108,7 @@ class PlayUI(PlayMotion):
         self.reachable: list[tuple[int, int]] = []  # the lit cells of the chosen unit
         self._los = None
         self.hud = Hud(base)
-        self.aids = TableAids(base, self.nodes, self.viewer.world, ruleset_of(scene), scene.ruleset, self.hud.font)
+        self.aids = TableAids(base, self.nodes, self.viewer.world, self.game.ruleset, scene.ruleset, self.hud.font)
         self.tape_mode = False
         self.viewer.tape_owner = self  # a left drag in tape mode lays the tape (bow3d.view.viewer)
         self.melee: tuple[list[str], dict] = ([], {})  # enemies in melee reach now, charge cells -> enemies
@@ -120,15 +121,18 @@ class PlayUI(PlayMotion):
 
         self._sheet_home = REGION
         self.panel_places: dict = {}
+        keys = " | ".join(f"{k.key}: {k.words}" for k in self.present.ruleset_keys())
         self.viewer.help_text.setText(unbroken(_("left click: choose a unit, then a cell (move) or an enemy (aim) | Enter or "
-                                        "the same click: commit | Esc: cancel | Ctrl+Z: take back | Space: end turn | "
-                                        "1-9: actions | [ ] speed, < > turn, M drive | drag: orbit, wheel: zoom | "
-                                        "Ctrl+Q quit") + _(" | T: tape (drag), G: heads/ground | rest the pointer on a "
-                                                           "cell: who sees it")))
+                                                 "the same click: commit | Esc: cancel | Ctrl+Z: take back | Space: end "
+                                                 "turn | 1-9: actions | N: next unit | drag: orbit, wheel: zoom | Ctrl+Q quit")
+                                               + (" | " + keys if keys else "")
+                                               + _(" | T: tape (drag), G: heads/ground | rest the pointer on a "
+                                                   "cell: who sees it")))
         self._bind()
         if resume:
             self._resume(resume)
         self._advance()
+        self._choose_the_only_one()
         self._refresh()
 
     # --- input bindings (every one calls a handler) -------------------------------------------
@@ -139,14 +143,12 @@ class PlayUI(PlayMotion):
         b.accept("enter", self.on_confirm)
         b.accept("escape", self.on_cancel)
         b.accept("space", self.on_end_turn)
-        b.accept("]", self.on_speed, [1])
-        b.accept("[", self.on_speed, [-1])
-        b.accept(",", self.on_turn, [45.0])
-        b.accept(".", self.on_turn, [-45.0])
-        b.accept("m", self.on_drive)
+        for key in self.present.ruleset_keys():  # the ruleset's own (BOW: piloting)
+            b.accept(key.key, self.on_ruleset_key, [key.key])
         b.accept("control-q", self.on_quit)
         b.accept("control-z", self.on_undo)
         b.accept("tab", self.on_toggle_panels)
+        b.accept("n", self.on_next_unit)
         b.accept("t", self.on_tape_mode)
         b.accept("g", self.on_tape_heads)
         b.task_mgr.add(self._animate_task, "bow3d-play-animate")
@@ -173,21 +175,21 @@ class PlayUI(PlayMotion):
         """Choose one of your units, or aim the chosen unit at another (odds shown, Enter commits)."""
         if not self._human_to_play():
             return
-        id = self._pilot_of(id) if id in self.game.state.vehicles and self._pilot_of(id) in self._choosable() else id
+        pilot = self._pilot_of(id)
+        id = pilot if pilot is not None and pilot in self._choosable() else id
         if id in self._choosable() and (self.selected is None or id != self.selected):
             self._select(id)
             return
         if self.selected is None:
-            self._say(_("{id} is not yours to play now").format(id=id) if id in self.game.state.units
+            self._say(_("{id} is not yours to play now").format(id=id) if self.table.piece(id) is not None
                       else _("choose one of your units"))
             return
-        options = [a for a in self._legal(self.selected) if isinstance(a, AIM_AHEAD) and
-                   (getattr(a, "target", None) == id or getattr(a, "vehicle", None) == id)]
+        options = [a for a in self._legal(self.selected)
+                   if self.present.aim(a, self.game).kind == "unit" and self.present.aim(a, self.game).target == id]
         if not options:
             self._say(_("{unit} has no action on {id} now").format(unit=self.selected, id=id))
             return
-        held = self.game.state.units[self.selected].weapon
-        options.sort(key=lambda a: getattr(a, "weapon", None) != held)
+        options = self.present.prefer(self.game, self.selected, options)
         if self.aimed is not None and self.aimed == options[0]:  # the same target clicked again: commit
             self.on_confirm()
             return
@@ -199,14 +201,13 @@ class PlayUI(PlayMotion):
         if not self._human_to_play() or self.selected is None:
             return
         cell = (int(cell[0]), int(cell[1]))
-        for action in self._legal(self.selected):
-            if isinstance(action, (Move, GetOff)) and tuple(action.to) == cell and not (
-                    isinstance(action, Move) and tuple(action.to) == self._cell_of(self.selected)):
-                if self.aimed == action:
-                    self.on_confirm()
-                else:
-                    self._aim(action)
-                return
+        action = self.present.at_cell(self.game, self.selected, cell, self._legal(self.selected))
+        if action is not None:
+            if self.aimed == action:
+                self.on_confirm()
+            else:
+                self._aim(action)
+            return
         self._say(_("{unit} cannot go to {cell}").format(unit=self.selected, cell=cell))
 
     def on_key(self, number: int) -> None:
@@ -214,10 +215,18 @@ class PlayUI(PlayMotion):
         if not self._human_to_play() or not 1 <= number <= len(self.listed):
             return
         action = self.listed[number - 1]
-        if isinstance(action, PREVIEWED):
+        if self.present.aim(action, self.game).kind != "none":
             self._aim(action)
         else:
             self._apply(action)
+
+    def on_next_unit(self) -> None:
+        """N: choose the next of your units that may act now (in the order of their ids)."""
+        choosable = sorted(self._choosable())
+        if not choosable:
+            return
+        later = [u for u in choosable if self.selected is None or u > self.selected]
+        self._select((later or choosable)[0])
 
     def on_confirm(self) -> None:
         """Commit the aimed action."""
@@ -271,10 +280,10 @@ class PlayUI(PlayMotion):
         if cell is None or self.viewer.world is None:
             self.aids.show_seers(None, {})
             return {}
-        state, world = self.game.state, self.viewer.world
-        side = state.side_to_play
-        viewers = [u.id for u in state.units.values() if u.alive and u.position is not None and u.id in world.bodies
-                   and (side is None or u.side != side)]
+        world = self.viewer.world
+        side = self.game.side_to_play
+        viewers = [p.id for p in self.table.pieces() if p.kind == "unit" and p.alive and p.position is not None
+                   and p.id in world.bodies and (side is None or p.side != side)]
         records = self.game.records  # a take-back then another record changes the last one
         seers = self.aids.who_sees(cell, viewers, stamp=(len(records), repr(records[-1]) if records else None))
         self.aids.show_seers(cell, seers)
@@ -294,36 +303,54 @@ class PlayUI(PlayMotion):
         self._place_panels()
 
     def on_end_turn(self) -> None:
-        """End the chosen (or active) unit's turn: a marking brick goes beside it (BOW §2.2)."""
-        unit = self.game.state.active_unit or self.selected
-        if unit is None or not self._human_to_play():
+        """End the chosen unit's turn (or step, or the side's turn: the ruleset's end; BOW §2.2: a marking brick
+        goes beside it)."""
+        if not self._human_to_play():
             return
-        action = EndTurn(unit)
-        if self.game.check(action) is None:
+        action = self.present.end_turn(self.game, self.selected, self._legal())
+        if action is not None:
             self._apply(action)
         else:
-            self._say(self.game.check(action))
+            self._say(_("nothing to end now: choose one of your units") if self.selected is None else
+                      _("{unit} cannot end its turn now").format(unit=self.selected))
+
+    def on_ruleset_key(self, key: str) -> None:
+        """A key the ruleset adds (its presentation's keys(), e.g. BOW's piloting): its choice now, applied."""
+        if not self._human_to_play():
+            return
+        action = self.present.key_choice(self.game, self.selected, key, self._legal())
+        if action is not None:
+            self._apply(action)
+        else:
+            words = next((k.words for k in self.present.ruleset_keys() if k.key == key), key)
+            self._say(_("{words}: not possible now").format(words=words) if self.selected is None else
+                      _("{unit} cannot do that now ({words})").format(unit=self.selected, words=words))
 
     def on_speed(self, delta: int) -> None:
-        """Piloting: speed up or slow down by one (BOW §3.3)."""
-        self._pilot(lambda a: isinstance(a, ChangeSpeed), lambda a: abs(a.speed - (self._speed() + delta)))
+        """Piloting: speed up or slow down by one (BOW §3.3; the ruleset's ']' and '[' keys)."""
+        self.on_ruleset_key("]" if delta > 0 else "[")
 
     def on_turn(self, delta_deg: float) -> None:
-        """Piloting: turn the vehicle, at most 45 degrees, counter-clockwise positive (BOW §3.3)."""
-        self._pilot(lambda a: isinstance(a, ChangeDirection) and a.delta_deg * delta_deg > 0,
-                    lambda a: abs(a.delta_deg - delta_deg))
+        """Piloting: turn the vehicle 45 degrees, counter-clockwise positive (BOW §3.3; ',' and '.')."""
+        self.on_ruleset_key("," if delta_deg > 0 else ".")
 
     def on_drive(self) -> None:
-        """Piloting: the compulsory move (speed x 5 studs straight ahead), animated."""
-        self._pilot(lambda a: isinstance(a, CompulsoryMove), lambda a: 0)
+        """Piloting: the compulsory move (BOW §3.3; 'm')."""
+        self.on_ruleset_key("m")
 
     # --- game flow ---------------------------------------------------------------------------
     def _human_to_play(self) -> bool:
         return self.session.needs_human
 
     def _legal(self, unit: str | None = None) -> list:
-        actions = self.game.legal_actions()
-        return actions if unit is None else [a for a in actions if getattr(a, "unit", None) == unit]
+        actions = self.table.legal()
+        return actions if unit is None else [a for a in actions if self.present.actor(a) == unit]
+
+    def _choose_the_only_one(self) -> None:
+        """With nothing chosen and one unit alone to choose (the active unit, the card's figure), choose it."""
+        choosable = self._choosable()
+        if self.selected is None and len(choosable) == 1:
+            self.selected = next(iter(choosable))
 
     def choosable(self) -> set[str]:
         """The units the human to play may choose now."""
@@ -332,29 +359,16 @@ class PlayUI(PlayMotion):
     def _choosable(self) -> set[str]:
         if not self._human_to_play():
             return set()
-        return {a.unit for a in self._legal() if getattr(a, "unit", None)}
+        return {actor for a in self._legal() for actor in [self.present.actor(a)] if actor}
 
     def _pilot_of(self, vehicle: str) -> str | None:
-        seats = self.game.state.vehicles[vehicle].seats
-        return seats[0] if seats else None
+        """Who sits in the first seat of `vehicle` (a click on a vehicle chooses its pilot), or None."""
+        return next((p.id for p in self.table.pieces() if p.aboard == vehicle and p.seat == 0), None)
 
     def _cell_of(self, unit: str):
-        position = self.game.state.units[unit].position
+        piece = self.table.piece(unit)
+        position = piece.position if piece is not None else None
         return None if position is None else (math.floor(position[0]), math.floor(position[1]))
-
-    def _speed(self) -> int:
-        unit = self.game.state.units.get(self.selected or "")
-        vehicle = self.game.state.vehicles.get(unit.aboard) if unit is not None and unit.aboard else None
-        return vehicle.speed if vehicle is not None else 0
-
-    def _pilot(self, accept, score) -> None:
-        if not self._human_to_play() or self.selected is None:
-            return
-        options = sorted((a for a in self._legal(self.selected) if accept(a)), key=score)
-        if options:
-            self._apply(options[0])
-        else:
-            self._say(_("{unit} cannot do that now (is it piloting a vehicle?)").format(unit=self.selected))
 
     def _apply(self, action) -> None:
         """Apply a human's action, write it, then let rolls and AI turns follow."""
@@ -368,6 +382,7 @@ class PlayUI(PlayMotion):
         self._advance()
         if self.selected is not None and self.selected not in self._choosable():
             self.selected = None
+        self._choose_the_only_one()
         self._refresh()
 
     def _record(self, record) -> None:
@@ -430,7 +445,7 @@ class PlayUI(PlayMotion):
 
     def settle(self) -> None:
         """Finish every animation now (moves land, thrown bricks settle)."""
-        for id, (start, end, f0, f1, t) in list(self._glides.items()):
+        for id, (_start, end, _f0, f1, _t) in list(self._glides.items()):
             self.nodes.set_pose(id, tuple(end), f1)
         self._glides.clear()
         if self.rolls:
@@ -446,17 +461,19 @@ class PlayUI(PlayMotion):
     def _aim(self, action) -> None:
         self.aimed = action
         self._clear_los()
-        target = getattr(action, "target", None)
-        if isinstance(action, Attack) and target and self.viewer.world is not None:
+        aim = self.present.aim(action, self.game)
+        target = aim.target if aim.kind == "unit" else None
+        if target and self.viewer.world is not None and self.table.preview(action).sight \
+                and self._body(target) in self.viewer.world.bodies:
             from bow3d.view.los_overlay import LosOverlay
 
-            report = self.viewer.world.sight(self._body(action.unit), self._body(target))
+            report = self.viewer.world.sight(self._body(self.present.actor(action)), self._body(target))
             self._los = LosOverlay(self.base.render, self.nodes, report)
         self._refresh()
 
     def _body(self, unit: str) -> str:
-        state = self.game.state.units.get(unit)
-        return state.aboard if state is not None and state.aboard else unit
+        piece = self.table.piece(unit)
+        return piece.aboard if piece is not None and piece.aboard else unit
 
     def _clear_los(self) -> None:
         if self._los is not None:
@@ -464,47 +481,49 @@ class PlayUI(PlayMotion):
             self._los = None
 
     def odds_text(self, action) -> str:
-        """'attack 3 bricks vs dodge 2: 41% to hit, 0.52 damage expected (1: 30%, 2: 9%, ...)'."""
-        odds = odds_of(self.game, action)
-        if odds is None:
-            return ""
-        spread = ", ".join(f"{k}: {percent(p)}" for k, p in sorted(odds.damage_distribution.items()) if k > 0 and p >= 0.005)
-        bricks = ngettext("{n} brick", "{n} bricks", odds.bricks).format(n=odds.bricks)
-        words = _("{bricks} vs {resist} dodge/armor: {success} to succeed, {expected} damage expected") if isinstance(
-            action, Attack) else _("{bricks} vs {resist} damage points: {success} to succeed, {expected} damage points "
-                                   "removed expected")
-        return words.format(bricks=bricks, resist=odds.resist_bricks, success=percent(odds.success),
-                            expected=decimal(odds.expected_damage, 2)) + (f" ({spread})" if spread else "")
+        """The odds of a choice in the ruleset's words ('3 bricks vs 2 dodge/armor: 41 % to succeed, ...'), or ''."""
+        odds = self.table.preview(action).odds
+        return odds.words if odds is not None else ""
 
     def _say(self, words: str | None) -> None:
         self.message = words or ""
         self._refresh()
 
     def _refresh(self) -> None:
-        state = self.game.state
-        if self.game.is_over:
-            winner = self.game.winner
+        awaiting = self.table.awaiting()
+        if awaiting.over:
+            winner = awaiting.winner
             status = _("Game over after round {round}: {outcome} ({result})").format(
-                round=state.round, result=state.result,
+                round=awaiting.round, result=awaiting.result,
                 outcome=_("{side} wins").format(side=self.scene.side(winner).name) if winner else _("a draw"))
             prompt = _("replay written to {path}").format(path=self.replay_path)
         else:
-            side = state.side_to_play
-            who = self.scene.side(side).name if side else "-"
-            player = self.players.get(side)
-            player = _("human") if player == "human" else player
-            status = _("Round {round}: {side} to play").format(round=state.round, side=who) + (
+            side = awaiting.side
+            who = self._side_name(side) if side else "-"
+            player = _("human") if awaiting.player == "human" else awaiting.player
+            status = _("Round {round}: {side} to play").format(round=awaiting.round, side=who) + (
                 f" ({player})" if side else "")
             if self.selected:
                 status += " | " + _("{unit} chosen").format(unit=self.selected)
             prompt = self.message or (_("click one of your units") if self.selected is None else
                                       _("click a lit cell to move, an enemy to aim, Space to end the turn"))
-        listed = self._legal(self.selected) if self.selected and self._human_to_play() else []
-        self.listed = [a for a in listed if not isinstance(a, (Move, GetOff))][:MAX_LISTED]  # those: click a lit cell
-        lines = [f"{n}. {describe_action(a)}" for n, a in enumerate(self.listed, start=1)]
+        human = self._human_to_play()
+        hidden = {p.id for p in self.table.pieces() if p.position is None and p.aboard is None}  # to place, say
+        if not human:
+            listed = []
+        elif self.selected:  # moves: click a lit cell (a unit not on the battlefield: listed, nothing to click)
+            listed = [a for a in self._legal(self.selected)
+                      if a.TYPE not in self.present.move_kinds or self.selected in hidden]
+        else:
+            listed = [a for a in self._legal() if self.present.actor(a) in hidden]
+        listed += [a for a in self._legal() if self.present.actor(a) is None] if human else []  # answers, the side's
+        self.listed = listed[:MAX_LISTED]
+        lines = [f"{n}. {self.present.words(a, self.game)}" for n, a in enumerate(self.listed, start=1)]
+        if human and self.selected is None and not self.message and awaiting.decision:
+            prompt = _("answer with the keys 1-{n}").format(n=len(self.listed))
         if self.aimed is not None:
-            odds = self.odds_text(self.aimed) if isinstance(self.aimed, (Attack, Treat)) else ""
-            prompt = f"{describe_action(self.aimed)}{': ' + odds if odds else ''} | " + _(
+            odds = self.odds_text(self.aimed)
+            prompt = f"{self.present.words(self.aimed, self.game)}{': ' + odds if odds else ''} | " + _(
                 "Enter (or the same click again) commits, Esc cancels")
         self.message = ""
         from bow3d.view.brick_roll_animation import throw_caption

@@ -1,6 +1,7 @@
 """A unit's description sheet drawn as a LEGO 6x8 plate in a corner of the window.
 
-Layer: view. BOW 1.3 §1.4.1: "all the characteristics of a minifig can be put on a 6x8 plate:
+Layer: view. The rows come from the ruleset's presentation (bow3d.rules.table.SheetRow): a row with studs
+is built as 1x1 plates, one a stud, on the ruleset's plate; a row of words only is written. BOW 1.3 §1.4.1: "all the characteristics of a minifig can be put on a 6x8 plate:
 count 1 stud per Ability point", in the Ability's colour: white Action Budget, green Move,
 dark grey Attack skill + black weapon Damage, dark grey Dodge + black Armor, red (life form) or
 yellow (mechanical) HP and Treat/Repair; a clone of the minifig stands in the top left corner.
@@ -12,52 +13,18 @@ so it works the same in a window and offscreen.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
-from bow3d.i18n import _, ngettext
+from bow3d.i18n import ngettext
+from bow3d.rules.table import SheetRow
 from bow3d.view import markers
-from bow3d.view.markers import BLACK, DARK_GREY, GREEN, RED, WHITE, YELLOW
+from bow3d.view.markers import RED
 
 PLATE_WIDTH = 6  # studs, BOW §1.4.1
 PLATE_LENGTH = 8
 TOP_ROWS = 2  # the clone of the minifig and the title
 REGION = (0.70, 0.995, 0.02, 0.52)  # left, right, bottom, top (fractions of the window)
 PANEL = (0.12, 0.13, 0.16, 1.0)
-SHEET_GREEN = 10  # the plate itself: bright green (any colour; grey for vehicles)
-
-
-@dataclass(frozen=True)
-class SheetRow:
-    """One characteristic: its label and one LDraw colour code per stud, plus damage markers."""
-
-    label: str
-    studs: tuple[int, ...]
-    marked: int = 0  # how many of the studs carry a marking brick (damage on HP, §2.4.3)
-
-
-def _code(colour: str) -> int:
-    return RED if colour == "red" else YELLOW
-
-
-def sheet_rows(sheet, weapon: str | None = None, damage: int = 0) -> list[SheetRow]:
-    """The rows of a description sheet (minifig §1.4.1 or vehicle §1.4.2) for a unit in a state."""
-    if getattr(sheet, "kind", "minifig") == "vehicle":
-        rows = [SheetRow(_("Speed"), (GREEN,) * sheet.speed),
-                SheetRow(_("Dodge/Armor"), (DARK_GREY,) * sheet.dodge + (BLACK,) * sheet.armor),
-                SheetRow(_("HP"), (YELLOW,) * sheet.hp, min(damage, sheet.hp))]
-        rows += [SheetRow(w.name, (BLACK,) * w.damage) for w in sheet.weapons]
-        return rows
-    held = sheet.weapon(weapon)
-    weapon_damage = held.damage if held is not None else 0
-    label = _("Attack/Damage ({weapon})").format(weapon=held.name) if held is not None else _("Attack/Damage")
-    return [SheetRow(_("Action budget"), (WHITE,) * sheet.action_budget),
-            SheetRow(_("Move"), (GREEN,) * sheet.move),
-            SheetRow(label, (DARK_GREY,) * sheet.attack + (BLACK,) * weapon_damage),
-            SheetRow(_("Dodge/Armor"), (DARK_GREY,) * sheet.dodge + (BLACK,) * sheet.armor),
-            SheetRow(_("HP"), (_code(sheet.hp_colour),) * sheet.hp, min(damage, sheet.hp)),
-            SheetRow(_("Treat/Repair"), (_code(sheet.treat_colour),) * sheet.treat)]
 
 
 def layout(rows: list[SheetRow], width: int = PLATE_WIDTH) -> list[tuple[int, list[tuple[int, int, int, bool]]]]:
@@ -103,17 +70,19 @@ class SheetOverlay:
         self.title = ""
         self.hide()
 
-    def show(self, title: str, sheet, *, damage: int = 0, weapon: str | None = None, clone=None,
-             side_rgba=None) -> None:
-        """Draw `sheet` with `damage` marking bricks; `clone` (a NodePath) stands in the top left corner."""
+    def show(self, title: str, rows, *, plate: int | None = None, clone=None, side_rgba=None) -> None:
+        """Draw the sheet's `rows` (bow3d.rules.table.SheetRow) on a plate of LDraw colour `plate` (None: a dark
+        grey one); `clone` (a NodePath) stands in the top left corner."""
         if self.content is not None:
             self.content.remove_node()
-        self.title, self.rows = title, sheet_rows(sheet, weapon, damage)
+        self.title, self.rows = title, list(rows)
         self.content = self.root.attach_new_node("content")
         placed = layout(self.rows)
-        length = max([PLATE_LENGTH] + [stud[1] + 1 for _row, studs in placed for stud in studs])
-        plate_code = SHEET_GREEN if getattr(sheet, "kind", "minifig") == "minifig" else markers.DARK_GREY
-        pieces = [(self._plate(length), markers.ldraw_rgba(plate_code))]
+        length = max([PLATE_LENGTH] + [stud[1] + 1 for _row, studs in placed for stud in studs]
+                     + [row + 1 for row, _studs in placed])
+        pieces = []
+        if plate is not None or any(row.studs for row in self.rows):  # rows of words only: no plate under them
+            pieces.append((self._plate(length), markers.ldraw_rgba(markers.DARK_GREY if plate is None else plate)))
         for _row, studs in placed:
             for col, row, code, marked in studs:
                 origin = self._cell(col, row, length) + (markers.PLATE_LDU,)
@@ -138,9 +107,9 @@ class SheetOverlay:
 
     # --- pieces -------------------------------------------------------------------------------
     def _plate(self, length: int) -> np.ndarray:
-        w, l = PLATE_WIDTH * markers.STUD_LDU, length * markers.STUD_LDU
+        width, depth = PLATE_WIDTH * markers.STUD_LDU, length * markers.STUD_LDU
         return markers.brick_corners(1, 1, markers.PLATE_LDU, (0, 0, 0), studs=False) * [PLATE_WIDTH, length, 1] + \
-            [w / 2, -l / 2, 0]
+            [width / 2, -depth / 2, 0]
 
     @staticmethod
     def _cell(col: int, row: int, length: int) -> tuple[float, float]:
@@ -162,10 +131,9 @@ class SheetOverlay:
             path.set_depth_test(False)
             path.set_bin("fixed", 50)
 
-        for (row, studs), sheet_row in zip(placed, self.rows):
+        for (row, _studs), sheet_row in zip(placed, self.rows):
             x = PLATE_WIDTH * markers.STUD_LDU + 8
-            value = len(sheet_row.studs)
-            suffix = f"  {value}" + (" " + ngettext("({n} damage)", "({n} damage)", sheet_row.marked).format(
+            suffix = f"  {sheet_row.value}" + (" " + ngettext("({n} damage)", "({n} damage)", sheet_row.marked).format(
                 n=sheet_row.marked) if sheet_row.marked else "")
             text(sheet_row.label + suffix, (x, self._cell(0, row, length)[1] - 4, 10), 9.0, self.LABEL_RGBA)
         colour = tuple(c / 255 for c in side_rgba) if side_rgba is not None else (1, 1, 0.85, 1)

@@ -2,9 +2,8 @@
 and charge previews, and the reachable cells drawn to read on any baseplate and through walls.
 
 Layer: view. Geometry from the world (`World.head`, `World.seen_at`), judgements from the
-ruleset (`length_unit`, `range_band`, `range_rings`; melee reach and charges through the rules'
-own checker: an action is shown only when `Game.check` accepts it), words here through
-bow3d.i18n. World frame, Z up, LDU (1 stud = 20 LDU); cells are stud cells (i, j).
+ruleset (`length_unit`, `range_band`, `range_rings`; melee reach and charges from its presentation,
+bow3d.rules.table.Reach), words here through bow3d.i18n. World frame, Z up, LDU (1 stud = 20 LDU); cells are stud cells (i, j).
 
 What is drawn over walls is drawn twice: once depth-tested, once on top with the depth test off
 at a lower alpha (the x-ray pass), so a lit cell or a tape behind a house still shows.
@@ -12,7 +11,6 @@ at a lower alpha (the x-ray pass), so a lit cell or a tape behind a house still 
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -293,35 +291,3 @@ def seers_words(cell: tuple[int, int], seers: dict[str, float], named: int = SEE
     return _("cell {cell}: seen by {who}").format(cell=where, who=who)
 
 
-def melee_preview(game, unit: str, legal: list, attack_type, move_type) -> tuple[list[str], dict]:
-    """BOW §2.3.1, §2.4.2 melee: (the enemies `unit` reaches with a melee weapon now, {cell: [enemies]}
-    where a move ends in melee reach of them: a charge). The rules decide: each attack is one that
-    `legal` holds, or that `game.check` accepts after the move is applied (then taken back, pop())."""
-    state, ctx = game.state, game.ctx
-    me = state.units[unit]
-    melee = [w.name for w in (getattr(ctx.sheets[me.sheet], "weapons", None) or [])
-             if str(getattr(w, "kind", "ranged")) == "melee"]
-    if not melee or me.position is None:
-        return [], {}
-    now = sorted({a.target for a in legal if isinstance(a, attack_type) and a.weapon in melee})
-    reach = max(float(getattr(ctx.weapon(me.sheet, w), "reach", 1) or 1) for w in melee)
-    enemies = {u.id: u.position for u in state.units.values()
-               if u.side != me.side and u.alive and u.position is not None}
-    charges: dict = {}
-    for move in (a for a in legal if isinstance(a, move_type)):
-        centre = (move.to[0] + 0.5, move.to[1] + 0.5)
-        near = [e for e, p in enemies.items() if math.dist(centre, p) <= reach + 1.5 and e not in now]
-        if not near or tuple(move.to) == me.cell:
-            continue
-        facing = math.degrees(math.atan2(enemies[near[0]][1] - centre[1], enemies[near[0]][0] - centre[0])) % 360.0
-        charge = move_type(unit, tuple(move.to), round(facing, 1))
-        if game.check(charge) is not None:
-            continue
-        game.apply(charge)
-        try:
-            hit = [e for e in near for w in melee if game.check(attack_type(unit, e, w)) is None]
-        finally:
-            game.pop()
-        if hit:
-            charges[tuple(move.to)] = sorted(set(hit))
-    return now, charges

@@ -18,8 +18,9 @@ from types import SimpleNamespace
 import numpy as np
 
 from bow3d.i18n import _
+from bow3d.rules.table import sheet_table
+from bow3d.rulesets import ruleset_of
 from bow3d.view.picture_words import Label, draw_words
-from bow3d.view.sheet_words import field_words
 
 PAPERS_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 DPI = 150
@@ -89,22 +90,9 @@ def card_origins(paper: str) -> list[tuple[int, int]]:
     return [(left + c * (card_w + gap), top + r * (card_h + gap)) for r in range(rows) for c in range(columns)]
 
 
-def is_bow(scene) -> bool:
-    return str(getattr(scene.ruleset, "name", "")).startswith("bow")
-
-
-def sheet_table(sheet) -> list[tuple[str, str]]:
-    """(field, value) rows of a sheet as written (other rulesets than BOW), empty fields left out; the
-    fields' names in the language spoken, the values (the book's ids) as written."""
-    data = sheet.model_dump() if hasattr(sheet, "model_dump") else dict(vars(sheet))
-    rows = []
-    for key, value in data.items():
-        if value in (None, {}, [], ""):
-            continue
-        if isinstance(value, list):
-            value = ", ".join(str(v.get("name", v)) if isinstance(v, dict) else str(v) for v in value)
-        rows.append((field_words(key), str(value)))
-    return rows
+def is_drawn(scene) -> bool:
+    """Does the scene's ruleset build its sheets as studs on a plate (BOW 1.3 §1.4.1), not as words?"""
+    return ruleset_of(scene).presentation().sheet_plate is not None
 
 
 def draw_pages(scene, library, paper: str = "a4") -> list[np.ndarray]:
@@ -115,7 +103,7 @@ def draw_pages(scene, library, paper: str = "a4") -> list[np.ndarray]:
     slots = card_origins(paper)
     page_w, page_h = page_size_px(paper)
     card_w, card_h = card_size_px(paper)
-    pictures = _sheet_pictures(scene, library, cards, (card_w, card_h - CAPTION_PX)) if is_bow(scene) else {}
+    pictures = _sheet_pictures(scene, library, cards, (card_w, card_h - CAPTION_PX)) if is_drawn(scene) else {}
     pages = []
     renderer = OffscreenRenderer(page_w, page_h)
     try:
@@ -178,6 +166,7 @@ def _sheet_pictures(scene, library, cards: list[Card], size: tuple[int, int]) ->
     from bow3d.view.scene_nodes import attach_scene
 
     nodes = attach_scene(NodePath("cards"), scene, library)  # for the clones in the sheets' corners
+    present = ruleset_of(scene).presentation()
     renderer = OffscreenRenderer(*size)
     pictures = {}
     try:
@@ -185,7 +174,7 @@ def _sheet_pictures(scene, library, cards: list[Card], size: tuple[int, int]) ->
         for card in cards:
             first = card.ids[0]
             item = scene.unit(first) if first in nodes.units else scene.vehicle(first)
-            printed.overlay.show(card.sheet, scene.sheet(card.sheet), weapon=getattr(item, "weapon", None),
+            printed.overlay.show(card.sheet, present.sheet_rows(scene, item.id), plate=present.sheet_plate_of(scene, item.id),
                                  clone=nodes.prototype(first), side_rgba=nodes.pieces[first].side_rgba)
             pictures[card] = renderer.frame().copy()
     finally:

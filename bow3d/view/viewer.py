@@ -60,7 +60,7 @@ def open_base(offscreen: bool = False, size: tuple[int, int] = (1280, 720), titl
 
     try:
         base = ShowBase(windowType="offscreen" if offscreen else "onscreen")
-    except Exception as error:  # Panda3D raises a bare Exception when no window opens
+    except Exception as error:  # noqa: BLE001  (Panda3D raises a bare Exception when no window opens)
         raise RenderUnavailable(_("cannot open a {value}: {error}. Without a display, use 'bow3d "
                                   "render' for pictures.")
                                 .format(value='buffer' if offscreen else 'window', error=error)) from None
@@ -408,14 +408,16 @@ class Viewer:
         self.verdict_text.setText("")
 
     def _show_sheet(self, id: str) -> None:
+        """The unit's sheet as its ruleset presents it (bow3d.rules.table: rows of studs or of words)."""
+        from bow3d.rulesets import ruleset_of
         from bow3d.view.sheet_overlay import SheetOverlay
 
         if self.sheet is None:
             self.sheet = SheetOverlay(self.base)
         item = self.scene.unit(id) if id in self.nodes.units else self.scene.vehicle(id)
-        proto = self.nodes.prototype(id)
-        self.sheet.show(f"{id} ({item.sheet})", self.scene.sheet(item.sheet), weapon=getattr(item, "weapon", None),
-                        clone=proto, side_rgba=self.nodes.pieces[id].side_rgba)
+        present = ruleset_of(self.scene).presentation()
+        self.sheet.show(f"{id} ({item.sheet})", present.sheet_rows(self.scene, id), plate=present.sheet_plate_of(
+            self.scene, id), clone=self.nodes.prototype(id), side_rgba=self.nodes.pieces[id].side_rgba)
 
     def drag_to(self, x: float, y: float) -> None:
         """Continue a drag to pointer position (x, y) in pixels."""

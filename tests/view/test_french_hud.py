@@ -15,8 +15,14 @@ from types import SimpleNamespace
 
 import pytest
 
+import bow3d.rulesets  # noqa: F401  (registers the built-in rulesets)
 from bow3d import i18n
-from bow3d.view.hud import describe_action, unbroken
+from bow3d.rules import RULESETS
+from bow3d.view.hud import unbroken
+
+
+def describe_action(action) -> str:
+    return RULESETS.get("bow-1.3-fr").presentation().words(action)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -38,8 +44,8 @@ def test_the_actions_listed_are_french(action, words):
 
 
 def test_the_sheet_says_the_french_book_s_abilities():
+    from bow3d.rulesets.bow.present import sheet_rows
     from bow3d.rulesets.bow.sheets import MinifigSheet, Weapon
-    from bow3d.view.sheet_overlay import sheet_rows
 
     sheet = MinifigSheet(action_budget=2, move=5, attack=1, dodge=1, hp=1,
                          weapons=[Weapon(name="rifle", kind="ranged", damage=2)])

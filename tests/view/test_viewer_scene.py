@@ -9,12 +9,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
+from bow3d.rulesets.bow.present import sheet_rows
 from bow3d.rulesets.bow.sheets import MinifigSheet, VehicleSheet, Weapon
 from bow3d.view.markers import BLACK, DARK_GREY, GREEN, RED, WHITE, YELLOW
-from bow3d.view.sheet_overlay import layout, sheet_rows
+from bow3d.view.sheet_overlay import layout
 
 SCRIPT = r"""
 import json, sys

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from bow3d.ldraw.colours import BLACK, BLUE
 from bow3d.ldraw.starter.geometry import Shell, box, cylinder, lathe, prism, union
 from bow3d.ldraw.starter.part import Part, studs
 
-BLACK, BLUE = 0, 1
 MIRROR_X = np.diag([-1.0, 1.0, 1.0])
 HEAD_RADIUS = 13.0  # to the flats of a 16-sided head: the face print sits on a flat at z = -13
 EYE_Y = 10.0  # head frame: 72 + 24 - 10 = 86 LDU above the soles

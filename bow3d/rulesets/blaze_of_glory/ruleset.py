@@ -72,7 +72,7 @@ class BlazeRuleset(Ruleset):
         self.add_resolver(flow.KIND, flow.resolve)
 
     # -- play --------------------------------------------------------------------------------
-    def context(self, scene: Any, geometry: Any, *, max_rounds: int | None = None, revision: int | None = None
+    def context(self, scene: Any, geometry: Any, *, max_rounds: int | None = None, revision: int | None = None  # type: ignore[override]  # each ruleset names its own options
                 ) -> Context:
         """`max_rounds` ends the game after that many rounds (the figures still in the fight decide);
         `revision`: the readings a replay was played with (Blaze of Glory has one revision so far)."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bow3d.i18n import _
+from bow3d.rules.points import imbalance_pct
 from bow3d.rulesets.bow.sheets import MinifigSheet, VehicleSheet, Weapon
 from bow3d.scene.model import Scene
 
@@ -95,21 +96,13 @@ def army_costs(scene: Scene) -> dict[str, int]:
     return totals
 
 
-def imbalance_pct(totals: dict[str, int]) -> float:
-    """How far the cheapest army is below the dearest, in % of the dearest (0 for one side or all zero)."""
-    values = list(totals.values())
-    if len(values) < 2 or max(values) == 0:
-        return 0.0
-    return 100.0 * (max(values) - min(values)) / max(values)
-
-
 def balance_warning(totals: dict[str, int], tolerance_pct: float = BALANCE_TOLERANCE_PCT) -> str | None:
     """A warning line when the armies differ by more than the tolerance (BOW §1.4.3), else None."""
     diff = imbalance_pct(totals)
     if diff <= tolerance_pct:
         return None
-    high = max(totals, key=totals.get)
-    low = min(totals, key=totals.get)
+    high = max(totals, key=lambda side: totals[side])
+    low = min(totals, key=lambda side: totals[side])
     return _("warning: the sides are unbalanced: {high} {high_points} CP vs {low} {low_points} CP ({diff} % apart, "
              "tolerance {tolerance} %); BOW §1.4.3 asks for armies of about the same cost points: add units to {low} "
              "or take some from {high}").format(high=high, high_points=totals[high], low=low, low_points=totals[low],

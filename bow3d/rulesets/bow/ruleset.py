@@ -15,11 +15,27 @@ from bow3d.rules.records import Action
 from bow3d.rules.ruleset import Ruleset
 from bow3d.rulesets.bow import combat, handling, treat, turns, vehicles
 from bow3d.rulesets.bow.actions import (
-    ACTION_CLASSES, Attack, ChangeDirection, ChangeSpeed, CompulsoryMove, Door, DriftMove, EndTurn, GetOff, GetOn,
-    Give, Grab, Move, SwitchWeapon, Throw, Treat,
+    ACTION_CLASSES,
+    Attack,
+    ChangeDirection,
+    ChangeSpeed,
+    CompulsoryMove,
+    Door,
+    DriftMove,
+    EndTurn,
+    GetOff,
+    GetOn,
+    Give,
+    Grab,
+    Move,
+    SwitchWeapon,
+    Throw,
+    Treat,
 )
 from bow3d.rulesets.bow.context import Context
+from bow3d.rulesets.bow.cost import BALANCE_TOLERANCE_PCT, balance_warning
 from bow3d.rulesets.bow.events import SCHEMA
+from bow3d.rulesets.bow.present import BowPresentation
 from bow3d.rulesets.bow.readings import REVISION
 from bow3d.rulesets.bow.resolvers import RESOLVERS
 from bow3d.rulesets.bow.sheets import NAME, BowParams, BowScene, Sheet, check_scene
@@ -44,6 +60,7 @@ class BowRuleset(Ruleset):
     ai_version = "bow-ai-2"   # bump when the AI's choices change (keep the older one in retired_opponents)
     revision = REVISION       # the readings (bow3d.rulesets.bow.readings); a replay re-plays with its own
     action_classes = ACTION_CLASSES
+    presentation_class = BowPresentation  # its words, aims, odds, sheets and keys at the table
 
     def __init__(self) -> None:
         super().__init__()
@@ -68,7 +85,7 @@ class BowRuleset(Ruleset):
             self.add_resolver(kind, resolver)
 
     # -- play --------------------------------------------------------------------------------
-    def context(self, scene: Any, geometry: Any, *, max_rounds: int | None = None,
+    def context(self, scene: Any, geometry: Any, *, max_rounds: int | None = None,  # type: ignore[override]  # each ruleset names its own options
                 doors: Iterable[tuple[str, Any, bool]] | None = None, revision: int | None = None) -> Context:
         """`max_rounds` ends the game after that many rounds (result by points, Annex A.4); `doors`
         lists (door id, cell, open) of the doors units may open or close (default: the scene's);
@@ -190,6 +207,11 @@ class BowRuleset(Ruleset):
         bow-strong-2); not bow-strong-1, whose search stopped on a time budget."""
         return super().is_reproducible(version) or (version not in self.clocked_opponents()
                                                     and version in self.opponents().values())
+
+    balance_tolerance_pct = BALANCE_TOLERANCE_PCT  # §1.4.3: armies of about the same cost points
+
+    def balance_warning(self, totals: dict[str, int], tolerance_pct: float | None = None) -> str | None:
+        return balance_warning(totals, BALANCE_TOLERANCE_PCT if tolerance_pct is None else tolerance_pct)
 
     def army_costs(self, scene: Any) -> dict[str, int]:
         from bow3d.rulesets.bow.cost import army_costs

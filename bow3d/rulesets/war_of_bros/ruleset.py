@@ -18,6 +18,7 @@ from bow3d.rulesets.war_of_bros.actions import ACTION_CLASSES, Attack, EndStep, 
 from bow3d.rulesets.war_of_bros.context import Context
 from bow3d.rulesets.war_of_bros.cover import CoverVerdict, judge, sight_sentence, weapon_rings
 from bow3d.rulesets.war_of_bros.events import SCHEMA
+from bow3d.rulesets.war_of_bros.present import WarOfBrosPresentation
 from bow3d.rulesets.war_of_bros.sheets import NAME, UnitSheet, WarOfBrosParams, WarOfBrosScene
 from bow3d.rulesets.war_of_bros.state import GameState
 
@@ -37,6 +38,7 @@ class WarOfBrosRuleset(Ruleset):
     sheet_model = UnitSheet
     event_schema = SCHEMA
     action_classes = ACTION_CLASSES
+    presentation_class = WarOfBrosPresentation  # its words, aims, odds and sheets at the table
     ai_version = "war-of-bros-ai-2"   # bump when the AI's choices change (keep the older one in retired_opponents)
 
     def __init__(self) -> None:
@@ -55,7 +57,7 @@ class WarOfBrosRuleset(Ruleset):
                 self.add_resolver(kind, resolver)
 
     # -- play --------------------------------------------------------------------------------
-    def context(self, scene: Any, geometry: Any, *, max_rounds: int | None = None) -> Context:
+    def context(self, scene: Any, geometry: Any, *, max_rounds: int | None = None) -> Context:  # type: ignore[override]  # each ruleset names its own options
         """`max_rounds` ends the encounter after that many rounds (the unit power in play decides)."""
         return Context(scene, geometry, max_rounds)
 

@@ -26,9 +26,9 @@ from typing import Any
 
 from bow3d.errors import ReplayError
 from bow3d.i18n import _, marked, semicolon, speaking
+from bow3d.rules.sheet_words import field_words
 from bow3d.view.report.page import Army, Report, UnitRow, render_page
 from bow3d.view.report.three import THREE_VERSION, ModuleGraph, cdn_graph, find_three, local_graph
-from bow3d.view.sheet_words import field_words
 
 
 @dataclass(frozen=True)
@@ -57,7 +57,7 @@ def _summary(sheet: Any) -> str:
     plain, lists = [], []
     for key, value in data.items():
         label = field_words(key)
-        if key == "kind" or value is None or value == "" or isinstance(value, bool) or isinstance(value, dict):
+        if key == "kind" or value is None or value == "" or isinstance(value, (bool, dict)):
             continue
         if isinstance(value, (int, float)):
             plain.append(f"{label} {_number(value)}")
