@@ -219,7 +219,7 @@ class BlazePlayer:
                 if kind.range_in is not None and distance_in(me, enemy) > kind.range_in + 1:
                     continue
                 lying = {"standing": 1.0, "knocked_down": 0.6}.get(enemy.status, 0.3)
-                options = []
+                options: list[tuple[tuple[str, ...], float]] = []
                 if kind.template:
                     options.append(((enemy.id,), self._template_value(g, unit, enemy.id)))
                 elif slot == PISTOLS:
@@ -242,7 +242,7 @@ class BlazePlayer:
 
     def _template_value(self, g: Any, unit: str, aim: str) -> float:
         plan, refusal = plan_shots(g, Shoot(unit, "shotgun", (aim,)))
-        if refusal is not None:
+        if refusal is not None or plan is None:
             return 0.0
         wound = wound_distribution(WEAPONS["shotgun"].wound_modifier)
         harm = sum(p * HARM.get(r, 0.0) for r, p in wound.items())

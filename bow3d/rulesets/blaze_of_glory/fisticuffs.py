@@ -203,7 +203,8 @@ def _melee_got_up(g: Game, task: dict[str, Any], passed: bool) -> list[Event]:
 
 def _strike(g: Game, task: dict[str, Any], unit: str, opponent: str) -> dict[str, Any]:
     other = g.state.figures[opponent]
-    modifier, mods = 0, []
+    modifier = 0
+    mods: list[str] = []
     if other.status == KNOCKED_DOWN:
         modifier, mods = modifier + 1, mods + ["+1 opponent on the floor"]
     stood = task.get("risen") == unit or (unit == g.state.turn.unit and g.state.turn.stood_up)
@@ -223,7 +224,8 @@ def _struck(g: Game, task: dict[str, Any], passed: bool) -> list[Event]:
         flow.push(g, _after_strike(g, melee, unit, opponent))
         return [event, g.event("attack_result", unit=unit, target=opponent, damage=0, result="miss",
                                state=g.state.figures[opponent].status)]
-    modifier, mods = 0, []
+    modifier = 0
+    mods: list[str] = []
     if weapon is None:
         modifier, mods = modifier + NO_WEAPON_BONUS, mods + ["+1 no close combat weapon"]
     if g.state.figures[opponent].status == KNOCKED_DOWN:

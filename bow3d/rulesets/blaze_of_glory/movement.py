@@ -74,6 +74,7 @@ def check_move(g: Game, action: Move) -> Refusal | None:
 
 def apply_move(g: Game, action: Move) -> list[Event]:
     plan, _refusal = plan_for(g, action.unit, action.path, MOVE_IN)
+    assert plan is not None  # the move was checked before it is applied
     breaking = g.state.turn.phase == BREAKING
     return _walk_plan(g, action.unit, plan, run=False, breaking=breaking)
 
@@ -85,6 +86,7 @@ def check_run_move(g: Game, action: RunMove) -> Refusal | None:
 
 def apply_run_move(g: Game, action: RunMove) -> list[Event]:
     plan, _refusal = plan_for(g, action.unit, action.path, g.state.turn.run_in)
+    assert plan is not None  # the move was checked before it is applied
     return _walk_plan(g, action.unit, plan, run=True, breaking=bool(g.state.turn.away_from))
 
 

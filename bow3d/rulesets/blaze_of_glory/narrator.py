@@ -55,7 +55,8 @@ def _inches(value: Any) -> str:
 def _spec_words(spec: dict[str, Any]) -> str:
     if spec.get("kind") == "dice":
         count, sides = spec.get("count"), spec.get("sides")
-        return f"{count}d{sides}" + (_(" (the best counts)") if spec.get("keep") == "lowest" and count > 1 else "")
+        best = spec.get("keep") == "lowest" and count is not None and count > 1
+        return f"{count}d{sides}" + (_(" (the best counts)") if best else "")
     if spec.get("kind") == "shuffle":
         return _("the {n} cards").format(n=len(spec.get("cards", [])))
     return str(spec.get("kind", "?"))

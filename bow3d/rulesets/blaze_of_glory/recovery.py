@@ -33,7 +33,8 @@ if TYPE_CHECKING:
 
 def splits(points: int) -> tuple[tuple[int, int, int, int], ...]:
     """Every way to take `points` off S, F, R and N."""
-    return tuple(s for s in itertools.product(range(points + 1), repeat=4) if sum(s) == points)
+    every = itertools.product(range(points + 1), range(points + 1), range(points + 1), range(points + 1))
+    return tuple(s for s in every if sum(s) == points)
 
 
 @flow.step("recover")

@@ -11,7 +11,7 @@ leaves them "just off the edge of the table").
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -20,7 +20,7 @@ from bow3d.rulesets.blaze_of_glory.book import BLOOD_BROTHER, SKILLS_BY_LEVEL
 from bow3d.scene.io import SceneIssue
 from bow3d.scene.model import Id, Scene
 
-NAME = "blaze-of-glory"
+NAME: Final = "blaze-of-glory"
 PARTIAL_COVER = 0.25   # hidden share (by decor) from which a visible target is in partial cover
 OPENING_COVER = 0.4    # ... in full cover when seen through an opening (a window): a wall rising above him
 FULL_COVER = 0.8       # ... in full cover whatever hides him
@@ -98,8 +98,8 @@ class FigureSheet(_Strict):
 class BlazeScene(Scene):
     """A scene played with Blaze of Glory: the generic scene with its parameters and figure sheets."""
 
-    ruleset: BlazeParams = Field(default_factory=BlazeParams)
-    sheets: dict[Id, FigureSheet] = Field(default_factory=dict)
+    ruleset: BlazeParams = Field(default_factory=BlazeParams)  # type: ignore[assignment]  # the ruleset's scene narrows the generic field
+    sheets: dict[Id, FigureSheet] = Field(default_factory=dict)  # type: ignore[assignment]
 
 
 def roles(scene: BlazeScene) -> tuple[str | None, str | None]:

@@ -130,7 +130,7 @@ def shot_value(g: Game, unit: str, slot: str, target: str, shots: int, index: in
             total, mods = total - 1, mods + ["-1 partial cover"]
         elif verdict.cover == FULL:
             total, mods = total - 2, mods + ["-2 full cover"]
-        if distance > kind.range_in / 2 + 1e-9 and not (sharpshooter and aimed(g)):
+        if kind.range_in is not None and distance > kind.range_in / 2 + 1e-9 and not (sharpshooter and aimed(g)):
             total, mods = total - 1, mods + ["-1 over half range"]
     elif verdict.cover != NONE:
         total, mods = total - 1, mods + ["-1 cover (a scatter gun counts all cover as partial)"]
@@ -224,6 +224,7 @@ def check_shoot(g: Game, action: Shoot) -> Refusal | None:
 
 def apply_shoot(g: Game, action: Shoot) -> list[Event]:
     shots, _refusal = plan_shots(g, action)
+    assert shots is not None  # the shot was checked before it is applied
     turn = g.state.turn
     if action.hero:
         turn.extra = True

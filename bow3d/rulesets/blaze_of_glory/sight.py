@@ -122,8 +122,8 @@ def judge_cover(report: Any, partial: float = PARTIAL_COVER, opening: float = OP
     distance_in = inches(float(report.distance_studs))
     hidden = 1.0 - float(report.visible_fraction) if report.visible else 1.0
     if not report.visible:
-        deciding = tuple(_describe(b) for b in sorted(blockers, key=lambda b: -b.share))
-        return CoverVerdict(False, HIDDEN, 1.0, cover_share, hard_share, bool(tall), deciding, distance_in, thresholds)
+        hiding = tuple(_describe(b) for b in sorted(blockers, key=lambda b: -b.share))
+        return CoverVerdict(False, HIDDEN, 1.0, cover_share, hard_share, bool(tall), hiding, distance_in, thresholds)
     by_share = sorted(cover, key=lambda b: -float(b.share))
     if hard_share >= full - TOLERANCE:
         level, deciding = FULL, [b for b in by_share if b in hard]

@@ -118,8 +118,8 @@ def _samples(points: Sequence[tuple[float, float]]) -> tuple[np.ndarray, np.ndar
     """(S, 2) samples along the legs, (S,) studs along, and the sample index where each leg ends."""
     out, along, ends = [np.asarray(points[0], np.float64)], [0.0], [0]
     travelled = 0.0
-    for p, q in zip(points[:-1], points[1:]):
-        p, q = np.asarray(p, np.float64), np.asarray(q, np.float64)
+    for start, end in zip(points[:-1], points[1:]):
+        p, q = np.asarray(start, np.float64), np.asarray(end, np.float64)
         length = float(np.hypot(*(q - p)))
         n = max(1, math.ceil(length / SAMPLE_STUDS))
         t = np.arange(1, n + 1) / n

@@ -126,7 +126,7 @@ class AIPlayer(Pilots):
         if not urgency or not self.urgency_weight:
             return options
         # who is in reach acts first (the actor of a drifting vehicle's move counts as its unit)
-        return [(score + self.urgency_weight * urgency.get(getattr(action, "unit", None), 0.0), action)
+        return [(score + self.urgency_weight * urgency.get(getattr(action, "unit", ""), 0.0), action)
                 for score, action in options]
 
     def _refine_moves(self, b: _Board, options: list[tuple[float, Action]]) -> None:
@@ -143,6 +143,7 @@ class AIPlayer(Pilots):
         here: dict[str, float] = {}
         for i in top:
             score, action = options[i]
+            assert isinstance(action, Move)  # ranked holds moves only
             unit = b.units[action.unit]
             if unit.id not in here:  # the same question where the unit stands (no move: a cached answer)
                 here[unit.id] = self._cover_check(b, unit, unit.position, unit.facing)
@@ -234,8 +235,8 @@ class AIPlayer(Pilots):
         facing = b.vehicles[unit.aboard].facing if unit.aboard is not None else unit.facing
         targets = [(e.id, b.position_of(e.id)) for e in b.enemies]
         targets += [(v.id, v.position) for v in b.vehicles.values() if v.side != self.side and v.in_play]
-        targets = sorted((math.dist(where, at), id, at) for id, at in targets if at is not None)
-        options = []
+        by_distance = sorted((math.dist(where, at), id, at) for id, at in targets if at is not None)
+        options: list[tuple[float, Action]] = []
         for weapon in weapons:
             if weapon is None:
                 continue
@@ -245,7 +246,7 @@ class AIPlayer(Pilots):
                 reach = ctx.range_band * (skill + int(sheet_value(weapon, "damage"))) + 0.5
             arc = float(sheet_value(weapon, "arc", 180))
             asked = 0
-            for distance, target, at in targets:
+            for distance, target, at in by_distance:
                 if distance > reach or asked >= TARGETS:
                     break
                 if arc < 360 and distance > 1.5 and _turn_between(facing, _bearing(where, at)) > arc / 2 + 5:
@@ -276,7 +277,7 @@ class AIPlayer(Pilots):
         where = b.position_of(unit.id)
         if treat <= 0 or where is None:
             return []
-        options = []
+        options: list[tuple[float, Action]] = []
         for other in list(b.units.values()) + list(b.vehicles.values()):
             at = b.position_of(other.id)
             if other.side == self.side and other.damage > 0 and other.id != unit.id and at is not None \
@@ -290,12 +291,12 @@ class AIPlayer(Pilots):
         where = b.position_of(medic.id)
         return where is not None and any(
             f.damage > 0 and sheet_value(b.sheet(f.sheet), "hp_colour", "red") == colour
-            and b.position_of(f.id) is not None and math.dist(b.position_of(f.id), where) <= within
+            and (at := b.position_of(f.id)) is not None and math.dist(at, where) <= within
             for f in b.friends(medic.id))
 
     def _boarding(self, b: _Board, unit: Any) -> list[tuple[float, Action]]:
         """Take the free pilot's seat of a friendly vehicle close by (§2.3.3)."""
-        options = []
+        options: list[tuple[float, Action]] = []
         for vehicle in b.vehicles.values():
             if vehicle.side == self.side and vehicle.in_play and vehicle.seats and vehicle.seats[0] is None \
                     and vehicle.position is not None and math.dist(vehicle.position, unit.position) <= 6.0:
@@ -356,8 +357,8 @@ class AIPlayer(Pilots):
             w_new = np.hypot(centres[:, 0] - wounded[0], centres[:, 1] - wounded[1])
             scores += WOUNDED_PULL * (math.dist(start, wounded) - w_new) / move + 0.3 * (w_new <= 1.5)
         elif medic:
-            friends = [b.position_of(f.id) for f in b.friends(unit.id)]
-            friends = [f for f in friends if f is not None]
+            places = [b.position_of(f.id) for f in b.friends(unit.id)]
+            friends = [f for f in places if f is not None]
             if friends:
                 cx, cy = np.mean(friends, axis=0)
                 scores += FOLLOW_VALUE * (math.hypot(start[0] - cx, start[1] - cy)
@@ -452,14 +453,17 @@ class AIPlayer(Pilots):
         moves = sorted((i for i, (_unused, a) in enumerate(options) if isinstance(a, Move) and budget.get(a.unit, 0) >= 2
                         and tuple(a.to) != b.units[a.unit].cell), key=lambda i: -options[i][0])
         per_unit: dict[str, int] = {}
-        asked = []
+        asked: list[int] = []
         for i in moves:
-            unit_id = options[i][1].unit
+            move = options[i][1]
+            assert isinstance(move, Move)  # moves holds moves only
+            unit_id = move.unit
             if per_unit.get(unit_id, 0) < 2 and len(asked) < FOLLOWED * 2:
                 per_unit[unit_id] = per_unit.get(unit_id, 0) + 1
                 asked.append(i)
         for i in asked:   # last: b's tables are the game's, changed by apply and left stale by pop
             score, action = options[i]
+            assert isinstance(action, Move)  # asked holds moves only
             if game.refusal(action) is not None:
                 continue
             game.apply(action)

@@ -174,6 +174,7 @@ def check_attack(g: Game, action: Attack) -> Refusal | None:
 
 def apply_attack(g: Game, action: Attack) -> list[Event]:
     plan, _unused = attack_plan(g, action)
+    assert plan is not None  # the attack was checked before it is applied
     events = spend(g, action.unit)
     events.append(g.event("attack", unit=action.unit, target=action.target, weapon=plan["weapon"],
                           attack_bricks=plan["attack"], dodge_bricks=plan["dodge"], range_penalty=plan["penalty"],

@@ -44,6 +44,7 @@ class Context:
         self.visibility_dispute = bool(value_or(ruleset, "visibility_dispute", False))
         self.sides = [side.id for side in self.scene.sides]
         self.sheets = dict(self.scene.sheets)
+        self.doors: list[tuple[str, tuple[int, int], bool]]  # (door id, cell, open), set by BowRuleset.context
         self.door_cells: dict[str, tuple[int, int]] = {}
         self.catalogue: dict[str, Any] = {}
         for sheet in self.sheets.values():

@@ -46,7 +46,7 @@ class GreedyPlayer:
         best = min(steps, key=lambda s: s[0], default=(0.0, None))
         if best[1] is not None and best[0] < 0:
             return best[1]
-        owed = [a for a in legal if isinstance(a, CompulsoryMove)]
+        owed: list[Action] = [a for a in legal if isinstance(a, CompulsoryMove)]
         return (owed or [a for a in legal if isinstance(a, EndTurn)] or legal)[0]
 
     def _enemies(self, game: Any) -> list[tuple[float, float]]:

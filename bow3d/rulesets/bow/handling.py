@@ -28,15 +28,16 @@ if TYPE_CHECKING:
 COMPASS = tuple(float(a) for a in range(0, 360, 45))
 
 
-def _on_foot(g: Game, action: Action, cost: int = 1) -> tuple[UnitState | None, Refusal | None]:
+def _on_foot(g: Game, action: Move | Grab | Throw | Give | Door, cost: int = 1) -> UnitState | Refusal:
+    """The acting unit, on foot; else why it cannot act."""
     refusal = check_actor(g, action.unit, cost)
     if refusal is not None:
-        return None, refusal
+        return refusal
     unit = g.state.units[action.unit]
     if unit.aboard is not None or unit.position is None:
-        return None, Refusal(Reason.NOT_ALLOWED, _("{id} is aboard {aboard}: get off first")
-                                                 .format(id=unit.id, aboard=unit.aboard))
-    return unit, None
+        return Refusal(Reason.NOT_ALLOWED, _("{id} is aboard {aboard}: get off first")
+                                           .format(id=unit.id, aboard=unit.aboard))
+    return unit
 
 
 def _near(a: Cell | None, b: Cell) -> bool:
@@ -50,9 +51,9 @@ def move_studs(g: Game, unit: UnitState) -> int:
 # -- move (BOW §2.3.1) --------------------------------------------------------------------
 def check_move(g: Game, action: Move) -> Refusal | None:
     """Within Move studs around obstacles; reorienting only as part of a move (own cell ok)."""
-    unit, refusal = _on_foot(g, action)
-    if refusal is not None:
-        return refusal
+    unit = _on_foot(g, action)
+    if isinstance(unit, Refusal):
+        return unit
     if not isinstance(action.facing, int | float) or not math.isfinite(action.facing):
         return Refusal(Reason.NOT_ALLOWED, _("facing {facing!r} is not a number of degrees")
                                            .format(facing=action.facing))
@@ -99,9 +100,9 @@ def move_candidates(g: Game, unit: UnitState) -> Iterator[Move]:
 
 # -- objects and weapons (BOW §2.3.2) ------------------------------------------------------
 def check_grab(g: Game, action: Grab) -> Refusal | None:
-    unit, refusal = _on_foot(g, action)
-    if refusal is not None:
-        return refusal
+    unit = _on_foot(g, action)
+    if isinstance(unit, Refusal):
+        return unit
     if not any(name == action.item and _near(unit.cell, cell) for name, cell in g.state.ground_items):
         return Refusal(Reason.OUT_OF_REACH, _("no {item} lying close to {id}").format(item=action.item, id=unit.id))
     return None
@@ -139,9 +140,9 @@ def _carries(unit: UnitState, item: str) -> bool:
 
 def check_throw(g: Game, action: Throw) -> Refusal | None:
     """Within 2 x Move studs and not through walls (BOW §2.3.2)."""
-    unit, refusal = _on_foot(g, action)
-    if refusal is not None:
-        return refusal
+    unit = _on_foot(g, action)
+    if isinstance(unit, Refusal):
+        return unit
     if not _carries(unit, action.item):
         return Refusal(Reason.UNKNOWN, _("{id} carries no {item}").format(id=unit.id, item=action.item))
     reach = 2 * move_studs(g, unit)
@@ -162,9 +163,9 @@ def apply_throw(g: Game, action: Throw) -> list[Event]:
 
 def check_give(g: Game, action: Give) -> Refusal | None:
     """To a close friendly unit on foot (an enemy cannot be made to accept an object)."""
-    unit, refusal = _on_foot(g, action)
-    if refusal is not None:
-        return refusal
+    unit = _on_foot(g, action)
+    if isinstance(unit, Refusal):
+        return unit
     if not _carries(unit, action.item):
         return Refusal(Reason.UNKNOWN, _("{id} carries no {item}").format(id=unit.id, item=action.item))
     receiver = g.state.units.get(action.receiver)
@@ -208,9 +209,9 @@ def apply_switch(g: Game, action: SwitchWeapon) -> list[Event]:
 
 # -- doors (BOW §2.3.3) --------------------------------------------------------------------
 def check_door(g: Game, action: Door) -> Refusal | None:
-    unit, refusal = _on_foot(g, action)
-    if refusal is not None:
-        return refusal
+    unit = _on_foot(g, action)
+    if isinstance(unit, Refusal):
+        return unit
     if action.door not in g.state.doors:
         return Refusal(Reason.UNKNOWN, _("no door '{door}'").format(door=action.door))
     if g.state.doors[action.door] == bool(action.open):

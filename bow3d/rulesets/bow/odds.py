@@ -81,6 +81,7 @@ def odds_of(game: Game, action: Action) -> Odds | None:
         return None
     if isinstance(action, Attack):
         plan, _unused = attack_plan(game, action)
+        assert plan is not None  # checked above
         return attack_odds(plan["attack"], plan["dodge"], game.ctx.p)
     if isinstance(action, Treat):
         from bow3d.rulesets.bow.context import sheet_value

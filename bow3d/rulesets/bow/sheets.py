@@ -10,7 +10,8 @@ unknown fields, so a typo is an error that names the field and the ruleset, neve
 from __future__ import annotations
 
 import re
-from typing import Annotated, Literal
+from collections.abc import Sequence
+from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -20,7 +21,7 @@ from bow3d.rulesets.bow.context import DEFAULT_COVER_THRESHOLD, DEFAULT_RANGE_BA
 from bow3d.scene.io import SceneIssue
 from bow3d.scene.model import Id, Scene
 
-NAME = "bow-1.3"
+NAME: Final = "bow-1.3"
 
 # design.md "Melee reach": knife/fist 1, sword 2, spear 3, lance 4 studs by default.
 DEFAULT_REACH_STUDS = {"knife": 1.0, "fist": 1.0, "dagger": 1.0, "sword": 2.0, "cutlass": 2.0, "axe": 2.0,
@@ -147,8 +148,8 @@ Sheet = Annotated[MinifigSheet | VehicleSheet, Field(discriminator="kind")]
 class BowScene(Scene):
     """A scene played with BOW 1.3: the generic scene with BOW's parameters and sheets."""
 
-    ruleset: BowParams = Field(default_factory=BowParams)
-    sheets: dict[Id, Sheet] = Field(default_factory=dict)
+    ruleset: BowParams = Field(default_factory=BowParams)  # type: ignore[assignment]  # the ruleset's scene narrows the generic field
+    sheets: dict[Id, Sheet] = Field(default_factory=dict)  # type: ignore[assignment]
 
 
 def _known(names) -> str:
@@ -161,7 +162,9 @@ def check_scene(scene: BowScene) -> list[SceneIssue]:
     sheet and a vehicle a vehicle sheet, a unit's weapon is on its sheet, a vehicle's speed within its sheet's, its
     occupants within its seats."""
     issues = []
-    for group, items, wanted in (("units", scene.units, MinifigSheet), ("vehicles", scene.vehicles, VehicleSheet)):
+    groups: tuple[tuple[str, Sequence[Any], Any], ...] = (  # Any: the group decides the item's and sheet's types
+        ("units", scene.units, MinifigSheet), ("vehicles", scene.vehicles, VehicleSheet))
+    for group, items, wanted in groups:
         kind_word = "minifig" if wanted is MinifigSheet else "vehicle"
         for i, item in enumerate(items):
             sheet = scene.sheets.get(item.sheet)

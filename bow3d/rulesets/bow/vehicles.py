@@ -103,14 +103,22 @@ def apply_get_off(g: Game, action: GetOff) -> list[Event]:
 
 
 # -- piloting (BOW §3.3) -------------------------------------------------------------------
-def _pilot_refusal(g: Game, unit_id: str, cost: int = 1) -> tuple[VehicleState | None, Refusal | None]:
+def _pilot_refusal(g: Game, unit_id: str, cost: int = 1) -> VehicleState | Refusal:
+    """The vehicle `unit_id` pilots; else why it cannot act."""
     refusal = check_actor(g, unit_id, cost)
     if refusal is not None:
-        return None, refusal
+        return refusal
     vehicle = piloted(g, unit_id)
     if vehicle is None:
-        return None, Refusal(Reason.NOT_ALLOWED, _("{unit_id} is not the pilot of a vehicle").format(unit_id=unit_id))
-    return vehicle, None
+        return Refusal(Reason.NOT_ALLOWED, _("{unit_id} is not the pilot of a vehicle").format(unit_id=unit_id))
+    return vehicle
+
+
+def _piloting(g: Game, unit_id: str) -> VehicleState:
+    """The vehicle `unit_id` pilots, once its check has found one."""
+    vehicle = piloted(g, unit_id)
+    assert vehicle is not None  # the action's check refused a unit that pilots nothing
+    return vehicle
 
 
 def allowed_speeds(g: Game, vehicle: VehicleState) -> list[int]:
@@ -121,9 +129,9 @@ def allowed_speeds(g: Game, vehicle: VehicleState) -> list[int]:
 
 
 def check_speed(g: Game, action: ChangeSpeed) -> Refusal | None:
-    vehicle, refusal = _pilot_refusal(g, action.unit)
-    if refusal is not None:
-        return refusal
+    vehicle = _pilot_refusal(g, action.unit)
+    if isinstance(vehicle, Refusal):
+        return vehicle
     if action.speed == vehicle.speed:
         return Refusal(Reason.NOT_ALLOWED, _("{id} already goes at speed {speed}")
                                            .format(id=vehicle.id, speed=vehicle.speed))
@@ -135,7 +143,7 @@ def check_speed(g: Game, action: ChangeSpeed) -> Refusal | None:
 
 def apply_speed(g: Game, action: ChangeSpeed) -> list[Event]:
     events = spend(g, action.unit)
-    vehicle = piloted(g, action.unit)
+    vehicle = _piloting(g, action.unit)
     g.state.vehicles[vehicle.id] = replace(vehicle, speed=int(action.speed))
     events.append(g.event("speed_changed", vehicle=vehicle.id, speed=action.speed, previous=vehicle.speed))
     if action.speed == 0 and sheet_value(g.ctx.sheet(vehicle.sheet), "flying", False):
@@ -144,9 +152,9 @@ def apply_speed(g: Game, action: ChangeSpeed) -> list[Event]:
 
 
 def check_direction(g: Game, action: ChangeDirection) -> Refusal | None:
-    vehicle, refusal = _pilot_refusal(g, action.unit)
-    if refusal is not None:
-        return refusal
+    vehicle = _pilot_refusal(g, action.unit)
+    if isinstance(vehicle, Refusal):
+        return vehicle
     delta = action.delta_deg
     if not isinstance(delta, int | float) or not math.isfinite(delta) or not 0 < abs(delta) <= MAX_TURN_DEG:
         return Refusal(Reason.NOT_ALLOWED, _("a change of direction is 0 to {MAX_TURN_DEG:g} degrees, "
@@ -160,7 +168,7 @@ def check_direction(g: Game, action: ChangeDirection) -> Refusal | None:
 
 def apply_direction(g: Game, action: ChangeDirection) -> list[Event]:
     events = spend(g, action.unit)
-    vehicle = piloted(g, action.unit)
+    vehicle = _piloting(g, action.unit)
     facing = (vehicle.facing + float(action.delta_deg)) % 360
     g.state.vehicles[vehicle.id] = replace(vehicle, facing=facing)
     g.geometry.place(vehicle.id, vehicle.position, facing)
@@ -168,9 +176,9 @@ def apply_direction(g: Game, action: ChangeDirection) -> list[Event]:
 
 
 def check_compulsory(g: Game, action: CompulsoryMove) -> Refusal | None:
-    vehicle, refusal = _pilot_refusal(g, action.unit, cost=0)
-    if refusal is not None:
-        return refusal
+    vehicle = _pilot_refusal(g, action.unit, cost=0)
+    if isinstance(vehicle, Refusal):
+        return vehicle
     if owes_compulsory_move(g, action.unit) is None:
         why = "is stopped" if vehicle.speed == 0 else "has already moved this round"
         return Refusal(Reason.NOT_ALLOWED, _("{id} {why}").format(id=vehicle.id, why=why))
@@ -178,7 +186,7 @@ def check_compulsory(g: Game, action: CompulsoryMove) -> Refusal | None:
 
 
 def apply_compulsory(g: Game, action: CompulsoryMove) -> list[Event]:
-    vehicle = piloted(g, action.unit)
+    vehicle = _piloting(g, action.unit)
     return spend(g, action.unit, 0) + drive(g, vehicle.id)
 
 

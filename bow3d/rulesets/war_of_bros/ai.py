@@ -78,7 +78,7 @@ class WarOfBrosAI:
     def __init__(self, side: str, rng: np.random.Generator) -> None:
         self.side = side
         self.rng = rng
-        self._odds: dict[tuple, float] = {}
+        self._odds: dict[tuple, Any] = {}  # odds (floats) and the walls' boxes (arrays)
         self._weighed_memo: dict[tuple, tuple | None] = {}   # see _weighed
         self._p_fast: dict[tuple, tuple] = {}   # (id(weapon), id(profile), part, cover) -> (p, weapon, profile)
         self._hidden: set[tuple] = set()   # (round, unit): its Final Movement Step move is made
@@ -218,7 +218,7 @@ class WarOfBrosAI:
             return None
         reach = max(w.range_cm for w in profile.weapons) + (1e9 if any(w.rail_driven for w in profile.weapons) else 0)
         vertex = _vertex(game, unit_id)
-        options = []   # (value in the open, order, action, facing or None, part)
+        options: list[tuple[Any, ...]] = []   # (value in the open, order, action, facing or None, part)
         for enemy in state.units.values():
             if enemy.side == self.side or not enemy.on_field:
                 continue
@@ -226,7 +226,8 @@ class WarOfBrosAI:
                             - max(game.ctx.bases[enemy.id]) / 2 * 1.5)
             if apart > reach:
                 continue
-            part = plan.sector(enemy.position, enemy.facing, *game.ctx.bases[enemy.id], me.position)
+            width, depth = game.ctx.bases[enemy.id]
+            part = plan.sector(enemy.position, enemy.facing, width, depth, me.position)
             target = measures.corners(game, enemy.id)
             for facing in (me.facing, _bearing(vertex, enemy.position)):
                 distances = {}
@@ -652,7 +653,7 @@ def _segments_cross_any(p: np.ndarray, q: np.ndarray, boxes: np.ndarray) -> np.n
     if not len(near):
         return np.zeros(len(p), bool)
     t0, t1 = _slabs(p, q, boxes[near])
-    return ((t0 <= t1) & (t1 >= 0.0) & (t0 <= 1.0)).any(axis=1)
+    return ((t0 <= t1) & (t1 >= 0.0) & (t0 <= 1.0)).any(axis=1)  # type: ignore[return-value]  # numpy's stubs: an array
 
 
 def _segments_cross_boxes(p: np.ndarray, q: np.ndarray, boxes: np.ndarray) -> np.ndarray:
@@ -674,7 +675,7 @@ def _segments_cross_boxes(p: np.ndarray, q: np.ndarray, boxes: np.ndarray) -> np
 def _norm(x: np.ndarray, axis: int, keepdims: bool = False) -> np.ndarray:
     """np.linalg.norm(x, axis=axis, keepdims=keepdims) of a float array, the same sums in the same order,
     without its wrapper's checks (called thousands of times a game on small arrays)."""
-    return np.sqrt(np.add.reduce(x * x, axis=axis, keepdims=keepdims))
+    return np.sqrt(np.add.reduce(x * x, axis=axis, keepdims=keepdims))  # type: ignore[call-overload]  # a bool keepdims
 
 
 def _slabs(p: np.ndarray, q: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -684,7 +685,8 @@ def _slabs(p: np.ndarray, q: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.
     flat_any = np.abs(way) < 1e-12                                                # (S, 2)
     flat_axes = flat_any.any(axis=0).tolist()                                     # any segment parallel to x, y
     pt, wt, bt = p.T[:, :, None], way.T[:, :, None], b.T[:, None, :]               # (2, S, 1), (2, S, 1), (4, 1, N)
-    t0 = t1 = None
+    t0: np.ndarray | None = None
+    t1: np.ndarray | None = None
     with np.errstate(divide="ignore", invalid="ignore"):   # entered once (it costs microseconds), not per axis
         for axis in (0, 1):
             start, d = pt[axis], wt[axis]                                          # (S, 1)
@@ -697,11 +699,12 @@ def _slabs(p: np.ndarray, q: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.
                 inside = (s0 >= lo) & (s0 <= hi)
                 enter[flat] = np.where(inside, -np.inf, np.inf)
                 leave[flat] = np.where(inside, np.inf, -np.inf)
-            if t0 is None:
+            if t0 is None or t1 is None:
                 t0, t1 = enter, leave
             else:
                 np.maximum(t0, enter, out=t0)
                 np.minimum(t1, leave, out=t1)
+    assert t0 is not None and t1 is not None  # both axes were seen
     return t0, t1
 
 

@@ -93,9 +93,10 @@ def check_scene(scene) -> list[SceneIssue]:
                                                                                  .format(name=name, value=need[0]), _("add what it needs or remove it")))
     for group, items, mechanized in (("units", scene.units, False), ("vehicles", scene.vehicles, True)):
         for i, item in enumerate(items):
-            profile = profiles.get(item.sheet)
-            if profile is None:
+            found = profiles.get(item.sheet)
+            if found is None:
                 continue
+            profile = found
             if profile.mechanized != mechanized:
                 where = "vehicles:" if profile.mechanized else "units:"
                 issues.append(SceneIssue((group, i, "sheet"), _("sheet '{sheet}' is {category}; "

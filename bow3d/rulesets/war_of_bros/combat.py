@@ -33,7 +33,7 @@ from bow3d.rules.refusal import Reason, Refusal
 from bow3d.rulesets.war_of_bros import cover as covers, measures
 from bow3d.rulesets.war_of_bros.actions import Attack
 from bow3d.rulesets.war_of_bros.death import perish
-from bow3d.rulesets.war_of_bros.dice import DiceRoll
+from bow3d.rulesets.war_of_bros.dice import DiceRoll, needed_dice
 from bow3d.rulesets.war_of_bros.profile import WeaponProfile
 from bow3d.rulesets.war_of_bros.saves import (
     FAIL_WORD,
@@ -59,7 +59,7 @@ if TYPE_CHECKING:
     from bow3d.rules.game import Game
 
 COVER_DIE = DiceRoll(1, 0)             # "roll a d4 to determine if the attacking projectile makes it through cover"
-TRAMPLE = WeaponProfile("trample", DiceRoll.parse(TRAMPLE_DAMAGE), DiceRoll.parse(TRAMPLE_ACCURACY), 0.0, role="melee")
+TRAMPLE = WeaponProfile("trample", needed_dice(TRAMPLE_DAMAGE), needed_dice(TRAMPLE_ACCURACY), 0.0, role="melee")
 PROJECTILES = ("attack", "opportunity", "pierce")   # strikes that can set off Reactive Armor (not melee)
 COUNTER_ATTACKS = ("opportunity", "reactive")       # "a movement penalty this turn as result of a counter-attack"
 
@@ -111,6 +111,7 @@ def check_attack(g: Game, action: Attack) -> Refusal | None:
 
 def apply_attack(g: Game, action: Attack) -> list[Event]:
     plan, _refusal = attack_plan(g, action)
+    assert plan is not None  # the attack was checked before it is applied
     events = activate(g, action.unit)
     g.state.step = "final"   # the attack closes the First Movement Step; the Final Movement Step follows
     weapon = plan["weapon"]
@@ -149,7 +150,9 @@ def _dice_of(g: Game, strike: dict):
     if strike["kind"] == "burn":
         return fixed_damage(INCENDIARY_DAMAGE)
     by = g.ctx.profile(strike["by"]) if strike["kind"] == "opportunity" else None
-    return attack_dice(weapon_of(g, strike), vital=strike["vital"], opportunity_by=by)
+    weapon = weapon_of(g, strike)
+    assert weapon is not None  # a strike other than a burn has its weapon
+    return attack_dice(weapon, vital=strike["vital"], opportunity_by=by)
 
 
 def _side(g: Game, unit_id: str) -> str:
@@ -180,6 +183,7 @@ def _attack_event(g: Game, strike: dict) -> Event:
         unit = g.state.units[strike["primary"]]
         return g.event("burn", unit=strike["primary"], damage=INCENDIARY_DAMAGE, rounds_left=unit.burning)
     weapon = weapon_of(g, strike)
+    assert weapon is not None  # a strike other than a burn has its weapon
     return g.event("attack", unit=strike["by"], target=strike["primary"], weapon=weapon.name, melee=weapon.melee,
                    kind=strike["kind"], distance_cm=None, range_cm=None)
 

@@ -151,6 +151,14 @@ class DiceRoll:
         return replace(self, count=count, size=size)
 
 
+def needed_dice(text: str) -> DiceRoll:
+    """Dice that must be there (a weapon's damage and accuracy: its sheet refuses '---'); ValueError if none."""
+    roll = DiceRoll.parse(text)
+    if roll is None:
+        raise ValueError(f"{text!r}: dice are needed here, not none")
+    return roll
+
+
 def parse_dice(text: str | None) -> DiceRoll | None:
     return DiceRoll.parse(text)
 

@@ -15,6 +15,7 @@ one the weapon's range is reduced by the airborne unit's height; two airborne un
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from bow3d.rulesets.war_of_bros import plan
@@ -55,12 +56,13 @@ ARC_MEMO_LIMIT = 20_000
 
 
 @functools.lru_cache(maxsize=ARC_MEMO_LIMIT)
-def _remembered_arc_distance_cm(x: float, y: float, facing: float, width: float, depth: float, target: tuple,
+def _remembered_arc_distance_cm(x: float, y: float, facing: float, width: float, depth: float,
+                                target: tuple[tuple[float, float], ...],
                                 slack_cm: float) -> float | None:
     return _arc_distance_cm((x, y), facing, width, depth, target, slack_cm)
 
 
-def _arc_distance_cm(position, facing: float, width: float, depth: float, target: plan.Polygon,
+def _arc_distance_cm(position, facing: float, width: float, depth: float, target: Sequence[tuple[float, float]],
                      slack_cm: float) -> float | None:
     own = plan.base_corners(position, facing, width, depth)
     wedge = plan.los_arc(position, facing, width, depth)

@@ -115,13 +115,15 @@ def _plan_move(g: Game, unit_id: str, heading: float, distance_cm: float) -> tup
             unit=unit_id, cost=decimal(cost_cm, 2), left=decimal(max(left, 0), 2)))
     fx, fy = plan.unit_vector(heading)
     centre = (turned[0] + fx * dist, turned[1] + fy * dist)
-    trampled, destroyed, crushed = (), (), ()
+    trampled: tuple[str, ...] = ()
+    destroyed: tuple[int, ...] = ()
+    crushed: tuple[str, ...] = ()
     if profile.mechanized and not profile.airborne:
         trampled = _trampled(g, unit_id, polys, heading, start)
         pieces = [p for p in near_all
                   if _crushes(profile, p) and blocking.touching_any(boxed, p.polygon, p.box, p.axes)]
         destroyed = tuple(sorted({p.instance for p in pieces if p.kind == "decor"}))
-        crushed = tuple(sorted({p.id for p in pieces if p.kind == "body"}))
+        crushed = tuple(sorted({p.id for p in pieces if p.kind == "body" and p.id is not None}))  # a body has its id
     return MovePlan(centre, heading, cost_cm, unit.position, turned, unit.facing, trampled, destroyed, crushed), None
 
 
@@ -170,6 +172,7 @@ def apply_turn(g: Game, action: Turn) -> list[Event]:
 
 def _apply(g: Game, unit_id: str, heading: float, distance_cm: float) -> list[Event]:
     move, _refusal = plan_move(g, unit_id, heading, distance_cm)
+    assert move is not None  # the move was checked before it is applied
     events = activate(g, unit_id)
     state = g.state
     unit = state.units[unit_id]
@@ -187,7 +190,7 @@ def _apply(g: Game, unit_id: str, heading: float, distance_cm: float) -> list[Ev
     if move.destroyed or move.bodies_destroyed:
         events.append(g.event("cover_destroyed", unit=unit_id, decor=list(move.destroyed),
                               bodies=list(move.bodies_destroyed)))
-    tasks = tuple(("trample", unit_id, other, 0) for other in move.trampled)
+    tasks: tuple[tuple, ...] = tuple(("trample", unit_id, other, 0) for other in move.trampled)
     if distance_cm > 0:
         tasks += tuple(("opportunity", reactor, unit_id) for reactor in opportunities(g, unit_id, move))
     state.tasks = state.tasks + tasks

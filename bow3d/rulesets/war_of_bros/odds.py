@@ -121,6 +121,7 @@ def odds_report(args: Any) -> tuple[list[str], dict[str, Any]]:
     if args.armor_pen < 0 or args.shield_pen < 0:
         raise UserInputError(_("--armor-pen and --shield-pen are 0 or more steps"))
     accuracy, damage = _dice(args, "accuracy", True), _dice(args, "damage", True)
+    assert accuracy is not None and damage is not None  # needed: _dice refuses none
     if args.vital:
         accuracy, damage = accuracy.more(), damage.more()
     bonus = 1 if args.focus else 0

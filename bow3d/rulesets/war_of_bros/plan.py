@@ -20,6 +20,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, overload
+
+if TYPE_CHECKING:
+    import numpy as np
 
 Point = tuple[float, float]
 Polygon = list[Point]
@@ -30,7 +34,12 @@ FAR_STUDS = 2000.0          # how far the indicator's lines are drawn (the arc i
 EPS = 1e-9
 
 
-def cm(studs: float) -> float:
+@overload
+def cm(studs: float) -> float: ...
+@overload
+def cm(studs: np.ndarray) -> np.ndarray: ...
+def cm(studs):
+    """Studs (a number or an array) in cm."""
     return studs * CM_PER_STUD
 
 

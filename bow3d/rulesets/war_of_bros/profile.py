@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from bow3d.rulesets.war_of_bros.dice import DiceRoll
+from bow3d.rulesets.war_of_bros.dice import DiceRoll, needed_dice
 from bow3d.rulesets.war_of_bros.tables import (
     BASES_CM,
     BOOK_WEAPONS,
@@ -128,8 +128,8 @@ class Profile:
     def reactive_weapon(self) -> WeaponProfile:
         """Reactive Armor's counter-attack: "a d4 damage projectile with an accuracy of d4" (Reactive Up:
         a bigger damage die)."""
-        return WeaponProfile("reactive armor", DiceRoll.parse(REACTIVE_DAMAGE).up(self.reactive_up),
-                             DiceRoll.parse(REACTIVE_ACCURACY), 0.0, role="sidearm")
+        return WeaponProfile("reactive armor", needed_dice(REACTIVE_DAMAGE).up(self.reactive_up),
+                             needed_dice(REACTIVE_ACCURACY), 0.0, role="sidearm")
 
     @property
     def opportunity_weapons(self) -> tuple[WeaponProfile, ...]:
@@ -141,9 +141,9 @@ def weapon_profile(entry) -> WeaponProfile:
     """A sheet's weapon entry: a name of the book's tables or a WeaponSheet."""
     if isinstance(entry, str):
         book: W = BOOK_WEAPONS[entry]
-        return WeaponProfile(entry, DiceRoll.parse(book.damage), DiceRoll.parse(book.accuracy), float(book.range_cm),
+        return WeaponProfile(entry, needed_dice(book.damage), needed_dice(book.accuracy), float(book.range_cm),
                              book.worth, book.role, **dict(book.mods))
-    return WeaponProfile(entry.name, DiceRoll.parse(entry.damage), DiceRoll.parse(entry.accuracy), float(entry.range),
+    return WeaponProfile(entry.name, needed_dice(entry.damage), needed_dice(entry.accuracy), float(entry.range),
                          entry.worth, entry.role, entry.splash_cm, entry.piercing, entry.armor_penetration,
                          entry.armor_pen_focus, entry.shield_penetration, entry.shield_pen_focus, entry.rail_driven,
                          entry.guided, entry.incendiary)
@@ -158,6 +158,11 @@ def _saves(value) -> Saves:
     if isinstance(value, tuple):
         return tuple(DiceRoll.parse(v) for v in value)  # type: ignore[return-value]
     return tuple(DiceRoll.parse(getattr(value, part)) for part in PARTS)  # type: ignore[return-value]
+
+
+def _modified_saves(saves: Saves, kind: str, mods: dict[str, int]) -> Saves:
+    front, side, back = (_modified(r, kind, mods) for r in saves)
+    return front, side, back
 
 
 def _modified(roll: DiceRoll | None, kind: str, mods: dict[str, int]) -> DiceRoll | None:
@@ -190,8 +195,8 @@ def profile_of(sheet_id: str, sheet) -> Profile:
     arms = tuple(weapon_profile(w) for w in weapons)
     evasion = _modified(DiceRoll.parse(pick(sheet.evasion, template and template.evasion, None)), "evasion", mods)
     vitality = _modified(DiceRoll.parse(pick(sheet.vitality, template and template.vitality, None)), "vitality", mods)
-    shield = tuple(_modified(r, "shield", mods) for r in _saves(pick(sheet.shield, template and template.shield, None)))
-    armor = tuple(_modified(r, "armor", mods) for r in _saves(pick(sheet.armor, template and template.armor, None)))
+    shield = _modified_saves(_saves(pick(sheet.shield, template and template.shield, None)), "shield", mods)
+    armor = _modified_saves(_saves(pick(sheet.armor, template and template.armor, None)), "armor", mods)
     movement = float(pick(sheet.movement, template and template.movement_cm, 0.0)) + MOVEMENT_STEP_CM * mods.get(
         "movement-up", 0)
     threat = float(pick(sheet.threat_range, template and template.threat_cm, 0.0)) + THREAT_STEP_CM * mods.get(

@@ -25,6 +25,7 @@ task waits for a throw or a decision. The book:
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from bow3d.rules import pending as answers
@@ -221,6 +222,6 @@ def _strike(g: Game, strike: dict) -> list[Event]:
     return run_strike(g, strike)
 
 
-TASKS = {"strike": _strike, "opportunity": _opportunity, "trample": _trample, "escape": _escape,
+TASKS: dict[str, Callable[..., list[Event]]] = {"strike": _strike, "opportunity": _opportunity, "trample": _trample, "escape": _escape,
          "primary": _primary, "first_turn_roll": _first_turn_roll, "burn": _burn}
 RESOLVERS = {"opportunity": resolve_opportunity, "escape": resolve_escape, "primary": resolve_primary}

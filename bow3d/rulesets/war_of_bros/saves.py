@@ -50,6 +50,7 @@ class AttackDice:
         if step != "accuracy" and self.fixed is not None:
             return Fraction(self.fixed)
         dice = self.roll(step)
+        assert dice is not None and faces is not None  # without a fixed value there are dice, and their faces
         raw = dice.value(faces) + (self.accuracy_bonus if step == "accuracy" else self.damage_bonus)
         if step != "accuracy" and self.halve_damage:
             return Fraction(raw, 2)
@@ -61,7 +62,9 @@ class AttackDice:
             return {Fraction(self.fixed): Fraction(1)}
         bonus = self.accuracy_bonus if step == "accuracy" else self.damage_bonus
         out: dict[Fraction, Fraction] = {}
-        for v, p in self.roll(step).distribution().items():
+        dice = self.roll(step)
+        assert dice is not None  # without a fixed value there are dice
+        for v, p in dice.distribution().items():
             key = Fraction(v + bonus, 2) if step != "accuracy" and self.halve_damage else Fraction(v + bonus)
             out[key] = out.get(key, Fraction(0)) + p
         return out

@@ -19,7 +19,7 @@ the book's tables ('Carbine', 'Area Weapon', ...) or full weapon entries.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -37,10 +37,10 @@ from bow3d.rulesets.war_of_bros.tables import (
     UNIT_TEMPLATES,
     splash_range_ups,
 )
-from bow3d.scene.model import Id, Scene, Vehicle
+from bow3d.scene.model import Id, Scene, Unit, Vehicle
 from bow3d.units import convert
 
-NAME = "war-of-bros"
+NAME: Final = "war-of-bros"
 COVER_CLASSES = ("none", "light", "medium", "heavy", "total")
 CoverClass = Literal["none", "light", "medium", "heavy", "total"]
 Category = Literal["light-infantry", "heavy-infantry", "mechanized", "light-airborne", "heavy-airborne",
@@ -266,14 +266,15 @@ class WarOfBrosVehicle(Vehicle):
 class WarOfBrosScene(Scene):
     """A scene played with War of Bros: the generic scene with its parameters and sheets."""
 
-    ruleset: WarOfBrosParams = Field(default_factory=WarOfBrosParams)
-    sheets: dict[Id, UnitSheet] = Field(default_factory=dict)
-    vehicles: list[WarOfBrosVehicle] = Field(default_factory=list)
+    ruleset: WarOfBrosParams = Field(default_factory=WarOfBrosParams)  # type: ignore[assignment]  # the ruleset's scene narrows the generic field
+    sheets: dict[Id, UnitSheet] = Field(default_factory=dict)  # type: ignore[assignment]
+    vehicles: list[WarOfBrosVehicle] = Field(default_factory=list)  # type: ignore[assignment]
 
     @model_validator(mode="after")
     def _bases_from_categories(self) -> WarOfBrosScene:
         """Each unit's base from its sheet's category ("Rules": the standardized base sizes), unless given."""
-        for item in (*self.units, *self.vehicles):
+        items: tuple[Unit | WarOfBrosVehicle, ...] = (*self.units, *self.vehicles)
+        for item in items:
             sheet = self.sheets.get(item.sheet)
             if item.base is None and sheet is not None and sheet.category_name in BASES_CM:
                 item.base = base_studs(sheet.category_name)

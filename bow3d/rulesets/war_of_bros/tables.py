@@ -15,7 +15,7 @@ Threat Range of all airborne units"): 0.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 Dice3 = tuple[str | None, str | None, str | None]
 
@@ -132,7 +132,7 @@ class W(NamedTuple):
     accuracy: str
     worth: int
     role: str = "primary"
-    mods: tuple[tuple[str, object], ...] = ()
+    mods: tuple[tuple[str, Any], ...] = ()
 
 
 # "Starting Weapons" (the starter units' outfits).

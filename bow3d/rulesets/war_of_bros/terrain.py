@@ -150,7 +150,7 @@ class _Grid:
 
     def __init__(self, boxes: list) -> None:
         self.boxes = boxes
-        self.cells: dict[tuple[int, int], list[int]] = {}
+        self.cells: dict[tuple[int, int], list[int]] | None = {}
         self.big: list[int] = []   # boxes over more than GRID_BIG_BOX_CELLS cells (a scene's huge zone): asked always
         for k, (x0, x1, y0, y1) in enumerate(boxes):
             if not all(math.isfinite(v) for v in (x0, x1, y0, y1)):
