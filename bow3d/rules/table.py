@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from bow3d.i18n import _, term
 from bow3d.rules.pending import Decide, DecisionRequest
 from bow3d.rules.records import Action, plain
-from bow3d.rules.sheet_words import field_words
+from bow3d.scene.sheet_words import field_words
 
 if TYPE_CHECKING:
     from bow3d.rules.game import Game
@@ -108,7 +108,7 @@ class Piece:
     alive: bool = True
     aboard: str | None = None
     seat: int = 0
-    beside: int = 0              # markers on the ground beside it (BOW's marking bricks: actions spent)
+    beside: int = 0              # markers on the ground beside it (e.g. the actions it has spent)
     on_top: int = 0              # markers on it (damage)
     words: str = ""              # its state in words ('knocked down', 'burning 2')
     held: str | None = None      # the weapon in hand, where the sheet shows one
@@ -116,8 +116,8 @@ class Piece:
 
 @dataclass(frozen=True)
 class SheetRow:
-    """One row of a unit's sheet: its label, its value in words, and (for a sheet drawn as studs, BOW
-    §1.4.1) one LDraw colour code per stud and how many carry a marking brick."""
+    """One row of a unit's sheet: its label, its value in words, and (for a sheet drawn as studs on a plate)
+    one LDraw colour code per stud and how many of them are marked (damage)."""
 
     label: str
     value: str
@@ -290,7 +290,7 @@ class Presentation:
 
 def sheet_table(sheet: Any) -> list[tuple[str, str]]:
     """(field, value) rows of a sheet as written, empty fields left out; the fields' names in the language
-    spoken (bow3d.rules.sheet_words), the values (the book's ids) as written."""
+    spoken (bow3d.scene.sheet_words), the values (the book's ids) as written."""
     data = sheet.model_dump() if hasattr(sheet, "model_dump") else dict(vars(sheet))
     rows = []
     for key, value in data.items():

@@ -14,11 +14,12 @@ from typing import Any
 from bow3d.i18n import N_, _, decimal, percent, term
 from bow3d.rules.game import Game
 from bow3d.rules.records import Action
-from bow3d.rules.table import Aim, Odds, Piece, Presentation, Preview
+from bow3d.rules.table import Aim, Odds, Piece, Presentation, Preview, SheetRow
 from bow3d.rulesets.war_of_bros import cover as covers, measures, plan
 from bow3d.rulesets.war_of_bros.actions import Attack, EndStep, EndTurn, Move, Place, Turn
 from bow3d.rulesets.war_of_bros.ai import p_perish
 from bow3d.rulesets.war_of_bros.narrator import COVERS, DECISIONS
+from bow3d.rulesets.war_of_bros.profile import profile_of
 
 PARTS = {"front": N_("front"), "side": N_("side"), "back": N_("back")}  # of a base, the edge a shot hits
 
@@ -79,6 +80,22 @@ class WarOfBrosPresentation(Presentation):
             chance=percent(chance), target=action.target, part=term(PARTS, part),
             cover=term(COVERS, cover) if cover in COVERS else _("no"))
         return Preview(words, odds=Odds(chance, chance, said), sight=True)
+
+    def sheet_rows(self, scene: Any, unit: str, piece: Piece | None = None) -> tuple[SheetRow, ...]:
+        """The unit's profile as the rules read it (its template resolved: Unit Templates), then its state."""
+        item = next(i for kind in ("units", "vehicles") for i in getattr(scene, kind, None) or () if i.id == unit)
+        profile = profile_of(item.sheet, scene.sheet(item.sheet))
+        rows = [SheetRow(_("category"), profile.category), SheetRow(_("rank"), profile.rank),
+                SheetRow(_("unit power"), str(profile.unit_power)),
+                SheetRow(_("movement"), _("{n} cm").format(n=decimal(profile.movement_cm, 1))),
+                SheetRow(_("threat range"), _("{n} cm").format(n=decimal(profile.threat_cm, 1)))]
+        rows += [SheetRow(label, str(dice)) for label, dice in ((_("evasion"), profile.evasion),
+                                                                (_("vitality"), profile.vitality)) if dice is not None]
+        rows += [SheetRow(w.name, _("damage {damage}, accuracy {accuracy}, range {range} cm").format(
+            damage=w.damage, accuracy=w.accuracy, range=decimal(w.range_cm, 1))) for w in profile.weapons]
+        if piece is not None and piece.words:
+            rows.append(SheetRow(_("state"), piece.words))
+        return tuple(r for r in rows if r.value)
 
     def at_cell(self, game: Game, unit: str, cell: tuple[int, int], legal: Sequence[Action]) -> Action | None:
         """A straight move to the cell's centre (as far as the movement left allows), when the rules accept it."""

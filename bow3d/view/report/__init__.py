@@ -26,7 +26,7 @@ from typing import Any
 
 from bow3d.errors import ReplayError
 from bow3d.i18n import _, marked, semicolon, speaking
-from bow3d.rules.sheet_words import field_words
+from bow3d.scene.sheet_words import field_words
 from bow3d.view.report.page import Army, Report, UnitRow, render_page
 from bow3d.view.report.three import THREE_VERSION, ModuleGraph, cdn_graph, find_three, local_graph
 

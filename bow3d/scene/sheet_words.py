@@ -1,7 +1,7 @@
 """The fields of the rulesets' description sheets in words, for the pages that list a sheet as written
 (the battle report's armies, the cards of War of Bros and Blaze of Glory).
 
-Layer: rules (words only; the table and the pages read it). A field without words here is shown as its name with spaces ('min speed').
+Layer: scene (words only; the table, the cards and the report read it). A field without words here is shown as its name with spaces ('min speed').
 The values (weapon and skill ids, kinds) are the scene file's own and stay as written.
 """
 

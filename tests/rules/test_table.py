@@ -1,0 +1,82 @@
+"""Issue 30: the table (bow3d.rules.table) over every registered ruleset, as OpenSpiel's random-simulation test.
+
+An AI game of each ruleset's bundled scene is stepped record by record; at every step the table's view of it
+must hold: every legal choice has words in every language the ruleset speaks (no message missing from its
+catalogue), a known aim, a preview, and parses back to the action it stands for; the pieces and what is
+awaited are JSON-ready plain data; a pending decision's answers are choices. Bounded by count, not time.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import bow3d.rulesets  # noqa: F401  (registers the built-in rulesets)
+from bow3d import i18n
+from bow3d.bundled import scenes_dir
+from bow3d.ldraw import Library
+from bow3d.replay import Session
+from bow3d.replay.session import ai_players
+from bow3d.rules import RULESETS, DecisionRequest
+from bow3d.rules.table import AIM_KINDS, Table, to_dict
+from bow3d.rulesets import load_scene
+from bow3d.world import World
+
+STEPS = 60  # records of each game looked at
+SCENES = {"bow-1.3": "village.yaml", "war-of-bros": "war-of-bros.yaml", "blaze-of-glory": "western-town.yaml"}
+
+
+def scene_of(name: str):
+    """The ruleset's bundled scene (the French edition plays BOW's village under its own name)."""
+    scene = load_scene(scenes_dir() / SCENES.get(name, "village.yaml"))
+    if scene.ruleset.name != name:
+        scene = scene.model_copy(update={"ruleset": scene.ruleset.model_copy(update={"name": name})})
+    return scene
+
+
+@pytest.fixture(scope="module")
+def worlds():
+    return {}
+
+
+@pytest.mark.parametrize("name", RULESETS.names())
+def test_every_choice_has_words_an_aim_and_a_preview(name, worlds):
+    scene = scene_of(name)
+    world = worlds.setdefault(SCENES.get(name, "village.yaml"), World.from_scene(scene, Library.from_env()))
+    ruleset = RULESETS.get(name)
+    session = Session.start(scene, world, seed=5, players=ai_players(scene, 5))
+    table = Table(session.game, {side.id: "ai" for side in scene.sides})
+    decisions = looked = 0
+    for _step in range(STEPS):
+        if session.game.is_over:
+            break
+        awaiting = table.awaiting()
+        json.dumps(table.to_dict())  # plain data, all of it
+        assert awaiting.round == session.game.state.round and awaiting.side == session.game.side_to_play
+        if isinstance(session.game.pending, DecisionRequest):
+            decisions += 1
+            assert [c.kind for c in awaiting.choices] == ["decide"] * len(session.game.pending.options)
+        for choice in awaiting.choices[:40]:
+            action = table.action(choice)
+            assert ruleset.parse(dict(choice.record)) == action
+            assert choice.aim.kind in AIM_KINDS
+            assert choice.aim.kind != "unit" or table.piece(choice.aim.target) is not None, choice
+            for language in ruleset.languages:
+                with i18n.speaking(language), i18n.missing() as missing:
+                    words = table.present.words(action, session.game)
+                    preview = table.preview(action)
+                assert words and preview.words and not missing, (language, choice, missing)
+            looked += 1
+        session.step()
+    assert looked > 0
+
+
+@pytest.mark.parametrize("name", RULESETS.names())
+def test_the_sheet_of_every_unit_has_rows(name):
+    scene = scene_of(name)
+    present = RULESETS.get(name).presentation()
+    for item in [*scene.units, *scene.vehicles]:
+        rows = present.sheet_rows(scene, item.id)
+        assert rows and all(r.label and r.value for r in rows), (item.id, rows)
+        assert all(r.marked <= len(r.studs) for r in rows)
