@@ -14,7 +14,7 @@ import os
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from bow3d.paths import open_exclusive
 
@@ -26,7 +26,7 @@ class Spool:
                  *, force: bool = False) -> None:
         self.encode, self.decode = encode, decode
         if path is None:
-            self._file = tempfile.NamedTemporaryFile(  # noqa: SIM115 (held open until close())
+            self._file: IO[str] = tempfile.NamedTemporaryFile(  # noqa: SIM115 (held open until close())
                 "w", encoding="utf-8", prefix="bow3d-results-", suffix=".jsonl", delete=True)
             self.path = Path(self._file.name)
             self.kept = False

@@ -84,7 +84,7 @@ def _side_colours(scene) -> dict[str, tuple[int, int, int]]:
         from bow3d.view.markers import ldraw_rgba
     except ImportError:
         return {}
-    return {side.id: tuple(ldraw_rgba(side.colour)[:3]) for side in scene.sides if getattr(side, "colour", None)}
+    return {side.id: ldraw_rgba(side.colour)[:3] for side in scene.sides if getattr(side, "colour", None)}
 
 
 def run(args: argparse.Namespace) -> int:

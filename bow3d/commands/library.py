@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from bow3d.i18n import N_, _, integer
 
@@ -89,7 +90,7 @@ class _ProgressBar:
 
     def __init__(self, source: str):
         self.source = source
-        self.bar = None
+        self.bar: Any = None  # a tqdm bar once the size is known
 
     def __enter__(self) -> _ProgressBar:
         return self

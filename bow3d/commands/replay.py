@@ -277,9 +277,9 @@ def film(path: Path, args: argparse.Namespace) -> int:
     for out in (video, gif):
         if out is not None:
             size_b = out.stat().st_size
-            size = (_("{size} MB").format(size=decimal(size_b / 1e6)) if size_b >= 1e6
-                    else _("{size} kB").format(size=f"{size_b / 1e3:.0f}"))
-            print(_("wrote {out}: {what}, {size}").format(out=out, what=what, size=size))
+            size_words = (_("{size} MB").format(size=decimal(size_b / 1e6)) if size_b >= 1e6
+                          else _("{size} kB").format(size=f"{size_b / 1e3:.0f}"))
+            print(_("wrote {out}: {what}, {size}").format(out=out, what=what, size=size_words))
     print(_("{frames} frames rendered at {rate} frames/s").format(frames=stats.frames, rate=decimal(stats.encode_fps)))
     return 0
 

@@ -185,15 +185,20 @@ def _from_ldraw(args: argparse.Namespace, library) -> int:
     if args.side_default is not None and not args.side_default.strip():
         raise UserInputError(_("--side-default: give a side id, e.g. --side-default blue"))
     ruleset = get(args.ruleset)
-    result = scene_from_ldraw(args.model, args.output, sheets=ruleset.sheet_defaults(), library=library,
+    result = scene_from_ldraw(args.model, args.output, sheets=ruleset.sheet_defaults(),  # type: ignore[attr-defined]
+                              library=library,
                               side_default=args.side_default, force=args.force)
     scene = result.scene
     print(_("found {units} units and {vehicles} vehicles in {model}:").format(
         units=len(scene.units), vehicles=len(scene.vehicles), model=args.model))
     for unit in scene.units:
-        where = (_("at [{x}, {y}] facing {facing}").format(x=f"{unit.position[0]:g}", y=f"{unit.position[1]:g}",
-                                                           facing=f"{unit.facing:g}")
-                 if unit.position is not None else _("aboard {vehicle}").format(vehicle=scene.aboard(unit.id).id))
+        if unit.position is not None:
+            where = _("at [{x}, {y}] facing {facing}").format(x=f"{unit.position[0]:g}", y=f"{unit.position[1]:g}",
+                                                              facing=f"{unit.facing:g}")
+        else:
+            carrier = scene.aboard(unit.id)
+            assert carrier is not None  # a unit without a position rides a vehicle (the scene checks say so)
+            where = _("aboard {vehicle}").format(vehicle=carrier.id)
         print(f"  {unit.id:<16} {unit.side:<10} {unit.sheet:<22} {where}  ({_found(result, unit.id)})")
     for vehicle in scene.vehicles:
         where = _("at [{x}, {y}] facing {facing}, occupants: {occupants}").format(

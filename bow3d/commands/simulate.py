@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from bow3d.errors import UserInputError
 from bow3d.i18n import _, decimal, integer, ngettext, percent
+
+if TYPE_CHECKING:
+    from bow3d.replay.opponents import NamedPlayers
 
 NAME = "simulate"
 ORDER = 45
@@ -78,7 +82,7 @@ def chosen_opponents(args: argparse.Namespace) -> dict[str, str]:
     return chosen
 
 
-def scene_opponents(args: argparse.Namespace) -> tuple[dict[str, str], object]:
+def scene_opponents(args: argparse.Namespace) -> tuple[dict[str, str], NamedPlayers | None]:
     """The scene's side -> opponent name (checked), and the players factory for the batch (None: all ai)."""
     from bow3d.replay.opponents import NamedPlayers, check_opponents
     from bow3d.rulesets import load_scene

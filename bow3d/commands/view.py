@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bow3d.commands.render import is_scene, parse_los, parse_size, unit_pair
 from bow3d.errors import UserInputError
 from bow3d.i18n import _
-from bow3d.ldraw import Library, load_model
+from bow3d.ldraw import Library, Model, load_model
 from bow3d.view.choices import QUALITIES
+
+if TYPE_CHECKING:
+    from bow3d.scene import Scene
 
 NAME = "view"
 ORDER = 30
@@ -68,6 +72,7 @@ def run(args: argparse.Namespace) -> int:
         if shot.exists() and not args.force:
             raise UserInputError(_("{shot} already exists; choose another name or add --force to "
                                    "replace it").format(shot=shot))
+    subject: Scene | Model
     if is_scene(source):
         from bow3d.rulesets import load_scene
 

@@ -34,7 +34,7 @@ MARGIN_STUDS = 0.5
 MAX_ENTRIES = 50_000         # small answers (sight, distances...) kept before the memo is emptied
 MAX_CELL_ENTRIES = 2_000     # reachable cells and paths (bigger answers) kept before they are emptied
 
-Pose = tuple[float, float, float]
+Pose = tuple[Any, ...]  # (x, y, facing); a seated unit's goes on with its vehicle and seat
 
 
 @dataclass(frozen=True)
@@ -158,7 +158,7 @@ class CachedGeometry:
     def set_door(self, door: str, cell: tuple[int, int], open: bool) -> None:
         """Open or close a door (BOW §2.3.3); every answer is keyed on the doors' states too."""
         self.inner.set_door(door, cell, open)
-        self.doors[door] = (tuple(cell), bool(open))
+        self.doors[door] = ((cell[0], cell[1]), bool(open))
         self._door_key = tuple(sorted(self.doors.items()))
 
     # -- the rules' changes to the battlefield (War of Bros' Bodies, wrecks, trampled cover) -------
@@ -243,7 +243,7 @@ class CachedGeometry:
         if near is None:
             return self.inner.bodies_along(a, b, kinds, decor)
         kinds_key = kinds if kinds is None or isinstance(kinds, str) else tuple(kinds)
-        if not near and not decor and kinds is not None and set((kinds_key,) if isinstance(kinds_key, str)
+        if not near and not decor and kinds_key is not None and set((kinds_key,) if isinstance(kinds_key, str)
                                                                 else kinds_key) <= {"unit", "vehicle"}:
             return ()   # every unit and vehicle has a pose here: none is near enough to be crossed
         key = ("along", a, b, kinds_key, bool(decor), self.poses[a], self.poses[b], near)

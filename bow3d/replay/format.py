@@ -41,7 +41,7 @@ import os
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, TextIO
+from typing import IO, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -175,7 +175,7 @@ def _ai_version(scene: Any) -> str | None:
     from bow3d.rules.ruleset import RULESETS
 
     name = getattr(getattr(scene, "ruleset", None), "name", None)
-    return RULESETS.get(name).ai_version if name in RULESETS else None
+    return RULESETS.get(name).ai_version if isinstance(name, str) and name in RULESETS else None
 
 
 def _revision(scene: Any) -> int | None:
@@ -183,7 +183,7 @@ def _revision(scene: Any) -> int | None:
     from bow3d.rules.ruleset import RULESETS
 
     name = getattr(getattr(scene, "ruleset", None), "name", None)
-    return RULESETS.get(name).revision if name in RULESETS else None
+    return RULESETS.get(name).revision if isinstance(name, str) and name in RULESETS else None
 
 
 def sight_method(geometry: Any) -> str | None:
@@ -265,7 +265,7 @@ class ReplayWriter:
             created=datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
             max_rounds=max_rounds, library=library)
         try:  # created exclusively, never through a link; flushed line by line (a crash keeps the lines)
-            self._file: TextIO | None = open_exclusive(self.path, "w")
+            self._file: IO[str] | None = open_exclusive(self.path, "w")
         except UserInputError as error:
             raise ReplayError(_("{error}; bow3d never overwrites a replay").format(error=error)) from None
         self.entries_written = 0

@@ -146,7 +146,8 @@ class Session:
         """A human at the interface must act or decide now."""
         if self.game.is_over or isinstance(self.game.pending, ChanceRequest):
             return False
-        return self.players.get(self.game.side_to_play) is None
+        side = self.game.side_to_play
+        return side is None or self.players.get(side) is None
 
     # -- playing ------------------------------------------------------------------------------
     def apply(self, action: Action) -> list[Event]:
@@ -204,7 +205,8 @@ class Session:
         request = self.game.pending
         if isinstance(request, ChanceRequest):
             return self.apply(request.answer(self.dice.throw(request)))
-        chooser = self.players.get(self.game.side_to_play)
+        side = self.game.side_to_play
+        chooser = self.players.get(side) if side is not None else None
         if chooser is None:
             return None
         return self.apply(chooser(self.game))

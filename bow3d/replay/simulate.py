@@ -47,7 +47,7 @@ class GameRecord:
     replay: str | None = None
     fallen: tuple[str, ...] = ()                  # units and vehicles out of the game
     kills: tuple[tuple[str, str], ...] = ()       # (by, fallen) where an attack did it
-    mishaps: tuple[tuple[str, str], ...] = ()     # (side, 'friendly_run_over' | 'crash') of piloted vehicles
+    mishaps: tuple[tuple[str | None, str], ...] = ()  # (side, 'friendly_run_over' | 'crash') of piloted vehicles
 
     def as_dict(self) -> dict[str, Any]:
         out = {"seed": self.seed, "winner": self.winner, "rounds": self.rounds, "records": self.records,
@@ -113,7 +113,7 @@ class Tally:
     def __init__(self, sides: dict[str, str] | None = None) -> None:
         self.fallen: list[str] = []
         self.kills: list[tuple[str, str]] = []
-        self.mishaps: list[tuple[str, str]] = []
+        self.mishaps: list[tuple[str | None, str]] = []
         self.sides = sides or {}          # unit or vehicle id -> side
         self._piloted = False             # the vehicle now moving has a pilot (its move was chosen)
 

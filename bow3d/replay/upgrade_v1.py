@@ -107,7 +107,8 @@ def upgrade_record(record: Any, p: float) -> Any:
 
 def upgrade(header: dict[str, Any], entries: list[Any]) -> tuple[dict[str, Any], list[Any]]:
     """Version 1 -> 2: the header says its chance was seeded; records and events become facts."""
-    ruleset = header.get("ruleset") if isinstance(header.get("ruleset"), dict) else {}
+    raw = header.get("ruleset")
+    ruleset = raw if isinstance(raw, dict) else {}
     p = ruleset.get("brick_edge_probability", DEFAULT_P)
     seed = header.get("seed")
     header = {**header, "chance": {"mode": "seeded", "generator": GENERATOR, "seed": [seed, 0]}, "ai": AI,

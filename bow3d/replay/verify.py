@@ -138,7 +138,7 @@ def verify_replay(path: str | os.PathLike, geometry: Any = None, geometry_factor
     replay = opened.replay
     if geometry is None:
         geometry = geometry_factory(scene_obj) if geometry_factory is not None else opened.world()
-    base = dict(truncated=replay.truncated, truncation=replay.truncation)
+    base: dict[str, Any] = dict(truncated=replay.truncated, truncation=replay.truncation)
     problem = check_header(opened)
     if problem is not None:
         return VerifyResult(False, 0, f"line 1: {problem}", entry=0, kind="header", **base)
@@ -192,7 +192,7 @@ def verify_replay(path: str | os.PathLike, geometry: Any = None, geometry_factor
         message = str(error).removeprefix(f"{replay.path}: ")
         return VerifyResult(False, checked, message, entry=checked + 1, kind="illegal", **base)
     over, end = game.is_over, replay.end
-    state = dict(winner=game.winner if over else None, rounds=game.state.round, result=game.result if over else None)
+    state: dict[str, Any] = dict(winner=game.winner if over else None, rounds=game.state.round, result=game.result if over else None)
     if end is not None:
         said = (end.winner, end.result, end.round)
         got_end = (game.winner, str(game.result), game.state.round)
