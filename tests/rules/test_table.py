@@ -53,6 +53,7 @@ def test_every_choice_has_words_an_aim_and_a_preview(name, worlds):
             break
         awaiting = table.awaiting()
         json.dumps(table.to_dict())  # plain data, all of it
+        assert json.loads(json.dumps(to_dict(awaiting)))["side"] == awaiting.side
         assert awaiting.round == session.game.state.round and awaiting.side == session.game.side_to_play
         if isinstance(session.game.pending, DecisionRequest):
             decisions += 1
