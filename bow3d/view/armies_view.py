@@ -31,12 +31,13 @@ def armies_direction(positions: dict[str, np.ndarray]) -> tuple[float, float, fl
     """The camera direction (from the target, not normalised) across the line between the first two sides'
     centres; the iso direction when fewer than two sides stand on the battlefield or they share a centre."""
     iso = np.asarray(VIEWS["iso"], np.float64)
+    x, y, z = (float(v) for v in iso)
     centres = [points.mean(axis=0) for points in positions.values() if len(points)]
     if len(centres) < 2:
-        return tuple(float(v) for v in iso)
+        return x, y, z
     line = centres[1] - centres[0]
     if np.hypot(*line) < 1e-6:
-        return tuple(float(v) for v in iso)
+        return x, y, z
     across = np.array([-line[1], line[0]]) / np.hypot(*line)
     if across @ iso[:2] < 0:  # of the two sides of the line, the one nearer the familiar iso view
         across = -across

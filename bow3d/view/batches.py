@@ -89,11 +89,12 @@ def build_batches(model: Model, quality: str = "default", chunk_ldu: float = CHU
     if quality not in QUALITIES:
         raise ValueError(f"quality must be one of {QUALITIES}, not {quality!r}")
     if quality == "full":
-        *placed, normals, shine = placed_triangles(model, "full", looks=True)
+        corners, rgba, certified, anchor, normals, shine = placed_triangles(model, "full", looks=True)
         decals = textured_batches(model, quality, chunk_ldu)
-        return _group(*placed, chunk_ldu, lod=0, normals=normals, shine=shine) + decals
-    *placed, normals, shine = placed_triangles(model, "far", looks=True)
-    far = _group(*placed, chunk_ldu, lod=2 if quality == "default" else 0, normals=normals, shine=shine)
+        return _group(corners, rgba, certified, anchor, chunk_ldu, lod=0, normals=normals, shine=shine) + decals
+    corners, rgba, certified, anchor, normals, shine = placed_triangles(model, "far", looks=True)
+    far = _group(corners, rgba, certified, anchor, chunk_ldu, lod=2 if quality == "default" else 0, normals=normals,
+                 shine=shine)
     if quality == "draft":
         return far
     corners, rgba, certified, anchor, normals, shine = placed_triangles(model, "near", looks=True)
@@ -112,7 +113,11 @@ def textured_batches(model: Model, quality: str = "default", chunk_ldu: float = 
     if quality == "draft" or not model.textures:
         return []
     level = "full" if quality == "full" else "near"
-    corners, normals, uvs, names, anchors = [], [], [], [], []
+    corner_parts: list[np.ndarray] = []
+    normal_parts: list[np.ndarray] = []
+    uv_parts: list[np.ndarray] = []
+    name_parts: list[np.ndarray] = []
+    anchor_parts: list[np.ndarray] = []
     for key, idx in model.groups().items():
         part = model.parts[key]
         if not part.is_textured:
@@ -135,15 +140,15 @@ def textured_batches(model: Model, quality: str = "default", chunk_ldu: float = 
         if flip.any():
             placed[flip] = placed[flip][:, :, [0, 2, 1]]
             placed_uv[flip] = placed_uv[flip][:, :, [0, 2, 1]]
-        corners.append(placed.reshape(-1, 3, 3).astype(np.float32))
-        normals.append(_placed_normals(smooth, mats[:, :3, :3], flip))
-        uvs.append(placed_uv.reshape(-1, 3, 2))
-        names.append(np.tile(np.asarray(part.textures, dtype=object)[kept_texture[textured]], len(idx)))
-        anchors.append(np.repeat(mats[:, :2, 3], tris.shape[0], axis=0))
-    if not corners:
+        corner_parts.append(placed.reshape(-1, 3, 3).astype(np.float32))
+        normal_parts.append(_placed_normals(smooth, mats[:, :3, :3], flip))
+        uv_parts.append(placed_uv.reshape(-1, 3, 2))
+        name_parts.append(np.tile(np.asarray(part.textures, dtype=object)[kept_texture[textured]], len(idx)))
+        anchor_parts.append(np.repeat(mats[:, :2, 3], tris.shape[0], axis=0))
+    if not corner_parts:
         return []
-    corners, normals, uvs = np.concatenate(corners), np.concatenate(normals), np.concatenate(uvs)
-    anchor, names = np.concatenate(anchors), np.concatenate(names)
+    corners, normals, uvs = np.concatenate(corner_parts), np.concatenate(normal_parts), np.concatenate(uv_parts)
+    anchor, names = np.concatenate(anchor_parts), np.concatenate(name_parts)
     image, image_of = np.unique(names.astype(str), return_inverse=True)
     chunk = np.floor(anchor / chunk_ldu).astype(np.int64)
     keys = np.stack([chunk[:, 0], chunk[:, 1], image_of.reshape(-1)], axis=1)
@@ -208,7 +213,11 @@ def placed_triangles(model: Model, level: str, *, looks: bool = False) -> tuple[
     `looks` adds (T, 3, 3) float32 smooth corner normals (bow3d.view.normals) and (T,) int8 shine
     (FINISH_SHINE of each triangle's colour).
     """
-    corners, codes, certified, anchors, normals = [], [], [], [], []
+    corners: list[np.ndarray] = []
+    code_parts: list[np.ndarray] = []
+    certified: list[np.ndarray] = []
+    anchors: list[np.ndarray] = []
+    normals: list[np.ndarray] = []
     for key, idx in model.groups().items():
         part = model.parts[key]
         tris, part_codes, part_certified = part_template(part, level)
@@ -225,13 +234,13 @@ def placed_triangles(model: Model, level: str, *, looks: bool = False) -> tuple[
             placed[flip] = placed[flip][:, :, [0, 2, 1]]
         colours = np.asarray([model.instances[i].colour for i in idx], np.int32)[:, None]
         corners.append(placed.reshape(-1, 3, 3).astype(np.float32))
-        codes.append(substitute_main_colour(part_codes[None], colours).reshape(-1))
+        code_parts.append(substitute_main_colour(part_codes[None], colours).reshape(-1))
         certified.append(np.tile(part_certified, len(idx)))
         anchors.append(np.repeat(mats[:, :2, 3], tris.shape[0], axis=0))
     if not corners:
         extra = (np.zeros((0, 3, 3), np.float32), np.zeros(0, np.int8)) if looks else ()
         return np.zeros((0, 3, 3), np.float32), np.zeros((0, 4), np.uint8), np.zeros(0, bool), np.zeros((0, 2)), *extra
-    codes = np.concatenate(codes)
+    codes = np.concatenate(code_parts)
     distinct = np.unique(codes)
     rgba = model.colours.rgba(distinct)[np.searchsorted(distinct, codes)]
     placed = np.concatenate(corners), rgba, np.concatenate(certified), np.concatenate(anchors)

@@ -83,7 +83,8 @@ def simulate_throw(seed: int) -> Throw:
 def throws_for(bricks: int, edges: int, seed: int) -> tuple[Throw, ...] | None:
     """`bricks` throws of which exactly `edges` land on edge (the others flat), or None if none found."""
     need_edge, need_flat = edges, bricks - edges
-    on_edge, flat = [], []
+    on_edge: list[Throw] = []
+    flat: list[Throw] = []
     for k in range(MAX_TRIES):
         if len(on_edge) >= need_edge and len(flat) >= need_flat:
             break
@@ -107,11 +108,12 @@ class PhysicsRollTray(RollTray):
             self.key = key
         plans = [throws_for(min(r.bricks, MAX_BRICKS_SHOWN), min(r.edges, r.bricks, MAX_BRICKS_SHOWN), seed + 31 * k)
                  if bullet_available() else None for k, r in enumerate(rolls)]
-        if any(plan is None for plan in plans):
+        ready = [plan for plan in plans if plan is not None]
+        if len(ready) < len(plans):
             return super()._show_bricks(rolls, seconds, seed, rgbs)
         settled = []
         node = iter(self.bricks)
-        for k, (_roll, plan) in enumerate(zip(rolls, plans)):
+        for k, (_roll, plan) in enumerate(zip(rolls, ready)):
             width = len(plan)
             start = k * ROW_DELAY_S * 2
             for i, throw in enumerate(plan):

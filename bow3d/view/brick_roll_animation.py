@@ -154,7 +154,8 @@ class RollTray:
             if self.font is None:
                 self.font = bold_font() or False
             self.throws = ThrowSet(self.root, rolls, seed, rgbs, self.font or None, self.physics)
-            self._frame_extent(*self.throws.extent(), self.VIEW)
+            half_w, half_d = self.throws.extent()
+            self._frame_extent(half_w, half_d, self.VIEW)
             self.throws_key = key
         settled = self.throws.pose(seconds)
         self.region.set_active(True)

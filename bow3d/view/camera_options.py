@@ -15,7 +15,7 @@ import numpy as np
 
 from bow3d.errors import UserInputError
 from bow3d.i18n import _
-from bow3d.view.offscreen import CameraPose
+from bow3d.view.offscreen import CameraPose, point3
 
 STUD = 20.0
 SHOULDER_BACK_LDU, SHOULDER_SIDE_LDU, SHOULDER_UP_LDU = 170.0, 50.0, 70.0
@@ -65,13 +65,15 @@ def over_the_shoulder(head: np.ndarray, facing_deg: float, look_at: np.ndarray |
         target = head + forward * LOOK_AHEAD_LDU - [0.0, 0.0, 60.0]
     right = np.array([forward[1], -forward[0], 0.0])
     position = head - forward * SHOULDER_BACK_LDU + right * SHOULDER_SIDE_LDU + [0.0, 0.0, SHOULDER_UP_LDU]
-    return CameraPose(tuple(float(v) for v in position), tuple(float(v) for v in target), fov_deg)
+    return CameraPose(point3(position), point3(target), fov_deg)
 
 
 def camera_pose(spec: CameraSpec, nodes=None, look_at_id: str | None = None) -> CameraPose:
     """The camera pose of a spec; `nodes` (SceneNodes) places units, `look_at_id` aims over the shoulder."""
     if spec.unit is None:
-        return CameraPose(tuple(v * STUD for v in spec.position), tuple(v * STUD for v in spec.target), 40.0)
+        assert spec.position is not None and spec.target is not None  # a camera without a unit has both
+        (x, y, z), (tx, ty, tz) = spec.position, spec.target
+        return CameraPose((x * STUD, y * STUD, z * STUD), (tx * STUD, ty * STUD, tz * STUD), 40.0)
     if nodes is None or spec.unit not in nodes.pieces:
         known = ", ".join(nodes.pieces) if nodes is not None else "none (not a scene)"
         raise UserInputError(_("--camera unit:{unit}: no such unit or vehicle in the scene (known: "

@@ -332,7 +332,7 @@ def symmetries(sides: int, value: int, shown: int) -> tuple[np.ndarray, ...]:
     across = shape.vertices - np.outer(shape.vertices @ a, a)
     reference = shape.vertices[int(np.argmax(np.linalg.norm(across, axis=1)))]
     candidates = shape.vertices[np.linalg.norm(shape.vertices - np.outer(shape.vertices @ b, b), axis=1) > 1e-6 * scale]
-    turns = []
+    turns: list[np.ndarray] = []
     for other in candidates:
         turn = frame(b, other) @ frame(a, reference).T
         moved = shape.vertices @ turn.T
@@ -370,12 +370,12 @@ def keyframed_throw(sides: int, value: int, seed: int) -> DieThrow:
 def kept(faces: tuple[int, ...], keep: str) -> np.ndarray:
     """(N,) bool: the dice that count under `keep` (chance.Dice): 'highest' or 'lowest' marks one die
     (the first of equals), 'all' and 'sum' count every die."""
-    faces = np.asarray(faces, dtype=np.int64)
-    mask = np.zeros(faces.shape[0], dtype=bool)
-    if keep == "highest" and faces.size:
-        mask[int(np.argmax(faces))] = True
-    elif keep == "lowest" and faces.size:
-        mask[int(np.argmin(faces))] = True
+    values = np.asarray(faces, dtype=np.int64)
+    mask = np.zeros(values.shape[0], dtype=bool)
+    if keep == "highest" and values.size:
+        mask[int(np.argmax(values))] = True
+    elif keep == "lowest" and values.size:
+        mask[int(np.argmin(values))] = True
     else:
         mask[:] = True
     return mask

@@ -168,7 +168,7 @@ def text_on(parent, text: str, centre, normal, up, height: float, width: float, 
     node.set_text_color(*(c / 255 for c in rgba[:3]), 1)
     path = parent.attach_new_node(node.generate())
     lo, hi = path.get_tight_bounds() or (None, None)
-    if lo is None:
+    if lo is None or hi is None:
         path.remove_node()
         return NodePath("label")
     scale = min(height / max(hi.z - lo.z, 1e-6), width / max(hi.x - lo.x, 1e-6))
@@ -204,11 +204,11 @@ def die_node(parent, sides: int, value: int, rgba, font):
                 COUNTER_RADIUS_LDU * 0.8, COUNTER_RADIUS_LDU * 1.4, ink, font, unlit=True)
     node.flatten_strong()
     read = node.attach_new_node("read")
-    label = next((lab for lab in (die_shape(sides).labels if is_polyhedral(sides) and sides != 4 else ())
-                  if lab.text.rstrip(".") == str(value)), None)
-    if label is not None:
-        text_on(read, label.text, label.centre + label.normal * 0.25, label.normal, label.up, label.height,
-                label.width, READ_RGBA[ink == LIGHT_INK], font, unlit=True)
+    face = next((lab for lab in (die_shape(sides).labels if is_polyhedral(sides) and sides != 4 else ())
+                 if lab.text.rstrip(".") == str(value)), None)
+    if face is not None:
+        text_on(read, face.text, face.centre + face.normal * 0.25, face.normal, face.up, face.height,
+                face.width, READ_RGBA[ink == LIGHT_INK], font, unlit=True)
         read.flatten_strong()
     read.hide()
     return node
@@ -289,7 +289,9 @@ class _Dice:
     def __init__(self, parent, throw: ThrowShown, y: float, seed: int, rgba, font, physics: bool):
         from bow3d.view import markers
 
-        sides, faces, keep = dice_of(throw)
+        dice = dice_of(throw)
+        assert dice is not None  # a row of dice only for a well-formed Dice throw (row_kind)
+        sides, faces, keep = dice
         shown = faces[:MAX_DICE_SHOWN]
         self.y = y
         self.slots = (np.arange(len(shown)) - (len(shown) - 1 + (len(faces) > len(shown))) / 2) * DIE_SPACING_LDU
@@ -343,6 +345,7 @@ class _Cards:
 
     def __init__(self, parent, throw: ThrowShown, y: float, seed: int, rgba, font, physics: bool):
         order = _cards_of(throw)
+        assert order is not None  # a row of cards only for a well-formed draw or shuffle (row_kind)
         drawn = throw.kind == "draw"
         self.layout = deck.draw_layout() if drawn else deck.shuffle_layout(len(order))
         in_deck = len(throw.spec.get("cards") or ()) if drawn else len(order)

@@ -160,7 +160,7 @@ class ShotList:
     def on_table(id_: str, poses: Mapping[str, Pose]) -> Pose:
         """The pose of a unit, or of the vehicle it rides in (a unit aboard has no position of its own)."""
         pose = poses[id_]
-        if (pose.aboard is not None or math.isnan(pose.position[0])) and pose.aboard in poses:
+        if pose.aboard is not None and pose.aboard in poses:
             return replace(pose, position=poses[pose.aboard].position)
         return pose
 

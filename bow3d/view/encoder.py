@@ -139,7 +139,8 @@ class GifWriter:
                    "-s", f"{self.size[0]}x{self.size[1]}", "-r", str(fps), "-i", "-",
                    "-filter_complex", graph, "-loop", "0", "-f", "gif", str(self.path)]
         try:
-            self._process = subprocess.Popen(command, stdin=subprocess.PIPE, stderr=subprocess.PIPE)
+            self._process: subprocess.Popen[bytes] | None = subprocess.Popen(command, stdin=subprocess.PIPE,
+                                                                             stderr=subprocess.PIPE)
         except OSError as error:
             raise Bow3dError(_("{path}: cannot start ffmpeg (from imageio-ffmpeg): {error}")
                              .format(path=self.path, error=error)) from None
@@ -149,6 +150,7 @@ class GifWriter:
         if len(data) != self._frame_bytes:
             raise ValueError(f"frame of {len(data)} bytes, expected {self._frame_bytes} "
                              f"({self.size[0]}x{self.size[1]}x3)")
+        assert self._process is not None and self._process.stdin is not None  # open until close(), on a pipe
         try:
             self._process.stdin.write(data)
         except (BrokenPipeError, OSError):
@@ -156,6 +158,7 @@ class GifWriter:
         self.frames += 1
 
     def _error(self) -> str:
+        assert self._process is not None and self._process.stderr is not None  # open until close(), on a pipe
         self._process.wait()
         return self._process.stderr.read().decode(errors="replace").strip()[-500:] or "no message"
 
@@ -163,6 +166,7 @@ class GifWriter:
         if self._process is None:
             return
         process, self._process = self._process, None
+        assert process.stdin is not None and process.stderr is not None  # pipes
         with contextlib.suppress(OSError):
             process.stdin.close()
         error = process.stderr.read().decode(errors="replace").strip()

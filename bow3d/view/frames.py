@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from bow3d.view.offscreen import CameraPose
+from bow3d.view.offscreen import CameraPose, point3
 from bow3d.view.timeline import Pose, ThrowShown
 
 HEAD_LDU = 76.0  # head centre above the ground for a minifig (design.md head point)
@@ -80,7 +80,7 @@ class Shot:
 
 
 def _pose(position: np.ndarray, target: np.ndarray, fov: float) -> CameraPose:
-    return CameraPose(tuple(float(v) for v in position), tuple(float(v) for v in target), float(fov))
+    return CameraPose(point3(position), point3(target), float(fov))
 
 
 def _smooth(u: float) -> float:

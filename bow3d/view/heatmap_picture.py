@@ -11,6 +11,7 @@ and a legend (one swatch per colour, in words). Words: bow3d.view.picture_words.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -101,7 +102,8 @@ def place_labels(world, grid, scale: int, shown: list[str]) -> list[Label]:
     """Each shown body's id beside it (right of it, moved down while it would cover an earlier label), and the
     grid's coordinates along the top and left edges."""
     nx, ny = grid.shape
-    labels, boxes = [], []
+    labels: list[Label] = []
+    boxes: list[tuple[float, float, float]] = []  # (x, y, width) px of the labels placed
     size = max(11, min(LABEL_PX, scale))
     for id_ in shown:
         x, y = world.body(id_).position
@@ -121,8 +123,8 @@ def place_labels(world, grid, scale: int, shown: list[str]) -> list[Label]:
 
 
 def draw_heatmap_picture(scene, world, cell_colours: np.ndarray, out: str | Path, title: str,
-                         markers: list[tuple[str, tuple[int, int, int]]] = (), px_per_stud: int = 16, *,
-                         legend: list[tuple[str, np.ndarray]] = (), force: bool = False) -> Path:
+                         markers: Sequence[tuple[str, tuple[int, int, int]]] = (), px_per_stud: int = 16, *,
+                         legend: Sequence[tuple[str, np.ndarray]] = (), force: bool = False) -> Path:
     """Render the battlefield from above with `cell_colours` ((nx, ny, 3), NaN = leave untinted), the grid, the
     ids, `markers` (id, RGB disc), the title and the `legend` swatches, to the PNG `out` (bow3d.paths: never
     through a link; an existing file is replaced only with `force`)."""
@@ -151,15 +153,15 @@ def draw_heatmap_picture(scene, world, cell_colours: np.ndarray, out: str | Path
         labels.append(Label(title, 12, map_height + 8 + TITLE_PX, TITLE_PX, wrap_px=width - 24))
         x = 12.0
         swatches = []
-        for words, colour in legend:
-            swatches.append((x, height - 38, 24, tuple(int(c) for c in colour)))
+        for words, swatch in legend:
+            swatches.append((x, height - 38, 24, tuple(int(c) for c in swatch)))
             labels.append(Label(words, x + 32, height - 20, LABEL_PX + 1))
             x += 32 + 0.6 * (LABEL_PX + 1) * len(words) + 28
         labels.append(Label(_("grid: {n} studs").format(n=GRID_STUDS), max(x, width - 150.0), height - 20, LABEL_PX,
                             (200, 200, 200)))
-        for sx, sy, side, colour in swatches:
+        for sx, sy, side, fill in swatches:
             image[int(sy):int(sy) + side, int(sx):int(sx) + side] = (255, 255, 255)
-            image[int(sy) + 2:int(sy) + side - 2, int(sx) + 2:int(sx) + side - 2] = colour
+            image[int(sy) + 2:int(sy) + side - 2, int(sx) + 2:int(sx) + side - 2] = fill
         image = draw_words(renderer, image, labels)
     finally:
         renderer.close()

@@ -95,8 +95,10 @@ class LosOverlay:
         self.nodes, self.report = nodes, report
         self.root = parent.attach_new_node(f"los-{report.firer}-{report.target}")
         self.judgement, self.words = judged(nodes.scene, report)
-        self.band = float(range_band_studs or getattr(self.judgement, "range_band_studs", None)
-                          or getattr(nodes.scene.ruleset, "range_band_studs", 15.0))
+        band = range_band_studs or getattr(self.judgement, "range_band_studs", None)
+        if not band:
+            band = getattr(nodes.scene.ruleset, "range_band_studs", 15.0)
+        self.band = float(band)
         self._blocking_units: list[str] = []
         self._rays()
         self._blockers()

@@ -37,7 +37,8 @@ LDRAW_RGBA = {
 def ldraw_rgba(code: int, colours=None) -> tuple[int, int, int, int]:
     """RGBA (0-255) of an LDraw colour code: from `colours` (a ColourTable) when it knows it."""
     if colours is not None and code in colours:
-        return tuple(int(v) for v in colours.rgba(np.array([code]))[0])
+        r, g, b, a = (int(v) for v in colours.rgba(np.array([code]))[0])
+        return r, g, b, a
     return LDRAW_RGBA.get(code, (0x7F, 0x7F, 0x7F, 255))
 
 

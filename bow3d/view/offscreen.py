@@ -59,6 +59,12 @@ class CameraPose:
     fov_deg: float = 40.0
 
 
+def point3(values) -> tuple[float, float, float]:
+    """Three floats from a point ((3,) array or three numbers): a CameraPose's position or target."""
+    x, y, z = (float(v) for v in values)
+    return x, y, z
+
+
 def pose_for_view(bounds: np.ndarray, view: str = "iso", fov_deg: float = 40.0, aspect: float = 16 / 9,
                   margin: float = 1.04, direction=None) -> CameraPose:
     """A camera that frames the whole box `bounds` ((2, 3), LDU) from a named direction (or from

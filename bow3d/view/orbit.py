@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from bow3d.view.offscreen import VIEWS, CameraPose
+from bow3d.view.offscreen import VIEWS, CameraPose, point3
 
 MIN_PITCH_DEG, MAX_PITCH_DEG = 2.0, 89.5
 MIN_DISTANCE_LDU = 20.0
@@ -33,7 +33,7 @@ class OrbitCamera:
         distance = float(np.linalg.norm(offset))
         yaw = math.degrees(math.atan2(offset[1], offset[0]))
         pitch = math.degrees(math.asin(max(-1.0, min(1.0, offset[2] / distance))))
-        return cls(tuple(pose.target), yaw, pitch, distance, pose.fov_deg).clamped()
+        return cls(point3(pose.target), yaw, pitch, distance, pose.fov_deg).clamped()
 
     def clamped(self) -> OrbitCamera:
         return replace(self, pitch_deg=min(MAX_PITCH_DEG, max(MIN_PITCH_DEG, self.pitch_deg)),
@@ -47,7 +47,7 @@ class OrbitCamera:
 
     def pose(self) -> CameraPose:
         position = np.asarray(self.target) + self.direction * self.distance_ldu
-        return CameraPose(tuple(float(v) for v in position), tuple(float(v) for v in self.target), self.fov_deg)
+        return CameraPose(point3(position), point3(self.target), self.fov_deg)
 
     def orbit(self, d_yaw_deg: float, d_pitch_deg: float) -> OrbitCamera:
         return replace(self, yaw_deg=self.yaw_deg + d_yaw_deg, pitch_deg=self.pitch_deg + d_pitch_deg).clamped()
@@ -63,7 +63,7 @@ class OrbitCamera:
         side = np.array([-away[1], away[0], 0.0]) * -1.0
         step = self.distance_ldu
         target = np.asarray(self.target) + (side * right + away * forward) * step
-        return replace(self, target=tuple(float(v) for v in target))
+        return replace(self, target=point3(target))
 
     def preset(self, view: str, bounds: np.ndarray, aspect: float, direction=None) -> OrbitCamera:
         """One of the named views framing `bounds` (or the view from `direction`, when given)."""

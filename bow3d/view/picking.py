@@ -95,4 +95,5 @@ def cell_pixel(base, nodes, cell: tuple[int, int]) -> tuple[float, float]:
     """The window pixel of a cell's centre on the ground (tests click there)."""
     x, y = (cell[0] + 0.5) * STUD, (cell[1] + 0.5) * STUD
     z = float(nodes.ground.heights(np.array([[x, y]]))[0])
-    return tuple(float(v) for v in project(base, np.array([[x, y, z]]))[0])
+    px, py = project(base, np.array([[x, y, z]]))[0]
+    return float(px), float(py)

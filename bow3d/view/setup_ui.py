@@ -28,6 +28,7 @@ from __future__ import annotations
 import math
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -36,6 +37,9 @@ from bow3d.i18n import _, ngettext
 from bow3d.paths import write_new
 from bow3d.rulesets import ruleset_of
 from bow3d.view import markers
+
+if TYPE_CHECKING:
+    from bow3d.view.scene_nodes import SceneNodes
 
 ZONE_SHARE = 1.0 / 3.0    # each side's deployment zone: this share of the table from its edge
 ZONE_ALPHA = 90
@@ -108,8 +112,10 @@ class SetupUI:
         self.looks = list(looks)  # units whose models new units wear (a bare battlefield's template's)
         self.ruleset = ruleset_of(scene)
         self.viewer = Viewer(base, scene, library=library)
-        self.viewer.click_handler = self.on_mouse_click
-        self.nodes = self.viewer.nodes
+        self.viewer.click_handler = self.on_mouse_click  # type: ignore[assignment]  # Viewer declares it None
+        nodes = self.viewer.nodes
+        assert nodes is not None  # a viewer on a scene has its nodes
+        self.nodes: SceneNodes = nodes
         self.sheets = [name for name, sheet in scene.sheets.items()  # minifigs: vehicles carry crews, set up apart
                        if str(getattr(sheet, "kind", None) or (sheet.get("kind") if isinstance(sheet, dict) else "")
                               ) != "vehicle"][:MAX_SHEETS]

@@ -86,6 +86,7 @@ def subjects_of(film: ShotList, index: int) -> tuple[str, ...]:
         return ()
     step = film.timeline.steps[shot.step]
     beat = step.beat
+    ids: tuple[str, ...]
     if isinstance(beat, Attacked):
         ids = (beat.firer, beat.target)
     elif isinstance(beat, (Died, Moved)):
@@ -151,9 +152,9 @@ class ShotJudge:
         for id_, pose in seated:
             world.seat(id_, pose.aboard, pose.seat)
         for id_, owner in self.remains.items():
-            pose = poses.get(owner)
+            owner_pose = poses.get(owner)
             body = world.bodies[id_]
-            fallen = pose is not None and not pose.alive
+            fallen = owner_pose is not None and not owner_pose.alive
             if fallen and not world.active[body.index]:
                 world.place(id_, body.position, body.facing)  # where the rules left it (as add_obstacle did)
             elif not fallen and world.active[body.index]:
@@ -269,6 +270,7 @@ def check_shot(film: ShotList, judge: ShotJudge, index: int) -> ShotReport:
         if worst is None or (visible, screen) < worst[:2]:
             worst = (visible, screen, time_s)
     lens &= judge.path_clear(cameras)
+    assert worst is not None  # SAMPLE_AT is not empty
     return ShotReport(index, shot.kind, shot.start_s, shot.duration_s, subjects, worst[0], worst[1], lens, worst[2],
                       least)
 
@@ -302,9 +304,10 @@ class ShotPlanner:
             if best_key is None or key > best_key:
                 best, best_key, best_report = variant, key, report
             last_of_move = rank + 1 == len(variants) or variants[rank + 1][1] != variant[1]
-            if last_of_move and best_report.ok and best_report.visible >= GOOD_VISIBLE \
+            if last_of_move and best_report is not None and best_report.ok and best_report.visible >= GOOD_VISIBLE \
                     and best_report.screen >= GOOD_SCREEN:
                 break  # a camera this good: the farther moves are not tried
+        assert best_report is not None  # the framer's own camera is always a variant
         self.reports[index] = best_report
         return best
 

@@ -255,7 +255,7 @@ class TableAids:
         if self._sight is not None:
             self._sight.remove_node()
             self._sight = None
-        self.hovered, self.seers = (None, {}) if cell is None else (tuple(cell), dict(seers))
+        self.hovered, self.seers = (None, {}) if cell is None else ((cell[0], cell[1]), dict(seers))
         if cell is None or not seers:
             return
         x, y = (cell[0] + 0.5) * markers.STUD_LDU, (cell[1] + 0.5) * markers.STUD_LDU

@@ -214,7 +214,7 @@ def snapshot(state: Any) -> dict[str, Pose]:
                     seats[occupant] = index
             position = getattr(item, "position", None)
             alive = getattr(item, "alive", True) and not getattr(item, "destroyed", False)
-            poses[item.id] = Pose(tuple(float(v) for v in position) if position is not None else (math.nan, math.nan),
+            poses[item.id] = Pose(_xy(position) if position is not None else (math.nan, math.nan),
                                   float(getattr(item, "facing", 0.0) or 0.0), bool(alive),
                                   getattr(item, "aboard", None), int(getattr(item, "damage", 0) or 0),
                                   int(getattr(item, "marking_bricks", 0) or 0), seats.get(item.id, 0))
@@ -347,7 +347,7 @@ def timeline_from_replay(opened: Any, geometry: Any = None, sides: Mapping[str, 
         after, doors_after, round_after = _state_of(game)
         action = group.action
         round_now = group.round_before if action is not None else round_after
-        side = _side_of(scene, _actor(action)) if action is not None and _actor(action) else None
+        side = _side_of(scene, actor) if action is not None and (actor := _actor(action)) else None
         if round_now != shown[0]:
             steps.append(Step(RoundStarted(round_now), round_now, None, group.before, group.before,
                               round_title(round_now), group.doors_before))
@@ -392,6 +392,11 @@ def merge_moves(steps: Sequence[Step]) -> tuple[Step, ...]:
     return tuple(merged)
 
 
+def _xy(position: Any) -> tuple[float, float]:
+    """A position in studs as two floats."""
+    return float(position[0]), float(position[1])
+
+
 def _side_of(scene: Any, id_: str) -> str | None:
     return unit_sides(scene).get(id_)
 
@@ -412,7 +417,7 @@ def side_styles(scene: Any, colour_rgb: Any = None) -> dict[str, SideStyle]:
     styles = {}
     for side in getattr(scene, "sides", []) or []:
         rgb = colour_rgb(side.colour) if colour_rgb else _BASIC_COLOURS.get(side.colour, (200, 200, 200))
-        styles[side.id] = SideStyle(side.name or side.id, tuple(c / 255.0 for c in rgb[:3]))
+        styles[side.id] = SideStyle(side.name or side.id, (rgb[0] / 255.0, rgb[1] / 255.0, rgb[2] / 255.0))
     return styles
 
 
@@ -430,9 +435,9 @@ def synthetic_timeline(scene: Any, rounds: int = 2) -> Timeline:
     fixed numbers, not the rules' (nothing here is a rules decision).
     """
     sides = unit_sides(scene)
-    poses = {u.id: Pose(tuple(map(float, u.position)), float(u.facing)) for u in scene.units if u.position}
+    poses = {u.id: Pose(_xy(u.position), float(u.facing)) for u in scene.units if u.position}
     for v in getattr(scene, "vehicles", []) or []:
-        poses[v.id] = Pose(tuple(map(float, v.position)), float(v.facing))
+        poses[v.id] = Pose(_xy(v.position), float(v.facing))
     steps: list[Step] = []
     shots = 0
     for round_ in range(1, rounds + 1):

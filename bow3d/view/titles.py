@@ -71,7 +71,7 @@ class TitleOverlay:
                                           TextNode.A_center if align == "center" else TextNode.A_left)
         self.roll_slots = [self._slot(aspect2d, f"roll-{k}", ROLL_CAPTION_SCALE, 0.0, 0.0, TextNode.A_left)
                            for k in range(3)]
-        self.state: dict[str, tuple] = {}
+        self.state: dict[str, tuple | None] = {}  # what each slot shows (None: hidden)
 
     def _slot(self, parent, name: str, scale: float, x: float, z: float, align):
         from panda3d.core import TextNode
@@ -147,4 +147,4 @@ def _readable(rgb: tuple[float, float, float]) -> tuple[float, float, float]:
     if light >= 0.45:
         return rgb
     mix = (0.45 - light) / 0.55 + 0.2
-    return tuple(min(1.0, c + (1.0 - c) * mix) for c in rgb)
+    return min(1.0, r + (1.0 - r) * mix), min(1.0, g + (1.0 - g) * mix), min(1.0, b + (1.0 - b) * mix)

@@ -71,7 +71,8 @@ def page_size_px(paper: str) -> tuple[int, int]:
 def page_size_mm(paper: str) -> tuple[float, float]:
     """The page in millimetres (a PDF's page size): the paper's, or a screen's pixels at SCREEN_DPI."""
     if paper in SCREENS:
-        return tuple(v / SCREEN_DPI * 25.4 for v in SCREENS[paper])
+        w, h = SCREENS[paper]
+        return w / SCREEN_DPI * 25.4, h / SCREEN_DPI * 25.4
     return PAPERS_MM[paper]
 
 

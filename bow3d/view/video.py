@@ -20,7 +20,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -29,6 +29,9 @@ from bow3d.i18n import _
 from bow3d.view.director import ShotList, direct
 from bow3d.view.encoder import Mp4Writer, check_size, free_output
 from bow3d.view.timeline import Timeline, side_styles, timeline_from_replay
+
+if TYPE_CHECKING:
+    from bow3d.view.shot_check import ShotJudge
 
 MAX_FILM_SECONDS = 90.0
 ANTIALIASED_QUALITIES = ("high",)  # film qualities drawn with multisampling (film_multisamples)
@@ -94,7 +97,8 @@ class FilmRenderer:
 
                 planner = ShotPlanner(world, aspect)
             self.planner = planner
-            self._judge, self._trays = None, {}
+            self._judge: ShotJudge | None = None
+            self._trays: dict[int, tuple[float, float, float, float]] = {}
             self.film: ShotList = direct(timeline, self.nodes.battlefield_model.bounds(), _ground(self.nodes),
                                          aspect, max_seconds, rest or _stand(self.nodes), planner)
         except BaseException:
@@ -286,13 +290,15 @@ def write_film(renderer: FilmRenderer, out_path: str | Path | None, fps: int = 3
     crf, preset = quality_settings(quality)
     started = time.perf_counter()
     with ExitStack() as stack:
-        writers = []
+        writers: list[Mp4Writer | GifWriter] = []
         if out_path is not None:
             writers.append(stack.enter_context(Mp4Writer(out_path, renderer.size, fps, crf=crf, preset=preset)))
         if gif_path is not None:
             writers.append(stack.enter_context(GifWriter(gif_path, renderer.size, fps, width=gif_width or
                                                          renderer.size[0], gif_fps=gif_fps or fps)))
-        name = label or Path(out_path if out_path is not None else gif_path).name
+        target = out_path if out_path is not None else gif_path
+        assert target is not None, "write_film: give out_path or gif_path"
+        name = label or Path(target).name
         bar = progress_bar(len(frames), _("frame"), _("rendering {name}").format(name=name), progress,
                            leave=False, dynamic_ncols=True)
         try:
@@ -330,7 +336,8 @@ def render_timeline_video(scene: Any, timeline: Timeline, out_path: str | Path |
     quality_settings(quality)
     out = free_output(out_path, overwrite) if out_path is not None else None
     gif = free_output(gif_path, overwrite, ".gif") if gif_path is not None else None
-    if out is None and gif is None:
+    named = out or gif
+    if named is None:
         from bow3d.errors import UserInputError
 
         raise UserInputError(_("nothing to write: give a video file (.mp4) or a GIF (.gif)"))
@@ -339,7 +346,7 @@ def render_timeline_video(scene: Any, timeline: Timeline, out_path: str | Path |
         with ExitStack() as stack:  # encoded beside the targets, renamed into place when whole
             tmp = stack.enter_context(new_file_name(out, force=overwrite)) if out is not None else None
             tmp_gif = stack.enter_context(new_file_name(gif, force=overwrite)) if gif is not None else None
-            return write_film(renderer, tmp, fps, progress, label=(out or gif).name, quality=quality, clip=clip,
+            return write_film(renderer, tmp, fps, progress, label=named.name, quality=quality, clip=clip,
                               gif_path=tmp_gif, gif_width=gif_width, gif_fps=gif_fps)
     finally:
         renderer.close()

@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 import pygltflib as gl
+from numpy.typing import ArrayLike
 
 from bow3d.ldraw.colours import substitute_main_colour
 
@@ -196,7 +197,7 @@ class GltfBuilder:
     # --- nodes, scene, animation --------------------------------------------------------------
     def node(self, name: str, *, mesh: int | None = None, matrix: np.ndarray | None = None,
              children: Sequence[int] = (), extras: Mapping[str, Any] | None = None,
-             trs: tuple[Sequence[float], Sequence[float], Sequence[float]] | None = None) -> int:
+             trs: tuple[ArrayLike, ArrayLike, ArrayLike] | None = None) -> int:
         """A node: a 4x4 `matrix` (row-major numpy, stored column-major) or `trs` (translation, rotation
         quaternion x y z w, scale), its mesh, children and extras. Returns its index."""
         fields: dict[str, Any] = {"name": name, "children": list(children), "extras": dict(extras or {})}
@@ -206,7 +207,8 @@ class GltfBuilder:
         if matrix is not None and not np.allclose(matrix, np.eye(4)):
             fields["matrix"] = [float(v) for v in np.asarray(matrix, np.float64).T.reshape(-1)]
         if trs is not None:
-            fields["translation"], fields["rotation"], fields["scale"] = ([float(v) for v in part] for part in trs)
+            fields["translation"], fields["rotation"], fields["scale"] = (
+                [float(v) for v in np.asarray(part).reshape(-1)] for part in trs)
         self.gltf.nodes.append(gl.Node(**fields))
         return len(self.gltf.nodes) - 1
 

@@ -98,7 +98,7 @@ def _read_seats(path: Path) -> list[np.ndarray]:
     try:
         from bow3d.scene.seats import read_seats
     except ImportError:  # where the scene layer does not read seats yet
-        from bow3d.view.scene_nodes import read_seats  # type: ignore[no-redef]
+        from bow3d.view.scene_nodes import read_seats
     return list(read_seats(path))
 
 
@@ -195,12 +195,12 @@ def scene_poses(scene: Any) -> dict[str, Pose]:
     """The poses a scene file sets up: positions and facings, units aboard in their seats."""
     poses: dict[str, Pose] = {}
     for vehicle in scene.vehicles:
-        poses[vehicle.id] = Pose(tuple(float(v) for v in vehicle.position), float(vehicle.facing))
+        poses[vehicle.id] = Pose((float(vehicle.position[0]), float(vehicle.position[1])), float(vehicle.facing))
     for unit in scene.units:
         carrier = scene.aboard(unit.id)
         if carrier is not None:
             poses[unit.id] = Pose((math.nan, math.nan), float(unit.facing), True, carrier.id,
                                   seat=carrier.occupants.index(unit.id))
         elif unit.position is not None:
-            poses[unit.id] = Pose(tuple(float(v) for v in unit.position), float(unit.facing))
+            poses[unit.id] = Pose((float(unit.position[0]), float(unit.position[1])), float(unit.facing))
     return poses
