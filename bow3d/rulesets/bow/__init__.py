@@ -20,10 +20,25 @@ ai, narrator, events (the schema), ruleset (the wiring).
 
 from bow3d.rules.refusal import Illegal, Reason, Refusal
 from bow3d.rulesets.bow.actions import (
-    ACTION_CLASSES, Action, Attack, ChangeDirection, ChangeSpeed, CompulsoryMove, Door, DriftMove, EndTurn, GetOff,
-    GetOn, Give, Grab, Move, SwitchWeapon, Throw, Treat,
+    ACTION_CLASSES,
+    Action,
+    Attack,
+    ChangeDirection,
+    ChangeSpeed,
+    CompulsoryMove,
+    Door,
+    DriftMove,
+    EndTurn,
+    GetOff,
+    GetOn,
+    Give,
+    Grab,
+    Move,
+    SwitchWeapon,
+    Throw,
+    Treat,
 )
-from bow3d.rulesets.bow.chance import DEFAULT_P, Bricks, BrickRoll, RollRequest, bricks_of
+from bow3d.rulesets.bow.chance import DEFAULT_P, BrickRoll, Bricks, RollRequest, bricks_of
 from bow3d.rulesets.bow.ruleset import RULESET, BowRuleset, action_from_record
 from bow3d.rulesets.bow.sheets import BowParams, BowScene, MinifigSheet, VehicleSheet, Weapon, default_reach
 from bow3d.rulesets.bow.sight import SightVerdict, is_covered, judge_sight, range_penalty
@@ -33,6 +48,6 @@ __all__ = [
     "ACTION_CLASSES", "Action", "Attack", "BowParams", "BowReason", "BowRuleset", "BowScene", "BrickRoll", "Bricks",
     "ChangeDirection", "ChangeSpeed", "CompulsoryMove", "DEFAULT_P", "Door", "DriftMove", "EndTurn", "GameState",
     "GetOff", "GetOn", "Give", "Grab", "Illegal", "MinifigSheet", "Move", "RULESET", "Reason", "Refusal",
-    "RollRequest", "SightVerdict", "SwitchWeapon", "Throw", "Treat", "UnitState", "VehicleSheet", "Weapon",
+    "RollRequest", "SightVerdict", "SwitchWeapon", "Throw", "Treat", "UnitState", "VehicleSheet", "VehicleState", "Weapon",
     "action_from_record", "bricks_of", "default_reach", "is_covered", "judge_sight", "range_penalty",
 ]
