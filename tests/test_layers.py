@@ -375,3 +375,45 @@ def test_the_checker_keeps_the_base_packages_below_every_layer(tmp_path):
     found = violations(root)
     assert [p for p in found if "batch/bad.py:1: imports bow3d.replay" in p and "base modules import no" in p], found
     assert not [p for p in found if "replay/ok.py" in p], found
+
+
+# --- issue 30: nothing outside bow3d/rulesets/ imports a named ruleset --------------------------------------
+NAMED_RULESET_ALLOWED: set[str] = set()  # (file, module) pairs allowed to import a named ruleset: none
+
+
+def named_ruleset_imports(root: Path = ROOT) -> list[str]:
+    """'file:line: imports bow3d.rulesets.NAME' for every import of a named ruleset (a package or module inside
+    bow3d/rulesets/) from outside bow3d/rulesets/; the registry package itself (bow3d.rulesets) is allowed."""
+    named = {p.stem if p.is_file() else p.name for p in (root / "rulesets").iterdir()
+             if p.name != "__init__.py" and not p.name.startswith(("_", ".")) and (p.is_dir() or p.suffix == ".py")}
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        if path.relative_to(root).parts[0] == "rulesets":
+            continue
+        module = module_name(path, root)
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for line, name in imported_names(tree, module, path.name == "__init__.py"):
+            parts = name.split(".")
+            if parts[:2] == ["bow3d", "rulesets"] and len(parts) > 2 and parts[2] in named:
+                where = f"{path.relative_to(root.parent)}"
+                if (where, ".".join(parts[:3])) not in NAMED_RULESET_ALLOWED:
+                    found.append(f"{where}:{line}: imports {'.'.join(parts[:3])}: only bow3d/rulesets/ names a "
+                                 "ruleset; ask the registry (bow3d.rulesets) and the ruleset's facets instead")
+    return sorted(set(found))
+
+
+def test_no_named_ruleset_outside_the_rulesets_package() -> None:
+    assert named_ruleset_imports() == []
+
+
+def test_a_planted_named_ruleset_import_is_refused(tmp_path) -> None:
+    root = _fake(tmp_path, CLEAN)
+    (root / "rulesets" / "chess").mkdir()
+    (root / "rulesets" / "chess" / "__init__.py").write_text("")
+    (root / "view" / "ok.py").write_text("from bow3d.rulesets import ruleset_of\n")
+    (root / "view" / "bad.py").write_text("def odds():\n    from bow3d.rulesets.chess import odds\n")
+    (root / "commands" / "bad.py").write_text("from bow3d.rulesets import chess\n")
+    found = named_ruleset_imports(root)
+    assert [p for p in found if p.startswith("bow3d/view/bad.py:2: imports bow3d.rulesets.chess")], found
+    assert [p for p in found if p.startswith("bow3d/commands/bad.py:1: imports bow3d.rulesets.chess")], found
+    assert not [p for p in found if "ok.py" in p], found
