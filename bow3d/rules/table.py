@@ -317,8 +317,11 @@ class Table:
         stamp = (len(self.game.records), id(self.game.state))
         if self._legal is None or self._legal[:2] != stamp:
             request = self.game.pending
-            answers = [request.answer(o) for o in request.options] if isinstance(request, DecisionRequest) else None
-            self._legal = (*stamp, answers if answers is not None else self.game.legal_actions())
+            answers: list[Action] | None = ([request.answer(o) for o in request.options]
+                                            if isinstance(request, DecisionRequest) else None)
+            legal = self.game.legal_actions() if answers is None else answers
+            self._legal = (stamp[0], stamp[1], legal)
+            return legal
         return self._legal[2]
 
     def pieces(self) -> tuple[Piece, ...]:

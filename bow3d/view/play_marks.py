@@ -31,14 +31,14 @@ def action_boxes(ui) -> list:
     for id in ids:
         low, high = ui.nodes.pieces[id].root.get_tight_bounds(ui.base.render) or ((0, 0, 0), (0, 0, 0))
         corners = [(x, y, z) for x in (low[0], high[0]) for y in (low[1], high[1]) for z in (low[2], high[2])]
-        boxes.append(pixel_box(project(ui.base, corners), *size))
+        boxes.append(pixel_box(project(ui.base, np.asarray(corners, float)), *size))
     to = aim.point if aim is not None else None
     if to is not None:  # the previewed move's cell (or point), a brick high
         x, y = to[0] * markers.STUD_LDU, to[1] * markers.STUD_LDU
         z = float(ui.nodes.ground.heights(np.array([[x, y]]))[0])
         corners = [(x + dx, y + dy, z + dz) for dx in (-10, 10) for dy in (-10, 10)
                    for dz in (0, PREVIEW_BRICKS * markers.BRICK_LDU)]
-        boxes.append(pixel_box(project(ui.base, corners), *size))
+        boxes.append(pixel_box(project(ui.base, np.asarray(corners, float)), *size))
     return [b for b in boxes if b is not None]
 
 def hud_boxes(ui) -> list:
@@ -108,9 +108,9 @@ def draw_cells(ui) -> None:
         pieces.append((tall.reshape(-1, 3, 3), PREVIEW_RGBA))
         pieces.append((markers.frame_corners(*PREVIEW_FRAME_LDU) + at, PREVIEW_RGBA))
     for cell in ui.melee[1]:  # a charge ends here in melee reach
-        k = cells.index(cell) if cell in cells else None
-        if k is not None:
-            frame = markers.frame_corners(8.5, 8.5, 4.0, 5.0) + [*centres[k], z[k] + markers.STUD_HEIGHT]
+        j = cells.index(cell) if cell in cells else None
+        if j is not None:
+            frame = markers.frame_corners(8.5, 8.5, 4.0, 5.0) + [*centres[j], z[j] + markers.STUD_HEIGHT]
             pieces.append((frame, CHARGE_RGBA))
     ui._cells = cells_node(ui.base.render, centres, z, pieces)
     if pieces:  # the preview and the charge frames show through walls and figures too: their x-ray pass only

@@ -10,6 +10,8 @@ the pointer rests on, after HOVER_S).
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 GLIDE_S = 0.45  # seconds of a move's animation
@@ -18,6 +20,27 @@ HOVER_S = 0.4  # the pointer resting this long on a cell asks who sees it
 
 class PlayMotion:
     """Board sync, glides and the per-frame task of PlayUI (see the module docstring)."""
+
+    # what PlayUI holds (bow3d.view.play_ui)
+    base: Any
+    table: Any
+    game: Any
+    nodes: Any
+    viewer: Any
+    aids: Any
+    tray: Any
+    animate: bool
+    rolls: list
+    panel_places: dict
+    _glides: dict
+    _roll_clock: float
+    _hover: tuple = (None, 0.0, False)
+
+    def on_hover_cell(self, cell: Any) -> Any:
+        raise NotImplementedError
+
+    def _roll_colours(self) -> list:
+        raise NotImplementedError
 
     def _poses(self) -> dict[str, tuple]:
         return {p.id: (p.position, p.facing) for p in self.table.pieces()}

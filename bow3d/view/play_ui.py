@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
+from typing import Any
 
 from bow3d.i18n import _
 from bow3d.ldraw import Library
@@ -82,7 +83,7 @@ class PlayUI(PlayMotion):
         self.viewer = Viewer(base, scene, quality, library=library)
         self.viewer.click_handler = self.on_mouse_click
         self.viewer.world = geometry if hasattr(geometry, "decor_model") else None
-        self.nodes = self.viewer.nodes
+        self.nodes: Any = self.viewer.nodes
         kind = library_kind(library or Library.from_env())  # so the replay verifies wherever LDRAWDIR points
         ai = ai_players(scene, seed, names={side: who for side, who in self.players.items() if who != "human"})
         words = {side: (header_word(ai[side]) if side in ai else who) for side, who in self.players.items()}
@@ -106,7 +107,7 @@ class PlayUI(PlayMotion):
         self._glides: dict[str, tuple] = {}
         self._cells = None
         self.reachable: list[tuple[int, int]] = []  # the lit cells of the chosen unit
-        self._los = None
+        self._los: Any = None
         self.hud = Hud(base)
         self.aids = TableAids(base, self.nodes, self.viewer.world, self.game.ruleset, scene.ruleset, self.hud.font)
         self.tape_mode = False
@@ -428,7 +429,7 @@ class PlayUI(PlayMotion):
     _last_poses: dict = {}
 
     # --- the scene in step with the game (pieces and glides: bow3d.view.play_motion) -----------
-    def _roll_colours(self) -> list[tuple[float, float, float]]:
+    def _roll_colours(self) -> list[tuple[float, ...]]:
         colours = []
         for roll in self.rolls:
             side = self._side(roll.side)

@@ -112,7 +112,7 @@ class SetupUI:
         self.looks = list(looks)  # units whose models new units wear (a bare battlefield's template's)
         self.ruleset = ruleset_of(scene)
         self.viewer = Viewer(base, scene, library=library)
-        self.viewer.click_handler = self.on_mouse_click  # type: ignore[assignment]  # Viewer declares it None
+        self.viewer.click_handler = self.on_mouse_click
         nodes = self.viewer.nodes
         assert nodes is not None  # a viewer on a scene has its nodes
         self.nodes: SceneNodes = nodes

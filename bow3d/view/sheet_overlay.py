@@ -13,6 +13,8 @@ so it works the same in a window and offscreen.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from bow3d.i18n import ngettext
@@ -65,7 +67,7 @@ class SheetOverlay:
         sun_path = self.root.attach_new_node(sun)
         sun_path.set_hpr(30, -60, 0)
         self.root.set_light(sun_path)
-        self.content = None
+        self.content: Any = None
         self.rows: list[SheetRow] = []
         self.title = ""
         self.hide()

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -84,21 +85,21 @@ class Viewer:
     def __init__(self, base, subject, quality: str = "default", edges: bool = False, library=None):
         """`subject`: a loaded `Model`, or a `Scene` (its battlefield, units and vehicles)."""
         self.base = base
-        self.scene = None if isinstance(subject, Model) else subject
+        self.scene: Any = None if isinstance(subject, Model) else subject
         self.library = library
-        self.nodes = None
+        self.nodes: Any = None
         self.state = ViewerState(quality, edges)
         self.node = None
         self.triangles = 0
         self.selected: str | None = None
-        self.los = None  # the LosOverlay on screen, if any
-        self.world = None  # bow3d.world.World of the scene, built at the first line of sight
-        self.click_handler = None  # (x, y) -> None: replaces unit picking (the play UI sets it)
+        self.los: Any = None  # the LosOverlay on screen, if any
+        self.world: Any = None  # bow3d.world.World of the scene, built at the first line of sight
+        self.click_handler: Any = None  # (x, y) -> None: replaces unit picking (the play UI sets it)
         self.tape_mode = False
-        self.aids = None  # bow3d.view.table_aids.TableAids, made at the first T
+        self.aids: Any = None  # bow3d.view.table_aids.TableAids, made at the first T
         self._drag: tuple[str, float, float] | None = None
         self._press: tuple[float, float] | None = None
-        self.tape_owner = self  # who holds the tape mode (tape_mode, aids, show_tape): the viewer or the play UI
+        self.tape_owner: Any = self  # who holds the tape mode (tape_mode, aids, show_tape): the viewer or the play UI
         self._tape_press = None  # the end a left press in tape mode fell on (a unit id or a world point)
         self._tape_dragging = False
         self._tape_pointer = None  # where the pointer was when the tape last followed it (per-frame task)
@@ -121,7 +122,7 @@ class Viewer:
         self.aspect = base.win.get_x_size() / max(1, base.win.get_y_size())
         self.camera = OrbitCamera((0.0, 0.0, 0.0), 45.0, 35.0, 1000.0).preset("iso", self.bounds, self.aspect,
                                                                                self.first_direction())
-        self.sheet = None
+        self.sheet: Any = None
         self._hud()
         self._bind()
         self.apply_camera()

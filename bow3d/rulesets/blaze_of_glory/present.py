@@ -81,7 +81,8 @@ class BlazePresentation(Presentation):
         words = self.words(action, game)
         if isinstance(action, (Move, RunMove)):
             start = game.state.figures[action.unit].position
-            return Preview(words, (tuple(start), *(tuple(p) for p in action.path)))
+            path = [(float(start[0]), float(start[1]))] + [(float(p[0]), float(p[1])) for p in action.path]
+            return Preview(words, tuple(path))
         if not isinstance(action, Shoot) or game.check(action) is not None:
             return Preview(words, sight=isinstance(action, Shoot))
         kind = kind_of(action.weapon)

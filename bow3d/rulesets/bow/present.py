@@ -140,6 +140,7 @@ class BowPresentation(Presentation):
     def key_choice(self, game: Game, unit: str | None, key: str, legal: Sequence[Action]) -> Action | None:
         """Speed up or down by one, turn at most 45 degrees (counter-clockwise positive), drive (§3.3)."""
         mine = [a for a in legal if getattr(a, "unit", None) == unit] if unit else []
+        options: list[Any]
         if key in ("]", "["):
             speed = _speed(game, unit) + (1 if key == "]" else -1)
             options = sorted((a for a in mine if isinstance(a, ChangeSpeed)), key=lambda a: abs(a.speed - speed))
