@@ -181,9 +181,14 @@ class Narrator:
 
     language = "en"
     results: Mapping[str, str] = MappingProxyType({})   # the ruleset's result codes ('win', ...) -> words (N_-marked)
+    quiet_kinds: frozenset[str] = frozenset()           # events a battle log leaves out (what a throw repeats)
 
     def line(self, event: Event, following: Sequence[Event] = ()) -> str | None:
         raise NotImplementedError
+
+    def log_line(self, event: Event, following: Sequence[Event] = ()) -> str | None:
+        """The line for a battle log (the report, the film's log): None for the quiet kinds."""
+        return None if event.kind in self.quiet_kinds else self.line(event, following)
 
     def result(self, code: str) -> str:
         """How a game ended (the rules' result code of its game_over event) in this narrator's language; a

@@ -287,6 +287,8 @@ class BowNarrator(Narrator):
     """BOW 1.3's battle log in `language` (English: the words of the English edition; French: the
     words of the French rule book, bow3d/locale/fr)."""
 
+    quiet_kinds = QUIET_KINDS  # a battle log leaves these out
+
     results = RESULT_WORDS
 
     def __init__(self, language: str | None = None):
@@ -299,9 +301,6 @@ class BowNarrator(Narrator):
             say = LINES.get(event.kind)
             return say(event) if say is not None else f"{event.kind.replace('_', ' ')}"
 
-    def log_line(self, event: Event, following: Sequence[Event] = ()) -> str | None:
-        """The line for a battle log: None for the announcements a roll repeats (QUIET_KINDS)."""
-        return None if event.kind in QUIET_KINDS else self.line(event, following)
 
 
 class EnglishNarrator(BowNarrator):

@@ -241,6 +241,8 @@ class WarOfBrosNarrator(Narrator):
     """War of Bros' battle log in `language` (None: the language spoken; French: bow3d's translation of
     the book's terms, the module's docstring)."""
 
+    quiet_kinds = QUIET_KINDS  # a battle log leaves these out
+
     results = RESULT_WORDS
 
     def __init__(self, language: str | None = None):
@@ -251,8 +253,6 @@ class WarOfBrosNarrator(Narrator):
             say = LINES.get(event.kind)
             return say(event) if say is not None else event.kind.replace("_", " ")
 
-    def log_line(self, event: Event, following: Sequence[Event] = ()) -> str | None:
-        return None if event.kind in QUIET_KINDS else self.line(event, following)
 
 
 class EnglishNarrator(WarOfBrosNarrator):
