@@ -1,7 +1,9 @@
-"""The collision sector of BOW 1.3 §3.6.3: the one definition, used by the 3D world and the flat test geometry.
+"""Which side of a footprint a point lies on (front, side or back): the one definition of the sectors.
 
 Layer: bottom (pure Python, like bow3d.units; it imports nothing of bow3d), so the world
-(bow3d.world.vehicles) and the rules' flat test geometry (bow3d.rules.flat) share it.
+(bow3d.world.vehicles), the rules' flat test geometry (bow3d.rules.flat) and the rulesets share it: BOW
+1.3's collision sectors (§3.6.3, below) and War of Bros' Front, Side and Back of a base (the edge the line
+from its centre crosses; through a corner, front or back) are the same four wedges.
 
 The book: "It depends on which side of the hit vehicle, the moving vehicle comes from. [...] You
 can define three sectors around the red vehicle according to its direction": the front sector

@@ -22,6 +22,8 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, overload
 
+from bow3d.sectors import collision_sector
+
 if TYPE_CHECKING:
     import numpy as np
 
@@ -227,16 +229,8 @@ def intersection(poly: Sequence[Point], convex: Sequence[Point]) -> Polygon:
 # -- which part of a base faces a point ------------------------------------------------------------
 def sector(centre: Point, facing: float, width: float, depth: float, point: Point) -> str:
     """'front' | 'side' | 'back': which edge of the base the line from its centre to `point` crosses
-    (the front edge, the rear edge or a side; through a corner: front or back)."""
-    fx, fy = unit_vector(facing)
-    dx, dy = point[0] - centre[0], point[1] - centre[1]
-    ahead = (dx * fx + dy * fy) / max(depth / 2.0, EPS)
-    across = abs(-dx * fy + dy * fx) / max(width / 2.0, EPS)
-    if ahead >= across - 1e-9:
-        return "front"
-    if -ahead >= across - 1e-9:
-        return "back"
-    return "side"
+    (the front edge, the rear edge or a side; through a corner: front or back): bow3d.sectors' wedges."""
+    return collision_sector(centre, facing, depth, width, point)
 
 
 def bounds(polys: Sequence[Sequence[Point]]) -> tuple[float, float, float, float]:
