@@ -22,8 +22,7 @@ from bow3d.ldraw import Library, load_model
 from bow3d.scene.issues import FieldPath, LineMap, SceneIssue, raise_issues
 from bow3d.scene.model import Door, Scene, Unit, Vehicle
 from bow3d.scene.paths import ScenePathRefused, confined_path, resolve_model
-
-STUD_LDU = 20.0
+from bow3d.units import LDU_PER_STUD as STUD_LDU
 
 
 def _known(names) -> str:

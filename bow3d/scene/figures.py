@@ -32,8 +32,8 @@ from bow3d.i18n import _
 from bow3d.ldraw import Model
 from bow3d.scene import equipment as eq, kinds
 from bow3d.scene.structure import Placement, Slot, Structure, meta_commands, world_transform
+from bow3d.units import LDU_PER_STUD as STUD_LDU
 
-STUD_LDU = 20.0
 ATTACH_LDU = 2 * STUD_LDU  # "within a couple of studs"
 MAX_VEHICLE_TORSOS = 8
 MAX_VEHICLE_STUDS = 48.0

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, overload
 
 from bow3d.sectors import collision_sector
+from bow3d.units import LDU_PER_STUD, ldu_per
 
 if TYPE_CHECKING:
     import numpy as np
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
 Point = tuple[float, float]
 Polygon = list[Point]
 
-CM_PER_STUD = 0.8
+CM_PER_STUD = LDU_PER_STUD / ldu_per("cm")  # 0.8: 1 stud = 8 mm (bow3d.units, the one definition)
 LOS_HALF_ANGLE_DEG = 45.0   # the indicator's lines through the front corners of a square base
 FAR_STUDS = 2000.0          # how far the indicator's lines are drawn (the arc is cut there)
 EPS = 1e-9

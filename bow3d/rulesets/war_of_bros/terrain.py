@@ -32,10 +32,10 @@ import numpy as np
 
 from bow3d.rulesets.war_of_bros import plan
 from bow3d.rulesets.war_of_bros.cover import cover_class, rank
+from bow3d.units import LDU_PER_STUD as STUD_LDU
 
 STEP_LDU = 9.0          # a plate (8 LDU) and a little: walked over
 CLEARANCE_LDU = 40.0    # a minifig's hips: what starts higher is passed under
-STUD_LDU = 20.0
 GRID_STUDS = 8.0        # Terrain.near's cells
 GRID_MAX_CELLS = 16     # a query meeting more cells than this reads every box
 GRID_BIG_BOX_CELLS = 4096   # a piece's box over more cells than this is asked by every query (not filed by cells)
