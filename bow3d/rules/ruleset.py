@@ -34,7 +34,8 @@ taking back; a `Ruleset` brings everything that is one game's:
   presentation()                          how it shows itself at the table (bow3d.rules.table.Presentation:
                                           pieces, words and aims of choices, previews, sheet rows, keys)
 
-A ruleset's state is its own; the engine reads and writes only `state.pending` and `state.round`,
+The members fall into six facets, each a short protocol in bow3d.rules.facets (Play, Judge, Words, Present,
+Players, Points): a caller names the one it needs. A ruleset's state is its own; the engine reads and writes only `state.pending` and `state.round`,
 and calls `state.copy()` before each record (taking back restores that copy).
 """
 

@@ -19,6 +19,7 @@ import pytest
 import bow3d.rulesets
 from bow3d.bundled import scenes_dir
 from bow3d.rules import RULESETS
+from bow3d.rules.facets import FACETS
 from bow3d.rules.table import Table
 from bow3d.rulesets import load_scene
 from tests.fourth_ruleset import NAME, Shoot, register
@@ -70,6 +71,7 @@ def test_it_is_registered_at_test_time_only(tmp_path):
     register()
     try:
         assert RULESETS.get(NAME).presentation().__class__.__name__ == "D6Presentation"
+        assert all(isinstance(RULESETS.get(NAME), facet) for facet in FACETS)
     finally:
         RULESETS.unregister(NAME)
 
