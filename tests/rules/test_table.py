@@ -69,7 +69,12 @@ def test_every_choice_has_words_an_aim_and_a_preview(name, worlds):
                     preview = table.preview(action)
                 assert words and preview.words and not missing, (language, choice, missing)
             looked += 1
-        session.step()
+        events = session.step() or []
+        for language in ruleset.languages:  # every event has its words in every language the ruleset speaks
+            narrator = ruleset.narrator(language)
+            with i18n.missing() as missing:
+                lines = [narrator.line(e, events[k + 1:]) for k, e in enumerate(events)]
+            assert not missing and all(line is None or line.strip() for line in lines), (language, missing)
     assert looked > 0
 
 
