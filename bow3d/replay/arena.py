@@ -30,13 +30,12 @@ from bow3d.errors import UserInputError
 from bow3d.i18n import _
 from bow3d.replay.balance import wilson
 from bow3d.replay.opponents import NamedPlayers, check_opponents
-from bow3d.replay.session import DEFAULT_MAX_ROUNDS, side_ids
+from bow3d.replay.session import DEFAULT_MAX_ROUNDS, ruleset_for, side_ids
 from bow3d.replay.simulate import GameJob, GameRecord, GameTable, check_games, library_choice
 
 ANCHOR = 1000.0        # the first player's rating
 ELO_SCALE = 400.0      # rating points for odds of 10 to 1
 FIT_ROUNDS = 2000      # Bradley-Terry minorize-maximize iterations (converges long before)
-MISHAPS = ("friendly_run_over", "crash")
 
 
 @dataclass
@@ -160,7 +159,7 @@ def play_arena(scene_path: str | os.PathLike, players: Sequence[str], games: int
     for name in players:
         check_opponents(scene, {sides[0]: name}, "--players {name}")
     result = ArenaResult(str(scene_path), players, games, (sides[0], sides[1]), first_seed=seed,
-                         mishaps={p: dict.fromkeys(MISHAPS, 0) for p in players})
+                         mishaps={p: dict.fromkeys(ruleset_for(scene).mishap_kinds, 0) for p in players})
     library = library if library is not None else (None if geometry_factory is not None else library_choice())
     start = time.perf_counter()
     executor = open_executor(engine, workers, address)

@@ -26,7 +26,7 @@ from bow3d.i18n import _, integer
 from bow3d.paths import free_path, make_folder
 from bow3d.replay.format import SUFFIX, ReplayWriter, file_sha256, library_kind, sight_method
 from bow3d.replay.opponents import header_word
-from bow3d.replay.session import DEFAULT_MAX_ROUNDS, play_game, prepare_geometry, side_ids
+from bow3d.replay.session import DEFAULT_MAX_ROUNDS, play_game, prepare_geometry, ruleset_for, side_ids
 from bow3d.replay.variants import SceneEdit, apply_edits
 
 GeometryFactory = Callable[[Any], Any]
@@ -107,21 +107,22 @@ def _library_of(geometry: Any) -> str | None:
 
 class Tally:
     """on_record hook: who fell, and to whose attack (the last attack_result of the same record); and the
-    mishaps of piloted vehicles (BOW §3.6): a unit of the vehicle's own side run over, a crash into the
-    decor or the ground, or off the field. A drifting vehicle (no pilot, §3.3) steers nobody: not counted."""
+    ruleset's mishaps (`mishaps`: its tally's (side, kind) pairs; BOW's piloted vehicles, §3.6)."""
 
-    def __init__(self, sides: dict[str, str] | None = None) -> None:
+    def __init__(self, sides: dict[str, str] | None = None, mishaps: Any = None) -> None:
         self.fallen: list[str] = []
         self.kills: list[tuple[str, str]] = []
-        self.mishaps: list[tuple[str | None, str]] = []
         self.sides = sides or {}          # unit or vehicle id -> side
-        self._piloted = False             # the vehicle now moving has a pilot (its move was chosen)
+        self._mishaps = mishaps           # the ruleset's on_record hook with .mishaps, or None
+
+    @property
+    def mishaps(self) -> list[tuple[str | None, str]]:
+        return list(self._mishaps.mishaps) if self._mishaps is not None else []
 
     def __call__(self, action: Any, events: list) -> None:
+        if self._mishaps is not None:
+            self._mishaps(action, events)
         attacker = None
-        kind = getattr(action, "TYPE", "")
-        if kind in ("compulsory_move", "drift"):
-            self._piloted = kind == "compulsory_move"
         for event in events:
             if event.kind in ("attack", "attack_result"):
                 attacker = event.data.get("unit", attacker)
@@ -133,15 +134,6 @@ class Tally:
                 by = event.data.get("by") or attacker
                 if by is not None and by != gone:
                     self.kills.append((by, gone))
-            elif event.kind in ("collision", "left_field") and self._piloted:
-                self._mishap(event)
-
-    def _mishap(self, event: Any) -> None:
-        side = self.sides.get(event.data.get("vehicle"))
-        if event.kind == "left_field" or event.data.get("kind") in ("decor", "ground"):
-            self.mishaps.append((side, "crash"))
-        elif self.sides.get(event.data.get("other")) == side:   # a friend: on foot, or another vehicle
-            self.mishaps.append((side, "friendly_run_over" if event.data.get("kind") == "unit" else "crash"))
 
 
 def body_sides(scene: Any) -> dict[str, str]:
@@ -190,7 +182,8 @@ class GameTable:
     def run(self, seed: int) -> GameRecord:
         job, scene = self.job, self.scene
         players = job.players(scene, seed) if job.players is not None else None
-        tally = Tally(body_sides(scene))
+        sides = body_sides(scene)
+        tally = Tally(sides, ruleset_for(scene).mishap_tally(sides))
         if job.replays_dir is None:
             result = play_game(scene, self.geometry, players, seed, max_rounds=job.max_rounds, on_record=tally)
             out = None

@@ -226,6 +226,12 @@ class Ruleset:
     def army_costs(self, scene: Any) -> Any:
         return None
 
+    mishap_kinds: tuple[str, ...] = ()  # what its players may do to their own side (the arena counts them)
+
+    def mishap_tally(self, sides: dict[str, str]) -> Any:
+        """An on_record hook (action, events) whose `.mishaps` lists (side, kind) as they happen, or None."""
+        return None
+
     balance_tolerance_pct: float | None = None  # how far apart two armies' points may be (None: the book has no points)
 
     def balance_warning(self, totals: dict[str, int], tolerance_pct: float | None = None) -> str | None:

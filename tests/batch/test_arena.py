@@ -66,9 +66,10 @@ def test_mishaps_are_counted_from_the_records_only_for_piloted_vehicles():
     vehicle (no pilot, §3.3) steers nobody and a run-over enemy is no mishap."""
     from bow3d.replay.simulate import Tally
     from bow3d.rules.events import Event
-    from bow3d.rulesets.bow import CompulsoryMove, DriftMove
+    from bow3d.rulesets.bow import RULESET, CompulsoryMove, DriftMove
 
-    tally = Tally({"jeep": "blue", "blue-1": "blue", "red-1": "red"})
+    sides = {"jeep": "blue", "blue-1": "blue", "red-1": "red"}
+    tally = Tally(sides, RULESET.mishap_tally(sides))
     tally(CompulsoryMove("blue-9"), [Event("collision", 1, {"vehicle": "jeep", "kind": "unit", "other": "red-1"}),
                                       Event("collision", 1, {"vehicle": "jeep", "kind": "unit", "other": "blue-1"})])
     tally(DriftMove(None, "jeep"), [Event("collision", 2, {"vehicle": "jeep", "kind": "decor", "other": None})])

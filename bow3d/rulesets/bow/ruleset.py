@@ -13,7 +13,7 @@ from bow3d.i18n import N_
 from bow3d.rules.events import Event, Narrator
 from bow3d.rules.records import Action
 from bow3d.rules.ruleset import Ruleset
-from bow3d.rulesets.bow import combat, handling, treat, turns, vehicles
+from bow3d.rulesets.bow import combat, handling, mishaps, treat, turns, vehicles
 from bow3d.rulesets.bow.actions import (
     ACTION_CLASSES,
     Attack,
@@ -207,6 +207,11 @@ class BowRuleset(Ruleset):
         bow-strong-2); not bow-strong-1, whose search stopped on a time budget."""
         return super().is_reproducible(version) or (version not in self.clocked_opponents()
                                                     and version in self.opponents().values())
+
+    mishap_kinds = mishaps.KINDS  # §3.6: a friend run over, a crash
+
+    def mishap_tally(self, sides: dict[str, str]) -> mishaps.MishapTally:
+        return mishaps.MishapTally(sides)
 
     balance_tolerance_pct = BALANCE_TOLERANCE_PCT  # §1.4.3: armies of about the same cost points
 
