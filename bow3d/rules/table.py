@@ -112,6 +112,7 @@ class Piece:
     on_top: int = 0              # markers on it (damage)
     words: str = ""              # its state in words ('knocked down', 'burning 2')
     held: str | None = None      # the weapon in hand, where the sheet shows one
+    posture: str = "standing"    # 'standing', 'on_back', 'face_down' (lying, still in play) or 'gone' (off the table)
 
 
 @dataclass(frozen=True)

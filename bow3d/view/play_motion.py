@@ -35,6 +35,7 @@ class PlayMotion:
     _glides: dict
     _roll_clock: float
     _hover: tuple = (None, 0.0, False)
+    _postures: dict  # piece id -> the posture it was last set in (bow3d.rules.table.Piece.posture)
 
     def on_hover_cell(self, cell: Any) -> Any:
         raise NotImplementedError
@@ -58,6 +59,9 @@ class PlayMotion:
             self.nodes.set_marks(piece.id, marking_bricks=piece.beside, damage=piece.on_top)
             if self.nodes.pieces[piece.id].alive != piece.alive:
                 self.nodes.set_alive(piece.id, piece.alive)
+            if piece.alive and self._postures.get(piece.id, "standing") != piece.posture:  # lying, yet in play
+                self.nodes.set_posture(piece.id, piece.posture)
+                self._postures[piece.id] = piece.posture
         for door, is_open in (getattr(self.game.state, "doors", None) or {}).items():
             if door in self.nodes.doors:
                 self.nodes.set_door(door, is_open)

@@ -105,6 +105,7 @@ class PlayUI(PlayMotion):
         self.rolls: list = []  # ThrowShown of the last exchange (bow3d.view.timeline)
         self._roll_clock = 0.0
         self._glides: dict[str, tuple] = {}
+        self._postures: dict[str, str] = {}
         self._cells = None
         self.reachable: list[tuple[int, int]] = []  # the lit cells of the chosen unit
         self._los: Any = None

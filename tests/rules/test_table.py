@@ -8,6 +8,7 @@ awaited are JSON-ready plain data; a pending decision's answers are choices. Bou
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -86,3 +87,18 @@ def test_the_sheet_of_every_unit_has_rows(name):
         rows = present.sheet_rows(scene, item.id)
         assert rows and all(r.label and r.value for r in rows), (item.id, rows)
         assert all(r.marked <= len(r.studs) for r in rows)
+
+
+def test_a_figure_lies_as_blaze_of_glory_says():
+    """Wounding: a knocked-down figure lies on his back, a wounded one on his front, still in play; one whose
+    nerve broke has left the table."""
+    from bow3d.rulesets.blaze_of_glory.state import FigureState
+
+    present = RULESETS.get("blaze-of-glory").presentation()
+    figure = FigureState("kid", "outlaws", "kid", 1, (3.5, 4.5), 90.0)
+    pieces = {status: present.figure(dataclasses.replace(figure, status=status))
+              for status in ("standing", "knocked_down", "wounded", "fled", "out_of_action")}
+    assert {s: (p.posture, p.alive) for s, p in pieces.items()} == {
+        "standing": ("standing", True), "knocked_down": ("on_back", True), "wounded": ("face_down", True),
+        "fled": ("gone", False), "out_of_action": ("standing", False)}
+    assert "knocked down" in pieces["knocked_down"].words

@@ -47,8 +47,9 @@ class BlazePresentation(Presentation):
         said = [_status(f.status)] if f.status != STANDING else []
         said += [_("{n} Hero Points").format(n=f.hero)] if f.hero else []
         said += [_("in a fistfight with {who}").format(who=", ".join(f.engaged))] if f.engaged else []
+        posture = f.posture if f.posture in ("on_back", "face_down", "gone") else "standing"  # out of action: fallen
         return Piece(f.id, f.side, "unit", f.sheet, (float(f.position[0]), float(f.position[1])), float(f.facing),
-                     f.on_table, on_top=0 if f.status == STANDING else 1, words=", ".join(said))
+                     f.on_table, words=", ".join(said), posture=posture)
 
     def words(self, action: Action, game: Game | None = None) -> str:
         if isinstance(action, (Move, RunMove)):
