@@ -63,11 +63,23 @@ def sides_of(scene: Path) -> list[str]:
 @pytest.mark.parametrize("name", RULESETS.names())
 @pytest.mark.parametrize("mode", ["hot-seat", "vs-ai"])
 def test_a_whole_game_plays_offscreen(name, mode, scenes, tmp_path, renderer_available):
+    """Against the AI: the whole game from one script. Hot seat: a first script takes a choice back (Ctrl+Z) and
+    stops mid-game; `--resume` plays the game on from its replay to the end, into a new replay."""
     scene = bundled_scene_of(name, scenes)
     (tmp_path / "auto.txt").write_text(AUTO, encoding="utf-8")
+    (tmp_path / "start.txt").write_text("next-unit\nkey 1\nconfirm\nundo\n" + "next-unit\nkey 1\nconfirm\nend-turn\n" * 3,
+                                        encoding="utf-8")
     ai = ["--vs-ai", sides_of(scene)[-1]] if mode == "vs-ai" else []
-    played = run(["-m", "bow3d", "play", str(scene), "--offscreen-script", "auto.txt", "--replay", "game.bowreplay",
-                  "--seed", "2", "--max-rounds", "1", "--quality", "draft", "--size", "640x360", *ai], tmp_path)
+    common = ["--seed", "2", "--max-rounds", "1", "--quality", "draft", "--size", "640x360"]
+    if mode == "hot-seat":
+        started = run(["-m", "bow3d", "play", str(scene), "--offscreen-script", "start.txt", "--replay",
+                       "start.bowreplay", *common], tmp_path)
+        assert started.returncode == 0 and "game over" not in started.stdout, started.stdout + started.stderr[-3000:]
+        played = run(["-m", "bow3d", "play", "--resume", "start.bowreplay", "--offscreen-script", "auto.txt",
+                      "--replay", "game.bowreplay", "--quality", "draft", "--size", "640x360"], tmp_path)
+    else:
+        played = run(["-m", "bow3d", "play", str(scene), "--offscreen-script", "auto.txt", "--replay", "game.bowreplay",
+                      *common, *ai], tmp_path)
     assert played.returncode == 0, played.stderr[-3000:]
     assert "game over" in played.stdout, played.stdout  # the script played the game to its end (the round limit)
     assert (tmp_path / "end.png").read_bytes()[:4] == b"\x89PNG"
