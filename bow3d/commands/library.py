@@ -20,8 +20,10 @@ DESCRIPTION = """The LDraw part library bow3d reads parts from is, in this order
   install   download LDraw.org's complete.zip (about 100 MB; or --from a URL or a zip on disk), check
             that it is an LDraw library, unpack it (into the user data folder, or --to DIR) and use it
             from then on without LDRAWDIR. A library installed before is replaced only once the new
-            one is unpacked and checked. Zips whose members are links or would land outside the
-            folder are refused.
+            one is unpacked and checked, and only when it holds nothing but the files an install
+            wrote, unchanged: bow3d never deletes a file of yours (a folder that holds any is named
+            and refused). Zips whose members are links or would land outside the folder are
+            refused; a download that has not finished within an hour is given up on.
   status    which library is in use, why, where, and how many parts it has
 
 examples:

@@ -10,18 +10,26 @@ Layer: ldraw. `install_library(source, target)`:
      absolute, climb out with `..`, or name a drive are refused, and so are links and anything
      but files and folders; a member may hold at most MAX_MEMBER_BYTES and all of them
      MAX_UNPACKED_BYTES, counted on the bytes really written (a header that lies is caught);
-  4. the unpacked folder is checked as a library (LDConfig.ldr, parts/) and renamed into place,
-     replacing an older install only then; the place is recorded (bow3d.ldraw.userlib).
+  4. the unpacked folder is checked as a library (LDConfig.ldr, parts/), the files written are
+     listed with their sha256 in INSTALLED_LIST, and the folder is renamed into place; the place is
+     recorded (bow3d.ldraw.userlib).
+A download has an overall deadline (MAX_DOWNLOAD_SECONDS) besides the socket's timeout: a server
+that drips bytes is given up on. No file bow3d did not write is ever deleted or replaced: a
+folder given with --to must be new, empty, or a library this install wrote whose every file is
+still as written (its INSTALLED_LIST); anything else there is named and the install refused.
 Any failure raises `InstallError` (exit code 2) naming the source and what was wrong; nothing
 half-unpacked is left behind and a library installed before stays as it was.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import shutil
 import stat
 import tempfile
+import time
 import urllib.error
 import urllib.request
 import zipfile
@@ -39,6 +47,10 @@ MAX_DOWNLOAD_BYTES = 1 << 30  # complete.zip is about 100 MB
 MAX_MEMBERS = 400_000  # the complete library holds about 25,000 files
 MAX_MEMBER_BYTES = 64 * 1024 * 1024  # = bow3d.ldraw.budget.MAX_FILE_BYTES: nothing larger could be read
 MAX_UNPACKED_BYTES = 4 << 30
+MAX_DOWNLOAD_SECONDS = 3600.0  # the whole download: an hour at 30 kB/s for complete.zip
+SOCKET_TIMEOUT_SECONDS = 60.0  # one read of the socket
+INSTALLED_LIST = ".bow3d-installed.json"  # the files an install wrote, with their sha256
+_LIST_FORMAT = "bow3d-installed-library"
 _CHUNK = 1 << 20
 
 Progress = Callable[[int, int | None], None]  # (bytes so far, total or None)
@@ -74,6 +86,7 @@ def install_library(source: str | None = None, target: Path | None = None, progr
                 check_library_folder(unpacked, f"unpacked from {source}")
             except LibraryError as error:
                 raise InstallError(str(error)) from None
+            _write_installed_list(unpacked, source)
             _swap_in(unpacked, target, work_dir)
         record_installed(target)
     except OSError as error:
@@ -98,8 +111,9 @@ def _local(source: str) -> Path:
 def _fetch(url: str, work: Path, progress: Progress | None, opener: Callable) -> Path:
     """Stream `url` into a file in `work`, at most MAX_DOWNLOAD_BYTES."""
     out = work / "download.zip"
+    deadline = time.monotonic() + MAX_DOWNLOAD_SECONDS
     try:
-        with opener(url, timeout=60) as response, open(out, "xb") as handle:
+        with opener(url, timeout=SOCKET_TIMEOUT_SECONDS) as response, open(out, "xb") as handle:
             length = response.headers.get("Content-Length")
             total = int(length) if length and length.isdigit() else None
             if total is not None and total > MAX_DOWNLOAD_BYTES:
@@ -107,7 +121,12 @@ def _fetch(url: str, work: Path, progress: Progress | None, opener: Callable) ->
                                      "({MAX_DOWNLOAD_BYTES:,}); check the URL")
                                    .format(url=url, total=total, MAX_DOWNLOAD_BYTES=MAX_DOWNLOAD_BYTES))
             done = 0
-            while chunk := response.read(_CHUNK):
+            read = getattr(response, "read1", response.read)  # what has come, not a whole chunk: the deadline is checked
+            while chunk := read(_CHUNK):
+                if time.monotonic() > deadline:
+                    raise InstallError(_("{url}: the download did not finish within {seconds:,.0f} seconds "
+                                         "({done:,} bytes came); try later, or download the zip yourself and "
+                                         "use --from FILE.zip").format(url=url, seconds=MAX_DOWNLOAD_SECONDS, done=done))
                 done += len(chunk)
                 if done > MAX_DOWNLOAD_BYTES:
                     raise InstallError(_("{url}: sends more than {MAX_DOWNLOAD_BYTES:,} bytes; check "
@@ -203,15 +222,12 @@ def _extract(zf: zipfile.ZipFile, member: zipfile.ZipInfo, path: Path, root: Pat
 
 
 def _swap_in(unpacked: Path, target: Path, work: Path) -> None:
-    """Rename the unpacked library into place; an older one is moved aside first and removed after."""
+    """Rename the unpacked library into place. An older library this install wrote (its every file as
+    written) is moved aside first and removed after; a folder holding anything else is refused."""
     old = None
     if target.exists():
         if any(target.iterdir()):
-            try:
-                check_library_folder(target, "--to")
-            except LibraryError:
-                raise InstallError(_("{target}: exists and holds something else than an LDraw library; "
-                                     "choose an empty or new folder with --to").format(target=target)) from None
+            _check_replaceable(target)
             old = work / "previous"
             os.replace(target, old)
         else:
@@ -219,6 +235,75 @@ def _swap_in(unpacked: Path, target: Path, work: Path) -> None:
     os.replace(unpacked, target)
     if old is not None:
         shutil.rmtree(old, ignore_errors=True)
+
+
+def _file_sha256(path: Path) -> str:
+    with open(path, "rb") as handle:
+        return hashlib.file_digest(handle, "sha256").hexdigest()
+
+
+def _write_installed_list(root: Path, source: str) -> None:
+    """INSTALLED_LIST in `root`: every file unpacked there (relative, '/' slashes) and its sha256."""
+    files = {}
+    for folder, _dirs, names in os.walk(root):
+        for name in names:
+            path = Path(folder, name)
+            files[path.relative_to(root).as_posix()] = _file_sha256(path)
+    record = {"format": _LIST_FORMAT, "version": 1, "source": source, "files": dict(sorted(files.items()))}
+    (root / INSTALLED_LIST).write_text(json.dumps(record, indent=0) + "\n", encoding="utf-8")
+
+
+def _installed_files(target: Path) -> dict[str, str] | None:
+    """The files an earlier install wrote into `target` (path -> sha256), None when it kept no list."""
+    try:
+        record = json.loads((target / INSTALLED_LIST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    files = record.get("files") if isinstance(record, dict) and record.get("format") == _LIST_FORMAT else None
+    if not isinstance(files, dict) or not all(isinstance(v, str) for v in files.values()):
+        return None
+    return files
+
+
+def foreign_files(target: Path) -> list[str]:
+    """The entries of `target` an install did not write, or changed since (relative paths, sorted); every
+    file when no install list is there. Empty: the folder may be replaced, nothing of the user's is lost."""
+    written = _installed_files(target) or {}
+    found = []
+    for folder, dirs, names in os.walk(target):
+        for name in names + [d for d in dirs if Path(folder, d).is_symlink()]:
+            path = Path(folder, name)
+            relative = path.relative_to(target).as_posix()
+            if relative == INSTALLED_LIST and written:
+                continue
+            try:
+                same = not path.is_symlink() and path.is_file() and written.get(relative) == _file_sha256(path)
+            except OSError:
+                same = False
+            if not same:
+                found.append(relative)
+    return sorted(found)
+
+
+def _check_replaceable(target: Path) -> None:
+    """InstallError unless `target` holds only a library an install wrote, every file as written."""
+    try:
+        check_library_folder(target, "--to")
+    except LibraryError:
+        raise InstallError(_("{target}: exists and holds something else than an LDraw library; "
+                             "choose an empty or new folder with --to").format(target=target)) from None
+    foreign = foreign_files(target)
+    if not foreign:
+        return
+    named = ", ".join(foreign[:5]) + (_(" and {count:,} more").format(count=len(foreign) - 5) if len(foreign) > 5 else "")
+    if _installed_files(target) is None:
+        raise InstallError(_("{target}: holds an LDraw library that bow3d library install did not write (or "
+                             "one written before it listed its files), which it will not replace: its files "
+                             "may be yours. Choose a new or empty folder with --to, or move that folder away "
+                             "yourself").format(target=target))
+    raise InstallError(_("{target}: holds files bow3d library install did not write, or changed since: {named}; "
+                         "nothing was replaced. Move them out of the folder, or choose a new or empty folder "
+                         "with --to").format(target=target, named=named))
 
 
 def count_parts(root: Path) -> int:

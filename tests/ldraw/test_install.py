@@ -8,6 +8,7 @@ import http.server
 import io
 import stat
 import threading
+import time
 import zipfile
 from pathlib import Path
 
@@ -209,3 +210,81 @@ def test_a_folder_that_cannot_be_written_is_one_line(data_dir, tmp_path, capsys)
     if code == 0:  # root writes anywhere: nothing to test here
         pytest.skip("this user can write into a read-only folder")
     assert code == 2 and "cannot be written" in err and "Traceback" not in err
+
+
+# --- issue 32: no user file lost; a download that drips is given up on ----------------------------------
+
+def _user_library(folder: Path) -> dict[Path, bytes]:
+    """A library folder the user made by hand, with files of their own; returns those files' bytes."""
+    (folder / "parts").mkdir(parents=True)
+    files = {folder / "LDConfig.ldr": LDCONFIG.encode(), folder / "parts" / "mine.dat": b"0 my own part\n",
+             folder / "notes.txt": b"my notes\n"}
+    for path, data in files.items():
+        path.write_bytes(data)
+    return files
+
+
+def test_to_a_library_folder_of_the_user_s_leaves_every_file_byte_for_byte(data_dir, tmp_path, capsys):
+    mine = tmp_path / "my-ldraw"
+    files = _user_library(mine)
+    assert main(["library", "install", "--from", str(library_zip(tmp_path / "l.zip")), "--to", str(mine)]) == 2
+    err = capsys.readouterr().err
+    assert "did not write" in err and str(mine) in err and "Traceback" not in err
+    assert {path: path.read_bytes() for path in files} == files
+    assert sorted(p.name for p in mine.rglob("*")) == ["LDConfig.ldr", "mine.dat", "notes.txt", "parts"]
+
+
+@pytest.mark.parametrize("change", ["a file of the user's", "an installed file edited"])
+def test_a_library_it_installed_is_replaced_only_while_it_holds_nothing_else(data_dir, tmp_path, capsys, change):
+    target = tmp_path / "lib"
+    install_library(str(library_zip(tmp_path / "l.zip")), target)
+    if change == "a file of the user's":
+        touched, data = target / "parts" / "mine.dat", b"0 my own part\n"
+    else:
+        touched, data = target / "parts" / "box.dat", b"0 my better box\n"
+    touched.write_bytes(data)
+    assert main(["library", "install", "--from", str(tmp_path / "l.zip"), "--to", str(target)]) == 2
+    err = capsys.readouterr().err
+    assert "parts/" + touched.name in err and "nothing was replaced" in err
+    assert touched.read_bytes() == data
+    touched.unlink()
+    if change == "an installed file edited":
+        touched.write_text(PARTS["parts/box.dat"])   # as written again: replaceable
+    assert main(["library", "install", "--from", str(tmp_path / "l.zip"), "--to", str(target)]) == 0
+
+
+class _DrippingHandler(http.server.BaseHTTPRequestHandler):
+    """Announces a megabyte, then sends one byte every 20 ms, for at most 4 seconds (the test stays bounded)."""
+
+    def do_GET(self) -> None:
+        self.send_response(200)
+        self.send_header("Content-Length", str(1 << 20))
+        self.end_headers()
+        stop = time.monotonic() + 4.0
+        try:
+            while time.monotonic() < stop:
+                self.wfile.write(b"P")
+                self.wfile.flush()
+                time.sleep(0.02)
+        except OSError:   # the client gave up
+            pass
+
+    def log_message(self, *args) -> None:
+        pass
+
+
+def test_a_server_that_drips_bytes_meets_the_overall_deadline(data_dir, monkeypatch, capsys):
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _DrippingHandler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    monkeypatch.setattr(installing, "MAX_DOWNLOAD_SECONDS", 1.0, raising=False)
+    try:
+        started = time.monotonic()
+        code = main(["library", "install", "--from", f"http://127.0.0.1:{httpd.server_address[1]}/complete.zip"])
+        took = time.monotonic() - started
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+    err = capsys.readouterr().err
+    assert code == 2 and "did not finish within 1 seconds" in err and "Traceback" not in err
+    assert took < 3.0 and "download" in err   # given up on in time, with the progress bar shown meanwhile
+    assert not (data_dir / "ldraw").exists() and not list(data_dir.glob(".bow3d-install-*"))
