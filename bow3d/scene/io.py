@@ -34,6 +34,7 @@ from bow3d.textformats import load_yaml_document
 UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
 
 _FORMAT_RE = re.compile(rf"^{re.escape(FORMAT_NAME)}/(\d+)$")
+_MAX_VERSION_DIGITS = 6
 
 
 def _read_format(data: Any, source: str, lines: LineMap) -> dict[str, Any]:
@@ -56,7 +57,13 @@ def _read_format(data: Any, source: str, lines: LineMap) -> dict[str, Any]:
         raise SceneError(_("{source}:{value}: format: unknown format {value2!r}; this is not a bow3d "
                            "scene file (expected 'format: {FORMAT}')")
                          .format(source=source, value=lines.line(('format',)), value2=found[:60], FORMAT=FORMAT))
-    version = int(match.group(1))
+    digits = match.group(1)
+    if len(digits) > _MAX_VERSION_DIGITS:  # no bow3d wrote it, and int() of 5,000 digits is refused
+        raise SceneError(_("{source}:{value}: format: version {digits}... ({count:,} digits) is no version "
+                           "of a bow3d scene; write 'format: {FORMAT}'")
+                         .format(source=source, value=lines.line(('format',)), digits=digits[:12],
+                                 count=len(digits), FORMAT=FORMAT))
+    version = int(digits)
     if version > FORMAT_VERSION:
         raise SceneError(_("{source}:{value}: format: {found} was written by a newer bow3d (this one "
                            "reads up to {FORMAT}); upgrade bow3d to open it")

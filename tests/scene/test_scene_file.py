@@ -234,6 +234,20 @@ def test_newer_format_is_refused_plainly_and_unknown_formats_named(tmp_path):
         load_scene(tmp_path / "none.yaml")
 
 
+@pytest.mark.parametrize("command", [["scene", "check"], ["los"]])
+def test_a_format_version_of_5000_digits_is_refused_plainly(scene_dir, capsys, command):
+    """Issue 32: int() refuses 5,000 digits: an internal error (exit 1) in scene check and los."""
+    bad = scene_dir / "long.yaml"
+    bad.write_text(VILLAGE.replace("bow3d-scene/1", "bow3d-scene/" + "1" * 5000))
+    with pytest.raises(SceneError, match=r"long.yaml:\d+: format: version 111111111111\.\.\. \(5,000 digits\) is no "
+                                         r"version of a bow3d scene; write 'format: bow3d-scene/1'"):
+        load_scene(bad)
+    args = [str(bad), "blue-1"] if command == ["los"] else [str(bad)]
+    assert main([*command, *args]) == 2
+    err = capsys.readouterr().err
+    assert "5,000 digits" in err and "internal error" not in err and len(err) < 400
+
+
 def test_older_formats_go_through_the_upgrade_steps(monkeypatch):
     """The upgrade hook: a /0 document (hypothetical, 'title' instead of 'name') is upgraded step by step."""
     def step(data):
