@@ -5,11 +5,14 @@ Layer: scene. Every error is a `SceneError` whose message reads
 "village.yaml:41: units[3].sheet: unknown sheet 'archr' (known: rifleman, medic); use one of them
 or add the sheet under sheets:". The format string is read before full validation: a file
 written by a newer bow3d is refused plainly, an older one would be upgraded step by step
-through `UPGRADES`.
+through `UPGRADES`. Every number of the file is checked before the models read it, and again as
+they read it ("1e-300" is text to YAML, a float to the ruleset): a non-finite one (.inf, .nan) or
+one no battlefield measures (ABSURD_NUMBER, SMALLEST_LENGTH) is refused with its field.
 """
 
 from __future__ import annotations
 
+import math
 import os
 import re
 from collections.abc import Callable
@@ -35,6 +38,12 @@ UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
 
 _FORMAT_RE = re.compile(rf"^{re.escape(FORMAT_NAME)}/(\d+)$")
 _MAX_VERSION_DIGITS = 6
+# No number of a scene (studs, LDU, degrees, shares, dice, points) is larger than this in size, and no
+# length (a field named in a unit of length) is smaller but 0: 1e300 LDU a door or 1e-300 studs a range
+# band is a slip, never a battlefield. Positions and facings may be as small as arithmetic makes them.
+ABSURD_NUMBER = 1e9
+SMALLEST_LENGTH = 1e-6
+_LENGTH_UNITS = ("_studs", "_ldu", "_cm", "_inches")
 
 
 def _read_format(data: Any, source: str, lines: LineMap) -> dict[str, Any]:
@@ -78,6 +87,28 @@ def _read_format(data: Any, source: str, lines: LineMap) -> dict[str, Any]:
         version += 1
         data["format"] = f"{FORMAT_NAME}/{version}"
     return data
+
+
+def check_numbers(data: Any, path: tuple[str | int, ...] = ()) -> list[SceneIssue]:
+    """Every number of the document (a plain tree) that is not finite, larger than ABSURD_NUMBER in size, or a
+    length (its field named in a unit of length: range_band_studs, height_ldu) nearer 0 than SMALLEST_LENGTH."""
+    if isinstance(data, dict):
+        return [issue for key, value in data.items() for issue in check_numbers(value, (*path, str(key)))]
+    if isinstance(data, (list, tuple)):
+        return [issue for index, value in enumerate(data) for issue in check_numbers(value, (*path, index))]
+    if isinstance(data, bool) or not isinstance(data, (int, float)):
+        return []
+    if isinstance(data, float) and not math.isfinite(data):
+        return [SceneIssue(path, _("not a finite number (found {value})").format(value=data),
+                           _("write a plain number, e.g. 120"))]
+    is_length = bool(path) and str(path[-1]).endswith(_LENGTH_UNITS)
+    if abs(data) > ABSURD_NUMBER or (is_length and 0 < abs(data) < SMALLEST_LENGTH):
+        shown = f"{data:.3g}" if isinstance(data, float) else (str(data)[:12] + "...")
+        return [SceneIssue(path, _("{value} is beyond what a battlefield measures (at most {high:g} in size; a "
+                                   "length 0 or at least {low:g})").format(value=shown, low=SMALLEST_LENGTH,
+                                                                             high=ABSURD_NUMBER),
+                           _("write the number in studs, LDU, degrees or a share, as the field says"))]
+    return []
 
 
 _FIXES = {
@@ -162,6 +193,7 @@ def parse_scene(text: str, source: str = "<scene>", schema: SceneSchema | None =
     lines = LineMap(text, document.root)
     data = document.data
     data = _read_format(data, source, lines)
+    raise_issues(check_numbers(data), source, lines)
     model: type[Scene] | SceneIssue = Scene if schema is None else schema.model_for(data)
     if isinstance(model, SceneIssue):
         raise_issues([model], source, lines)
@@ -171,6 +203,7 @@ def parse_scene(text: str, source: str = "<scene>", schema: SceneSchema | None =
     except ValidationError as error:
         raise_issues(_issues_from_validation(error, data), source, lines)
         raise  # pragma: no cover - raise_issues always raises for a non-empty list
+    raise_issues(check_numbers(scene.model_dump()), source, lines)  # numbers written as text ("1e-300") too
     raise_issues(check_references(scene, schema.check if schema is not None else None), source, lines)
     return scene
 

@@ -119,6 +119,13 @@ MISTAKES = [
      "its own id", "id: blue-1\n    cell"),
     ("a number below its bound", "move: 5", "move: -5", "sheets.rifleman.move", "greater than or equal to 0 (found -5)",
      "give 0 or more", "move: -5"),
+    # issue 32: accepted before, and a range band of 1e-300 studs cuts a line of fire into 1e301 bands
+    ("a door of infinite height", "open: false", "open: false\n    height_ldu: .inf", "doors[0].height_ldu",
+     "not a finite number (found inf)", "write a plain number", "height_ldu: .inf"),
+    ("a range band of no length", "range_band_studs: 15", "range_band_studs: 1e-300", "ruleset.range_band_studs",
+     "1e-300 is beyond what a battlefield measures", "studs, LDU, degrees", "range_band_studs: 1e-300"),
+    ("a door of 1e300 LDU", "open: false", "open: false\n    height_ldu: 1.0e+300", "doors[0].height_ldu",
+     "1e+300 is beyond what a battlefield measures", "studs, LDU, degrees", "height_ldu: 1.0e+300"),
 ]
 
 
