@@ -12,10 +12,10 @@ CODE = """
 import json, time
 from pathlib import Path
 from bow3d.ldraw import Library, load_model
-from bow3d.view.batches import Batch, placed_triangles, _group
-from bow3d.view.offscreen import OffscreenRenderer, pose_for_view
-from bow3d.view.scene_graph import attach_batches, batch_node
-from bow3d.view.still import attach_model
+from bow3d.view.graph.batches import Batch, placed_triangles, _group
+from bow3d.view.output.offscreen import OffscreenRenderer, pose_for_view
+from bow3d.view.graph.scene_graph import attach_batches, batch_node
+from bow3d.view.output.still import attach_model
 model = load_model({path!r}, Library([Path({lib!r})]))
 renderer = OffscreenRenderer(1280, 720)
 t0 = time.perf_counter()
@@ -74,7 +74,7 @@ VIEWER = """
 import json, os, time
 from pathlib import Path
 from bow3d.ldraw import Library, load_model
-from bow3d.view.viewer import Viewer, open_base
+from bow3d.view.apps.viewer import Viewer, open_base
 model = load_model({path!r}, Library([Path({lib!r})]))
 base = open_base(offscreen=True, size=(1280, 720))
 viewer = Viewer(base, model)
@@ -104,8 +104,8 @@ LOOKS = """
 import json, os, time
 from pathlib import Path
 from bow3d.ldraw import Library, load_model
-from bow3d.view.offscreen import OffscreenRenderer, pose_for_view
-from bow3d.view.still import attach_model
+from bow3d.view.output.offscreen import OffscreenRenderer, pose_for_view
+from bow3d.view.output.still import attach_model
 lib = Library([Path({lib!r})])
 out = {{}}
 

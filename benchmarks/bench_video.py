@@ -20,7 +20,7 @@ import json, os, resource, tempfile, time
 from pathlib import Path
 import imageio_ffmpeg
 import numpy as np
-from bow3d.view.video import FilmRenderer, load_timeline, write_film
+from bow3d.view.film.video import FilmRenderer, load_timeline, write_film
 replay, stale = {replay!r}, ""
 if replay:
     try:
@@ -52,7 +52,7 @@ def cpu_s():
     return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 cpu0, load0 = cpu_s(), os.getloadavg()[0]
 if {peer!r}:
-    from bow3d.view.video import studs_within
+    from bow3d.view.film.video import studs_within
     studs_within(renderer.nodes.battlefield, 1600.0)
     writer = imageio_ffmpeg.write_frames(out, (1280, 720), fps=30, macro_block_size=1)
     writer.send(None)
@@ -116,7 +116,7 @@ def run(seconds: float = SECONDS) -> str:
         f"Shot planning (issue 18), same run: {ours['fps']:.1f} frames/s planned against {framed['fps']:.1f} with the "
         f"director's own framing, {ours['cpu_ms']:.0f} against {framed['cpu_ms']:.0f} CPU ms per frame (the CPU "
         "time is the steadier figure on a shared machine). The candidate cameras are scored with the world's rays "
-        "when each shot is first drawn (bow3d.view.shot_check.ShotPlanner); the cameras differ, the work per frame "
+        "when each shot is first drawn (bow3d.view.film.shot_check.ShotPlanner); the cameras differ, the work per frame "
         "is otherwise the same.",
         "",
         f"Film set built in {ours['build']:.1f} s (battlefield, {ours['full']} beats directed).",

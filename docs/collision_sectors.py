@@ -66,7 +66,7 @@ def fill_polygon(image: np.ndarray, corners_px: np.ndarray, colour) -> None:
 
 
 def draw(out: Path) -> Path:
-    from bow3d.view.los_picture import draw_segments, stamp_discs, write_png
+    from bow3d.view.output.los_picture import draw_segments, stamp_discs, write_png
 
     w, h = SIZE
     ys, xs = np.mgrid[0:h, 0:w]
@@ -106,8 +106,8 @@ def _words(image: np.ndarray) -> np.ndarray:
     try:
         from panda3d.core import TextNode
 
-        from bow3d.view.offscreen import OffscreenRenderer, RenderUnavailable
-        from bow3d.view.titles import overlay_layer
+        from bow3d.view.film.title_overlay import overlay_layer
+        from bow3d.view.output.offscreen import OffscreenRenderer, RenderUnavailable
     except ImportError:
         return image
     w, h = SIZE

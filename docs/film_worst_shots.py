@@ -15,8 +15,8 @@ sys.path.insert(0, str(ROOT))
 
 
 def main(names: list[str]) -> None:
-    from bow3d.view.shot_check import check_film, worst_shot
-    from bow3d.view.video import MAX_FILM_SECONDS, FilmRenderer, load_timeline
+    from bow3d.view.film.shot_check import check_film, worst_shot
+    from bow3d.view.film.video import MAX_FILM_SECONDS, FilmRenderer, load_timeline
 
     replays = sorted((ROOT / "replays").glob("*.bowreplay"))
     for path in replays:

@@ -48,7 +48,7 @@ SUBJECTS = {
 
 def shoot(out_dir: Path, quality: str = "default", edges: bool = False, only: list[str] | None = None) -> None:
     from bow3d.ldraw import Library, load_model
-    from bow3d.view.still import render_still
+    from bow3d.view.output.still import render_still
 
     library = Library([Path(os.environ["LDRAWDIR"])])
     out_dir.mkdir(parents=True, exist_ok=True)

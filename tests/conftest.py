@@ -120,7 +120,7 @@ def gallery_copy(folder: Path, scene=lambda text: text, battlefield=lambda text:
 @pytest.fixture(scope="session")
 def renderer_available() -> None:
     """Render tests run only where Panda3D can open an offscreen buffer; elsewhere they skip."""
-    from bow3d.view.offscreen import OffscreenRenderer, RenderUnavailable
+    from bow3d.view.output.offscreen import OffscreenRenderer, RenderUnavailable
 
     try:
         OffscreenRenderer(64, 64).close()

@@ -23,6 +23,8 @@ from __future__ import annotations
 import ast
 import copy
 import functools
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -417,3 +419,59 @@ def test_a_planted_named_ruleset_import_is_refused(tmp_path) -> None:
     assert [p for p in found if p.startswith("bow3d/view/bad.py:2: imports bow3d.rulesets.chess")], found
     assert [p for p in found if p.startswith("bow3d/commands/bad.py:1: imports bow3d.rulesets.chess")], found
     assert not [p for p in found if "ok.py" in p], found
+
+
+# --- issue 30: the film's planning and the captions import no Panda3D ----------------------------------------
+# the modules that decide shots, timings, camera poses and caption words: they run (and are tested) without a
+# graphics stack; the Panda3D drawing of the same things lives beside them (film/stage.py, film/title_overlay.py,
+# throws/brick_roll_animation.py, output/offscreen.py). films.py starts the video renderer, which is Panda3D, only
+# by name (bow3d.view.film.video, lazily), never panda3d itself.
+PANDA_FREE = ("view/film/timeline.py", "view/film/director.py", "view/film/shots.py", "view/film/frames.py",
+              "view/film/titles.py", "view/film/shot_check.py", "view/film/films.py", "view/throws/captions.py",
+              "view/throws/brick_throw.py", "view/camera/pose.py")
+
+
+def panda_imports(root: Path = ROOT, files: tuple[str, ...] = PANDA_FREE) -> list[str]:
+    """'file:line: imports NAME' for every import of panda3d or direct in `files` (relative to `root`), at the top
+    or inside a function (imported_names walks the whole tree); a listed file that is missing is reported too."""
+    found = []
+    for name in files:
+        path = root / name
+        where = path.relative_to(root.parent)
+        if not path.is_file():
+            found.append(f"{where}: missing (a planning module moved? update PANDA_FREE)")
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        found += [f"{where}:{line}: imports {imported}: the film's planning and captions import no Panda3D"
+                  for line, imported in imported_names(tree, module_name(path, root), path.name == "__init__.py")
+                  if imported.split(".")[0] in PANDA]
+    return found
+
+
+def test_the_film_planning_imports_no_panda3d() -> None:
+    assert panda_imports() == []
+
+
+def test_importing_the_film_planning_loads_no_panda3d() -> None:
+    """What the modules import in turn counts too: importing every planning module leaves panda3d unloaded."""
+    modules = [module_name(ROOT / name, ROOT) for name in PANDA_FREE]
+    script = ("import sys\n" + "".join(f"import {m}\n" for m in modules) +
+              "print(sorted(m for m in sys.modules if m.split('.')[0] in ('panda3d', 'direct')))\n")
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT.parent, capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]", done.stdout
+
+
+def test_a_planted_panda3d_import_in_the_planning_is_refused(tmp_path) -> None:
+    root = _fake(tmp_path, CLEAN)
+    (root / "view" / "film").mkdir()
+    (root / "view" / "film" / "__init__.py").write_text("")
+    (root / "view" / "film" / "shots.py").write_text("import math\n\ndef frame(t):\n    from panda3d.core import NodePath\n"
+                                                     "    return NodePath('x')\n")
+    (root / "view" / "film" / "titles.py").write_text("from direct.gui.OnscreenText import OnscreenText\n")
+    (root / "view" / "film" / "frames.py").write_text("from bow3d.view.film import shots\n")
+    found = panda_imports(root, ("view/film/shots.py", "view/film/titles.py", "view/film/frames.py",
+                                 "view/film/gone.py"))
+    assert [p for p in found if p.startswith("bow3d/view/film/shots.py:4: imports panda3d.core")], found
+    assert [p for p in found if p.startswith("bow3d/view/film/titles.py:1: imports direct.gui")], found
+    assert [p for p in found if p.startswith("bow3d/view/film/gone.py: missing")], found
+    assert not [p for p in found if "frames.py" in p], found

@@ -81,7 +81,7 @@ def _outputs(args: argparse.Namespace) -> list[Path]:
 
 def _side_colours(scene) -> dict[str, tuple[int, int, int]]:
     try:
-        from bow3d.view.markers import ldraw_rgba
+        from bow3d.view.graph.markers import ldraw_rgba
     except ImportError:
         return {}
     return {side.id: ldraw_rgba(side.colour)[:3] for side in scene.sides if getattr(side, "colour", None)}
@@ -115,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
     words = report.as_dict()   # the report's sentences in the language spoken
     if args.report:
         from bow3d.paths import write_new
-        from bow3d.view.balance_chart import draw_balance_chart
+        from bow3d.view.output.balance_chart import draw_balance_chart
 
         md, js, png = outs[:3]
         draw_balance_chart(words, png, _side_colours(scene), force=args.force)

@@ -53,9 +53,9 @@ def run(args: argparse.Namespace) -> int:
     from bow3d.ldraw import Library
     from bow3d.paths import check_new, write_new
     from bow3d.rulesets import load_scene
-    from bow3d.view.los_picture import write_png
-    from bow3d.view.pdf_pages import format_pdf
-    from bow3d.view.unit_cards import card_origins, cards_of, draw_pages, page_size_mm
+    from bow3d.view.output.los_picture import write_png
+    from bow3d.view.output.pdf_pages import format_pdf
+    from bow3d.view.output.unit_cards import card_origins, cards_of, draw_pages, page_size_mm
 
     out = Path(args.output)
     if out.suffix.lower() not in (".pdf", ".png"):

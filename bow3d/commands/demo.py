@@ -107,8 +107,8 @@ def describe(scene, library: Library) -> list[str]:
 
 def render_picture(scene, library: Library, out: Path, size: tuple[int, int]) -> Path | None:
     """The battlefield with its units, seen across the battle line (both armies in the picture); None (with a note) where no graphics pipe exists."""
-    from bow3d.view.offscreen import RenderUnavailable
-    from bow3d.view.still import render_scene_still
+    from bow3d.view.output.offscreen import RenderUnavailable
+    from bow3d.view.output.still import render_scene_still
 
     target = free_path(out, "village", ".png")
     started = _step(_("rendering the battlefield with its units ({width}x{height})").format(width=size[0],
@@ -150,8 +150,8 @@ def play_short_game(scene, library: Library, out: Path, seed: int, max_rounds: i
 
 def film(replay: Path, out: Path, size: tuple[int, int], seconds: float) -> Path | None:
     """The replay filmed to an MP4 (C5); None (with a note) where no graphics pipe exists."""
-    from bow3d.view.offscreen import RenderUnavailable
-    from bow3d.view.video import render_replay_video
+    from bow3d.view.film.video import render_replay_video
+    from bow3d.view.output.offscreen import RenderUnavailable
 
     target = free_path(out, replay.stem, ".mp4")
     started = _step(_("filming the replay ({width}x{height}, at most {seconds} s of film)").format(

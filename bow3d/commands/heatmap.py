@@ -95,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
             raise UserInputError(_("--cover {cover}: no enemy unit on the battlefield").format(cover=args.cover))
         with progress_bar(cells * len(enemies), _("cell"), _("cover"), not args.no_progress) as bar:
             heat, counts = cover_map(world, args.cover, lambda f: ruleset.in_cover(f, scene.ruleset), bar.update)
-        from bow3d.view.heatmap_picture import cover_colours, cover_legend, draw_heatmap_picture
+        from bow3d.view.output.heatmap_picture import cover_colours, cover_legend, draw_heatmap_picture
 
         colours = cover_colours(counts.astype(float), len(enemies))
         colours[~np.isfinite(heat.visible_fraction)] = np.nan
@@ -114,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
 def visibility_picture(scene, world, viewer: str, out: Path, force: bool, progress=None) -> str:
     """Map what `viewer` sees and draw it to `out`; returns the one-line summary."""
     from bow3d.rulesets import ruleset_of
-    from bow3d.view.heatmap_picture import draw_heatmap_picture, visibility_colours, visibility_legend
+    from bow3d.view.output.heatmap_picture import draw_heatmap_picture, visibility_colours, visibility_legend
     from bow3d.world.heatmap import visibility_map
 
     ruleset = ruleset_of(scene)

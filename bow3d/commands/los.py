@@ -144,7 +144,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(as_json(report, verdict, text), indent=2) if args.json else text)
         if out is not None:
             from bow3d.commands.render import parse_size
-            from bow3d.view.los_picture import draw_los_picture
+            from bow3d.view.output.los_picture import draw_los_picture
 
             draw_los_picture(scene, world, report, out, parse_size(args.size), verdict=verdict, text=text,
                              force=args.force)

@@ -13,7 +13,7 @@ from bow3d.errors import UserInputError
 from bow3d.i18n import _
 from bow3d.ldraw import Library
 from bow3d.paths import free_path
-from bow3d.view.choices import QUALITIES
+from bow3d.view.camera.choices import QUALITIES
 
 NAME = "play"
 ORDER = 35
@@ -158,7 +158,7 @@ def run_script(ui, script: list[ScriptLine], source: str) -> None:
             for end in a:
                 ui.on_tape_end(_tape_end(ui, end, f"{source}:{step.line}"))
         elif step.command == "camera":
-            from bow3d.view.camera_options import parse_camera
+            from bow3d.view.camera.camera_options import parse_camera
 
             ui.viewer.look_from(parse_camera(a[0]))
             ui.aids.update()
@@ -247,9 +247,9 @@ def run(args: argparse.Namespace) -> int:
         library = Library.from_env(args.library) if args.library else resumed.library()
         records = [entry.record for entry in resumed.entries]
     size = parse_size(args.size)
-    from bow3d.view.offscreen import RenderUnavailable
-    from bow3d.view.play_ui import PlayUI
-    from bow3d.view.viewer import open_base
+    from bow3d.view.apps.play_ui import PlayUI
+    from bow3d.view.apps.viewer import open_base
+    from bow3d.view.output.offscreen import RenderUnavailable
 
     try:
         base = open_base(offscreen=script is not None, size=size, title=f"bow3d play - {source.name}")

@@ -10,7 +10,7 @@ from bow3d.i18n import _, decimal, integer, ngettext
 from bow3d.ldraw import Library, LoadBudget, load_model
 from bow3d.ldraw.budget import DEFAULT_MAX_INSTANCES
 from bow3d.paths import check_new
-from bow3d.view.choices import QUALITIES, VIEWS
+from bow3d.view.camera.choices import QUALITIES, VIEWS
 
 NAME = "render"
 ORDER = 20
@@ -63,7 +63,7 @@ def parse_size(text: str) -> tuple[int, int]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from bow3d.view.still import render_still  # panda3d is imported only when a picture is made
+    from bow3d.view.output.still import render_still  # panda3d is imported only when a picture is made
 
     size = parse_size(args.size)
     out = Path(args.output)
@@ -76,8 +76,8 @@ def run(args: argparse.Namespace) -> int:
     library = Library.from_env(args.library, budget=LoadBudget(max_instances=args.max_instances))
     if is_scene(source):
         from bow3d.rulesets import load_scene
-        from bow3d.view.camera_options import parse_camera
-        from bow3d.view.still import render_scene_still
+        from bow3d.view.camera.camera_options import parse_camera
+        from bow3d.view.output.still import render_scene_still
 
         camera = parse_camera(args.camera) if args.camera else None
         scene = load_scene(source)
@@ -95,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
         raise UserInputError(_("{source}: --los needs a scene file (.yaml) with units").format(source=source))
     pose = None
     if args.camera:
-        from bow3d.view.camera_options import camera_pose, parse_camera
+        from bow3d.view.camera.camera_options import camera_pose, parse_camera
 
         spec = parse_camera(args.camera)
         if spec.unit is not None:

@@ -66,7 +66,7 @@ examples:
 
 SUBCOMMANDS = ("show", "verify", "pack", "films")
 
-# --quality: sizes measured on the village film's first 20 s at 1280x720 (2.3, 6.1 and 10.8 MB) (x264 CRF/preset in bow3d.view.encoder)
+# --quality: sizes measured on the village film's first 20 s at 1280x720 (2.3, 6.1 and 10.8 MB) (x264 CRF/preset in bow3d.view.film.encoder)
 QUALITY_HELP = {"draft": "CRF 30, about 7 MB a minute at 1280x720, for a quick look",
                 "default": "CRF 23, about 18 MB a minute",
                 "high": "CRF 18 and 4x anti-aliasing (multisampling), about 32 MB a minute, slower to render"}
@@ -236,7 +236,7 @@ def watch(path: Path, args: argparse.Namespace) -> int:
     if args.clip or args.quality != "default":
         raise UserInputError(_("--clip and --quality go with --video OUT.mp4 or --gif OUT.gif"))
     try:
-        from bow3d.view.replay_viewer import open_replay_viewer
+        from bow3d.view.apps.replay_viewer import open_replay_viewer
     except ImportError as error:
         raise UserInputError(_("the replay viewer is not available in this bow3d ({error})").format(error=error)) from None
     open_replay_viewer(path)
@@ -258,8 +258,8 @@ def film(path: Path, args: argparse.Namespace) -> int:
     if video is not None and gif is not None and video.resolve() == gif.resolve():
         raise UserInputError(_("--video and --gif name the same file"))
     try:
-        from bow3d.view.encoder import GIF_FPS, GIF_WIDTH
-        from bow3d.view.video import parse_clip, render_replay_video
+        from bow3d.view.film.encoder import GIF_FPS, GIF_WIDTH
+        from bow3d.view.film.video import parse_clip, render_replay_video
     except ImportError as error:
         raise UserInputError(_("video export is not available in this bow3d ({error})").format(error=error)) from None
     clip = parse_clip(args.clip)
@@ -287,8 +287,8 @@ def film(path: Path, args: argparse.Namespace) -> int:
 def check_shots(path: Path, args: argparse.Namespace) -> int:
     """Print the film check of every shot and the worst one; exit 1 when a shot is below the bar."""
     from bow3d.commands.render import parse_size
-    from bow3d.view.shot_check import MIN_SCREEN, MIN_VISIBLE, worst_shot
-    from bow3d.view.video import check_replay_shots
+    from bow3d.view.film.shot_check import MIN_SCREEN, MIN_VISIBLE, worst_shot
+    from bow3d.view.film.video import check_replay_shots
 
     reports = check_replay_shots(path, parse_size(args.size or "1280x720"), scene=args.scene)
     for report in reports:

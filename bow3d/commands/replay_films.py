@@ -21,7 +21,7 @@ def films(folder: Path, args: argparse.Namespace) -> int:
     from bow3d.commands.render import parse_size
     from bow3d.commands.simulate import engine_workers
     from bow3d.paths import check_new, make_folder, write_new
-    from bow3d.view.films import FilmJob, replays_in
+    from bow3d.view.film.films import FilmJob, replays_in
 
     if not folder.is_dir():
         raise UserInputError(_("{folder}: 'bow3d replay films' takes a folder of replays").format(folder=folder))

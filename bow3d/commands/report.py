@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from bow3d.i18n import _, current, decimal, integer
-from bow3d.view.choices import QUALITIES
+from bow3d.view.camera.choices import QUALITIES
 from bow3d.view.report.three import THREE_VERSION
 
 NAME = "report"

@@ -158,8 +158,8 @@ def run(args: argparse.Namespace) -> int:
         if not path.is_file():
             raise UserInputError(_("{path}: no such set-up script").format(path=path))
         steps = parse_setup_script(path.read_text(encoding="utf-8"), str(path))
-    from bow3d.view.setup_ui import SetupUI
-    from bow3d.view.viewer import open_base
+    from bow3d.view.apps.setup_ui import SetupUI
+    from bow3d.view.apps.viewer import open_base
 
     base = open_base(offscreen=steps is not None, size=parse_size(args.size), title=f"bow3d setup - {out.name}")
     try:

@@ -10,7 +10,7 @@ from bow3d.commands.render import is_scene, parse_los, parse_size, unit_pair
 from bow3d.errors import UserInputError
 from bow3d.i18n import _
 from bow3d.ldraw import Library, Model, load_model
-from bow3d.view.choices import QUALITIES
+from bow3d.view.camera.choices import QUALITIES
 
 if TYPE_CHECKING:
     from bow3d.scene import Scene
@@ -87,9 +87,9 @@ def run(args: argparse.Namespace) -> int:
             raise UserInputError(_("{source}: --select, --los and --tape need a scene file (.yaml)")
                                  .format(source=source))
         subject, los, tape = load_model(source, library), None, None
-    from bow3d.view.camera_options import parse_camera
-    from bow3d.view.offscreen import MULTISAMPLES
-    from bow3d.view.viewer import Viewer, open_base
+    from bow3d.view.apps.viewer import Viewer, open_base
+    from bow3d.view.camera.camera_options import parse_camera
+    from bow3d.view.output.offscreen import MULTISAMPLES
 
     camera = parse_camera(args.camera) if args.camera else None
     base = open_base(offscreen=bool(args.screenshot), size=size, title=f"bow3d - {source.name}",

@@ -3,7 +3,7 @@
 Layer: ldraw (numpy only). Units: LDU, world frame. A top stud primitive's frame has its base centre
 at the origin and grows along its LDraw -Y (`Model.studs()`); the LDraw stud is a cylinder of radius
 STUD_RADIUS and height STUD_HEIGHT. The renderer draws low-poly studs where nothing covers them
-(bow3d.view.batches) and the world puts stand-in studs in its sight geometry (bow3d.world.studs).
+(bow3d.view.graph.batches) and the world puts stand-in studs in its sight geometry (bow3d.world.studs).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Layer: replay. Every batch goes through one executor (bow3d.batch: local processes or Ray) as a
 GameJob of the scene's path plus the variant's edits; see bow3d.replay.balance for the statistics
 and the candidates. The report is a plain mapping (JSON) and Markdown; the chart is drawn by
-bow3d.view.balance_chart.
+bow3d.view.output.balance_chart.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ Layer: replay. Chance is explicit (house style, after OpenSpiel): the rules ask 
 other players' decisions in the middle of a turn (`game.pending` is a DecisionRequest) go to that
 side's player. Every applied record is written to the replay at once, and a finished game gets
 its end record, so a replay re-simulates without an RNG. `play_game` (scripts, the demo,
-`simulate`) and the play UI (bow3d.view.play_ui) both go through a Session; nothing else loops
+`simulate`) and the play UI (bow3d.view.apps.play_ui) both go through a Session; nothing else loops
 over a game.
 
 Random streams, all derived from the one game seed: stream 0 throws (SeededDice), stream 1 + i

@@ -13,7 +13,7 @@ which tests snapshot and check every produced event against. The engine's own ki
   decided(side, decision, options, about, choice)      ... and the choice (record 'decide')
 
 Kinds a ruleset should use, with at least these fields, where its game has the thing: the film
-(bow3d.view.timeline) and the viewers read them whatever the ruleset (other kinds are shown as
+(bow3d.view.film.timeline) and the viewers read them whatever the ruleset (other kinds are shown as
 their narrator's line):
 
   round_started()                                   a new round (the event's round)

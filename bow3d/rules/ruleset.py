@@ -22,7 +22,7 @@ taking back; a `Ruleset` brings everything that is one game's:
   in_cover(fractions, params), cover_share(params)   the same judgement for heatmaps
   length_unit, range_rings(params, out_to_studs), range_band(distance_studs, params)
                                           the unit its book measures in (bow3d.units) and its range
-                                          bands, for the measuring tape (bow3d.view.table_aids)
+                                          bands, for the measuring tape (bow3d.view.table.table_aids)
   narrator(language)                      its words (a bow3d.rules.events.Narrator)
   event_schema                            its documented event kinds
   player(side, rng)                       its AI

@@ -11,8 +11,8 @@ import pytest
 
 from bow3d.cli import main
 from bow3d.commands.cards import page_paths
-from bow3d.view.pdf_pages import format_pdf
-from bow3d.view.unit_cards import (
+from bow3d.view.output.pdf_pages import format_pdf
+from bow3d.view.output.unit_cards import (
     CARD_MM,
     COLUMNS,
     PAPERS_MM,
@@ -113,7 +113,7 @@ def test_cards_written_as_pdf_and_png_never_overwritten(tmp_path, capsys, render
 
 
 def test_a_screen_page_is_1280x720_with_nine_cards_inside_it():
-    from bow3d.view.unit_cards import card_size_px, page_size_mm
+    from bow3d.view.output.unit_cards import card_size_px, page_size_mm
 
     assert page_size_px("screen") == (1280, 720)
     origins = card_origins("screen")

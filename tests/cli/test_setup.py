@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bow3d.scene.model import Scene
-from bow3d.view.setup_ui import is_in_zone, zones_of
+from bow3d.view.apps.setup_ui import is_in_zone, zones_of
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -170,8 +170,8 @@ def test_battlefield_loads_with_the_starter_library_alone(battlefield: Model) ->
 @pytest.mark.render
 @pytest.mark.slow
 def test_battlefield_renders_with_the_starter_library_alone(battlefield: Model, tmp_path: Path) -> None:
-    from bow3d.view.offscreen import RenderUnavailable
-    from bow3d.view.still import render_still
+    from bow3d.view.output.offscreen import RenderUnavailable
+    from bow3d.view.output.still import render_still
     try:
         stats = render_still(battlefield, tmp_path / "battlefield.png", size=(320, 180))
     except RenderUnavailable as error:

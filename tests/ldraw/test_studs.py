@@ -61,7 +61,7 @@ TILED_4854 = """0 4854 with its top tiled
 def test_4854_has_no_stud_above_its_tiles_at_default_quality(tmp_path, official):
     """4854 places stud2s (a sliced tube) scaled x6 and stud2a stretched x2: neither is a stud. Tiled over, nothing
     drawn at the default quality rises above the tiles (before: low-poly studs 12 LDU above them)."""
-    from bow3d.view.batches import build_batches  # numpy only: no window
+    from bow3d.view.graph.batches import build_batches  # numpy only: no window
 
     model = load_model(write(tmp_path / "tiled.ldr", TILED_4854), official, cache=False)
     studs, owners = model.studs()

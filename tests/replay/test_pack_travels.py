@@ -65,7 +65,7 @@ def test_the_pack_alone_exports_its_battle_as_gltf_with_no_ldrawdir(travelling):
 @pytest.mark.render
 def test_the_pack_alone_films_with_no_ldrawdir(travelling, renderer_available, monkeypatch):
     """A short, small film (as the video tests make them): the pack's scene and parts are what it is shot on."""
-    from bow3d.view.video import render_replay_video
+    from bow3d.view.film.video import render_replay_video
 
     empty, away, _ = travelling
     for key, value in away.items():

@@ -13,7 +13,7 @@ from bow3d.cli import main
 
 def graphics_pipe() -> bool:
     """Whether Panda3D can open an offscreen buffer here (render steps are skipped with a note otherwise)."""
-    from bow3d.view.offscreen import OffscreenRenderer, RenderUnavailable
+    from bow3d.view.output.offscreen import OffscreenRenderer, RenderUnavailable
 
     try:
         OffscreenRenderer(64, 64).close()

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bow3d.view.offscreen import MULTISAMPLES
-from bow3d.view.video import film_multisamples
+from bow3d.view.film.video import film_multisamples
+from bow3d.view.output.offscreen import MULTISAMPLES
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -21,7 +21,7 @@ def test_films_are_multisampled_at_high_quality_only():
 
 
 PROBE = """
-from bow3d.view.viewer import open_base
+from bow3d.view.apps.viewer import open_base
 base = open_base(offscreen=True, size=(64, 36), multisamples={ms})
 print(base.win.get_fb_properties().get_multisamples(), base.render.get_antialias())
 """
@@ -47,8 +47,8 @@ def test_stills_and_films_blend_edges_when_multisampled(tmp_path, library, rende
     import numpy as np
 
     from bow3d.ldraw import load_model
-    from bow3d.view.offscreen import OffscreenRenderer, pose_for_view
-    from bow3d.view.still import attach_model
+    from bow3d.view.output.offscreen import OffscreenRenderer, pose_for_view
+    from bow3d.view.output.still import attach_model
     from tests.conftest import write
 
     model = load_model(write(tmp_path / "m.ldr", "1 4 0 0 0 1 0 0 0 1 0 0 0 1 box.dat\n"), library, cache=False)

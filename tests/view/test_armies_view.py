@@ -12,9 +12,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bow3d.view.armies_view import ELEVATION_DEG, armies_direction, side_positions
-from bow3d.view.choices import VIEWS
-from bow3d.view.offscreen import pose_for_view
+from bow3d.view.camera.armies_view import ELEVATION_DEG, armies_direction, side_positions
+from bow3d.view.camera.choices import VIEWS
+from bow3d.view.output.offscreen import pose_for_view
 
 ROOT = Path(__file__).resolve().parents[2]
 BUNDLED = ("village", "war-of-bros", "western-town")
@@ -63,8 +63,8 @@ import json, sys
 sys.path.insert(0, {root!r})
 from bow3d.ldraw import Library
 from bow3d.rulesets import load_scene
-from bow3d.view.picking import project
-from bow3d.view.viewer import Viewer, open_base
+from bow3d.view.camera.picking import project
+from bow3d.view.apps.viewer import Viewer, open_base
 
 scene = load_scene({scene!r})
 base = open_base(offscreen=True, size=(1280, 720))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from bow3d.ldraw import load_model
-from bow3d.view.batches import build_batches, covered_studs, part_template
+from bow3d.view.graph.batches import build_batches, covered_studs, part_template
 from tests.conftest import write
 
 
@@ -53,7 +53,7 @@ def test_far_level_simplifies_but_keeps_the_size(official):
 def test_far_level_keeps_the_outline_where_parts_meet():
     # A bumpy 100 x 100 LDU sheet of 800 triangles: clustering melts its inside, but every vertex on a face of its
     # box (its rim, where a neighbouring part would meet it) stays where it is, so no crack opens between parts.
-    from bow3d.view.batches import FAR_CELL_LDU, _cluster
+    from bow3d.view.graph.batches import FAR_CELL_LDU, _cluster
 
     n = 21
     x, z = np.meshgrid(np.linspace(0, 100, n), np.linspace(0, 100, n))

@@ -7,9 +7,10 @@ import numpy as np
 import pytest
 
 from bow3d.ldraw import load_model
-from bow3d.view.batches import conditional_lines
-from bow3d.view.offscreen import CameraPose, OffscreenRenderer
-from bow3d.view.still import attach_model
+from bow3d.view.camera.pose import CameraPose
+from bow3d.view.graph.batches import conditional_lines
+from bow3d.view.output.offscreen import OffscreenRenderer
+from bow3d.view.output.still import attach_model
 from tests.conftest import write
 
 # A vertical line (LDraw Y 0..-20: world z 0..20) at the origin, seen from the front (world -Y).

@@ -1,4 +1,4 @@
-"""Level of detail by size on screen (bow3d.view.detail): a still close enough to see studs draws
+"""Level of detail by size on screen (bow3d.view.graph.detail): a still close enough to see studs draws
 them (the near level), a far one does not; the switch follows the picture's size and the lens."""
 
 from __future__ import annotations
@@ -7,10 +7,11 @@ import numpy as np
 import pytest
 
 from bow3d.ldraw import load_model
-from bow3d.view.batches import CHUNK_LDU, NEAR_LDU
-from bow3d.view.detail import STUD_PIXELS_NEAR, near_distance_ldu
-from bow3d.view.offscreen import CameraPose, OffscreenRenderer
-from bow3d.view.still import attach_model
+from bow3d.view.camera.pose import CameraPose
+from bow3d.view.graph.batches import CHUNK_LDU, NEAR_LDU
+from bow3d.view.graph.detail import STUD_PIXELS_NEAR, near_distance_ldu
+from bow3d.view.output.offscreen import OffscreenRenderer
+from bow3d.view.output.still import attach_model
 from tests.conftest import write
 
 

@@ -11,9 +11,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from bow3d.errors import ReplayError
-from bow3d.view.brick_throw import brick_poses, landing
-from bow3d.view.director import HARD_MIN_SHOT_S, direct
-from bow3d.view.timeline import (
+from bow3d.view.film.director import HARD_MIN_SHOT_S, direct
+from bow3d.view.film.timeline import (
     Attacked,
     BrickRollShown,
     Died,
@@ -29,6 +28,7 @@ from bow3d.view.timeline import (
     VehicleMoved,
     timeline_from_replay,
 )
+from bow3d.view.throws.brick_throw import brick_poses, landing
 
 BOUNDS = np.array([[0.0, 0.0, -8.0], [960.0, 640.0, 120.0]])
 START = {"blue-1": Pose((5.5, 5.5), 0.0), "red-1": Pose((30.5, 20.5), 180.0), "jeep": Pose((10.0, 25.0), 0.0)}

@@ -97,7 +97,7 @@ import json, sys
 sys.path.insert(0, {root!r})
 from bow3d.ldraw import Library
 from bow3d.rulesets import load_scene
-from bow3d.view.viewer import Viewer, open_base
+from bow3d.view.apps.viewer import Viewer, open_base
 
 scene = load_scene({scene!r})
 base = open_base(offscreen=True, size=(640, 360))

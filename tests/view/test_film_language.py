@@ -22,7 +22,7 @@ SIZE = (320, 180)
 
 @pytest.fixture(scope="module")
 def timelines():
-    from bow3d.view.video import load_timeline
+    from bow3d.view.film.video import load_timeline
 
     scene, english, _opened = load_timeline(REPLAY, language="en")
     _scene, french, _opened = load_timeline(REPLAY, language="fr")
@@ -40,7 +40,7 @@ def _without_words(spec):
 def _film(scene, timeline, language: str, times: np.ndarray, pictures: tuple[float, ...]):
     """(specs at `times`, frames at `pictures`) of one film, rendered in `language`; one renderer at a
     time (Panda3D's offscreen buffers are not meant to be open side by side)."""
-    from bow3d.view.video import FilmRenderer
+    from bow3d.view.film.video import FilmRenderer
 
     film = FilmRenderer(scene, timeline, SIZE, None, max_seconds=60.0)
     try:

@@ -18,7 +18,7 @@ VILLAGE = ROOT / "replays" / "village-seed1.bowreplay"
 @pytest.mark.parametrize("text, start, end", [("10:25", 10.0, 25.0), ("10:", 10.0, None), (":4.5", 0.0, 4.5),
                                               (" 2 : 3 ", 2.0, 3.0)])
 def test_clip_is_read_as_seconds(text, start, end):
-    from bow3d.view.video import parse_clip
+    from bow3d.view.film.video import parse_clip
 
     clip = parse_clip(text)
     assert (clip.start_s, clip.end_s) == (start, end)
@@ -27,7 +27,7 @@ def test_clip_is_read_as_seconds(text, start, end):
 @pytest.mark.parametrize("text", ["10", "a:b", "25:10", "5:5", "-1:4", "nan:3", "1:2:3"])
 def test_a_bad_clip_is_one_line(text):
     from bow3d.errors import UserInputError
-    from bow3d.view.video import parse_clip
+    from bow3d.view.film.video import parse_clip
 
     with pytest.raises(UserInputError, match="--clip") as caught:
         parse_clip(text)
@@ -36,7 +36,7 @@ def test_a_bad_clip_is_one_line(text):
 
 def test_clip_frames_are_the_films_frames_and_stay_inside_it():
     from bow3d.errors import UserInputError
-    from bow3d.view.video import Clip
+    from bow3d.view.film.video import Clip
 
     assert Clip(10.0, 25.0).frames(80.0, 2, 160) == range(20, 50)
     assert Clip(10.0, None).frames(80.0, 2, 160) == range(20, 160)
@@ -48,7 +48,7 @@ def test_clip_frames_are_the_films_frames_and_stay_inside_it():
 
 def test_quality_names_and_order():
     from bow3d.errors import UserInputError
-    from bow3d.view.encoder import QUALITIES, quality_settings
+    from bow3d.view.film.encoder import QUALITIES, quality_settings
 
     assert list(QUALITIES) == ["draft", "default", "high"]
     crfs = [quality_settings(name)[0] for name in QUALITIES]
@@ -72,7 +72,7 @@ def test_help_examples_parse_and_name_real_replays():
         args = parser.parse_args(words[1:])
         assert (ROOT / args.what).is_file(), example
         if args.clip:
-            from bow3d.view.video import parse_clip
+            from bow3d.view.film.video import parse_clip
 
             parse_clip(args.clip)
 
@@ -94,7 +94,7 @@ def test_help_gives_sizes_per_quality(capsys):
 def test_clip_mp4_has_the_clips_frames(tmp_path, renderer_available):
     import imageio_ffmpeg
 
-    from bow3d.view.video import Clip, render_replay_video
+    from bow3d.view.film.video import Clip, render_replay_video
 
     out = tmp_path / "clip.mp4"
     stats = render_replay_video(VILLAGE, out, size=(64, 36), fps=2, progress=False, clip=Clip(10.0, 15.0),
@@ -110,7 +110,7 @@ def test_clip_frames_equal_the_whole_films_frames(renderer_available):
     """A clip is the same film cut: its frames are the whole film's frames at the same times."""
     import hashlib
 
-    from bow3d.view.video import Clip, FilmRenderer, clip_frames, load_timeline
+    from bow3d.view.film.video import Clip, FilmRenderer, clip_frames, load_timeline
 
     scene, timeline, opened = load_timeline(VILLAGE)
     renderer = FilmRenderer(scene, timeline, (64, 36), opened.library(), world=opened.world())
@@ -128,7 +128,7 @@ def test_clip_frames_equal_the_whole_films_frames(renderer_available):
 def test_gif_is_a_gif89a_of_the_clip(tmp_path, renderer_available):
     import imageio_ffmpeg
 
-    from bow3d.view.video import Clip, render_replay_video
+    from bow3d.view.film.video import Clip, render_replay_video
 
     out = tmp_path / "clip.gif"
     stats = render_replay_video(VILLAGE, None, size=(64, 36), fps=2, progress=False, clip=Clip(10.0, 13.0),
@@ -144,7 +144,7 @@ def test_gif_is_a_gif89a_of_the_clip(tmp_path, renderer_available):
 def test_gif_beside_a_video_is_scaled_and_resampled(tmp_path, renderer_available):
     import imageio_ffmpeg
 
-    from bow3d.view.video import Clip, render_replay_video
+    from bow3d.view.film.video import Clip, render_replay_video
 
     video, gif = tmp_path / "clip.mp4", tmp_path / "clip.gif"
     render_replay_video(VILLAGE, video, size=(128, 72), fps=4, progress=False, clip=Clip(10.0, 12.0),
@@ -157,7 +157,7 @@ def test_gif_beside_a_video_is_scaled_and_resampled(tmp_path, renderer_available
 
 @pytest.mark.render
 def test_draft_is_smaller_than_high(tmp_path, renderer_available):
-    from bow3d.view.video import Clip, render_replay_video
+    from bow3d.view.film.video import Clip, render_replay_video
 
     sizes = {}
     for quality in ("draft", "high"):

@@ -17,7 +17,7 @@ STEP_S = 0.5  # frame times checked (the film's shots are 0.6 s or longer)
 
 def test_every_unit_stands_where_the_rules_put_it_at_every_frame(renderer_available):
     from bow3d.replay import open_replay
-    from bow3d.view.video import FilmRenderer, load_timeline
+    from bow3d.view.film.video import FilmRenderer, load_timeline
 
     replay = ROOT / "replays" / "village-seed1.bowreplay"
     scene, timeline, opened = load_timeline(replay)

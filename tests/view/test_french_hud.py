@@ -18,7 +18,7 @@ import pytest
 import bow3d.rulesets  # noqa: F401  (registers the built-in rulesets)
 from bow3d import i18n
 from bow3d.rules import RULESETS
-from bow3d.view.hud import unbroken
+from bow3d.view.table.hud import unbroken
 
 
 def describe_action(action) -> str:

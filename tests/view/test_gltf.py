@@ -137,9 +137,9 @@ def test_a_replay_carries_the_film_as_an_animation(battle, village_replay):
     """Every unit and vehicle animated on the film's time line: the same length and the same round starts as
     the film the director cuts from the replay; units move, and those that die lie down."""
     from bow3d.replay import open_replay
-    from bow3d.view.director import direct
-    from bow3d.view.timeline import Died, timeline_from_replay
-    from bow3d.view.video import MAX_FILM_SECONDS
+    from bow3d.view.film.director import direct
+    from bow3d.view.film.timeline import Died, timeline_from_replay
+    from bow3d.view.film.video import MAX_FILM_SECONDS
 
     document = pygltflib.GLTF2().load(str(battle))
     extras = document.scenes[0].extras["bow3d"]

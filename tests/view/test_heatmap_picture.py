@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from bow3d.view.heatmap_picture import (
+from bow3d.view.output.heatmap_picture import (
     COVERED,
     GRID_STUDS,
     HIDDEN,

@@ -10,7 +10,7 @@ import pytest
 from bow3d.rulesets.blaze_of_glory.sight import CoverVerdict as BlazeVerdict
 from bow3d.rulesets.bow.sight import SightVerdict
 from bow3d.rulesets.war_of_bros.cover import CoverVerdict as BrosVerdict
-from bow3d.view.los_picture import BAND_COLOURS, draw_inset, inset_rings, map_legend
+from bow3d.view.output.los_picture import BAND_COLOURS, draw_inset, inset_rings, map_legend
 
 
 class Report:

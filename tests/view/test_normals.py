@@ -1,10 +1,10 @@
-"""Issue 13 looks: smooth normals from the part's own edge lines and a crease angle (bow3d.view.normals)."""
+"""Issue 13 looks: smooth normals from the part's own edge lines and a crease angle (bow3d.view.graph.normals)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from bow3d.view.normals import face_normals, smooth_normals
+from bow3d.view.graph.normals import face_normals, smooth_normals
 
 
 def _cylinder(sides: int = 16, height: float = 10.0) -> np.ndarray:

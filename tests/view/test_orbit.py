@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import given, strategies as st
 
-from bow3d.view.offscreen import pose_for_view
-from bow3d.view.orbit import MAX_PITCH_DEG, MIN_PITCH_DEG, OrbitCamera
+from bow3d.view.camera.orbit import MAX_PITCH_DEG, MIN_PITCH_DEG, OrbitCamera
+from bow3d.view.output.offscreen import pose_for_view
 
 
 def test_pose_round_trip():

@@ -1,6 +1,6 @@
 """Issue 17: the play UI's panels (the sheet, the roll tray) never hide the chosen unit or its target.
 
-The rule alone (bow3d.view.panel_layout), then the play UI on the village at 1280x720 and 1920x1080:
+The rule alone (bow3d.view.table.panel_layout), then the play UI on the village at 1280x720 and 1920x1080:
 a unit chosen and aimed at every enemy in turn; no shown panel overlaps their screen boxes."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bow3d.view.panel_layout import mirrored, overlaps, pixel_box, place_panels
+from bow3d.view.table.panel_layout import mirrored, overlaps, pixel_box, place_panels
 
 ROOT = Path(__file__).resolve().parents[2]
 SHEET, TRAY = (0.70, 0.995, 0.02, 0.52), (0.70, 0.995, 0.55, 0.93)
@@ -35,9 +35,9 @@ import json, sys
 sys.path.insert(0, {root!r})
 from bow3d.ldraw import Library
 from bow3d.rulesets import load_scene
-from bow3d.view.panel_layout import overlaps
-from bow3d.view.play_ui import PlayUI
-from bow3d.view.viewer import open_base
+from bow3d.view.table.panel_layout import overlaps
+from bow3d.view.apps.play_ui import PlayUI
+from bow3d.view.apps.viewer import open_base
 
 scene = load_scene({scene!r})
 base = open_base(offscreen=True, size=({w}, {h}))

@@ -47,9 +47,9 @@ from tests.conftest import write_library, write
 from bow3d.ldraw import Library
 from bow3d.replay.verify import verify_replay
 from bow3d.rulesets import load_scene
-from bow3d.view.picking import project
-from bow3d.view.play_ui import PlayUI
-from bow3d.view.viewer import open_base
+from bow3d.view.camera.picking import project
+from bow3d.view.apps.play_ui import PlayUI
+from bow3d.view.apps.viewer import open_base
 
 root = Path({tmp!r})
 library = Library([write_library(root / "ldraw")])
@@ -162,8 +162,8 @@ from tests.conftest import write_library, write
 from bow3d.ldraw import Library
 from bow3d.replay.verify import verify_replay
 from bow3d.rulesets import load_scene
-from bow3d.view.play_ui import PlayUI
-from bow3d.view.viewer import open_base
+from bow3d.view.apps.play_ui import PlayUI
+from bow3d.view.apps.viewer import open_base
 from bow3d.world import World
 
 root = Path({tmp!r})
@@ -220,7 +220,7 @@ def test_s2_1_physics_throw_lands_on_the_recorded_result(bricks, edges):
     """BOW 1.3 §2.1: the thrown 2x2 bricks show exactly the recorded number on their edge, all at rest on the tray."""
     import numpy as np
 
-    from bow3d.view.brick_physics import bullet_available, throws_for
+    from bow3d.view.throws.brick_physics import bullet_available, throws_for
 
     if not bullet_available():
         pytest.skip("panda3d.bullet is not installed")

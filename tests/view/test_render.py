@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from bow3d.ldraw import load_model
-from bow3d.view.offscreen import OffscreenRenderer, pose_for_view
-from bow3d.view.still import attach_model, render_still
+from bow3d.view.output.offscreen import OffscreenRenderer, pose_for_view
+from bow3d.view.output.still import attach_model, render_still
 from tests.conftest import write
 
 pytestmark = pytest.mark.render

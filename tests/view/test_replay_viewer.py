@@ -19,9 +19,9 @@ from tests.conftest import write_library, write
 from tests.view.test_video import BATTLEFIELD, FIGURE, SCENE
 from bow3d.ldraw import Library
 from bow3d.rulesets import load_scene
-from bow3d.view.timeline import synthetic_timeline
-from bow3d.view.replay_viewer import ReplayViewer
-from bow3d.view.viewer import open_base
+from bow3d.view.film.timeline import synthetic_timeline
+from bow3d.view.apps.replay_viewer import ReplayViewer
+from bow3d.view.apps.viewer import open_base
 root = Path({tmp!r})
 library = Library([write_library(root / "ldraw")])
 write(root / "field.ldr", BATTLEFIELD); write(root / "figure.ldr", FIGURE)
@@ -68,7 +68,7 @@ def test_replay_viewer_handlers_offscreen(tmp_path, renderer_available):
 
 def test_open_replay_viewer_refuses_a_missing_replay(tmp_path):
     from bow3d.errors import Bow3dError
-    from bow3d.view.replay_viewer import open_replay_viewer
+    from bow3d.view.apps.replay_viewer import open_replay_viewer
 
     with pytest.raises(Bow3dError):
         open_replay_viewer(tmp_path / "nothing.bowreplay")
@@ -76,8 +76,8 @@ def test_open_replay_viewer_refuses_a_missing_replay(tmp_path):
 
 def test_without_a_display_the_viewer_says_to_film_instead(monkeypatch):
     from bow3d.replay.verify import verify_replay
-    from bow3d.view.offscreen import RenderUnavailable
-    from bow3d.view.replay_viewer import open_replay_viewer
+    from bow3d.view.apps.replay_viewer import open_replay_viewer
+    from bow3d.view.output.offscreen import RenderUnavailable
 
     bundled = sorted((Path(__file__).resolve().parents[2] / "replays").glob("*.bowreplay"))
     if not bundled or not verify_replay(bundled[0]).ok:

@@ -11,8 +11,8 @@ VILLAGE = Path(__file__).resolve().parents[2] / "replays" / "village-seed1.bowre
 
 
 def test_first_brick_is_in_view_when_the_tray_shows():
-    from bow3d.view.brick_throw import BRICK_SPACING_LDU, brick_poses, first_in_view_s
-    from bow3d.view.timeline import ThrowShown
+    from bow3d.view.film.timeline import ThrowShown
+    from bow3d.view.throws.brick_throw import BRICK_SPACING_LDU, brick_poses, first_in_view_s
 
     for bricks in (1, 3, 6, 10):
         rolls = (ThrowShown("blue", {"kind": "bricks", "n": bricks, "p": 0.262}, 1, "attack"),)
@@ -24,8 +24,8 @@ def test_first_brick_is_in_view_when_the_tray_shows():
 
 @pytest.mark.render
 def test_tray_avoids_the_subject_and_waits_for_the_throw(renderer_available):
-    from bow3d.view.shot_check import TRAY_FRAMES, overlap, subject_box, subjects_of
-    from bow3d.view.video import FilmRenderer, load_timeline
+    from bow3d.view.film.shot_check import TRAY_FRAMES, overlap, subject_box, subjects_of
+    from bow3d.view.film.video import FilmRenderer, load_timeline
 
     scene, timeline, opened = load_timeline(VILLAGE)
     renderer = FilmRenderer(scene, timeline, (64, 36), opened.library(), world=opened.world())

@@ -48,8 +48,8 @@ def scene(tmp_path, library):
 
 @pytest.fixture
 def nodes(scene, library, renderer_available):
-    from bow3d.view.offscreen import OffscreenRenderer
-    from bow3d.view.scene_nodes import attach_scene
+    from bow3d.view.graph.scene_nodes import attach_scene
+    from bow3d.view.output.offscreen import OffscreenRenderer
 
     renderer = OffscreenRenderer(64, 48)
     try:
@@ -85,14 +85,14 @@ def test_side_rings_in_side_colours(nodes):
     for uid, code in (("blue-1", 1), ("red-1", 4)):
         ring = nodes.pieces[uid].base
         assert not ring.is_empty() and ring.node().get_num_geoms() == 1
-        from bow3d.view.markers import ldraw_rgba
+        from bow3d.view.graph.markers import ldraw_rgba
 
         assert nodes.pieces[uid].side_rgba == ldraw_rgba(code, nodes.colours)
 
 
 def test_marking_bricks_and_damage_bricks(nodes):
     """BOW 1.3 §2.2 one white marking brick beside a played unit; §2.4.3 damage bricks on the minifig."""
-    from bow3d.view.markers import RED, YELLOW
+    from bow3d.view.graph.markers import RED, YELLOW
 
     nodes.set_marks("blue-1", played=True, damage=1)
     assert nodes.pieces["blue-1"].marks_state == (1, 1)
@@ -130,8 +130,8 @@ def test_highlight_one_unit_per_slot(nodes):
 def test_unknown_model_is_a_scene_error(tmp_path, library, renderer_available):
     from bow3d.errors import SceneError
     from bow3d.rulesets import parse_scene
-    from bow3d.view.offscreen import OffscreenRenderer
-    from bow3d.view.scene_nodes import attach_scene
+    from bow3d.view.graph.scene_nodes import attach_scene
+    from bow3d.view.output.offscreen import OffscreenRenderer
 
     write(tmp_path / "field.ldr", BATTLEFIELD)
     scene = parse_scene(SCENE.replace("model: figure.ldr, position: [2.5", "model: nofig.ldr, position: [2.5"),
@@ -150,8 +150,8 @@ def test_unknown_model_is_a_scene_error(tmp_path, library, renderer_available):
 def test_occupants_sit_in_the_seats_the_vehicle_model_names(tmp_path, library, renderer_available, exposed):
     """A unit aboard an exposed vehicle is drawn in its seat (`0 // bow3d seat 1: X Y Z`); a closed one hides it."""
     from bow3d.rulesets import load_scene
-    from bow3d.view.offscreen import OffscreenRenderer
-    from bow3d.view.scene_nodes import attach_scene
+    from bow3d.view.graph.scene_nodes import attach_scene
+    from bow3d.view.output.offscreen import OffscreenRenderer
 
     write(tmp_path / "field.ldr", BATTLEFIELD)
     write(tmp_path / "figure.ldr", FIGURE)
@@ -184,7 +184,7 @@ def test_a_unit_stands_on_what_is_under_its_feet_not_its_arms():
     does not lift it (the same rule as bow3d.world.bodies.FEET_SLAB_LDU)."""
     from types import SimpleNamespace
 
-    from bow3d.view.scene_nodes import _feet_half_extent
+    from bow3d.view.graph.scene_nodes import _feet_half_extent
 
     legs = np.array([[-10, -5, 0], [10, 5, 0], [10, 5, 40]], np.float32)
     arm = np.array([[0, 0, 40], [60, 0, 45]], np.float32)            # reaches 60 LDU out, 40 up
@@ -195,8 +195,8 @@ def test_a_unit_stands_on_what_is_under_its_feet_not_its_arms():
 def test_doors_are_drawn_closed_and_taken_away_open(tmp_path, library, renderer_available):
     """BOW §2.3.3: a closed door fills its cell (as in the world); an open one is not drawn."""
     from bow3d.rulesets import load_scene
-    from bow3d.view.offscreen import OffscreenRenderer
-    from bow3d.view.scene_nodes import attach_scene
+    from bow3d.view.graph.scene_nodes import attach_scene
+    from bow3d.view.output.offscreen import OffscreenRenderer
 
     write(tmp_path / "field.ldr", BATTLEFIELD)
     write(tmp_path / "figure.ldr", FIGURE)

@@ -1,4 +1,4 @@
-"""The film check (bow3d.view.shot_check): the subject's share seen from the camera, measured with the
+"""The film check (bow3d.view.film.shot_check): the subject's share seen from the camera, measured with the
 world's rays, and its share of the frame; the bundled replays' films pass it."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bow3d.view.offscreen import CameraPose
-from bow3d.view.shot_check import MIN_SCREEN, MIN_VISIBLE, ShotJudge, screen_share
+from bow3d.view.camera.pose import CameraPose
+from bow3d.view.film.shot_check import MIN_SCREEN, MIN_VISIBLE, ShotJudge, screen_share
 
 ROOT = Path(__file__).resolve().parents[2]
 BUNDLED = sorted((ROOT / "replays").glob("*.bowreplay"))
@@ -36,7 +36,7 @@ def test_projection_puts_the_target_in_the_middle_and_the_fov_at_the_edge():
 
 @pytest.fixture(scope="module")
 def village_film():
-    from bow3d.view.video import FilmRenderer, load_timeline
+    from bow3d.view.film.video import FilmRenderer, load_timeline
 
     replay = ROOT / "replays" / "village-seed1.bowreplay"
     scene, timeline, opened = load_timeline(replay)
@@ -50,7 +50,7 @@ def test_the_check_notices_a_camera_in_the_ground_or_looking_away(village_film, 
     film, world = village_film
     judge = ShotJudge(world, film.aspect)
     index = next(i for i, s in enumerate(film.shots) if s.kind == "over_the_shoulder")
-    from bow3d.view.shot_check import subjects_of
+    from bow3d.view.film.shot_check import subjects_of
 
     shot = film.shots[index]
     spec = film.frame(shot.start_s + shot.duration_s / 2)
@@ -67,8 +67,8 @@ def test_the_check_notices_a_camera_in_the_ground_or_looking_away(village_film, 
 @pytest.mark.render
 @pytest.mark.parametrize("replay", BUNDLED, ids=lambda p: p.stem)
 def test_every_shot_of_the_bundled_films_shows_its_subject(replay, renderer_available):
-    from bow3d.view.shot_check import worst_shot
-    from bow3d.view.video import check_replay_shots
+    from bow3d.view.film.shot_check import worst_shot
+    from bow3d.view.film.video import check_replay_shots
 
     reports = check_replay_shots(replay, (64, 36))  # the film at 16:9: the same shots as at 720p
     measured = [r for r in reports if r.subjects]
@@ -80,7 +80,7 @@ def test_every_shot_of_the_bundled_films_shows_its_subject(replay, renderer_avai
 
 def test_a_long_range_shoulder_shot_keeps_the_firer_in_the_frame():
     """War of Bros fires across 50-60 studs: the framer's narrow lens left the firer below the frame."""
-    from bow3d.view.shots import SHOULDER_MAX_FOV, _keep_in_frame
+    from bow3d.view.film.shots import SHOULDER_MAX_FOV, _keep_in_frame
 
     judge = ShotJudge(world=None, aspect=16 / 9)
     firer, target = np.array([0.0, 0.0, 76.0]), np.array([0.0, 1200.0, 76.0])
@@ -101,7 +101,7 @@ def test_a_long_range_shoulder_shot_keeps_the_firer_in_the_frame():
 def test_remains_lie_on_the_field_only_once_their_owner_is_dead(renderer_available):
     """The world is left as at the game's end: a War of Bros Body or wreck is not there before its owner
     falls (it hid the living unit, the tank its own wreck, from every camera)."""
-    from bow3d.view.video import FilmRenderer, load_timeline
+    from bow3d.view.film.video import FilmRenderer, load_timeline
 
     scene, timeline, opened = load_timeline(ROOT / "replays" / "war-of-bros-seed1.bowreplay")
     world = opened.world()
@@ -126,7 +126,7 @@ def test_remains_lie_on_the_field_only_once_their_owner_is_dead(renderer_availab
 def test_a_shot_line_reads_as_before_in_english_and_in_french_words():
     """`replay --check-shots` lines: English byte for byte the old f-string's columns; French words and commas."""
     from bow3d import i18n
-    from bow3d.view.shot_check import ShotReport
+    from bow3d.view.film.shot_check import ShotReport
 
     report = ShotReport(3, "close_up", 12.0, 2.5, ("blue-rifle-2", "red-pistol"), 0.6612, 0.0475, False, 13.0,
                         least=0.5)

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from bow3d.rulesets import RULESETS
-from bow3d.view.table_aids import beam_corners, distance_words, seers_words, tape_words
+from bow3d.view.table.table_aids import beam_corners, distance_words, seers_words, tape_words
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -77,8 +77,8 @@ sys.path.insert(0, {root!r})
 from tests.conftest import write_library, write
 from bow3d.ldraw import Library
 from bow3d.rulesets import load_scene
-from bow3d.view.picking import cell_pixel, project
-from bow3d.view.viewer import Viewer, open_base
+from bow3d.view.camera.picking import cell_pixel, project
+from bow3d.view.apps.viewer import Viewer, open_base
 
 root = Path({tmp!r})
 library = Library([write_library(root / "ldraw")])
@@ -87,7 +87,7 @@ scene = load_scene(write(root / "aids.yaml", {scene!r}))
 base = open_base(offscreen=True, size=(640, 360))
 """
 
-SCRIPT = PROLOGUE + r"""from bow3d.view.play_ui import PlayUI
+SCRIPT = PROLOGUE + r"""from bow3d.view.apps.play_ui import PlayUI
 ui = PlayUI(base, scene, root / "aids.bowreplay", seed=3, library=library, animate=False,
             players={{"blue": "human", "red": "human"}})
 world = ui.viewer.world

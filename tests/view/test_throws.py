@@ -9,11 +9,8 @@ import numpy as np
 import pytest
 
 from bow3d.rules.events import Event
-from bow3d.view import cards
-from bow3d.view.brick_roll_animation import is_bricks_only, throw_caption
-from bow3d.view.dice import DIE_SIDES, die_shape, kept, keyframed_throw, read_value, rest_rotation, symmetries, symmetry
-from bow3d.view.director import direct
-from bow3d.view.timeline import (
+from bow3d.view.film.director import direct
+from bow3d.view.film.timeline import (
     Attacked,
     BrickRollShown,
     Narrated,
@@ -25,6 +22,19 @@ from bow3d.view.timeline import (
     ThrowShown,
     Timeline,
     rolls_shown,
+)
+from bow3d.view.throws import cards
+from bow3d.view.throws.brick_roll_animation import is_bricks_only
+from bow3d.view.throws.captions import throw_caption
+from bow3d.view.throws.dice import (
+    DIE_SIDES,
+    die_shape,
+    kept,
+    keyframed_throw,
+    read_value,
+    rest_rotation,
+    symmetries,
+    symmetry,
 )
 
 BOUNDS = np.array([[0.0, 0.0, -8.0], [960.0, 640.0, 120.0]])
@@ -107,8 +117,8 @@ def test_keyframed_throw_lands_on_the_recorded_face(sides):
 @pytest.mark.parametrize("sides", DIE_SIDES)
 def test_bullet_throw_lands_on_the_recorded_face_and_stays_a_real_flight(sides):
     """Turned by the die's symmetry and about the vertical, the flight stays Bullet's: it never goes into the tray."""
-    from bow3d.view.brick_physics import bullet_available
-    from bow3d.view.dice_physics import physics_throw
+    from bow3d.view.throws.brick_physics import bullet_available
+    from bow3d.view.throws.dice_physics import physics_throw
 
     if not bullet_available():
         pytest.skip("panda3d.bullet is not installed")
@@ -199,7 +209,8 @@ def test_captions_are_the_narrators_words_and_bow_keeps_its_own():
 
 
 def test_tray_rows_for_each_kind_and_words_for_what_cannot_be_read():
-    from bow3d.view.dice_tray import outcome_words, row_centres, row_kind, rows_of
+    from bow3d.view.throws.captions import outcome_words
+    from bow3d.view.throws.dice_tray import row_centres, row_kind, rows_of
 
     broken = [ThrowShown("a", {"kind": "dice", "count": 2, "sides": 6}, (9, 1)),  # a face a d6 does not have
               ThrowShown("a", {"kind": "dice", "count": 3, "sides": 6}, (1, 2)),  # too few faces

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bow3d.view.timeline import RollsShown, RoundStarted, Step, ThrowShown, Timeline
+from bow3d.view.film.timeline import RollsShown, RoundStarted, Step, ThrowShown, Timeline
 from tests.conftest import write
 from tests.view.test_video import BATTLEFIELD, FIGURE, SCENE
 
@@ -39,7 +39,7 @@ def _scene(tmp_path):
 
 
 def _timeline(scene, throws) -> Timeline:
-    from bow3d.view.timeline import synthetic_timeline
+    from bow3d.view.film.timeline import synthetic_timeline
 
     base = synthetic_timeline(scene, rounds=1)
     steps = (Step(RoundStarted(1), 1, None, base.start, base.start, "Round 1"),
@@ -58,7 +58,7 @@ def _near(pixels: np.ndarray, rgb: np.ndarray, within: float = 30.0) -> int:
 
 
 def test_tray_shows_dice_with_the_die_that_counts_a_card_and_words(tmp_path, library, renderer_available):
-    from bow3d.view.video import FilmRenderer
+    from bow3d.view.film.video import FilmRenderer
 
     scene = _scene(tmp_path)
     renderer = FilmRenderer(scene, _timeline(scene, [(HIGHEST,), (SUM,), (DRAW,), (COIN,)]), SIZE, library)
@@ -87,8 +87,8 @@ def test_tray_shows_dice_with_the_die_that_counts_a_card_and_words(tmp_path, lib
 
 
 def test_throws_the_view_cannot_read_are_drawn_in_words_and_never_crash(renderer_available):
-    from bow3d.view.brick_roll_animation import RollTray
-    from bow3d.view.offscreen import OffscreenRenderer
+    from bow3d.view.output.offscreen import OffscreenRenderer
+    from bow3d.view.throws.brick_roll_animation import RollTray
 
     hostile = (ThrowShown("a", {"kind": "coin"}, ""), ThrowShown("a", {"kind": "coin"}, "\u2603\u2603"),
                ThrowShown("a", {"kind": "dice", "count": 100, "sides": 1000}, tuple(range(1, 101))),
@@ -117,8 +117,8 @@ sys.path.insert(0, {root!r})
 from tests.conftest import write_library
 from tests.view.test_throws_render import DRAW, HIGHEST, SUM, COIN, _scene, _timeline
 from bow3d.ldraw import Library
-from bow3d.view.timeline import ThrowShown
-from bow3d.view.video import FilmRenderer
+from bow3d.view.film.timeline import ThrowShown
+from bow3d.view.film.video import FilmRenderer
 root = Path({tmp!r})
 library = Library([write_library(root / "ldraw")])
 scene = _scene(root)
@@ -153,8 +153,8 @@ def test_a_dice_ruleset_replay_is_filmed_with_its_d6(tmp_path, library, renderer
     from bow3d.rules import RULESETS
     from bow3d.rules.flat import FlatGeometry
     from bow3d.rulesets import load_scene
-    from bow3d.view.timeline import Narrated, timeline_from_replay
-    from bow3d.view.video import FilmRenderer
+    from bow3d.view.film.timeline import Narrated, timeline_from_replay
+    from bow3d.view.film.video import FilmRenderer
     from tests.rules.test_engine import RACE, SCENE as RACE_SCENE
 
     RULESETS.register(RACE)
@@ -194,9 +194,9 @@ def test_play_ui_tray_takes_any_throw_with_the_narrators_words(renderer_availabl
     throws dice and cards too."""
     from bow3d.rules import CardDraw, Dice, Roll
     from bow3d.rules.events import Event
-    from bow3d.view.brick_physics import PhysicsRollTray
-    from bow3d.view.offscreen import OffscreenRenderer
-    from bow3d.view.play_ui import PlayUI
+    from bow3d.view.apps.play_ui import PlayUI
+    from bow3d.view.output.offscreen import OffscreenRenderer
+    from bow3d.view.throws.brick_physics import PhysicsRollTray
 
     class Words:
         def line(self, event, following=()):

@@ -47,7 +47,7 @@ def scene(tmp_path, library):
 
 @pytest.fixture
 def timeline(scene):
-    from bow3d.view.timeline import synthetic_timeline
+    from bow3d.view.film.timeline import synthetic_timeline
 
     return synthetic_timeline(scene, rounds=2)
 
@@ -59,7 +59,7 @@ def _hash(frame) -> str:
 def test_short_video_is_a_valid_mp4_with_one_frame_per_tick(tmp_path, scene, timeline, library, renderer_available):
     import imageio_ffmpeg
 
-    from bow3d.view.video import render_timeline_video
+    from bow3d.view.film.video import render_timeline_video
 
     out = tmp_path / "film.mp4"
     stats = render_timeline_video(scene, timeline, out, size=(320, 180), fps=10, progress=False, library=library,
@@ -76,7 +76,7 @@ def test_short_video_is_a_valid_mp4_with_one_frame_per_tick(tmp_path, scene, tim
 
 
 def test_same_replay_same_frames_in_any_order(scene, timeline, library, renderer_available):
-    from bow3d.view.video import FilmRenderer
+    from bow3d.view.film.video import FilmRenderer
 
     first = FilmRenderer(scene, timeline, (160, 90), library)
     try:
@@ -99,7 +99,7 @@ def test_same_replay_same_frames_in_any_order(scene, timeline, library, renderer
 
 def test_bad_size_and_output_are_refused(tmp_path, scene, timeline):
     from bow3d.errors import UserInputError
-    from bow3d.view.video import render_timeline_video
+    from bow3d.view.film.video import render_timeline_video
 
     with pytest.raises(UserInputError, match="even"):
         render_timeline_video(scene, timeline, tmp_path / "a.mp4", size=(321, 180), progress=False)
@@ -118,7 +118,7 @@ def test_bundled_replay_renders(tmp_path, renderer_available):
     import imageio_ffmpeg
 
     from bow3d.replay.verify import verify_replay
-    from bow3d.view.video import render_replay_video
+    from bow3d.view.film.video import render_replay_video
 
     if not verify_replay(BUNDLED[0]).ok:  # tests/replay/test_bundled.py reports a stale replay
         pytest.skip(f"{BUNDLED[0].name} does not re-simulate with today's rules; regenerate it")
@@ -136,8 +136,8 @@ from tests.conftest import write_library, write
 from tests.view.test_video import BATTLEFIELD, FIGURE, SCENE
 from bow3d.ldraw import Library
 from bow3d.rulesets import load_scene
-from bow3d.view.timeline import synthetic_timeline
-from bow3d.view.video import FilmRenderer
+from bow3d.view.film.timeline import synthetic_timeline
+from bow3d.view.film.video import FilmRenderer
 root = Path({tmp!r})
 library = Library([write_library(root / "ldraw")])
 write(root / "field.ldr", BATTLEFIELD); write(root / "figure.ldr", FIGURE)

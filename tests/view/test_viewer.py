@@ -15,7 +15,7 @@ from pathlib import Path
 sys.path.insert(0, {root!r})
 from tests.conftest import write_library, write
 from bow3d.ldraw import Library, load_model
-from bow3d.view.viewer import Viewer, open_base
+from bow3d.view.apps.viewer import Viewer, open_base
 root = Path({tmp!r})
 library = Library([write_library(root / "ldraw")])
 model = load_model(write(root / "m.ldr", "1 4 0 0 0 1 0 0 0 1 0 0 0 1 brickstud.dat\\n1 1 100 0 0 1 0 0 0 1 0 0 0 1 box.dat\\n"),

@@ -13,8 +13,8 @@ from hypothesis import given, settings, strategies as st
 
 from bow3d.rulesets.bow.present import sheet_rows
 from bow3d.rulesets.bow.sheets import MinifigSheet, VehicleSheet, Weapon
-from bow3d.view.markers import BLACK, DARK_GREY, GREEN, RED, WHITE, YELLOW
-from bow3d.view.sheet_overlay import layout
+from bow3d.view.graph.markers import BLACK, DARK_GREY, GREEN, RED, WHITE, YELLOW
+from bow3d.view.table.sheet_overlay import layout
 
 SCRIPT = r"""
 import json, sys
@@ -23,8 +23,8 @@ sys.path.insert(0, {root!r})
 from tests.conftest import write_library, write
 from bow3d.ldraw import Library
 from bow3d.rulesets import load_scene
-from bow3d.view.picking import pick_cell, project, cell_pixel
-from bow3d.view.viewer import Viewer, open_base
+from bow3d.view.camera.picking import pick_cell, project, cell_pixel
+from bow3d.view.apps.viewer import Viewer, open_base
 
 root = Path({tmp!r})
 library = Library([write_library(root / "ldraw")])
@@ -121,8 +121,8 @@ boxes = st.lists(st.tuples(st.integers(-10, 10), st.integers(-10, 10), st.intege
 @given(boxes, st.lists(st.tuples(st.floats(-12, 18), st.floats(-12, 18)), min_size=1, max_size=30))
 def test_ground_is_the_highest_top_under_each_point(stacks, points):
     """GroundHeights: under a point, the highest upward face among the boxes above it (else 0)."""
-    from bow3d.view.ground import GroundHeights
-    from bow3d.view.markers import box_corners
+    from bow3d.view.graph.ground import GroundHeights
+    from bow3d.view.graph.markers import box_corners
 
     solids = [box_corners((x * 20, y * 20, 0), ((x + w) * 20, (y + d) * 20, h * 8)) for x, y, w, d, h in stacks]
     ground = GroundHeights(np.concatenate(solids))
@@ -139,7 +139,7 @@ def test_ground_is_the_highest_top_under_each_point(stacks, points):
 @given(st.integers(1, 4), st.integers(1, 4), st.sampled_from([8.0, 24.0]))
 def test_marker_bricks_are_closed_and_face_outwards(sx, sy, height):
     """Every triangle of a marker brick faces away from the brick's axis (lit and culled as a solid)."""
-    from bow3d.view.markers import brick_corners
+    from bow3d.view.graph.markers import brick_corners
 
     tris = brick_corners(sx, sy, height)
     normals = np.cross(tris[:, 1] - tris[:, 0], tris[:, 2] - tris[:, 0])
@@ -152,7 +152,7 @@ def test_marker_bricks_are_closed_and_face_outwards(sx, sy, height):
 
 @given(st.tuples(*[st.floats(-1e4, 1e4, allow_nan=False)] * 6))
 def test_camera_spec_parses_what_it_is_given(values):
-    from bow3d.view.camera_options import parse_camera
+    from bow3d.view.camera.camera_options import parse_camera
 
     if values[:3] == values[3:]:
         return

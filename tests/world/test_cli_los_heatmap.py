@@ -19,7 +19,7 @@ def library_args(world_library) -> list[str]:
 
 
 def png_or_skip(run):
-    from bow3d.view.offscreen import RenderUnavailable
+    from bow3d.view.output.offscreen import RenderUnavailable
 
     try:
         return run()
@@ -117,7 +117,7 @@ def test_heatmap_png(world_library, tmp_path, capsys):
     assert "Seen from firer: a minifig on" in capsys.readouterr().out
     from panda3d.core import PNMImage
 
-    from bow3d.view.heatmap_picture import HIDDEN
+    from bow3d.view.output.heatmap_picture import HIDDEN
 
     image = PNMImage()
     assert image.read(str(out))

@@ -131,7 +131,7 @@ class GameState:
 
     @property
     def units(self) -> dict[str, FigureState]:
-        """The figures, under the name the viewers read (bow3d.view.timeline.snapshot)."""
+        """The figures, under the name the viewers read (bow3d.view.film.timeline.snapshot)."""
         return self.figures
 
     def copy(self) -> GameState:

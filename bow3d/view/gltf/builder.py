@@ -76,11 +76,11 @@ def part_geometry(part: Any, quality: str, stud_template: np.ndarray | None = No
 
     "full": every triangle (what `bow3d inspect` counts); "default": no stud or tube primitives, and
     each top stud as a low-poly stud (`stud_template`, (t, 3, 3) in a stud's frame); "draft": no studs,
-    detailed parts simplified (bow3d.view.batches.part_template "far")."""
+    detailed parts simplified (bow3d.view.graph.batches.part_template "far")."""
     if quality == "full":
         return (part.positions.astype(np.float32), part.triangles.astype(np.int32),
                 part.tri_colour.astype(np.int32), part.tri_certified.astype(bool))
-    from bow3d.view.batches import part_template
+    from bow3d.view.graph.batches import part_template
 
     corners, codes, certified = part_template(part, "near" if quality == "default" else "far")
     corners = np.asarray(corners, np.float64).reshape(-1, 3, 3)

@@ -11,7 +11,7 @@ Layer: view (numpy, pygltflib; the film's director, no Panda3D drawing). The nod
         3626bp01.dat @ blue-rifleman.ldr:5 extras: kind, side, side_name, sheet, model, and the sheet itself
       door cottage-door          a closed door: a box filling its cell (scale 0 while open)
 
-A replay's animation ("battle") follows the film second by second (bow3d.view.director: the same
+A replay's animation ("battle") follows the film second by second (bow3d.view.film.director: the same
 shots, the same cuts, the same length): each unit's and vehicle's pose is sampled from the film at
 SAMPLE_RATE per second and at every cut, and kept where it changes. Moves and vehicle drives are
 translations and turns, a death is the topple onto its back, a unit aboard a vehicle that hides its
@@ -28,9 +28,9 @@ from typing import Any
 
 import numpy as np
 
+from bow3d.view.film.timeline import Pose
 from bow3d.view.gltf.builder import LDU_METRES, GltfBuilder
 from bow3d.view.gltf.placement import Placer, matrix_to_trs, scene_poses
-from bow3d.view.timeline import Pose
 
 SAMPLE_RATE = 10.0  # poses per second of film sampled into the animation (linear in between)
 DOOR_COLOUR = 70    # Reddish_Brown: a closed door, as the film draws it
@@ -71,12 +71,12 @@ def _instances(builder: GltfBuilder, model: Any) -> list[int]:
 
 
 def _builder(colours: Any, quality: str) -> GltfBuilder:
-    from bow3d.view.batches import LOW_STUD_SIDES
+    from bow3d.view.graph.batches import LOW_STUD_SIDES
 
     try:
-        from bow3d.view.batches import stud_template
+        from bow3d.view.graph.batches import stud_template
     except ImportError:  # before the stud template moved to bow3d.ldraw.studs
-        from bow3d.view.batches import _stud_template as stud_template  # type: ignore[attr-defined,no-redef]
+        from bow3d.view.graph.batches import _stud_template as stud_template  # type: ignore[attr-defined,no-redef]
     return GltfBuilder(colours, quality, np.asarray(stud_template(LOW_STUD_SIDES), np.float64))
 
 
@@ -241,10 +241,10 @@ def replay_document(opened: Any, *, quality: str = "full", scale: str = "metres"
                     language: str = "en", rate: float = SAMPLE_RATE, timeline: Any = None) -> tuple[Document, Any]:
     """An opened replay (bow3d.replay.open_replay): its scene at the start of the game, and the animation
     "battle" on the film's time line (`timeline`: the replay's, when already re-played). Returns the
-    document and the film (bow3d.view.director.ShotList)."""
-    from bow3d.view.director import direct
-    from bow3d.view.timeline import side_styles, timeline_from_replay
-    from bow3d.view.video import MAX_FILM_SECONDS
+    document and the film (bow3d.view.film.director.ShotList)."""
+    from bow3d.view.film.director import direct
+    from bow3d.view.film.timeline import side_styles, timeline_from_replay
+    from bow3d.view.film.video import MAX_FILM_SECONDS
 
     scene = opened.scene()
     library = opened.library()

@@ -1,7 +1,7 @@
 """Where a unit or vehicle model stands, as a 4x4 matrix, exactly as the film places it.
 
-Layer: view, numpy only (no Panda3D). World frame Z up, LDU. The rules of bow3d.view.scene_nodes and
-bow3d.view.stage, written as matrices: a model turned about Z by (facing - 270) degrees, its origin at
+Layer: view, numpy only (no Panda3D). World frame Z up, LDU. The rules of bow3d.view.graph.scene_nodes and
+bow3d.view.film.stage, written as matrices: a model turned about Z by (facing - 270) degrees, its origin at
 the position (20x, 20y), its lowest point on the highest ground under its feet; a unit falling in its
 close-up pitched back by 90 degrees times the fall (lifted as it goes), a dead one lying on its back;
 a unit aboard a vehicle in its seat when the vehicle shows its crew, else not drawn (None).
@@ -21,8 +21,8 @@ from typing import Any
 import numpy as np
 
 from bow3d.i18n import _
-from bow3d.view.ground import GroundHeights
-from bow3d.view.timeline import Pose
+from bow3d.view.film.timeline import Pose
+from bow3d.view.graph.ground import GroundHeights
 
 STUD_LDU = 20.0
 
@@ -89,7 +89,7 @@ class Figure:
 
 
 def _feet_half_extent(model: Any, lo: np.ndarray) -> tuple[float, float]:
-    from bow3d.view.scene_nodes import _feet_half_extent as feet  # the film's own rule
+    from bow3d.view.graph.scene_nodes import _feet_half_extent as feet  # the film's own rule
 
     return feet(model, lo)
 
@@ -98,7 +98,7 @@ def _read_seats(path: Path) -> list[np.ndarray]:
     try:
         from bow3d.scene.seats import read_seats
     except ImportError:  # where the scene layer does not read seats yet
-        from bow3d.view.scene_nodes import read_seats
+        from bow3d.view.graph.scene_nodes import read_seats
     return list(read_seats(path))
 
 

@@ -122,11 +122,11 @@ def build_report(source: str | os.PathLike, *, offline: bool | str | os.PathLike
     verify."""
     from bow3d import __version__
     from bow3d.replay import battle_log, open_replay, verify_replay
+    from bow3d.view.film.timeline import side_styles, timeline_from_replay
+    from bow3d.view.film.video import _rgb_of
     from bow3d.view.gltf.document import replay_document
-    from bow3d.view.offscreen import RenderUnavailable
+    from bow3d.view.output.offscreen import RenderUnavailable
     from bow3d.view.report.moments import shoot_moments
-    from bow3d.view.timeline import side_styles, timeline_from_replay
-    from bow3d.view.video import _rgb_of
 
     graph = three_modules(offline)  # before the long work: a missing three.js is said at once
     opened = open_replay(source, scene)

@@ -1,7 +1,7 @@
 """Pictures of a battle's key moments for the report, shot from the film itself.
 
-Layer: view (Panda3D offscreen, through bow3d.view.video.FilmRenderer). The moments are shots of the
-film (bow3d.view.director): the opening look at the battlefield, the deaths (each close-up once the
+Layer: view (Panda3D offscreen, through bow3d.view.film.video.FilmRenderer). The moments are shots of the
+film (bow3d.view.film.director): the opening look at the battlefield, the deaths (each close-up once the
 unit has fallen; at most MAX_DEATHS, spread over the game) and the finale. Each picture is the very
 frame the film shows at that moment, as a JPEG.
 """
@@ -28,8 +28,8 @@ class Moment:
 
 
 def key_moments(film: Any, result: str | None = None) -> list[Moment]:
-    """The key moments of a film (bow3d.view.director.ShotList), in order, without pictures."""
-    from bow3d.view.timeline import Died
+    """The key moments of a film (bow3d.view.film.director.ShotList), in order, without pictures."""
+    from bow3d.view.film.timeline import Died
 
     shots = list(film.shots)
     chosen: list[Moment] = []
@@ -66,7 +66,7 @@ def _jpeg(renderer: Any, time_s: float) -> bytes:
 def shoot_moments(scene: Any, timeline: Any, library: Any, result: str | None = None,
                   size: tuple[int, int] = SIZE, max_seconds: float | None = None) -> list[Moment]:
     """The key moments with their pictures, rendered offscreen (RenderUnavailable where no graphics pipe is)."""
-    from bow3d.view.video import MAX_FILM_SECONDS, FilmRenderer
+    from bow3d.view.film.video import MAX_FILM_SECONDS, FilmRenderer
 
     renderer = FilmRenderer(scene, timeline, size, library, MAX_FILM_SECONDS if max_seconds is None else max_seconds)
     try:

@@ -1,5 +1,5 @@
 """Wounding's postures in the 3D view: a knocked-down figure lies on his back, a wounded one on his front,
-a figure whose nerve broke leaves the table (bow3d.view.scene_nodes.SceneNodes.set_posture)."""
+a figure whose nerve broke leaves the table (bow3d.view.graph.scene_nodes.SceneNodes.set_posture)."""
 
 from __future__ import annotations
 
@@ -17,8 +17,8 @@ TOWN = Path(__file__).resolve().parents[3] / "scenes" / "western-town.yaml"
 def nodes(renderer_available):
     from bow3d.ldraw import BUNDLED_LIBRARY, Library
     from bow3d.rulesets import load_scene
-    from bow3d.view.offscreen import OffscreenRenderer
-    from bow3d.view.scene_nodes import attach_scene
+    from bow3d.view.graph.scene_nodes import attach_scene
+    from bow3d.view.output.offscreen import OffscreenRenderer
 
     renderer = OffscreenRenderer(64, 48)
     try:

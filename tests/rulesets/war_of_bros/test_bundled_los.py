@@ -46,8 +46,8 @@ def test_cover_step_bow3d_los_names_the_class_and_the_part_in_text_and_json(fire
 @pytest.mark.render
 def test_cover_step_the_los_picture_s_legend_names_each_blocker_s_class(tmp_path, monkeypatch, capsys):
     """The picture's legend lines: 'part, colour, file line N (material: class (the book's word))'."""
-    from bow3d.view import los_picture
-    from bow3d.view.offscreen import RenderUnavailable
+    from bow3d.view.output import los_picture
+    from bow3d.view.output.offscreen import RenderUnavailable
 
     seen = []
     words = los_picture._words
