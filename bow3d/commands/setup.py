@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import shlex
 from pathlib import Path
 
@@ -37,6 +38,7 @@ examples:
 
 COMMANDS = {"side": 1, "sheet": 1, "place": 2, "choose": 1, "move": 2, "turn": 1, "remove": 0, "undo": 0,
             "save": 0, "screenshot": 1}
+MAX_SCRIPT_NUMBER = 100_000  # degrees or cells: more is a slip, and nan or inf would reach the window
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -73,11 +75,15 @@ def parse_setup_script(text: str, source: str) -> list[tuple[int, str, tuple[str
             raise UserInputError(_("{source}:{line}: {command} takes {count} argument(s), got {got}").format(
                 source=source, line=number, command=command, count=COMMANDS[command], got=len(args)))
         try:
-            [int(a) for a in args] if command in ("place", "move") else [float(a) for a in args] \
-                if command == "turn" else None
+            numbers = [int(a) for a in args] if command in ("place", "move") else [float(a) for a in args] \
+                if command == "turn" else []
         except ValueError:
             raise UserInputError(_("{source}:{line}: {command} needs numbers, got {got}").format(
                 source=source, line=number, command=command, got=" ".join(args))) from None
+        if not all(math.isfinite(n) and abs(n) <= MAX_SCRIPT_NUMBER for n in numbers):
+            raise UserInputError(_("{source}:{line}: {command} needs finite numbers of at most {most:,}, got "
+                                   "{got}; write e.g. 'turn -45' or 'place 6 20'").format(
+                source=source, line=number, command=command, most=MAX_SCRIPT_NUMBER, got=" ".join(args)[:40]))
         steps.append((number, command, args))
     return steps
 
@@ -157,9 +163,14 @@ def run(args: argparse.Namespace) -> int:
         path = Path(args.offscreen_script)
         if not path.is_file():
             raise UserInputError(_("{path}: no such set-up script").format(path=path))
-        steps = parse_setup_script(path.read_text(encoding="utf-8"), str(path))
-    from bow3d.view.apps.setup_ui import SetupUI
-    from bow3d.view.apps.viewer import open_base
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError as error:
+            raise UserInputError(_("{path}: not UTF-8 text ({reason} at byte {start}); save the set-up script as "
+                                   "UTF-8").format(path=path, reason=error.reason, start=error.start)) from None
+        steps = parse_setup_script(text, str(path))
+    from bow3d.view.setup_ui import SetupUI
+    from bow3d.view.viewer import open_base
 
     base = open_base(offscreen=steps is not None, size=parse_size(args.size), title=f"bow3d setup - {out.name}")
     try:
