@@ -18,7 +18,7 @@ further is refused with the file named. Writing one (`write_pack`) opens the rep
 does: it lives above, in bow3d.replay.packing.
 
 Reading (`open_pack`) is strict and bounded: a zip whose members are not exactly the manifest's,
-a name that is absolute, climbs out (`..`), repeats or is a link, a member over MAX_MEMBER_BYTES or
+a name that is absolute, climbs out (`..`), repeats, is a link or is encrypted, a member over MAX_MEMBER_BYTES or
 a pack over MAX_PACK_BYTES unpacked, or a member whose sha256 is not the manifest's is refused
 with one line. A valid pack is unpacked once into the cache folder ($BOW3D_CACHE_DIR, else the
 user cache folder), under its own sha256: opening it again costs a check, not an unpacking.
@@ -51,6 +51,7 @@ MAX_MEMBER_BYTES = 64 * 1024 * 1024     # one file (bow3d reads no LDraw file bi
 MAX_PACK_BYTES = 1024 * 1024 * 1024     # all of it, unpacked
 MAX_MANIFEST_BYTES = 16 * 1024 * 1024
 _ZIP_MAGIC = b"PK\x03\x04"
+_ENCRYPTED = 0x1  # a zip member's general purpose flag: encrypted (APPNOTE 4.4.4)
 
 
 class PackManifest(BaseModel):
@@ -125,6 +126,8 @@ def _check_members(pack: Path, archive: zipfile.ZipFile) -> dict[str, zipfile.Zi
         kind = stat.S_IFMT(info.external_attr >> 16)  # 0: no Unix mode recorded (a plain file)
         if kind and kind != stat.S_IFREG:
             raise _refuse(pack, f"member {name!r} is not a plain file (a link or a special file)")
+        if info.flag_bits & _ENCRYPTED:
+            raise _refuse(pack, f"member {name!r} is encrypted (bow3d packs never are)")
         if name.lower() in seen:
             raise _refuse(pack, f"member {name!r} is there twice")
         seen.add(name.lower())
@@ -143,8 +146,8 @@ def _read_member(pack: Path, archive: zipfile.ZipFile, info: zipfile.ZipInfo, li
     try:
         with archive.open(info) as stream:
             blob = stream.read(min(info.file_size, limit) + 1)
-    except (zipfile.BadZipFile, OSError, EOFError, ValueError, NotImplementedError) as error:
-        raise _refuse(pack, f"member {info.filename!r} cannot be unpacked ({error})") from None
+    except (zipfile.BadZipFile, OSError, EOFError, ValueError, NotImplementedError, RuntimeError) as error:
+        raise _refuse(pack, f"member {info.filename!r} cannot be unpacked ({error})") from None  # RuntimeError: a password asked
     if len(blob) > min(info.file_size, limit):
         raise _refuse(pack, f"member {info.filename!r} holds more than it says")
     return blob

@@ -196,3 +196,30 @@ def test_not_a_pack_and_a_zip_that_is_no_pack(tmp_path):
         open_replay(other)
     result = run_cli("replay", "verify", str(other), cwd=tmp_path)
     assert result.returncode == 2 and result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+
+
+def _encrypted(pack: Path, out: Path, member: str) -> Path:
+    """A copy of the pack whose `member` says it is encrypted (the flag set in its local and central headers)."""
+    blob = bytearray(pack.read_bytes())
+    with zipfile.ZipFile(pack) as archive:
+        offset, central = archive.getinfo(member).header_offset, archive.start_dir
+    blob[offset + 6] |= 0x1                               # local header: general purpose flag
+    while blob[central + 46:central + 46 + len(member)] != member.encode():
+        central = blob.index(b"PK\x01\x02", central + 4)
+    blob[central + 8] |= 0x1                              # central directory: the same flag
+    out.write_bytes(bytes(blob))
+    return out
+
+
+def test_an_encrypted_member_is_refused_in_one_line(game, tmp_path):
+    """Issue 32: a pack with an encrypted member was an internal error (RuntimeError: password required), exit 1."""
+    _, _, pack = game
+    bad = _encrypted(pack, tmp_path / "locked.bowpack", "scene/field.ldr")
+    with zipfile.ZipFile(bad) as archive:
+        assert archive.getinfo("scene/field.ldr").flag_bits & 0x1
+    with pytest.raises(ReplayError, match="member 'scene/field.ldr' is encrypted") as caught:
+        open_replay(bad)
+    assert "\n" not in str(caught.value)
+    result = run_cli("replay", "verify", str(bad), cwd=tmp_path, env={"BOW3D_CACHE_DIR": str(tmp_path / "cache")})
+    assert result.returncode == 2 and "is encrypted" in result.stderr and "Traceback" not in result.stderr
+    assert "internal error" not in result.stderr
