@@ -169,8 +169,8 @@ def run(args: argparse.Namespace) -> int:
             raise UserInputError(_("{path}: not UTF-8 text ({reason} at byte {start}); save the set-up script as "
                                    "UTF-8").format(path=path, reason=error.reason, start=error.start)) from None
         steps = parse_setup_script(text, str(path))
-    from bow3d.view.setup_ui import SetupUI
-    from bow3d.view.viewer import open_base
+    from bow3d.view.apps.setup_ui import SetupUI
+    from bow3d.view.apps.viewer import open_base
 
     base = open_base(offscreen=steps is not None, size=parse_size(args.size), title=f"bow3d setup - {out.name}")
     try:
