@@ -6,7 +6,7 @@ import argparse
 import math
 from pathlib import Path
 
-from bow3d.errors import UserInputError
+from bow3d.errors import SceneError, UserInputError
 from bow3d.i18n import N_, _, decimal, marked, ngettext
 from bow3d.scene.model import DEFAULT_RULESET
 from bow3d.units import LDU_PER_BRICK
@@ -110,7 +110,13 @@ def _check(path: str, library) -> int:
     from bow3d.rulesets import load_scene, ruleset_of
     from bow3d.scene import battlefield_extent, side_colour_warnings
 
-    scene = load_scene(path, battlefield=True, library=library)
+    empty = _empty_library_warning(library)
+    try:
+        scene = load_scene(path, battlefield=True, library=library)
+    except SceneError as error:
+        if empty is None:
+            raise
+        raise SceneError(f"{error}\n  {empty}") from None   # the likely cause, named beside what it caused
     (x0, y0), (x1, y1) = battlefield_extent(scene.battlefield_path, library)
     ruleset = ruleset_of(scene)
     totals = ruleset.army_costs(scene) or {}
@@ -130,11 +136,23 @@ def _check(path: str, library) -> int:
         counted = ngettext("{n} unit", "{n} units", len(units)).format(n=len(units)) + ", " + ngettext(
             "{n} vehicle", "{n} vehicles", len(vehicles)).format(n=len(vehicles))
         print("  " + _("side {side}").format(side=f"{side.id:<8}") + f" {side.name}: {counted}{points}")
-    warnings = [ruleset.balance_warning(totals) if totals else None, *side_colour_warnings(scene, library),
-                *_footing_warnings(scene, library)]
+    warnings = [empty, ruleset.balance_warning(totals) if totals else None,
+                *side_colour_warnings(scene, library), *_footing_warnings(scene, library)]
     for warning in filter(None, warnings):
         print(f"  {warning}")
     return 0
+
+
+def _empty_library_warning(library) -> str | None:
+    """A warning naming the library when none of its roots holds a part (parts/ empty): every part is then
+    missing and drawn as a box, which the checks below cannot tell from a battlefield."""
+    from bow3d.ldraw.install import count_parts
+
+    if any(count_parts(root) for root in library.roots):
+        return None
+    return _("the LDraw library {library} has no parts (its parts/ folder holds no .dat file): every part of the "
+             "battlefield and the models is missing and drawn as a box; give --library a full library, or run "
+             "bow3d library install").format(library=", ".join(str(root) for root in library.roots))
 
 
 def _footing_warnings(scene, library) -> list[str]:

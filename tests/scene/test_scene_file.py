@@ -342,3 +342,25 @@ def test_an_ldraw_model_given_for_a_scene_says_how_to_make_one(capsys):
         load_scene(battlefield)
     assert main(["simulate", str(battlefield), "--games", "1"]) == 2
     assert f"bow3d scene from-ldraw {battlefield} -o SCENE.yaml" in capsys.readouterr().err
+
+
+OPEN_FIELD = """format: bow3d-scene/1
+battlefield: village.ldr
+sides: [{id: blue, colour: 1}, {id: red, colour: 4}]
+"""
+
+
+def test_scene_check_warns_of_a_library_with_no_parts_and_names_it(scene_dir, tmp_path, capsys):
+    """Issue 32: with a library whose parts/ is empty, scene check said OK and nothing else (every part a box)."""
+    empty = tmp_path / "empty-ldraw"
+    (empty / "parts").mkdir(parents=True)
+    (empty / "LDConfig.ldr").write_text("0 LDraw colours\n0 !COLOUR Black CODE 0 VALUE #1B2A34 EDGE #808080\n")
+    assert main(["scene", "check", str(scene_dir / "village.yaml"), "--library", str(empty)]) == 2
+    err = capsys.readouterr().err   # the units stand outside a battlefield of boxes: the library named as the cause
+    assert "lies outside the battlefield" in err and f"the LDraw library {empty.resolve()} has no parts" in err
+    (scene_dir / "open.yaml").write_text(OPEN_FIELD)
+    assert main(["scene", "check", str(scene_dir / "open.yaml"), "--library", str(empty)]) == 0
+    out = capsys.readouterr().out
+    assert "OK" in out and f"the LDraw library {empty.resolve()} has no parts" in out and "library install" in out
+    assert main(["scene", "check", str(scene_dir / "village.yaml")]) == 0
+    assert "has no parts" not in capsys.readouterr().out
