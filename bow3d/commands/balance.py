@@ -79,6 +79,19 @@ def _outputs(args: argparse.Namespace) -> list[Path]:
     return outs
 
 
+def _check_readable_there(scene, out: Path) -> None:
+    """Refuse, before any game, a --write-scene whose folder would not let the scene written there read
+    its own files (a scene reads its folder and below, bow3d.scene.paths): it would not load."""
+    from bow3d.replay.variants import unreadable_from
+
+    outside = unreadable_from(scene, out.parent)
+    if outside:
+        raise UserInputError(_("{out}: a scene written there could not read {files} (a scene reads only files in "
+                               "its own folder or below it); write it in {folder} or a folder above the files, or "
+                               "allow their folder with BOW3D_ALLOW_PATHS")
+                             .format(out=out, files=", ".join(outside[:3]), folder=scene.path.parent))
+
+
 def _side_colours(scene) -> dict[str, tuple[int, int, int]]:
     try:
         from bow3d.view.graph.markers import ldraw_rgba
@@ -105,6 +118,8 @@ def run(args: argparse.Namespace) -> int:
                              .format(max_rounds=args.max_rounds))
     scene = load_scene(args.scene)
     outs = _outputs(args)
+    if args.write_scene:
+        _check_readable_there(scene, Path(args.write_scene))
     workers = engine_workers(args, args.games)
     job = GameJob.of(args.scene, library=library_choice(), max_rounds=args.max_rounds)
     with open_executor(args.engine, workers, args.address) as executor:

@@ -18,6 +18,7 @@ from typing import Any
 
 from bow3d.errors import SceneError
 from bow3d.i18n import _, semicolon
+from bow3d.scene.paths import allowed_folders, is_inside
 
 
 @dataclass(frozen=True)
@@ -87,6 +88,20 @@ def apply_edits(scene: Any, edits: tuple[SceneEdit, ...]) -> Any:
 
 def describe_edits(scene: Any, edits: tuple[SceneEdit, ...]) -> str:
     return semicolon().join(edit.words(scene) for edit in edits) or _("no change")
+
+
+def unreadable_from(scene: Any, folder: str | Path) -> list[str]:
+    """The files of the scene (battlefield, models; not library parts) that a copy written in `folder` could
+    not read: a scene reads files in its own folder or below it, or in BOW3D_ALLOW_PATHS (bow3d.scene.paths)."""
+    target = Path(folder).resolve()
+    allowed = [target, *allowed_folders()]
+    names = [scene.battlefield, *(item.model for group in (scene.units, scene.vehicles) for item in group)]
+    found = []
+    for name in dict.fromkeys(names):
+        path = scene.resolve(name)
+        if path.is_file() and not any(is_inside(path.resolve(), place) for place in allowed):
+            found.append(name)
+    return found
 
 
 def relocated(scene: Any, folder: str | Path) -> Any:

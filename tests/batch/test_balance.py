@@ -4,6 +4,7 @@ measured by playing it, the report (Markdown, JSON, chart) and the changed villa
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -270,3 +271,32 @@ def test_a_variant_run_describes_its_edits_of_the_scene_they_were_applied_to(sce
         run = play_variant(executor, GameJob.of(scene_path, max_rounds=2, geometry_factory=flat), scene, edits,
                            range(1, 3), "test", progress=False)
     assert run.as_dict()["edits"] == "take red-2 (rifleman) out; swap red-3's sheet hero for medic"
+
+
+def test_a_changed_scene_is_written_only_where_it_can_read_its_files(tmp_path):
+    """Issue 32: --write-scene into another folder wrote '../scenes/village.ldr', which a scene may not read (its
+    files lie in its folder or below): the scene written did not load. Now refused before any game is played."""
+    from bow3d.cli import main
+    from bow3d.replay.variants import relocated, unreadable_from
+    from bow3d.scene.io import format_scene
+
+    (tmp_path / "other").mkdir()
+    out = tmp_path / "other" / "fair.yaml"
+    code = main(["balance", str(ROOT / "scenes" / "village.yaml"), "--games", "2", "--screen-games", "1",
+                 "--candidates", "1", "--max-rounds", "2", "--no-progress", "--write-scene", str(out)])
+    assert code == 2 and not out.exists()
+    copy = tmp_path / "copy"
+    shutil.copytree(ROOT / "scenes", copy / "scenes", ignore=shutil.ignore_patterns("*.py", "__pycache__"))
+    scene = load_scene(copy / "scenes" / "village.yaml")
+    assert unreadable_from(scene, tmp_path / "other")[:2] == ["village.ldr", "figures/blue-swordsman.ldr"]
+    assert unreadable_from(scene, copy) == [] and unreadable_from(scene, copy / "scenes") == []
+    (copy / "fair.yaml").write_text(format_scene(relocated(scene, copy)))   # a folder above: it loads
+    assert load_scene(copy / "fair.yaml").battlefield == "scenes/village.ldr"
+
+
+def test_the_refusal_names_the_files_and_the_way_out(tmp_path, capsys):
+    from bow3d.cli import main
+
+    main(["balance", str(ROOT / "scenes" / "village.yaml"), "--games", "2", "--write-scene", str(tmp_path / "f.yaml")])
+    err = capsys.readouterr().err
+    assert "could not read village.ldr" in err and str(ROOT / "scenes") in err and "BOW3D_ALLOW_PATHS" in err
