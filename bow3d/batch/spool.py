@@ -3,7 +3,8 @@
 Layer: base. A `Spool` appends each result as one JSON line, to a private temporary file (removed
 when the spool is closed or collected) or to a file the user named (bow3d.paths.open_exclusive:
 never an existing file or a link, line-buffered, so Ctrl+C or a crash keeps every finished line).
-Iterating it reads the lines back, in the order they were appended.
+Iterating it reads the lines back, in the order they were appended. `discard_if_empty` removes a
+user's file no line was written to (a batch that failed before its first result).
 """
 
 from __future__ import annotations
@@ -58,6 +59,14 @@ class Spool:
             self._file.close()
         elif not self._file.closed:
             self._file.flush()
+
+    def discard_if_empty(self) -> None:
+        """Close, and remove the user's file when no result was written to it (a batch that failed at once):
+        an empty results file would read as a batch of no games."""
+        self.close()
+        if self.kept and self.count == 0:
+            with contextlib.suppress(FileNotFoundError):
+                self.path.unlink()
 
     def close(self) -> None:
         if not self._file.closed:

@@ -289,7 +289,8 @@ def simulate(scene_path: str | os.PathLike, games: int, seed: int = 1, replays_d
     `replays_dir` (created when missing) receives one replay per game. `engine` and `workers` (or a
     ready `executor`) choose where the games are played (workers None with Ray: every CPU it has). `geometry_factory(scene)` replaces the
     real 3D world (tests use the flat geometry). The per-game results go to `results_file` (JSON
-    lines; refused if it exists, unless `force`), else to a temporary file when `keep_results`.
+    lines; refused if it exists, unless `force`), else to a temporary file when `keep_results`; a batch that
+    fails before its first game (Ray not reached, a worker's error) removes the results file it opened.
     Ctrl+C stops the batch: the summary says `interrupted` and counts the games that finished.
     """
     check_games(games, seed)
@@ -313,10 +314,15 @@ def simulate(scene_path: str | os.PathLike, games: int, seed: int = 1, replays_d
                                 results=spool if spool is not None else [], first_seed=seed)
     own = executor is None
     start = time.perf_counter()
-    if executor is None:
-        if engine == "local":
-            workers = max(1, min(workers or 1, games))
-        executor = open_executor(engine, workers, address)
+    try:
+        if executor is None:
+            if engine == "local":
+                workers = max(1, min(workers or 1, games))
+            executor = open_executor(engine, workers, address)
+    except BaseException:
+        if spool is not None:
+            spool.discard_if_empty()   # no game played: no empty results file left behind
+        raise
     summary.workers, summary.engine = executor.workers, executor.engine
     try:
         for record in games_of(executor, job, range(seed, seed + games), progress=progress_bar):
@@ -329,6 +335,10 @@ def simulate(scene_path: str | os.PathLike, games: int, seed: int = 1, replays_d
                 progress(record)
     except KeyboardInterrupt:
         summary.interrupted = True
+    except BaseException:
+        if spool is not None:
+            spool.discard_if_empty()   # a batch that failed before its first game leaves no empty file
+        raise
     finally:
         if own:
             executor.close()

@@ -183,6 +183,36 @@ def test_ray_not_installed_is_one_line(monkeypatch, capsys):
     assert "pip install 'bow3d[ray]'" in capsys.readouterr().err
 
 
+def test_a_failed_ray_batch_leaves_no_empty_results_file(monkeypatch, capsys, tmp_path):
+    """Issue 32: simulate --engine ray that cannot start (here: Ray missing) left an empty --results file behind."""
+    import builtins
+
+    from bow3d.cli import main
+
+    real_import = builtins.__import__
+
+    def no_ray(name, *args, **kwargs):
+        if name == "ray" or name.startswith("ray."):
+            raise ImportError("No module named 'ray'")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_ray)
+    monkeypatch.delitem(sys.modules, "ray", raising=False)
+    results = tmp_path / "results.jsonl"
+    assert main(["simulate", "scenes/los-gallery.yaml", "--games", "1", "--engine", "ray", "--results", str(results)]) == 2
+    assert "--engine ray needs Ray" in capsys.readouterr().err and not results.exists()
+
+
+def test_a_results_file_with_lines_is_kept_and_an_empty_one_discarded(tmp_path):
+    from bow3d.batch.spool import Spool
+
+    kept, empty = Spool(dict, dict, tmp_path / "kept.jsonl"), Spool(dict, dict, tmp_path / "empty.jsonl")
+    kept.append({"game": 1})
+    kept.discard_if_empty()
+    empty.discard_if_empty()
+    assert (tmp_path / "kept.jsonl").read_text() == '{"game":1}\n' and not (tmp_path / "empty.jsonl").exists()
+
+
 # -- heatmaps of every unit -------------------------------------------------------------------------
 
 def _two_unit_gallery(folder: Path) -> Path:
