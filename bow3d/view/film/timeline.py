@@ -202,22 +202,13 @@ class Timeline:
 
 # --- from the rules' state ---------------------------------------------------------------------
 
-def snapshot(state: Any) -> dict[str, Pose]:
-    """Poses of every unit and vehicle of a rules GameState (units, vehicles as lists or mappings)."""
+def snapshot(game: Any) -> dict[str, Pose]:
+    """Poses of every unit and vehicle of a game in progress, as its table shows them (bow3d.rules.table)."""
     poses: dict[str, Pose] = {}
-    seats: dict[str, int] = {}
-    for kind in ("vehicles", "units"):
-        items = getattr(state, kind, None) or []
-        for item in (items.values() if isinstance(items, Mapping) else items):
-            for index, occupant in enumerate(getattr(item, "seats", None) or ()):
-                if occupant:
-                    seats[occupant] = index
-            position = getattr(item, "position", None)
-            alive = getattr(item, "alive", True) and not getattr(item, "destroyed", False)
-            poses[item.id] = Pose(_xy(position) if position is not None else (math.nan, math.nan),
-                                  float(getattr(item, "facing", 0.0) or 0.0), bool(alive),
-                                  getattr(item, "aboard", None), int(getattr(item, "damage", 0) or 0),
-                                  int(getattr(item, "marking_bricks", 0) or 0), seats.get(item.id, 0))
+    for piece in game.ruleset.presentation().pieces(game.state):
+        position = piece.position if piece.position is not None else (math.nan, math.nan)
+        poses[piece.id] = Pose(position, piece.facing, piece.alive, piece.aboard, piece.on_top, piece.beside,
+                               piece.seat)
     return poses
 
 
@@ -313,7 +304,7 @@ class _Group:
 
 
 def _state_of(game: Any) -> tuple[dict[str, Pose], dict[str, bool], int]:
-    return (snapshot(game.state), dict(getattr(game.state, "doors", None) or {}),
+    return (snapshot(game), dict(getattr(game.state, "doors", None) or {}),
             int(getattr(game.state, "round", 1) or 1))
 
 
