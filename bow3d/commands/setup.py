@@ -82,7 +82,7 @@ def parse_setup_script(text: str, source: str) -> list[tuple[int, str, tuple[str
                 source=source, line=number, command=command, got=" ".join(args))) from None
         if not all(math.isfinite(n) and abs(n) <= MAX_SCRIPT_NUMBER for n in numbers):
             raise UserInputError(_("{source}:{line}: {command} needs finite numbers of at most {most:,}, got "
-                                   "{got}; write e.g. 'turn -45' or 'place 6 20'").format(
+                                   "{got}; write plain numbers of degrees or cells").format(
                 source=source, line=number, command=command, most=MAX_SCRIPT_NUMBER, got=" ".join(args)[:40]))
         steps.append((number, command, args))
     return steps
