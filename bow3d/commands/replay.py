@@ -203,10 +203,17 @@ def verify(path: Path, as_json: bool = False, scene: str | None = None, allow_in
         checks.append(_("the AI's choices re-derived for {sides}").format(sides=", ".join(result.players_checked)))
     elif result.ai_note:
         checks.append(result.ai_note)
+    opened = open_replay(path, scene)
+    pack = opened.pack
+    if pack is not None and pack.library is not None:   # the pack's own parts decided the world: say so
+        checks.append(_("on the pack's own LDraw parts ({count} library files{checked})").format(
+            count=len(pack.manifest.library_files),
+            checked=_(", the same as the bundled library's") if opened.header.library == "bundled" else
+            _(", not compared with a library here: the game was played on an external one")))
     if not result.complete:
         outcome = _("no result")
     else:
-        how = open_replay(path, scene).narrator().result(result.result)   # the ruleset's words for its result
+        how = opened.narrator().result(result.result)   # the ruleset's words for its result
         outcome = (_("winner: {side} ({result})").format(side=result.winner, result=how) if result.winner
                    else _("no winner ({result})").format(result=how))
     status = _("complete") if result.complete else _("incomplete (stopped after round {round})").format(

@@ -7,7 +7,8 @@ where `scene=` says), checked against the header's scene digest (bow3d.replay.di
 or for version-2 replays its bytes) and loaded with its ruleset's schema, and the world is built
 with the LDraw library the header names. A pack (`.bowpack`, bow3d.replay.pack) opens the same
 way: its replay, with its own scene (unless `scene=` says otherwise) and, when it carries them,
-its own LDraw library files. Nothing is kept in module globals: an `OpenReplay` holds what it has
+its own LDraw library files; a pack of a game played on the bundled library whose parts are not
+the bundled library's is refused, naming them. Nothing is kept in module globals: an `OpenReplay` holds what it has
 built.
 """
 
@@ -23,7 +24,7 @@ from bow3d.errors import Bow3dError, ReplayError, RulesError
 from bow3d.i18n import _
 from bow3d.replay.digest import check_scene_digest
 from bow3d.replay.format import Replay, read_replay, resolve_scene
-from bow3d.replay.pack import PackContents, is_pack, open_pack
+from bow3d.replay.pack import PackContents, differing_parts, is_pack, open_pack
 from bow3d.replay.session import prepare_geometry
 from bow3d.rules import Game
 from bow3d.rules.events import Event
@@ -216,6 +217,8 @@ def open_replay(path: str | os.PathLike, scene: str | os.PathLike | None = None)
 
     pack = open_pack(path) if is_pack(path) else None
     replay = read_replay(path) if pack is None else _read_packed(pack)
+    if pack is not None:
+        _check_pack_parts(pack, replay)
     name = (replay.header.ruleset.get("name", DEFAULT_RULESET) if isinstance(replay.header.ruleset, dict)
             else DEFAULT_RULESET)
     try:
@@ -223,6 +226,21 @@ def open_replay(path: str | os.PathLike, scene: str | os.PathLike | None = None)
     except UnknownRuleset as error:
         raise ReplayError(_("{path}: {error}").format(path=replay.path, error=error)) from None
     return OpenReplay(replay, ruleset, Path(scene) if scene is not None else None, pack)
+
+
+def _check_pack_parts(pack: PackContents, replay: Replay) -> None:
+    """A pack of a game played on the bundled library must carry (or name) the bundled library's parts, byte for
+    byte (bow3d.replay.pack.differing_parts): the parts decide every line of sight. ReplayError naming them."""
+    from bow3d.ldraw import BUNDLED_LIBRARY
+
+    if replay.header.library != "bundled":
+        return
+    differ = differing_parts(pack.manifest.part_digests, BUNDLED_LIBRARY)
+    if differ:
+        more = _(" and {count} more").format(count=len(differ) - 3) if len(differ) > 3 else ""
+        raise ReplayError(_("{pack}: played on the bundled LDraw library, but its parts {parts}{more} are not the "
+                            "bundled library's; refused as a forgery: the parts decide every line of sight")
+                          .format(pack=pack.pack, parts=", ".join(differ[:3]), more=more))
 
 
 def _read_packed(pack: PackContents) -> Replay:

@@ -12,7 +12,12 @@ packs to the same bytes) holding:
     ldraw/parts/3001.dat       (parts, sub-parts, primitives), under their library paths
 
 Without `--with-parts` the library files are only named (`library_files`): every bow3d has the
-bundled starter library, and an official library is found through LDRAWDIR as usual. Files of the
+bundled starter library, and an official library is found through LDRAWDIR as usual. Either way the
+manifest records each library file's sha256 as the packer's library had it (`part_digests`, version 2):
+a part under ldraw/ that is not the one recorded is refused, naming it, and so is a pack of a game
+played on the bundled library whose parts are not the bundled library's (`differing_parts`): the parts
+decide every line of sight. A version-1 pack recorded no digests: it is upgraded with its own parts'
+digests (`upgraded_from` says so) and still checked against the bundled library. Files of the
 scene must lie inside the scene's folder (the rule scenes are read by anyway); a scene that reaches
 further is refused with the file named. Writing one (`write_pack`) opens the replay as every command
 does: it lives above, in bow3d.replay.packing.
@@ -41,7 +46,7 @@ from bow3d.errors import ReplayError
 from bow3d.i18n import _
 
 FORMAT = "bow3d-pack"
-VERSION = 1
+VERSION = 2
 SUFFIX = ".bowpack"
 MANIFEST = "bowpack.json"
 SCENE_FOLDER = "scene"
@@ -67,6 +72,8 @@ class PackManifest(BaseModel):
     parts: str = Field(description="'included': the library files are under ldraw/; 'named': only named")
     library_files: list[str] = Field(description="the LDraw library files the models use, by library path")
     files: dict[str, str] = Field(description="member -> sha256 of its bytes (every member but this manifest)")
+    part_digests: dict[str, str] = Field(description="library path -> sha256 of every library file the models use, "
+                                         "as the packer's library had it (version 2)")
     bow3d: str = Field("", description="the bow3d that packed it")
 
 
@@ -80,6 +87,7 @@ class PackContents:
     replay: Path
     scene: Path
     library: Path | None  # an LDraw library root (LDConfig.ldr, parts/, p/) when the parts are included
+    upgraded_from: int | None = None  # the manifest's version when older than VERSION (read through UPGRADES)
 
 
 def is_pack(path: str | os.PathLike) -> bool:
@@ -153,8 +161,10 @@ def _read_member(pack: Path, archive: zipfile.ZipFile, info: zipfile.ZipInfo, li
     return blob
 
 
-def read_manifest(pack: Path, archive: zipfile.ZipFile, members: dict[str, zipfile.ZipInfo]) -> PackManifest:
-    """The manifest, format and version first (a newer pack is refused plainly), then every field."""
+def read_manifest(pack: Path, archive: zipfile.ZipFile,
+                  members: dict[str, zipfile.ZipInfo]) -> tuple[PackManifest, int | None]:
+    """The manifest, format and version first (a newer pack is refused plainly, an older one upgraded through
+    UPGRADES), then every field; with the version it was upgraded from (None: the current one)."""
     from bow3d.textformats import load_json
 
     info = members.get(MANIFEST)
@@ -174,6 +184,11 @@ def read_manifest(pack: Path, archive: zipfile.ZipFile, members: dict[str, zipfi
         raise ReplayError(_("{pack}: written by a newer bow3d (pack version {version}); this bow3d "
                             "reads up to {VERSION}: upgrade bow3d to read it")
                           .format(pack=pack, version=version, VERSION=VERSION))
+    upgraded = version if version < VERSION else None
+    while version < VERSION:
+        raw = UPGRADES[version](dict(raw))
+        version += 1
+        raw["version"] = version
     try:
         manifest = PackManifest.model_validate(raw)
     except ValidationError as error:
@@ -189,9 +204,50 @@ def read_manifest(pack: Path, archive: zipfile.ZipFile, members: dict[str, zipfi
     for name in (manifest.replay, manifest.scene):
         if name not in manifest.files:
             raise _refuse(pack, f"{MANIFEST} names {name!r}, which is not in the pack")
+    if set(manifest.part_digests) != set(manifest.library_files):
+        raise _refuse(pack, f"{MANIFEST}: part_digests must name every library file, and only those")
+    if manifest.parts == "included":
+        for name in manifest.library_files:
+            if manifest.files.get(f"{LIBRARY_FOLDER}/{name}") != manifest.part_digests[name]:
+                raise ReplayError(_("{pack}: its part {name} is not the one it was packed with (its sha256 is not "
+                                    "the manifest's part digest); refused as a forgery: the parts decide every line "
+                                    "of sight").format(pack=pack, name=name))
     if "/" in manifest.replay or not manifest.scene.startswith(f"{SCENE_FOLDER}/"):
         raise _refuse(pack, f"{MANIFEST}: the replay must be at the top and the scene under {SCENE_FOLDER}/")
-    return manifest
+    return manifest, upgraded
+
+
+def _upgrade_v1(raw: dict) -> dict:
+    """Version 1 -> 2: no part digests were recorded; the pack's own parts stand for them (none checked
+    against the packer's library: `upgraded_from` says so), named-only parts have none to compare."""
+    found_files, found_names = raw.get("files"), raw.get("library_files")
+    files: dict = found_files if isinstance(found_files, dict) else {}
+    names: list = found_names if isinstance(found_names, list) else []
+    included = raw.get("parts") == "included"
+    raw["part_digests"] = {name: files.get(f"{LIBRARY_FOLDER}/{name}", "") if included else "" for name in names
+                           if isinstance(name, str)}
+    return raw
+
+
+# UPGRADES[n] turns a version-n manifest (a plain dict) into version n + 1; read_manifest applies them in order.
+UPGRADES = {1: _upgrade_v1}
+
+
+def differing_parts(digests: dict[str, str], library_root: Path) -> list[str]:
+    """The library paths whose file under `library_root` is missing or has another sha256 than `digests`
+    says (a digest of '' is unknown: not compared)."""
+    differ = []
+    for name, sha in sorted(digests.items()):
+        if not sha:
+            continue
+        path = library_root / name
+        try:
+            same = path.is_file() and hashlib.sha256(path.read_bytes()).hexdigest() == sha
+        except OSError:
+            same = False
+        if not same:
+            differ.append(name)
+    return differ
 
 
 def _pack_sha256(pack: Path) -> str:
@@ -223,9 +279,9 @@ def _cache_folder() -> Path:
     return default_cache_dir() / "packs"
 
 
-def _contents(pack: Path, root: Path, manifest: PackManifest) -> PackContents:
+def _contents(pack: Path, root: Path, manifest: PackManifest, upgraded_from: int | None) -> PackContents:
     library = root / LIBRARY_FOLDER if manifest.parts == "included" else None
-    return PackContents(pack, root, manifest, root / manifest.replay, root / manifest.scene, library)
+    return PackContents(pack, root, manifest, root / manifest.replay, root / manifest.scene, library, upgraded_from)
 
 
 def open_pack(path: str | os.PathLike, cache_dir: str | os.PathLike | None = None) -> PackContents:
@@ -240,18 +296,18 @@ def open_pack(path: str | os.PathLike, cache_dir: str | os.PathLike | None = Non
                           .format(pack=pack, error=error)) from None
     with archive:
         members = _check_members(pack, archive)
-        manifest = read_manifest(pack, archive, members)
+        manifest, upgraded = read_manifest(pack, archive, members)
         base = Path(cache_dir) if cache_dir is not None else _cache_folder()
         root = base / sha[:32]
         if root.is_dir() and _unpacked_ok(root, manifest):
-            return _contents(pack, root, manifest)
+            return _contents(pack, root, manifest, upgraded)
         blobs = {}
         for name, sha_expected in manifest.files.items():
             blob = _read_member(pack, archive, members[name], MAX_MEMBER_BYTES)
             if hashlib.sha256(blob).hexdigest() != sha_expected:
                 raise _refuse(pack, f"member {name!r} is not what the manifest says (sha256 differs)")
             blobs[name] = blob
-    return _contents(pack, _unpack(pack, base, root, blobs, manifest), manifest)
+    return _contents(pack, _unpack(pack, base, root, blobs, manifest), manifest, upgraded)
 
 
 def _unpack(pack: Path, base: Path, root: Path, blobs: dict[str, bytes], manifest: PackManifest) -> Path:
@@ -298,5 +354,5 @@ def describe(contents: PackContents) -> str:
     return f"{contents.pack}: {m.replay}, {m.scene} and {scene_files - 1} files of its own, {parts}"
 
 
-__all__ = ["FORMAT", "MANIFEST", "SUFFIX", "VERSION", "PackContents", "PackManifest", "describe", "is_pack",
-           "open_pack"]
+__all__ = ["FORMAT", "MANIFEST", "SUFFIX", "UPGRADES", "VERSION", "PackContents", "PackManifest", "describe",
+           "differing_parts", "is_pack", "open_pack"]

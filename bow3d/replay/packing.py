@@ -105,11 +105,14 @@ def write_pack(replay_path: str | os.PathLike, out: str | os.PathLike, *, with_p
             shared.setdefault("LDConfig.ldr", Path(os.path.realpath(config)))
         members.update({f"{LIBRARY_FOLDER}/{name}": path for name, path in shared.items()})
     data = {name: _read(path) for name, path in sorted(members.items())}
+    digests = {name: hashlib.sha256(data.get(f"{LIBRARY_FOLDER}/{name}") or _read(path)).hexdigest()
+               for name, path in shared.items()}
     scene_member = f"{SCENE_FOLDER}/{Path(os.path.realpath(scene_obj.path)).name}"
     manifest = PackManifest(
         replay=replay_name, scene=scene_member, library=opened.header.library,
         parts="included" if with_parts else "named", library_files=sorted(shared),
-        files={name: hashlib.sha256(blob).hexdigest() for name, blob in data.items()}, bow3d=__version__)
+        files={name: hashlib.sha256(blob).hexdigest() for name, blob in data.items()}, part_digests=digests,
+        bow3d=__version__)
     with (open_new(out, "wb", force=force) as handle,
           zipfile.ZipFile(handle, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive):
         _add(archive, MANIFEST, json.dumps(manifest.model_dump(mode="json"), indent=1).encode())

@@ -73,3 +73,76 @@ def test_the_pack_alone_films_with_no_ldrawdir(travelling, renderer_available, m
     monkeypatch.chdir(empty)
     stats = render_replay_video("village.bowpack", "film.mp4", size=(160, 90), fps=4, progress=False, max_seconds=4.0)
     assert stats.frames == round(stats.seconds * 4) >= 16 and (empty / "film.mp4").stat().st_size > 1000
+
+
+# --- issue 32: the pack's parts cannot decide the world -------------------------------------------------
+
+def _forged(pack: Path, out: Path, change) -> Path:
+    """A copy of the pack whose members (name -> bytes) and manifest `change(members, manifest)` edits, the
+    manifest's member digests made to match (what a forger re-packing by hand does)."""
+    import hashlib
+    import json
+    import zipfile
+
+    with zipfile.ZipFile(pack) as archive:
+        members = {name: archive.read(name) for name in archive.namelist() if name != "bowpack.json"}
+        manifest = json.loads(archive.read("bowpack.json"))
+    change(members, manifest)
+    manifest["files"] = {name: hashlib.sha256(blob).hexdigest() for name, blob in members.items()}
+    with zipfile.ZipFile(out, "w") as archive:
+        archive.writestr("bowpack.json", json.dumps(manifest))
+        for name, blob in members.items():
+            archive.writestr(name, blob)
+    return out
+
+
+def _a_brick(manifest: dict) -> str:
+    names = manifest["library_files"]
+    return "parts/3004.dat" if "parts/3004.dat" in names else next(n for n in names if n.startswith("parts/"))
+
+
+def _hollow(members, manifest, digests_too: bool = False) -> None:
+    import hashlib
+
+    name = _a_brick(manifest)
+    members[f"ldraw/{name}"] = b"0 a brick with no geometry\n"
+    if digests_too:
+        manifest["part_digests"][name] = hashlib.sha256(members[f"ldraw/{name}"]).hexdigest()
+
+
+def test_the_genuine_pack_says_its_parts_are_its_own(travelling):
+    empty, away, library = travelling
+    result = bow3d("replay", "verify", "village.bowpack", "--allow-incomplete", cwd=empty, env=away)
+    assert result.returncode == 0, result.stderr
+    assert "on the pack's own LDraw parts (" in result.stdout
+    assert ("the same as the bundled library's" if library == "bundled" else "not compared") in result.stdout
+
+
+@pytest.mark.parametrize("digests_too", [False, True], ids=["part changed", "part and its digest changed"])
+def test_a_pack_with_a_tampered_part_is_refused_naming_it(travelling, tmp_path, digests_too):
+    empty, away, library = travelling
+    if digests_too and library != "bundled":
+        pytest.skip("played on an external library: no library here to compare the parts with")
+    forged = _forged(empty / "village.bowpack", tmp_path / "forged.bowpack",
+                     lambda members, manifest: _hollow(members, manifest, digests_too))
+    result = bow3d("replay", "verify", str(forged), "--allow-incomplete", cwd=tmp_path, env=away)
+    assert result.returncode == 2 and "Traceback" not in result.stderr and "parts/" in result.stderr
+    assert ("not the bundled library's" if digests_too else "is not the one it was packed with") in result.stderr
+    assert "refused as a forgery" in result.stderr
+
+
+def _version_1(members, manifest) -> None:
+    manifest["version"] = 1
+    del manifest["part_digests"]
+
+
+def test_a_version_1_pack_is_upgraded_and_still_checked(travelling, tmp_path):
+    empty, away, library = travelling
+    old = _forged(empty / "village.bowpack", tmp_path / "old.bowpack", _version_1)
+    result = bow3d("replay", "verify", str(old), "--allow-incomplete", cwd=tmp_path, env=away)
+    assert result.returncode == 0, result.stderr
+    if library == "bundled":
+        forged = _forged(empty / "village.bowpack", tmp_path / "old-forged.bowpack",
+                         lambda members, manifest: (_version_1(members, manifest), _hollow(members, manifest)))
+        result = bow3d("replay", "verify", str(forged), "--allow-incomplete", cwd=tmp_path, env=away)
+        assert result.returncode == 2 and "not the bundled library's" in result.stderr
