@@ -94,7 +94,7 @@ def test_marking_bricks_and_damage_bricks(nodes):
     """BOW 1.3 §2.2 one white marking brick beside a played unit; §2.4.3 damage bricks on the minifig."""
     from bow3d.view.graph.markers import RED, YELLOW
 
-    nodes.set_marks("blue-1", played=True, damage=1)
+    nodes.set_marks("blue-1", beside=1, on_top=1)
     assert nodes.pieces["blue-1"].marks_state == (1, 1)
     lo, hi = nodes.pieces["blue-1"].marks.get_tight_bounds(nodes.units["blue-1"])
     assert hi[2] > 48  # the damage brick sits on top of the figure
@@ -111,7 +111,7 @@ def test_dead_unit_lies_down_and_fades(nodes):
     assert lying[1][2] - lying[0][2] < standing[1][2] - standing[0][2]  # lower than standing
     assert math.isclose(lying[0][2], 0.0, abs_tol=1e-3)
     assert nodes.pieces["blue-1"].base.is_hidden()
-    nodes.set_marks("blue-1", played=True)  # the rules still count its marking brick: not drawn on the fallen
+    nodes.set_marks("blue-1", beside=1)  # the rules still count its marking brick: not drawn on the fallen
     assert nodes.pieces["blue-1"].marks.is_hidden()
     nodes.set_alive("blue-1", True)
     assert not nodes.pieces["blue-1"].base.is_hidden()

@@ -150,7 +150,7 @@ class Stage:
         self.nodes.set_pose(id_, pose.position, pose.facing_deg, ground_z)
         if alive:
             if piece.marks_state != (pose.marks, pose.damage):
-                self.nodes.set_marks(id_, marking_bricks=pose.marks, damage=pose.damage)
+                self.nodes.set_marks(id_, beside=pose.marks, on_top=pose.damage)
             if piece.kind == "unit":  # a minifig topples onto its back; a vehicle just stops where it is
                 depth = 0.5 * (piece.hi[1] - piece.lo[1])  # lying on its back, the body is this thick
                 piece.body.set_p(-90.0 * fall)

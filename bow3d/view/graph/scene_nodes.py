@@ -12,7 +12,7 @@ for life forms, yellow for mechanical units and vehicles).
 
     nodes = attach_scene(base.render, scene)
     nodes.set_pose("blue-1", (12.5, 8.5), 90)
-    nodes.set_marks("blue-1", played=True, damage=1)
+    nodes.set_marks("blue-1", beside=1, on_top=1)
 """
 
 from __future__ import annotations
@@ -245,12 +245,13 @@ class SceneNodes:
         if piece.alive:
             piece.root.show()
 
-    def set_marks(self, id: str, *, marking_bricks: int = 0, damage: int = 0, played: bool = False) -> None:
-        """Marking bricks beside the unit (BOW §2.2) and damage bricks on it (§2.4.3)."""
+    def set_marks(self, id: str, *, beside: int = 0, on_top: int = 0) -> None:
+        """The markers a piece carries (bow3d.rules.table.Piece): `beside` white bricks in a row on the ground at
+        its right hand (BOW's marking bricks, §2.2), `on_top` bricks stacked on its head or roof (damage, §2.4.3)."""
         piece = self.piece(id)
         if piece.marks is not None:
             piece.marks.remove_node()
-        count = max(int(marking_bricks), 1 if played else 0)
+        count, damage = int(beside), int(on_top)
         hx, hy = piece.half_extent
         pieces = []
         if count:  # on the ground at the unit's right hand (the model faces -Y, so its right is -X)

@@ -56,7 +56,7 @@ class PlayMotion:
                 self.nodes.seat(piece.id, piece.aboard, piece.seat)
             else:
                 self._place(piece.id, before.get(piece.id), piece.position, piece.facing)
-            self.nodes.set_marks(piece.id, marking_bricks=piece.beside, damage=piece.on_top)
+            self.nodes.set_marks(piece.id, beside=piece.beside, on_top=piece.on_top)
             if self.nodes.pieces[piece.id].alive != piece.alive:
                 self.nodes.set_alive(piece.id, piece.alive)
             if piece.alive and self._postures.get(piece.id, "standing") != piece.posture:  # lying, yet in play
