@@ -11,14 +11,7 @@ Layer: bottom (imports only bow3d.errors). Every file bow3d writes goes the same
 A failure at any step (full disk, no permission) raises one `UserInputError` naming the path,
 and the temporary file is removed.
 
-    write_new(path, data, force=False)            bytes or text, in one go
-    with open_new(path, "w", force=False) as f:   a streaming writer (text or "wb")
-    with new_file_name(path, force=False) as tmp: for writers that need a file name (Panda3D, ffmpeg)
-    open_exclusive(path, "w", force=False)        a new file written in place as it goes (a replay: flushed
-                                                  line by line, a crash keeps what was written)
-    check_new(path, force=False)                  the same refusals up front, before long work
-    make_folder(path, option)                     an output folder, made with its parents when missing
-    free_path(folder, stem, suffix)               a name nobody uses: stem.png, stem-2.png, ...
+More: docs/modules/base.md#paths.
 """
 
 from __future__ import annotations

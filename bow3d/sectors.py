@@ -8,17 +8,9 @@ from its centre crosses; through a corner, front or back) are the same four wedg
 The book: "It depends on which side of the hit vehicle, the moving vehicle comes from. [...] You
 can define three sectors around the red vehicle according to its direction": the front sector
 (relative speed = the sum of the speeds), the two side sectors (the mover's speed), the back sector
-(the difference). Our reading (figure: docs/collision-sectors.png):
+(the difference).
 
-- the sectors are the four wedges around the hit vehicle cut by its footprint's diagonals (the
-  lines from its centre through its corners): the wedge beyond its front edge is the front sector,
-  beyond its rear edge the back sector, beyond either long side a side sector;
-- "the side the moving vehicle comes from" is where the moving vehicle is when it touches: the
-  wedge holding the moving vehicle's centre at the moment of contact (`MOVER`, BOW revision 2);
-- a centre exactly on a diagonal counts for the front or back sector.
-
-Revision 1 of the BOW ruleset read it at the contact point instead (`CONTACT`: the wedge holding the
-point where the two vehicles first touch); replays of that revision are re-played with it.
+More: docs/modules/base.md#sectors.
 """
 
 from __future__ import annotations

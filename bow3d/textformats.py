@@ -1,22 +1,8 @@
 """Strict, bounded readers of YAML (scene files) and JSON (replays): hostile text costs little.
 
-Layer: bottom (imports only bow3d.errors; PyYAML and the standard json). Every reader refuses,
-with one error naming `source:line`, the field path and what to do:
-  - nesting deeper than MAX_DEPTH, found by a cheap scan *before* the recursive loaders see the
-    text (libyaml's composer and json's decoder recurse; 100,000 '[' crashed the C loader);
-  - YAML text over MAX_YAML_CHARS, over MAX_YAML_VALUES values, or a list or mapping of more than
-    MAX_ENTRIES entries (each value costs memory and, when wrong, one line of error);
-  - YAML aliases beyond MAX_ALIASES uses or MAX_ALIAS_NODES nodes once expanded ("billion
-    laughs"), and an alias inside its own anchor (a recursive structure);
-  - a key written twice in one mapping (YAML) or object (JSON);
-  - integers of more than MAX_INT_DIGITS digits (Python refuses above 4,300 anyway, with a
-    ValueError that used to escape as an internal error), and NaN or infinite numbers in JSON.
-`MAX_LISTED` caps every list of problems shown to a user (the rest are counted, not listed).
+Layer: bottom (imports only bow3d.errors; PyYAML and the standard json).
 
-    data = load_yaml(text, "village.yaml", error=SceneError)
-    doc = load_yaml_document(text, source)    # .data and .root (yaml nodes, for line numbers)
-    data = load_json(text, "x.json")          # one document
-    entry = load_json_line(line, "game.bowreplay", 17, error=ReplayError)   # JSON Lines
+More: docs/modules/base.md#textformats.
 """
 
 from __future__ import annotations

@@ -9,15 +9,7 @@ games holds a few dozen in memory, never the list), and yields the results in th
 items, whatever worker finished first. Results depend only on the job and the item (a game on its
 seed), so they are the same on any engine and any number of workers.
 
-    with open_executor("local", workers=2) as executor:            # or "ray", address="auto"
-        for result in executor.map(GameJob("scenes/village.yaml"), range(1, 41), total=40,
-                                   label="simulating", unit="game"):
-            ...
-
-Every map shows a progress bar (tqdm: done/total, rate, elapsed and time left) on stderr unless
-`progress=False`. Ctrl+C stops the workers (their own SIGINT is ignored, the parent stops them)
-and raises KeyboardInterrupt to the caller after the results already yielded: what finished is
-kept by whoever consumed it. `open_executor` (bow3d.batch.engines) picks the engine.
+More: docs/modules/base.md#executor.
 """
 
 from __future__ import annotations

@@ -7,12 +7,7 @@ Layer: ldraw (the lowest; imports no other bow3d layer). Public surface:
     model.mesh.positions, model.mesh.triangles   # world frame, Z up, LDU
     model.is_complete, model.missing_files       # was everything found and drawn?
 
-A load is bounded (`LoadBudget`: instances, triangles, bytes read; `BudgetExceeded` when a
-model would cost more), reads only plain files inside the library and the model's folder,
-and a chosen library is checked (`LibraryError`). A file is one part when its header says so
-(Part, Subpart, Primitive, Shortcut) or the library has it; anything else is a sub-model.
-Colours carry their finish and material (`Colour.finish`, `.material`, `.luminance`);
-`bow3d.ldraw.install` fetches and unpacks the official library (`bow3d library install`).
+More: docs/modules/ldraw.md#ldraw.
 """
 
 from bow3d.ldraw.budget import BudgetExceeded, LoadBudget

@@ -3,22 +3,9 @@
 Layer: ldraw. A load counts before it builds: sub-models are counted once each (a model that
 uses a sub-model many times costs that sub-model's size times the count, in integer arithmetic,
 without expanding anything), so a file that would place 10^10 parts is refused in milliseconds
-instead of filling memory. The defaults leave every real model far inside (the 5,000-part
-battlefield: 5,000 instances, 5.2 M triangles, 23 distinct parts of 264,000 primitives, the
-largest a 48x48 baseplate of 224,000; 0.7 MiB read; big town MPDs: ~50,000 instances):
+instead of filling memory.
 
-    max_instances            2,000,000   part instances placed, through every sub-model
-    max_triangles          100,000,000   triangles at full detail, all instances together
-                                         (by default 50 per allowed instance: raising
-                                         max_instances raises it too)
-    max_part_primitives      2,000,000   triangles, lines and studs of one flattened part
-    max_distinct_primitives 10,000,000   the same, all distinct parts of the load together
-    max_bytes_read             192 MiB   LDraw text read by one load (each file <= 64 MiB)
-
-Exceeding one raises `BudgetExceeded` (an `LDrawError`: exit code 2) whose message names the
-model file, the chain of references the bulk comes through, the count and how to raise the
-limit (`--max-instances N` on `bow3d inspect` and `bow3d render`, which raises the triangle
-budget with it; `LoadBudget(...)` in code, passed to `load_model` or carried by a `Library`).
+More: docs/modules/ldraw.md#budget.
 """
 
 from __future__ import annotations

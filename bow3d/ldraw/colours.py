@@ -4,19 +4,7 @@ Layer: ldraw. Codes are int32 throughout. Inside a flattened part, 16 means "the
 of the reference that placed me" and 24 "that colour's edge colour"; once a concrete
 colour c replaces 16, 24 becomes `c | EDGE_OF` so that it still resolves to c's edge.
 
-Every colour form LDraw files use (LDraw colour definition spec, ldraw.org article 299; the
-legacy codes as LDView reads them):
-  codes defined by `0 !COLOUR` (LDConfig.ldr, or the model's own, which win), with their finish
-    (CHROME, PEARLESCENT, RUBBER, MATTE_METALLIC, METAL, or MATERIAL GLITTER/SPECKLE with its
-    parameters), ALPHA and LUMINANCE: `Colour.finish`, `.material`, `.luminance`, `.is_transparent`;
-  0x2RRGGBB  a direct opaque colour;
-  0x3RRGGBB  a direct transparent colour, drawn at alpha 128 (50 %, as LDView);
-  0x4RGBRGB  a dithered colour: two 12-bit colours (each 4-bit channel times 17) in a 50/50
-             checkerboard, drawn as their average (rounded down), opaque;
-  0x5RGBxxx, 0x6xxxRGB  dithered with one half fully transparent (the x half): the average of
-             the two is the visible half's colour at alpha 128;
-  0x7xxxxxx  both halves transparent: invisible (alpha 0).
-Anything else is unknown: drawn magenta, and `describe_unknown` says why.
+More: docs/modules/ldraw.md#colours.
 """
 
 from __future__ import annotations

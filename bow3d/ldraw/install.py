@@ -1,24 +1,8 @@
 """`bow3d library install`: fetch the official LDraw library, check it, unpack it safely, use it from then on.
 
-Layer: ldraw. `install_library(source, target)`:
-  1. fetch: `source` is a URL (http or https; default LDraw.org's complete.zip) streamed to a
-     temporary file beside the target with a progress callback, at most MAX_DOWNLOAD_BYTES; or a
-     zip already on disk;
-  2. check: a zip holding LDConfig.ldr and parts/ at its top or in one folder (complete.zip has
-     `ldraw/`), at most MAX_MEMBERS members;
-  3. unpack, member by member, into a fresh temporary folder beside the target: names that are
-     absolute, climb out with `..`, or name a drive are refused, and so are links and anything
-     but files and folders; a member may hold at most MAX_MEMBER_BYTES and all of them
-     MAX_UNPACKED_BYTES, counted on the bytes really written (a header that lies is caught);
-  4. the unpacked folder is checked as a library (LDConfig.ldr, parts/), the files written are
-     listed with their sha256 in INSTALLED_LIST, and the folder is renamed into place; the place is
-     recorded (bow3d.ldraw.userlib).
-A download has an overall deadline (MAX_DOWNLOAD_SECONDS) besides the socket's timeout: a server
-that drips bytes is given up on. No file bow3d did not write is ever deleted or replaced: a
-folder given with --to must be new, empty, or a library this install wrote whose every file is
-still as written (its INSTALLED_LIST); anything else there is named and the install refused.
-Any failure raises `InstallError` (exit code 2) naming the source and what was wrong; nothing
-half-unpacked is left behind and a library installed before stays as it was.
+Layer: ldraw.
+
+More: docs/modules/ldraw.md#install.
 """
 
 from __future__ import annotations

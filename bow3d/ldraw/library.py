@@ -10,9 +10,7 @@ would climb out are refused (the caller turns that into a diagnostic), and so is
 leads, through links, out of the library roots and the referencing model's folder, or that is
 not a plain file (a named pipe, a device): see `bow3d.ldraw.files`.
 
-A library is checked where it is chosen (`Library.from_env`): the folder must exist and hold
-`LDConfig.ldr` and `parts/`, else `LibraryError` says what was found there. A `Library` also
-carries the `LoadBudget` its loads run under.
+More: docs/modules/ldraw.md#library.
 """
 
 from __future__ import annotations

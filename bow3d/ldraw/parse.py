@@ -7,12 +7,7 @@ Lenient by design: a malformed line becomes a `Diagnostic` and is skipped; `stri
 raises `LDrawError` at the first one instead. Quads are split into two triangles here and
 every triangle is normalised to counter-clockwise winding of its file's BFC state.
 
-Numbers are checked once, here: a colour code must be a whole number from 0 to
-COLOUR_CODE_LIMIT - 1 (else the line is kept, drawn magenta as INVALID_COLOUR, with a
-diagnostic); a coordinate or matrix entry must be finite and within MAX_COORDINATE_LDU
-(else the line is skipped with a diagnostic). Type 1 lines are kept as arrays (one row per
-line, names interned), not as one object per line: a file of a million placements costs
-about 130 bytes per line.
+More: docs/modules/ldraw.md#parse.
 """
 
 from __future__ import annotations

@@ -6,18 +6,7 @@ u = 0 at the image's left edge and 1 at its right, v = 0 at its top row and 1 at
 (a renderer whose v runs upwards draws 1 - v). Coordinates outside 0..1 lie off the image:
 the surface keeps its own colour there.
 
-The projections (LDraw !TEXMAP specification, with the conventions of LDView and LeoCAD):
-- PLANAR p1 p2 p3: p1 is the image's top left corner, p2 its top right, p3 its bottom left;
-  u = (p - p1).(p2 - p1) / |p2 - p1|^2, v = (p - p1).(p3 - p1) / |p3 - p1|^2.
-- CYLINDRICAL p1 p2 p3 a: p1 the centre of the cylinder's bottom, p2 the centre of its top,
-  p3 a point on its surface where the image's middle column lies; the image covers `a`
-  degrees round the axis. v is the height from p2's plane towards p1 over |p1 - p2|;
-  u = 0.5 + angle / a, the angle measured round the axis from p3's side, positive towards
-  (p3 - p2) x (p1 - p2).
-- SPHERICAL p1 p2 p3 a b: p1 the centre, p2 the point on the sphere under the image's
-  centre, p3 with p1 and p2 spans the equator's plane; the image covers `a` degrees of
-  longitude and `b` of latitude. With n = (p2 - p1) x (p3 - p1) (north): u = 0.5 + longitude / a
-  (positive towards n x (p2 - p1)), v = 0.5 - latitude / b.
+More: docs/modules/ldraw.md#texmap.
 """
 
 from __future__ import annotations

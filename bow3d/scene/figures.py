@@ -3,20 +3,7 @@
 Layer: scene. `find_figures(model, structure)` finds the minifigs and vehicles of a loaded model
 in world terms (positions in studs, facings in degrees); bow3d.scene.from_ldraw writes the scene.
 
-Minifigs: (a) the innermost sub-model placement (at any depth) around exactly one torso (973*) that
-is mostly minifig parts is one unit (bow3d.scene.kinds: a building wing holding a minifig is not);
-(b) loose minifig parts are grouped around each torso: body parts to the nearest torso, hands to
-the nearest arm, headgear to the nearest head, held equipment to the nearest hand (each within
-2 studs). Position = the point under the torso's hips, in studs; facing = the world direction of
-the torso's LDraw -Z axis (identity = 270). Vehicles: sub-models with `0 !BOW VEHICLE ...`, or
-holding a horse (4493c01) or a steering wheel, or standing on wheels (two at its bottom, nothing
-else on the ground); minifigs inside or seated on them are their occupants (the pilot first: the
-one nearest the steering wheel, else the front). Each figure says why it was taken (`Figure.why`);
-sub-models that looked like one but stay decor are listed with the reason, and so are minifigs
-that would stand on decor above them in a scene (seated ones, ones under a roof).
-Sides, sheets and ids: `0 !BOW UNIT side=blue sheet=rifleman id=blue-1` in the sub-model or
-just before its (or its torso's) type-1 line, else a side named in the sub-model's name
-("blue-rifleman.ldr"), else 'unassigned'. Default sheets come from the weapons held (BOW A.2).
+More: docs/modules/scene.md#figures.
 """
 
 from __future__ import annotations

@@ -5,25 +5,7 @@ it gives). Classification reads the LDraw part (its name and its title, the firs
 file) and its colour (name, finish, transparency), once per distinct (part, colour) at world
 build: `World.decor_materials` is an (I,) array of names, one per decor instance.
 
-The standard names (rulesets may use others through overrides):
-  stone    masonry: bricks, plates, slopes, rock panels... the DEFAULT for decor nothing else names
-  wood     doors (not their frames, not barred ones), logs, fences, barrels, crates; bricks in brown colours
-  glass    any transparent colour; glass, panes and windscreens
-  plant    plants, trees, leaves, flowers, bushes (by the part's title)
-  metal    chrome, metallic and pearl colours; bars, barred doors, chains, grilles
-  sand     sand and sandbags (by title; tan bricks are stone)
-  ground   baseplates: the terrain itself
-  unit     minifig and animal parts built into the battlefield; every unit body
-  vehicle  wheels, tyres and other vehicle parts in the decor; every vehicle body
-  body     a fallen unit left on the field (an obstacle a ruleset adds; War of Bros)
-Bodies: units 'unit', vehicles 'vehicle', closed doors 'wood', obstacles the material they are
-given ('stone' when none).
-
-The table (`DEFAULT_RULES`) is ordered: the first rule whose conditions all match wins. Per
-scene, a plain mapping overrides it (the scene file's `materials:`), most specific key first:
-  '3005.dat@70' (part in colour code 70) > '3005.dat' (the part, any colour; '3005' works too)
-  > '@70' or '@Reddish_Brown' (any part in that colour) > the rules;
-  'unit:red-2', 'vehicle:jeep', 'door:gate', 'obstacle:crate-1' set a body's material.
+More: docs/modules/world.md#materials.
 """
 
 from __future__ import annotations

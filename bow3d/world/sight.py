@@ -4,19 +4,7 @@ Layer: world. Units: LDU, world frame. A replay records the method that refereed
 `sight`), and the world is built with the method a replay names (verify, the battle log, the film)
 or with DEFAULT_SIGHT_METHOD for a new game; a method, once named, never changes what it answers.
 
-- "silhouette-1" (the default): the target's silhouette as projected from the firer's eye. The
-  target's box is projected on the plane facing the eye (a pin-hole camera at the eye looking at
-  the box's centre); a jittered grid of SILHOUETTE_CELLS cells covers the projection, one ray per
-  cell through a point drawn in it (a fixed pattern: the same answer for the same geometry every
-  time); the rays that meet the target's own mesh are its silhouette, each stopped
-  SAMPLE_STANDOFF_LDU before the point it meets. Visible fraction = the share of those rays
-  nothing else stops. Studs are in the decor's sight geometry as stand-ins (bow3d.world.studs:
-  octagonal prisms with the stud's mean width, covered studs left out) and in bodies as they are.
-  Transparent parts (material 'glass') hide nothing: a ray goes on past them, and the share of the
-  silhouette seen only through them is reported apart (`SightReport.transparent_fraction`) for the
-  ruleset to judge.
-- "surface-samples-1" (replays written before methods had names): 1,024 fixed points on the
-  target's surface, those facing the eye judged; studs and tubes dropped; glass hides like stone.
+More: docs/modules/world.md#sight.
 """
 
 from __future__ import annotations

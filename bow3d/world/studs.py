@@ -6,15 +6,9 @@ see them; the official stud primitive is a 16-sided cylinder of 48 triangles, an
 bricks (the rest of LDraw's stud family) are hidden inside the bricks. The stand-in: every top stud
 that no other part covers (bow3d.ldraw.studs.covered_studs) becomes a closed hexagonal prism of the
 stud's height whose mean width equals the stud's diameter (corners STANDIN_RADIUS_LDU from its
-axis), 16 triangles. Measured against real studs (the oracle of tests/world/sight_oracle.py on its
-30 sight lines, 8,192 rays per line so that sampling does not hide the difference): the visible
-fraction differs from the oracle's by 0.12 points on average and 0.33 at most with the stand-ins,
-0.09 and 0.26 with the real studs (octagons: 0.09 and 0.32; an open top lets a ray reach a leg
-standing over the stud: +1 point).
+axis), 16 triangles.
 
-The stand-ins are a scene of their own (`TriangleScene`), asked by sight only: ground heights,
-movement and vehicle sweeps keep to the decor without studs (a minifig stands on the plate, not
-on its studs; vehicles drive over them).
+More: docs/modules/world.md#studs.
 """
 
 from __future__ import annotations

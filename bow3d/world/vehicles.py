@@ -10,12 +10,7 @@ comes from") and for the contact point (`contact_sector`, the reading of BOW rev
 A vehicle's seated occupants move with it: its sweeps pass them by, and a sweep that meets another
 vehicle's occupant meets that vehicle.
 
-How contacts are found: a sweep casts a fan of horizontal rays from the footprint's leading face
-(every RAY_SPACING_LDU across, every RAY_LAYER_LDU up), from one plate above the ground (ground
-vehicles drive over plates and tiles) or from the bottom (flying vehicles, whose low hits on decor
-count as 'ground'), to the model's top. A turn tests vertical segments over the footprint at
-each angle step; only points outside the footprint at rest count (what was already under the
-vehicle does not stop it).
+More: docs/modules/world.md#vehicles.
 """
 
 from __future__ import annotations
