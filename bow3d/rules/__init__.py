@@ -8,17 +8,7 @@ never touches `random` or the clock. Geometric questions go through the `Geometr
 (bow3d.rules.flat) is a flat-field double for tests and fast playouts. Units: studs, degrees
 (0 = world +X, counter-clockwise from above).
 
-    from bow3d.rules import Game
-    game = Game.start(scene, geometry)          # the ruleset named by scene.ruleset.name
-    request = game.pending                      # a ChanceRequest or DecisionRequest, or None
-    events = game.apply(request.answer(outcome)) if request else game.apply(action)
-    game.legal_actions(); game.pop(); Game.from_records(scene, geometry, game.records)
-
-Chance (bow3d.rules.chance): a request names a spec (dice, a shuffled deck, a card draw, or a
-ruleset's own kind) and the `Roll` record carries the outcome. Decisions of
-another player in the middle of a turn (bow3d.rules.pending): a `DecisionRequest` answered by a
-`Decide` record. Events (bow3d.rules.events) are kinds and fields; a ruleset's `Narrator` writes
-the words.
+More: docs/modules/rules.md#rules.
 """
 
 from __future__ import annotations

@@ -5,24 +5,9 @@ and plain fields. Sentences are written at the edges by a ruleset's narrator, pe
 (`Narrator`), so rewording or translating a message changes no replay and no verification.
 
 Each ruleset documents its kinds with an `EventSchema` (kind -> field name -> type and meaning),
-which tests snapshot and check every produced event against. The engine's own kinds:
+which tests snapshot and check every produced event against.
 
-  roll_requested(side, spec, purpose, about)           a chance throw is awaited
-  rolled(side, spec, purpose, about, outcome)          ... and its outcome (record 'roll')
-  decision_requested(side, decision, options, about)   another player's decision is awaited
-  decided(side, decision, options, about, choice)      ... and the choice (record 'decide')
-
-Kinds a ruleset should use, with at least these fields, where its game has the thing: the film
-(bow3d.view.film.timeline) and the viewers read them whatever the ruleset (other kinds are shown as
-their narrator's line):
-
-  round_started()                                   a new round (the event's round)
-  moved(unit, from, to, path, facing)               a figure walks (cells or points, studs)
-  vehicle_moved(vehicle, from, to, distance)        a vehicle drives straight
-  placed(unit, position)                            a figure is put somewhere by the rules
-  attack(unit, target, melee) -> attack_result(unit, target, damage)   an attack and its outcome
-  died(unit), destroyed(vehicle)                    out of the game
-  game_over(winner, result)
+More: docs/modules/rules.md#events.
 """
 
 from __future__ import annotations

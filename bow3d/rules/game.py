@@ -5,14 +5,7 @@ Layer: rules (pure Python; no random, no clock, no world import). Modelled after
 OpenSpiel (chance is an explicit, recorded answer). The game system is a `Ruleset`
 (bow3d.rules.ruleset); the geometry is anything implementing the Geometry protocol.
 
-    game = Game.start(scene, geometry)              # the scene's ruleset (scene.ruleset.name)
-    while not game.is_over:
-        request = game.pending                      # ChanceRequest / DecisionRequest, or None
-        if request is not None:
-            events = game.apply(request.answer(outcome_or_choice))   # the session supplies it
-        else:
-            events = game.apply(player.choose(game))  # raises Illegal and changes nothing if illegal
-    game.records   # every applied record, as plain dicts; Game.from_records(...) re-simulates them
+More: docs/modules/rules.md#game.
 """
 
 from __future__ import annotations

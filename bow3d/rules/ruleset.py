@@ -1,42 +1,8 @@
 """The ruleset interface (one game system, plugged into the engine) and the registry of rulesets.
 
-Layer: rules (the engine; pure Python). Modelled after python-chess's variants and OpenSpiel's
-game registry: the engine (`Game`) knows check-then-apply, the record stack, pending answers and
-taking back; a `Ruleset` brings everything that is one game's:
+Layer: rules (the engine; pure Python).
 
-  name, title, edition, languages, book   who it is (`bow3d rulesets` lists them)
-  scene_model, params_model, sheet_model  its scene file schema (pydantic; selected by ruleset.name)
-  context(scene, geometry, **options)     the scene facts and parameters the rules read
-  revision                                the revision of its readings a new game is played with (a
-                                          replay records it and re-plays with `context(..., revision=N)`)
-  initial_state(ctx) / begin(game)        the starting state and the first events (setup throws)
-  actions / rules_for(type)               its action classes and their (checker, applier)
-  candidates(game)                        the actions legal_actions() tries
-  resolver(kind)                          finishes an action once its pending answers are in
-  after_record(game)                      what follows every record (end of turn, of round, of game)
-  side_to_play(state), is_over(state)     whose choice it is; whether the game is over
-  winner(state), result(state)            how it ended
-  place_bodies(game), restore(game, before)  keep the geometry in step (at start; after pop())
-  judge_sight(report, params)             its verdict on the world's facts (cover, modifiers)
-  sight_sentence(report, verdict)         that verdict in words
-  in_cover(fractions, params), cover_share(params)   the same judgement for heatmaps
-  length_unit, range_rings(params, out_to_studs), range_band(distance_studs, params)
-                                          the unit its book measures in (bow3d.units) and its range
-                                          bands, for the measuring tape (bow3d.view.table.table_aids)
-  narrator(language)                      its words (a bow3d.rules.events.Narrator)
-  event_schema                            its documented event kinds
-  player(side, rng)                       its AI
-  opponents(), opponent(name, side, rng)  its named opponents (e.g. greedy, ai, strong) and their versions;
-  clocked_opponents()                     versions whose choices depended on a clock (verify re-derives none)
-  army_costs(scene), cost_lines(scene)    its points (or None when the book has none), and how far apart
-  balance_tolerance_pct, balance_warning  two armies may be (None: no balance check; bow3d.rules.points)
-  add_odds_arguments(group), odds(args)   its part of `bow3d odds`
-  presentation()                          how it shows itself at the table (bow3d.rules.table.Presentation:
-                                          pieces, words and aims of choices, previews, sheet rows, keys)
-
-The members fall into six facets, each a short protocol in bow3d.rules.facets (Play, Judge, Words, Present,
-Players, Points): a caller names the one it needs. A ruleset's state is its own; the engine reads and writes only `state.pending` and `state.round`,
-and calls `state.copy()` before each record (taking back restores that copy).
+More: docs/modules/rules.md#ruleset.
 """
 
 from __future__ import annotations

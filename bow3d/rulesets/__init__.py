@@ -9,12 +9,7 @@ registry (bow3d.rules.RULESETS):
     war-of-bros  War of Bros (bow3d.rulesets.war_of_bros)
     blaze-of-glory  Blaze of Glory (bow3d.rulesets.blaze_of_glory)
 
-A scene file says which ruleset it is played with (`ruleset: {name: bow-1.3, ...}`); its
-parameters and description sheets follow that ruleset's schema: a pydantic discriminated union
-(`SceneFile`) selected by `ruleset.name`. An unknown name is refused with the list of known ones.
-
-    scene = load_scene("scenes/village.yaml")     # validated with its ruleset's schema
-    ruleset_of(scene).narrator().lines(events)
+More: docs/modules/rules.md#rulesets.
 """
 
 from __future__ import annotations

@@ -8,16 +8,7 @@ Shooting, Multiple Shots & Ammunition, Two Pistols, Scatter Guns, Wounding, Fist
 Hero Points, Skills); where the book leaves room, the module that implements it says its reading
 (docs/blaze-of-glory.md gathers them).
 
-    from bow3d.rulesets.blaze_of_glory import RULESET, Move, Shoot
-    game = Game.start(scene, geometry)              # a BlazeScene: RULESET by its name
-    game.pending                                    # a d6 test, a wound roll, the deck's shuffle...
-    game.apply(Shoot("marshal", "pistols", ("black-bart", "black-bart")))
-    RULESET.narrator().lines(events)                # the battle log, in the book's words
-
-Modules: book (the numbers), sheets (scene schema), state, context, flow (the queue of steps
-answers resolve), rolls (tests and Hero tests), terrain (paths, stories, contact), cards
-(activation, rounds, game end), movement, shooting, wounds, status (figure states), fisticuffs,
-nerve (with Blood Brothers), recovery, sight (cover), events (schema), narrator, odds, ai, ruleset.
+More: docs/modules/rulesets-blaze-of-glory.md#blaze-of-glory.
 """
 
 from bow3d.rulesets.blaze_of_glory.actions import (

@@ -5,17 +5,7 @@ state, the sheets and the geometry through the rules' own questions, weighs shot
 odds (bow3d.rulesets.blaze_of_glory.odds) with the rules' own modifiers (shooting.shot_value), and
 breaks ties with the numpy Generator it is given, so a game is a function of its seed.
 
-What it does, in the book's words:
-- standing still to aim (+1) when it sees a target in range; else it moves: towards the nearest
-  enemy until in range (half range for pistols), preferring a spot behind something low between
-  it and the enemy (partial cover), never climbing for fun; runs when nothing is in range yet;
-- fires the number of shots with the best expected harm, counting the risk of running dry;
-  both pistols when that is better; the scatter gun when two or more enemies (and no friend)
-  are under the template, or one close;
-- reloads when every gun is empty; a Baddy finishes off a wounded Goody in contact;
-- in a fistfight it fights on when it is at least as good a fighter, else tries to pull out;
-- Hero Points: always for a lucky shot, to ignore a failed Nerve or Reflex roll and to recover;
-  an extra go shooting with a Hero Point to spare; a quick draw always fires back.
+More: docs/modules/rulesets-blaze-of-glory.md#ai.
 """
 
 from __future__ import annotations

@@ -8,19 +8,7 @@ throw, by the Goodies' player), then turned one at a time; the figure on the car
 takes its turn. Cards of figures gone since the shuffle are turned and put aside. When the deck
 is out the round ends and the next is shuffled.
 
-The start of a turn, in this order (readings where the book leaves the order open):
-- an unconscious figure rolls to come round (1-2; Fisticuffs), and his turn ends;
-- a wounded figure may try to recover (Hero Points), and his turn ends;
-- Nerve: near a wounded friend or in sight of a dead one he tests (bow3d...nerve);
-- in a fistfight: he fights on or tries to pull out;
-- knocked down: he gets up, after passing a Nerve test when the knock down asked for one
-  ("Knock Down (N test)"); standing up takes his move (no move, no run), he may still act at -1;
-- otherwise he moves, then takes an action.
-A Blood Brother's BLAZE OF GLORY is a turn of his own at once, before the next card.
-
-The game ends when a side has no figure left in the fight (standing or knocked down): the other
-side holds the town. At the round limit (the session's), the side with more figures in the fight
-wins ("survivors"), equal numbers are a draw.
+More: docs/modules/rulesets-blaze-of-glory.md#cards.
 """
 
 from __future__ import annotations

@@ -9,17 +9,9 @@ when his opponent is on the floor, -1 when he stood up this turn) and on a pass 
 fisticuffs table: +1 with no close combat weapon (a knife, a club), -1 on a knocked-down opponent,
 "a 6 is always a 6". A figure knocked off his feet (knocked down, wounded, out of action) cannot
 fight back that turn, COUNTER PUNCH excepted; a HEADLOCK (5) asks the victim for an R test or no
-fight back. A figure on the floor who survives until his strike stands up (a Nerve test if his
-knock down asked for one) and fights at -1. The outnumbered figure chooses whom to strike (his
-side decides whenever he has several opponents); a PUGILIST strikes every opponent.
+fight back.
 
-The fight lasts: "the two figures stay in combat until the next time either of their cards are
-turned", when the active one fights on or tries to pull out: an R roll; passed, he moves away
-(rear arc, not past the opponent) and must run, and does nothing further; failed, each opponent
-gets a free unmodified roll on the wound table, then his own fisticuffs attack. Wounded figures
-leave the fight ("a Goody figure would not assault a wounded figure"); a Baddy in contact with a
-wounded (or unconscious) figure may take him out of action with his whole turn (`Finish`), a Goody
-only by giving up a Hero Point "for doing such a low down deed".
+More: docs/modules/rulesets-blaze-of-glory.md#fisticuffs.
 """
 
 from __future__ import annotations

@@ -8,23 +8,8 @@ Layer: rulesets (Blaze of Glory). A Nerve test is taken:
 - by a figure when its card is turned, within 6 inches and in line of sight of a WOUNDED friend
   (NERVES OF STEEL ignores these) or 12 inches and in line of sight of a dead one (out of action
   or unconscious).
-Modifiers: -1 if the casualty is 2 or more levels higher than the tester; -1 for each casualty
-(wounded or out of action friend the tester sees within those distances) after the first; +1 if
-the tester is in cover (a reading: none of the two nearest standing enemies sees him in the open).
-Failing: "removed from play and may not return", unless a Hero test ignores it (bow3d.rulesets.
-blaze_of_glory.rolls). TRUE GRIT rolls two dice and keeps the best. Wounded, unconscious and
-fled figures take none of these (they are out of the fight); knocked down ones do ("still subject
-to the other type of NERVE tests"); a Marked Man or a figure gone in a Blaze of Glory ignores them.
 
-Distances between figures are 3D, feet to feet (head to head when both stand), in inches; the
-line of sight to a casualty lying on the ground is the one of bow3d.rulesets.blaze_of_glory.
-terrain.sees_spot, to a standing failer the world's sight.
-
-BLOOD BROTHER: when his friend goes out of action or is wounded he rolls a d6: 1 BLAZE OF GLORY
-(an immediate turn before the next card: a full move with a run towards the nearest enemy, all
-guns blazing; ignores further Nerve tests), 2-3 MARKED MAN (hunts the one who did it and ignores
-Nerve tests until he is out of action; nobody did it - a fall - reads as 4-5), 4-5 HOLD A GRUDGE
-(nothing), 6 YELLOW DOG (removed from play).
+More: docs/modules/rulesets-blaze-of-glory.md#nerve.
 """
 
 from __future__ import annotations

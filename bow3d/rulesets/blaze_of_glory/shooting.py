@@ -8,20 +8,7 @@ it), -1 shooter ran, -1 stood up this turn (and no multiple shots), -1 each shot
 fired, -2 each when three are. Ranges (Weapon Ranges): pistol 12, rifle 30, bow 24, thrown 6
 inches, head to head in 3D; the target must be seen (some of it).
 
-Multiple shots: up to three with a pistol, two with a rifle, at one target or more, every other
-target within 6 inches of the first. All the shots are one throw of that many dice; any double
-among them and the weapon runs out of ammo after the shots ("He must spend a turn reloading the
-weapon, and nothing else": Reload with no move; a Hero Point reloads as the turn's extra action).
-Two pistols: S is split, the larger half first (S5: 3 and 2), the other modifiers after; one shot
-from each (no multiple-shot modifier: each pistol fires once, so neither runs dry). The shotgun:
-a cone template 8 inches long and 2.5 wide at the end laid from the shooter towards a figure;
-everyone under it whom the shooter sees is shot at, friend or foe, with only the running, standing
-up and cover modifiers (all cover counts as partial); it wounds at -1 (the rifle too).
-
-Skills: DODGE & WEAVE (a target hit at over half range makes an R test to dodge the shot, unless the
-shooter is a SHARPSHOOTER), QUICK DRAW (a target shot at may fire back at once, hitting on a
-straight 1 or 2, no modifiers; his side decides), DEAD EYE (two dice to wound, the best; never with
-a shotgun).
+More: docs/modules/rulesets-blaze-of-glory.md#shooting.
 """
 
 from __future__ import annotations

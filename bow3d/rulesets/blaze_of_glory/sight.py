@@ -1,27 +1,9 @@
 """Blaze of Glory's judgement of a line of sight: partial or full cover, from the world's facts.
 
 Layer: rulesets (Blaze of Glory). The book (Shooting): "-1 target in partial cover (Behind crates,
-low wall, water trough etc)", "-2 target in full cover (Target through window etc)". The world
-measures the share of the target hidden from the firer's eye and names each blocker with its
-material and how high it rises above the target's feet; this module judges:
+low wall, water trough etc)", "-2 target in full cover (Target through window etc)".
 
-- cover is given by the decor (parts of the battlefield, doors, obstacles the rules add) within
-  3 inches of the target along the line of fire (the target is behind it: a parapet in front of a
-  shooter on a roof hides the feet of the men in the street but gives them no cover); other
-  figures hide what they hide but give no cover (readings: the book names only scenery behind
-  which the target stands);
-- plants are soft cover: they make partial cover at most;
-- PARTIAL: the decor hides at least `partial_cover` (25 %) of the target;
-- FULL: the hard decor (not plants) hides at least `full_cover` (80 %) of him, or at least
-  `opening_cover` (50 %) with a blocker rising to the top of his head (at least 90 LDU above his
-  feet): he is seen through an opening in something taller than himself - a window, a doorway,
-  the gap between two buildings;
-- otherwise none; a target nothing of which is seen cannot be shot at.
-
-Measured on the bundled town (tests/rulesets/blaze_of_glory/test_town_sight.py, docs/blaze-of-
-glory.md): behind a crate, a water trough or a low wall two bricks high (48 LDU) about half of a
-standing minifig is hidden, no blocker above him: partial; through a window (sill 24-48 LDU, frame
-and lintel up to 120 and more) 55-70 % is hidden with the frame above his head: full.
+More: docs/modules/rulesets-blaze-of-glory.md#sight.
 """
 
 from __future__ import annotations

@@ -7,20 +7,7 @@ point seen from above), segments (`bodies_along`) and templates (`bodies_in_temp
 in studs, heights in LDU, lengths measured exactly (never counted in grid cells) and given in
 inches where the book speaks of inches.
 
-Readings (Activation & Movement, Climbing/Fall):
-- a path is a polyline of straight legs sampled every half stud; its length is the sum of the
-  legs, seen from above (climbing costs tests, not inches);
-- a rise or drop of at most 1 inch (63.5 LDU, about 2.6 bricks) is free; a higher rise is a climb
-  and a deeper drop a jump down: each is a level change needing one R test per story crossed (at
-  least one: "Obstacles over 1 inch high would require a climb test");
-- a drop followed within 1 inch by a rise back to the same level is a gap "up to 1 inch in ...
-  width": free; within 3 inches, from a roof (first floor or higher) to a roof no higher, a roof
-  leap: one R test;
-- a figure ends its move standing: the ground under it (a square 2 studs across, the minifig's
-  feet) flat to within 1 inch, at least 1.5 studs from any other figure on its level; a path passes
-  at least 1 stud from the centre of every other figure on its level;
-- a failed test: he falls from the higher level of the two being scaled or leapt between, and
-  lands at the foot (Climbing/Fall: "A character is assumed to be at the higher level").
+More: docs/modules/rulesets-blaze-of-glory.md#terrain.
 """
 
 from __future__ import annotations

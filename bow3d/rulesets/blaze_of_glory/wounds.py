@@ -3,17 +3,9 @@ Hero Points, Skills).
 
 Layer: rulesets (Blaze of Glory). A wound roll is a d6 (two dice keeping the lowest for DEAD EYE,
 "roll two dice to wound and choose best result", never with a shotgun) read on the shooting table
-or the fisticuffs table with its modifier ("a 6 is always treated as a 6"). Then:
-- DUCK & DIVE: the victim of a fisticuffs wound roll may make the striker roll it again (his side
-  decides, once);
-- a result of 1 ("Out of Action/Lucky Shot") from an opponent: the victim may take a Hero test
-  (Hero Points: "the blow hit a lucky object, watch, crucifix, hipflask etc the figure is knocked
-  over, but otherwise takes no further damage. If the test is failed the character goes OUT OF
-  ACTION"); a fall is nobody's blow: no lucky object there;
-- out of action on the fisticuffs table (fists and falls, which use it): a d6, 1-2 "he is only
-  unconscious", 3-6 the dead counter;
-- the result is applied (bow3d.rulesets.blaze_of_glory.status) and handed to the step's
-  continuation (the fight needs to know about headlocks and knock downs).
+or the fisticuffs table with its modifier ("a 6 is always treated as a 6").
+
+More: docs/modules/rulesets-blaze-of-glory.md#wounds.
 """
 
 from __future__ import annotations

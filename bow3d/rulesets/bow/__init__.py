@@ -6,16 +6,8 @@ or panda3d). Units: studs, degrees. Every rule cites its section of the English 
 in the module that implements it (e.g. the firer rolls first; a dispute is won by a strictly
 higher roll; a pilotless vehicle drifts one straight move per round).
 
-    from bow3d.rulesets.bow import RULESET, BrickRoll, Move, Attack
-    game = Game.start(scene, geometry)              # a BowScene: RULESET by its name
-    request = game.pending_roll                     # ChanceRequest(side, Bricks(n, p), purpose, about)
-    game.apply(BrickRoll(request.side, request.spec.n, edges))
-    RULESET.narrator().lines(events)                # the battle log's words
-
-Modules: sheets (scene schema), state, context, queries, actions, chance (brick rolls), turns
-(§2.2), handling (§2.3), combat (§2.4.2-§2.4.3, §3.5), treat (§2.4.4), vehicles (§3.1-§3.3),
-collisions (§3.6), sight (cover and range penalty), odds, cost (Annex A.4), equipment (A.2),
-ai, narrator, events (the schema), ruleset (the wiring).
+Also cites BOW 1.3 §2.2, §2.3, §2.4.2, §2.4.3, §3.5, §2.4.4, §3.1, §3.3, §3.6, Annex A.4. More:
+docs/modules/rulesets-bow.md#bow.
 """
 
 from bow3d.rules.refusal import Illegal, Reason, Refusal

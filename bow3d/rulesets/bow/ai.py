@@ -5,21 +5,8 @@ the description sheets and the geometry protocol (C2), and weighs attacks and tr
 their exact odds (bow3d.rulesets.bow.odds) with the rules' own brick counts (combat.attack_plan).
 Ties are broken by a numpy Generator passed in, so a game is a function of its seed.
 
-What it does, in BOW 1.3's words:
-- fires (or strikes) with the best odds: expected damage plus the chance to kill (§2.4.2, §2.4.3);
-- moves to cover: its best moves are checked with the geometry (the unit stood there, the
-  nearest enemy shooters asked for sight: hidden, covered or in the open, §2.4.2); ranged units
-  close to their best range band or look for a target, melee units charge (§2.3.1);
-- medics treat wounded friends whose HP colour matches their treat colour and walk to them;
-  a wounded unit waits for the medic beside him (§2.4.4);
-- pilots steer towards the nearest enemy (at most 45 degrees per action) and never keep a speed
-  whose straight move ends against the decor or off the field (§3.3, §3.6.2).
-
-Speed: a choice costs no full `legal_actions()` enumeration. At the start of a turn the side's
-units are ranked by a cheap estimate and the best MAX_UNITS are weighed; moves are scored as
-numpy arrays over the reachable cells; the best option that the rules' checker accepts is
-played. Outside the normal play phase (drifting vehicles at the end of a round) the AI picks
-among `legal_actions()`.
+Also cites BOW 1.3 §2.4.2, §2.4.3, §2.3.1, §2.4.4, §3.3, §3.6.2. More:
+docs/modules/rulesets-bow.md#ai.
 """
 
 from __future__ import annotations

@@ -1,18 +1,8 @@
 """Straight vehicle moves and their collisions (BOW §3.3, §3.6).
 
-Layer: rulesets (BOW). `drive` sweeps the vehicle speed x 5 studs along its facing (geometry.sweep) and
-resolves the first contact, each by brick rolls (the impact roll first, then the resisting
-Dodge/Armor roll):
-- a unit (§3.6.1): an opponent rolls the vehicle's Speed against the unit's Dodge/Armor; a
-  survivor is put beside the vehicle near where it stood and the move goes on (a unit is hit at
-  most once per move: meeting it again stops the move there);
-- the decor or the ground (§3.6.2, crash): an opponent rolls the Speed against the vehicle's
-  Dodge/Armor; damage as §3.5; a surviving vehicle stops (speed 0; a flying one lands);
-- a vehicle (§3.6.3): relative speed by the hit vehicle's sector (front: sum of the speeds,
-  side: the mover's speed, back: the difference), read where the moving vehicle comes from (its
-  centre when they touch; reading `sector_from`, bow3d.sectors); each vehicle resists a
-  relative-speed roll with its Dodge/Armor; both survivors stop;
-- the edge of the battlefield: the vehicle and its occupants leave the game.
+Layer: rulesets (BOW).
+
+Also cites BOW 1.3 §3.6.1, §3.6.2, §3.5, §3.6.3. More: docs/modules/rulesets-bow.md#collisions.
 """
 
 from __future__ import annotations

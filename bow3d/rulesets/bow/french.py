@@ -7,12 +7,7 @@ the English ones. Where its words differ from the English book's, DIFFERENCES sa
 (tests/rulesets/test_bow_french_edition.py). Everything else is BOW 1.3 as `bow-1.3` plays it, with
 the same readings (bow3d.rulesets.bow.readings), so a scene plays the same game under either name.
 
-| § | the French book | the English book | reading followed |
-|---|---|---|---|
-| 3.6.3 | "quatre secteurs" around the hit vehicle | "three sectors" | both: one front, two flanks, one back; three kinds |
-| 3.6.3, last sentence | vehicles that "sont détruits" are stopped | vehicles that "are not destroyed" | the English |
-| 2.3.1, caption | the house limits the move "de 2 tenons" | "to 2 studs" | the English (the obstacle is where the move ends) |
-| 2.4.3 | dead with "au moins autant" damage points as HP | "as much Damage as" HP | the French (at least as many) |
+More: docs/modules/rulesets-bow.md#french.
 """
 
 from __future__ import annotations

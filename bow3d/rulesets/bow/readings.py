@@ -7,19 +7,8 @@ a replay is re-played with the revision its header names, and a header without o
 before the readings had names: revision 1. So a replay keeps re-playing as it was played when the
 readings improve, and a scene's file keeps its meaning (it gets today's readings for a new game).
 
-| reading (BowParams) | what it says | revision 1 | revision 2 |
-|---|---|---|---|
-| `range_edge` | §2.4.2: a head exactly 15, 30, 45 studs away (the liftarm's last stud) is in the lower band ('lower', the book's example: "just at the limit of the first 15 studs, so the firer will use a normal Attack") or the next ('upper') | lower | lower |
-| `glass_hides` | §2.4.2 "not hidden behind something": does a transparent part (glass) hide? No: seen through, it still covers (it counts in the hidden share) | yes | no |
-| `dispute_covers` | §2.4.2 optional visibility dispute: a won dispute makes the target visible; does it also cover it? The book never says so | yes | no |
-| `reach` | §2.4.2 melee ("the weapon must be able to touch the target"), §2.3.2/§2.3.3 "close", §2.4.4 "in contact": 'footprints' (the gap between footprints seen from above) or 'touch' (3D, body to body, not through walls: bow3d.world.reach) | footprints | touch |
-| `sector_from` | §3.6.3 "which side of the hit vehicle the moving vehicle comes from" (bow3d.sectors): at the 'contact' point, or the 'mover' (its centre when they touch) | contact | mover |
-| `occupant_bodies` | §3.1, §3.5: occupants are bodies in their seats, seen, covered and reached for themselves (and covered by their vehicle); otherwise judged by their vehicle | no | yes |
-| `exposed_occupants` | §3.5 "if an occupant is visible from outside": may a vehicle's occupants be attacked when its sheet does not say (`exposed_occupants` of the vehicle sheet, which wins) | yes | no |
-| `weapon_seats` | §3.1 "which gunner controls which weapon", §3.4: a vehicle weapon is fired by the occupant of its seat (the weapon's `seat`; none given: the pilot's), one weapon per Attack action; otherwise by any occupant | no | yes |
-
-The cover threshold (§2.4.2, `cover_threshold`, 25 %) and the range band (`range_band_studs`, 15)
-are parameters too, the same in every revision.
+Also cites BOW 1.3 §2.4.2, §2.3.2, §2.3.3, §2.4.4, §3.6.3, §3.1, §3.5, §3.4. More:
+docs/modules/rulesets-bow.md#readings.
 """
 
 from __future__ import annotations

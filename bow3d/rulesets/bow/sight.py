@@ -1,18 +1,8 @@
 """BOW 1.3's judgement of a line of sight (§2.4.2): seen, cover and the range penalty, from the world's facts.
 
-Layer: rulesets (BOW). The world measures (visible fraction of the target's silhouette from the
-firer's eye, the share seen only through glass, blockers, distance head to head, front arc); this
-module judges, with the readings of bow3d.rulesets.bow.readings:
-- seen ("not hidden behind something"): some of the target is seen with nothing in the way; or,
-  when glass does not hide (`glass_hides` off, revision 2), seen through glass only;
-- covered (+1 dodge brick): seen, and the hidden share (glass included: glass covers) is at least
-  the ruleset's `cover_threshold` (default 0.25; the book says "partially hidden", the threshold is
-  our reading, a named parameter of the scene's ruleset);
-- range penalty: -1 attack brick per `range_band_studs` (15) of head-to-head distance beyond the
-  first band, i.e. ceil(d / band) - 1 with `range_edge` 'lower' (a distance of exactly 15, 30, 45
-  studs falls in the lower band: "put the first stud of the ruler over the firer's head [...] the
-  blue target on the left is just at the limit of the first 15 studs, so the firer will use a
-  normal Attack/Damage Ability"), floor(d / band) with 'upper'.
+Layer: rulesets (BOW).
+
+More: docs/modules/rulesets-bow.md#sight.
 """
 
 from __future__ import annotations

@@ -1,35 +1,9 @@
 """`strong`: greedy's plan, with targets weighed by what they are worth and the unit's turn searched.
 
-Layer: rulesets (BOW; no world, view or replay import). What it adds to the fixed baseline (greedy.py);
-the arena's figures for the whole are in benchmarks/RESULTS.md:
-- a target is worth its cost points (BOW Annex A.4, with the weapon in its hand) times the exact
-  chance that the attack kills it (§2.4.2: Binomial brick rolls, with the rules' own brick counts),
-  plus a share of the wounds that fall short of a kill; a target that has not played this round is
-  worth UNPLAYED times more (§2.2: sides alternate units, so one killed before it plays loses its
-  action too);
-- before shooting with two actions left, the unit's turn is searched: the CLOSE_IN_STEPS steps
-  that end nearest the target are played on the game, every attack the rules then accept is weighed,
-  and the step is taken back (Game.pop); a step whose best attack is worth CLOSE_IN times the attack
-  from here is taken first (§2.4.2: one range band closer is one brick more);
-- piloting is the AI's (bow-ai-2, ai.py): its pilots steer on courses checked past friends and
-  walls and get off a blocked vehicle (§3.3, §3.6). While a pilot owes his moving vehicle's
-  compulsory move, the AI chooses the side's next action; else the best attack of any unit, the
-  vehicles' guns and their riders' weapons included, is played first, and without one the AI
-  chooses while a unit of the side aboard a vehicle has yet to play (a turn on foot that the AI
-  begins, strong finishes);
-- else a wounded friend within touch is treated (§2.4.4).
-Else it steps towards the nearest enemy as greedy does. It reads no clock and draws only
-through the AI's tie-breaks, so a replay's choices are re-derived from its seed like the AI's.
+Layer: rulesets (BOW; no world, view or replay import).
 
-The second `strong` (bow-strong-2, SecondStrongPlayer) let the AI choose even when an attack was on
-while a pilot had yet to play. On the village that is blue's first rounds (the jeep's driver): 16 of
-the 18 choices where the two versions differ in four games against greedy are the machine gun's
-target, the AI's surest shot (the spearman, the medic: 11 points) where the weighing picks a shooter
-(the rifleman: 22 points, one band further). Against greedy on seeds 1..100 the second strong won 25
-games of 100 as blue, bow-strong-3 44. The first `strong` (bow-strong-1) searched the AI's best
-options to the end of the unit's turn over every throw, judged by the material left, under a time
-budget; it scored 41 % against the AI in 200 village games. Its replays are checked for legality only
-(they depended on the clock).
+Also cites BOW 1.3 Annex A.4, §2.4.2, §2.2, §3.3, §3.6, §2.4.4. More:
+docs/modules/rulesets-bow.md#strong.
 """
 
 from __future__ import annotations

@@ -11,14 +11,7 @@ docs/war-of-bros.md.
     game.apply(game.pending.answer(faces))          # Dice(count, sides, keep="highest") throws
     RULESET.narrator().lines(events)
 
-Modules: tables (the book's tables), dice (notation, sizes, Up, Focus, penetration), sheets (scene
-schema), profile (a sheet's scores), checks (scene checks, unit power), plan (bases seen from above),
-measures (arcs, ranges, sectors, splash), terrain (difficulty, what cannot be crossed), cover (the
-Cover Step's judgement of the 3D world's facts), state, context, actions, blocking (where a base may
-stand), turns (placement, rounds, steps, ending), movement, combat (the attack steps), saves (the dice
-of each step), death (Bodies, wrecks, crews, frags), reactions (Attack Of Opportunity, trample,
-Reactive Armor, burning), field (the geometry kept in step), odds, events (the schema), narrator, ai,
-ruleset (the wiring).
+More: docs/modules/rulesets-war-of-bros.md#war-of-bros.
 """
 
 from bow3d.rulesets.war_of_bros.actions import ACTION_CLASSES, Attack, EndStep, EndTurn, Move, Place, Turn

@@ -6,23 +6,7 @@ the game state, the profiles and the terrain, weighs attacks by their exact odds
 gives (a sight report judged as the Cover Step judges it), and plays what the rules' checker
 accepts. Ties are broken by candidate order, so a game is a function of its seed.
 
-What it does, in the book's words:
-- Unit Placement: each unit at the scene's position (the scene is the deployment plan), moved back
-  when the 60 cm rule refuses it;
-- First Turn: advances to where it can move and fire next turn, preferring spots the enemy
-  would see behind cover (the terrain's cover classes between them, seen from above);
-- later turns, First Movement Step: moves where its best attack is likeliest to kill and the enemy's
-  replies least likely to, then attacks the target with the best odds (P(perish) x its unit power),
-  turning to face it first; cancels an attack whose line of fire meets a friend;
-- Final Movement Step: steps back into cover with the movement left;
-- a Mechanized unit never drives or turns over a friend (he would be trampled like an enemy) nor
-  through light or medium cover (it would be destroyed);
-- calls every Attack Of Opportunity; escapes a trample away from the tracks; keeps its Primary
-  Target (Capture The Frag) the unit farthest from the enemy.
-
-Speed: candidate spots are scored as numpy arrays with plan-view estimates (centre distances less
-half bases for ranges, box crossings for cover); the 3D world is asked only about the targets
-actually in reach, and the checker only about the few best moves.
+More: docs/modules/rulesets-war-of-bros.md#ai.
 """
 
 from __future__ import annotations

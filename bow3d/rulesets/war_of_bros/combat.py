@@ -6,17 +6,7 @@ attacker's result in that step. Every attack goes through it: the unit's own Att
 Opportunity, Reactive Armor's counter-attack, a trample, a Piercing shot going on, the burning of
 an Incendiary munition (bow3d.rulesets.war_of_bros.reactions starts those).
 
-- "Check Step": the target's base within the attacker's Line of Sight arc and within range, from
-  the front edge (bow3d.rulesets.war_of_bros.measures); none in the first turn.
-- "Impact Step", on the 3D world: the first unit on the line of fire (the segment between the two
-  units' eyes, through the real models) is attacked instead, unless the attacker cancels (a
-  decision); nothing of the target seen: "terrain ... that exceeds the height of the unit", a miss.
-- "Cover Step": the class from the materials of what hides the target (bow3d.rulesets.war_of_bros
-  .cover); the attacker rolls a d4 (light: a 1 misses, medium 1-2, heavy 1-3; total: a miss, no roll).
-  Airborne units "bypass all cover"; Rail Driven ignores cover; Guided bypasses Light cover.
-- Accuracy to Vitality (bow3d.rulesets.war_of_bros.saves): the attacker rolls first, one roll for all
-  the targets of the step (Splash: "against the shield dice of all targets"); each target saves
-  unless its save cannot win ("Multiple Die Saves").
+More: docs/modules/rulesets-war-of-bros.md#combat.
 """
 
 from __future__ import annotations

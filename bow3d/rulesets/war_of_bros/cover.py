@@ -8,21 +8,7 @@ table "Cover Provided By Various Materials":
     Barricade total  Glass light        Stone heavy          Vehicle medium
     Sand light       Obstructions medium
 
-World materials (bow3d.world.materials) map to the book's objects: body (a fallen unit), unit (a
-living unit in the way: read as a Body), glass, sand -> light; plant (Bush), wood, vehicle
-(living Mechanized units and wrecks), metal and ground (Obstructions) -> medium; stone, building
--> heavy; barricade -> total. Any other material is an Obstruction (medium). A scene changes the
-material of a part with its `materials:` mapping (part, part in a colour, colour) and the class of
-a material with its ruleset's `cover:` mapping.
-
-Readings where the book leaves room ("If the target unit is not behind cover, ignore this step"):
-- behind cover: the target is seen, and at least `cover_threshold` (default 25 %) of what the
-  attacker's eye would see of it is hidden;
-- its class: the heaviest class among the blockers that each hide at least `blocker_share`
-  (default 5 %) of the target; the blocker that gave it (its part, colour, file and line, or the
-  unit or obstacle) is named; among blockers of that class, the one hiding most;
-- "terrain impeding the line of attack that exceeds the height of the unit ... a miss": nothing
-  of the target is seen from the attacker's eye: every line of fire is blocked.
+More: docs/modules/rulesets-war-of-bros.md#cover.
 """
 
 from __future__ import annotations

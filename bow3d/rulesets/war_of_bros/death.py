@@ -1,20 +1,8 @@
 """When a unit perishes: its Body or wreck, the crew a Mechanized unit ejects, frag tokens.
 
-Layer: rulesets (War of Bros). The book:
-- "Vitality Step": "replace the unit on the board with a equally sized proxy. If this unit was
-  Infantry, count this new terrain addition as a Body. Bodies are considered Light Cover. Bodies
-  are also Difficult Terrain 2. If this unit was a vehicle of any kind, count this new terrain as
-  a Vehicle cover ... units must navigate around them" (a house rule removes them: `remove_dead`);
-  airborne units "fall from the point they perished" (the Body lies under them);
-- "Mechanized": "that Mechanized unit will perish at that point and branch 2 Light Infantry units
-  of similar rank" (its crew: the scene's occupants), "placed adjacent to the Mechanized ... at any
-  location"; with no room (or no crew outfit) "they do not exit the vehicle and perish inside of it";
-  "If the unit perishes as the result of a trample, that unit is not replaced with a Body Cover";
-- "Capture The Frag": the primary target killed costs its player a frag token and a new primary
-  target is selected; with the last token lost, "that player's units and all Body and Vehicle
-  Covers associated with that player will be removed from the terrain".
-Reading: the crew is put beside the wreck, in the first free place of: its left side, its right
-side, behind it, in front of it (each crew member a base apart from the wreck and each other).
+Layer: rulesets (War of Bros).
+
+More: docs/modules/rulesets-war-of-bros.md#death.
 """
 
 from __future__ import annotations

@@ -7,15 +7,7 @@ bigger along the book's table "Die Sizes In Ascending Order":
 
     d4, d6, d8, d10, d12, d12+1, d12+2, d12+3, d20   (then d20+1, d20+2, ... as the tables go on)
 
-The sizes d12+1 to d12+3 are a d12 whose result gets 1 to 3 added ("With these increases they
-function as the respective Focus type modifier"); d20+1 ... (the mechanized tables' "3d20 + 2")
-likewise. Notation (`DiceRoll.parse`): "d6", "2d8", "d12+1", "3d20 + 2", "---" (no dice: None).
-A "+N" after d12 with N <= 3, or after d20, is read as a size of that table; after any other die
-(or d12 + 4 and more: the Heavy Infantry's "3d12 + 5**") it is a Focus of N.
-
-Penetration ("Penetration Versus Multi Die Saves"): each step takes a die away while there are
-several, then makes the die one size smaller; a d4 reduced is no save at all. Vital Attack adds
-a die ("if it was a d6, instead make it 2d6").
+More: docs/modules/rulesets-war-of-bros.md#dice.
 """
 
 from __future__ import annotations

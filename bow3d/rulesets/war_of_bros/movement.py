@@ -7,15 +7,7 @@ Movement Step ... Units may only move to a place within their Line of Sight ... 
 permitted to rotate to any angle during the any movement phase. Rotation is made around the
 center point of the Light of Sight indicator."
 
-Read as: a Move turns the unit freely (about its Line of Sight indicator's vertex) to a heading
-and takes it straight ahead (so always into its Line of Sight); a Turn only rotates. The cost is
-the distance, more over difficult terrain (bow3d.rulesets.war_of_bros.terrain); bases do not
-cross what they cannot (cover above Light, wrecks, other bases, the battlefield's edge:
-bow3d.rulesets.war_of_bros.blocking).
-Mechanized units trample the infantry they drive (or turn) over and destroy the light and medium
-cover they touch ("Mechanized"); airborne units fly over everything. A move that brings a unit
-into an enemy's threat range, inside its Line of Sight arc, lets that enemy call an Attack Of
-Opportunity (bow3d.rulesets.war_of_bros.reactions).
+More: docs/modules/rulesets-war-of-bros.md#movement.
 """
 
 from __future__ import annotations

@@ -6,14 +6,7 @@ degrees for facings (0 = +X, counter-clockwise); `CM_PER_STUD` converts (1 stud 
 the flat front edge of a unit's base"; "If any part of the line that determines weapon range
 touches the base of the target unit, the attack is valid".
 
-A base is a rectangle `width` across its facing and `depth` along it, centred on the unit's
-position; corners front-left, front-right, back-right, back-left (the front edge is corners 0-1).
-The Line of Sight indicator: two lines from a vertex through the front corners, extended
-("Units may only move to a place within their Line of Sight, marked by extending lines on their
-bases"). For square bases the vertex is the centre ("this indicator is in the middle of the
-base"), a 90-degree arc; for Mechanized bases it lies on the long axis half a width behind the
-front edge ("not located in the center of the unit's base"), so the arc is 90 degrees too.
-Polygons are lists of (x, y), convex, in order.
+More: docs/modules/rulesets-war-of-bros.md#plan.
 """
 
 from __future__ import annotations

@@ -7,14 +7,7 @@ its overrides, its weapons, its unit modifications) into a frozen `Profile`: dic
 scores ... front, side, back"). `spent` counts the upgrade points the outfit uses ("Creating a
 Unit": unit and weapon modifications both count towards the unit's upgrade maximum).
 
-Readings where the book leaves room:
-- A unit with no weapons given carries the Ranged Weapon and Melee Weapon templates ("Creating A
-  Weapon"); airborne units carry none ("they have no weapons outfitted to them by default").
-- Nth-die modifications give the save at least N dice (a d4 when it had none); Up and Focus
-  apply to every part of a directional save that has dice.
-- Threat range: infantry without a Sidearm threaten only as far as their melee weapon reaches
-  ("Attack Of Opportunity": "Otherwise, their maximum threat range is the range of their off-hand
-  weapon"); airborne units threaten nothing ("negating the Threat Range of all airborne units").
+More: docs/modules/rulesets-war-of-bros.md#profile.
 """
 
 from __future__ import annotations

@@ -2,24 +2,9 @@
 Armor, burning, Primary Targets, the first-turn roll: the game's queue of tasks.
 
 Layer: rulesets (War of Bros). After every record the queue runs (first in, first out) until a
-task waits for a throw or a decision. The book:
-- "Attack Of Opportunity": "If a unit moves into the melee threat range of an enemy unit, and is
-  within line of sight of that unit, a player may call it out. This can be done as the unit is
-  passing or when it stops, and can be done by more than one unit ... either with the attacker's
-  sidearm or melee weapon." Read as: after each straight segment of an enemy's move, each of the
-  player's units whose threat range (from its front edge, inside its Line of Sight arc) the mover
-  entered during that segment may call it out once per activation (a decision of its player); the
-  attack goes from the Impact Step, with the Sidearm if it has one, else its melee weapon.
-  Airborne units and units with Reactive Shield are never called out; no attacks in the first turn.
-- "Mechanized": a trample is "a d8 weapon, with d20 accuracy" against each infantry unit the
-  Mechanized unit drives (or turns) over, from the Accuracy Step; a unit that makes its Evasion
-  Save "must immediately move 6cm in a chosen direction" (a decision of its player, among the
-  directions that are free); still under the Mechanized unit, "the attack will occur again" (at
-  most TRAMPLE_REPEATS times: our guard against a unit that can neither escape nor be hurt).
-- "Reactive Armor": on an Armor Penetration failure of an enemy projectile, a counter-attack (from
-  the Accuracy Step) on the attacker; a counter-attack sets off no other.
-- "Incendiary": at the start of each of the next 3 rounds, the burning unit saves against a Damage
-  Roll of 4 (Shield, Armor, Vitality Steps).
+task waits for a throw or a decision.
+
+More: docs/modules/rulesets-war-of-bros.md#reactions.
 """
 
 from __future__ import annotations

@@ -1,21 +1,9 @@
 """The dice of one attack step: the attacker's roll and each target's save ("Accuracy Step" to
 "Vitality Step", "Multiple Die Saves", "Vital Attack", the penetration modifiers, Rail Driven).
 
-Layer: rulesets (War of Bros; pure Python). Shared by the game (bow3d.rulesets.war_of_bros.combat)
-and the exact odds (bow3d.rulesets.war_of_bros.odds), so both read the book the same way:
-- the attacker rolls the weapon's Accuracy Dice (Accuracy Step) or Damage Dice (Shield, Armor
-  and Vitality Steps), keeping the highest die; a new Damage roll for each step ("roll the weapon
-  damage dice against the shield dice", then "against the armor dice", "against the vitality dice");
-- the target saves with its Evasion, Shield, Armor or Vitality Dice; "when a die roll is equal
-  between players, the attacking player always wins": the save wins only when it is higher;
-- a target without those dice does not save and the attack goes on ("If the attack target does not
-  have a shield, skip directly to the Armor Step"); a Mechanized unit has no Vitality Save and
-  perishes when the Armor Step is passed;
-- Vital Attack adds a die to the attacker's accuracy and damage rolls; Rail Driven halves every
-  Damage Roll (kept as an exact half: 7 / 2 = 3.5 loses to a save of 4 and beats a 3);
-- Armor and Shield Penetration take save dice away (bow3d.rulesets.war_of_bros.dice), their
-  Focus takes from the save's result; Attack Of Opportunity adds the threat bonus to accuracy and
-  damage, Threat Focus to damage.
+Layer: rulesets (War of Bros; pure Python).
+
+More: docs/modules/rulesets-war-of-bros.md#saves.
 """
 
 from __future__ import annotations

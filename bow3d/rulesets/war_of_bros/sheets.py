@@ -11,10 +11,7 @@ Where units go: infantry and airborne units under `units:`; Mechanized units (6 
 A unit's base ("Rules": 3 x 3 cm light, 4 x 4 cm heavy, 6 x 12 cm mechanized) is filled in from
 its sheet's category when the scene gives none (`base: [width, depth]` in studs; 1 stud = 8 mm).
 
-A sheet names a book template (`template: light-infantry/sergeant`, or `starter/sergeant` for a
-Starting Unit with its weapons) and may override any score; or gives every score itself. Dice in
-the book's notation ('d6', '2d8', 'd12+1', '---' for none); lengths in cm. Weapons are names of
-the book's tables ('Carbine', 'Area Weapon', ...) or full weapon entries.
+More: docs/modules/rulesets-war-of-bros.md#sheets.
 """
 
 from __future__ import annotations

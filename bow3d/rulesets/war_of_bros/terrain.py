@@ -5,21 +5,7 @@ The terrain is read once per game from the geometry's decor (a geometry with `de
 LDU, `decor_materials` (I,) and `instances`, as bow3d.world.World has them; none: an open field)
 and the scene's marked zones; bodies and wrecks are added by the rules (the game state).
 
-"Special Rules: Difficult Terrain": difficulty 1 normal, 2 costs twice the movement per cm, 3 three
-times. "Units cannot walk over cover of a rating higher than Light. This includes vehicle cover."
-Readings:
-- a decor part counts for movement when it rises more than STEP_LDU (a plate: roads and tiles are
-  walked on) and starts lower than CLEARANCE_LDU above the floor (higher foliage or roofs are
-  passed under); the ground itself (baseplates) never counts;
-- light cover (a Body, sand, glass) is crossed at difficulty 2 ("Bodies are also Difficult
-  Terrain 2"; the book names no other, the same is read for every light cover); cover of a
-  higher rating cannot be crossed; marked zones give their own difficulty;
-- the cost is counted along the front edge's way ("For a Heavy Infantry body, 8cm of movement must
-  be used to bypass it": a 4 cm body crossed at difficulty 2); the whole base must keep clear of
-  what cannot be crossed;
-- Mechanized units destroy the light and medium cover they touch ("The Mechanized unit will also
-  destroy any Light or Medium cover they contact") and are stopped by heavy and total cover;
-  airborne units ignore the terrain ("they do not touch the terrain").
+More: docs/modules/rulesets-war-of-bros.md#terrain.
 """
 
 from __future__ import annotations

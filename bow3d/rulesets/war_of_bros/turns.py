@@ -10,13 +10,8 @@ Layer: rulesets (War of Bros). The book, and how it is read here:
 - "First Turn": each player rolls a die (a d6; ties again) "to determine who will take their first
   movement"; that order holds for the whole encounter. In the first round nobody attacks and each
   unit takes only its First Movement Step.
-- "Order Of Operation": in its turn a player moves its units one after another: the First
-  Movement Step, the Attack Step (Check, Impact, Cover, Accuracy, Shield, Armor, Vitality), the
-  Final Movement Step with the movement left; then the next unit; then the next player. A unit's
-  activation starts with its first action.
-- "Ending An Encounter": the game ends when the units of all players but one have perished
-  (Domination), or when one player alone has frag tokens left (Capture The Frag). A round limit
-  (the session's) ends it by the unit power still in play (our reading; the book has no limit).
+
+More: docs/modules/rulesets-war-of-bros.md#turns.
 """
 
 from __future__ import annotations
