@@ -3,21 +3,9 @@ against its cost points, and a change of the armies that brings the sides closer
 
 Layer: replay (plays through bow3d.replay.simulate's GameJob on any bow3d.batch executor; cost
 points from the scene's ruleset, so this works for every ruleset that counts points, and without
-points for the others). Statistics are gathered as the games stream in (flat memory):
+points for the others).
 
-- per side: wins, and the score (wins plus draws shared between the sides) with its 95 % Wilson
-  interval; the scenario is *fair* when every side's score is within 45-55 % (for two sides; for k
-  sides within 1/k ± 5 points);
-- per unit: kills (its attack took the unit or vehicle out), deaths, survival, and the cost points
-  of what it took out per game;
-- per sheet: the same per unit of that sheet, against the sheet's cost points (value per CP).
-
-The suggestion (`search`) is measured, not guessed: candidate changes to the armies (a unit of the
-favoured side plays a cheaper sheet of the scene or leaves, a unit of the other side plays a dearer
-one) are ranked by what the measured sheet values say they change, the most promising are played
-on a smaller batch of the same seeds (common random numbers: a change is compared with the same
-games), the best is combined with a second change when one is not enough, and the chosen change is
-played again on the full batch: its effect is what those games say.
+More: docs/modules/replay.md#balance.
 """
 
 from __future__ import annotations

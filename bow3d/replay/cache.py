@@ -2,24 +2,9 @@
 
 Layer: replay. The rules ask the geometry the same things many times (the AI weighing a shot,
 the checker accepting it, the attack resolving it; the next unit's turn with most of the field
-unchanged). `CachedGeometry` wraps any Geometry (C2) and keeps each answer under a key made of
-the question and the poses (position, facing) of every body that can change it:
+unchanged).
 
-- sight(firer, target): the firer, the target, and every body whose bounding circle comes within
-  reach of the segment between them (the target's own radius included: rays end on its surface);
-- distance, front arc, reach, close: the two bodies only (decor never moves);
-- reachable cells and paths: the unit and every body within its move (plus radii) of it;
-- vehicle sweeps: the vehicle and every body within the swept distance (plus radii);
-- bodies along the segment between two bodies' eyes: the two, and every body whose circle comes within
-  the larger of their radii of the segment between their positions (seated bodies always);
-- and always the state of every door (set_door), which blocks sight, moves and sweeps when closed,
-  and of the rules' changes to the battlefield (obstacles added, decor parts destroyed: add_obstacle,
-  remove_obstacle, remove_decor, restore_decor), which change every answer.
-
-A body too far to touch the rays or the cells is left out of the key, so moving it keeps the
-answer. The bounding radii come from the world's body shapes (conservative: the bounding sphere
-seen from above); so the memo answers exactly what the geometry would. Sight reports are kept
-as their protocol fields (the world's full report holds its sample arrays).
+More: docs/modules/replay.md#cache.
 """
 
 from __future__ import annotations

@@ -2,21 +2,9 @@
 
 Layer: replay (reads scenes through their ruleset's schema, LDraw models through bow3d.ldraw).
 A replay must re-play on the same battlefield with the same armies; it need not care how the
-scene file is written. So the digest (`scene_digest`, method MEANING) is the sha256 of a
-canonical JSON document made of:
-- the scene as its ruleset's schema reads it (pydantic, values normalised: facings in [0, 360),
-  numbers typed), fields at their default left out (a field a later bow3d adds with a default,
-  or a default written out, changes nothing), keys sorted;
-- in place of every LDraw file it names (the battlefield, each unit's and vehicle's model), the
-  digest of that model's geometry (`model_digest`): every part instance it places, through every
-  sub-model, as (part, colour, BFC inversion, world transform rounded to 1e-4), sorted.
-  A library part (or a missing one) stands by its name, so the digest is the same whichever
-  LDraw library resolves it (the header's `library` says which one the game used); a part of the
-  model's own (a .dat beside it, an MPD block, lines drawn straight into a model) stands by its
-  flattened geometry.
-Comments, blank lines, key order, number spelling, a moved or renamed file: none of these change
-the digest. Version-2 replays hashed the file's bytes (method FILE_BYTES); they are still checked
-that way.
+scene file is written.
+
+More: docs/modules/replay.md#digest.
 """
 
 from __future__ import annotations

@@ -3,34 +3,7 @@
 Layer: replay (below view, above rules). No geometry, no rules here: this module reads and
 writes the file and knows nothing of what the records mean.
 
-Line 1, the header (pydantic `ReplayHeader`), starts with `format` and `version`:
-    {"format": "bow3d-replay", "version": 3, "scene": "../scenes/village.yaml",
-     "scene_digest": {"method": "bow3d-scene-meaning/1", "sha256": "..."},
-     "ruleset": {"name": "bow-1.3", ...}, "seed": 1,
-     "chance": {"mode": "seeded", "generator": "numpy-pcg64", "seed": [1, 0]},
-     "players": {"blue": "ai", "red": "ai"}, "created": "2026-11-23T11:30:00+00:00",
-     "max_rounds": 30, "library": "bundled"}
-`scene_digest` names the scene by its meaning, not its bytes (bow3d.replay.digest: the scene as its
-ruleset reads it and the geometry of every LDraw model it names): a comment added to the scene, or
-the scene moved with its files, changes nothing.
-`chance` says how every outcome of chance was produced: `seeded` (the generator and its seed:
-verify re-derives each one) or `entered` (physical throws typed in by the players).
-Every other line, an entry (pydantic `ReplayEntry`): the record the game applied (an action or
-an answer to chance or to a decision, the rules' `to_record()`) and the typed events it produced
-(kinds and fields; no words: a ruleset's narrator writes those):
-    {"n": 1, "record": {"type": "roll", "side": "blue", "spec": {...}, "outcome": 2}, "events": [...]}
-A finished game ends with one more line, the end record (`ReplayEnd`):
-    {"end": {"entries": 284, "round": 7, "winner": "red", "result": "win"}}
-A file without it is a game that stopped before its end (or was cut short).
-
-Entries are numbered from 1 without gaps. Each line is flushed as written, so a crash loses at
-most the line in flight: a last line cut short (no newline, not JSON) is reported as truncated
-and everything before it is kept. Any other damage is refused with the line number.
-
-The version is read before the rest is validated: older files are upgraded step by step
-(`UPGRADES`: version 1, the BOW-only format with words in its events, by
-bow3d.replay.upgrade_v1; version 2, whose header named its scene by the sha256 of the file's bytes,
-by `upgrade_v2`: its digest keeps that method), newer ones refused plainly.
+More: docs/modules/replay.md#format.
 """
 
 from __future__ import annotations

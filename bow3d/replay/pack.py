@@ -11,22 +11,7 @@ packs to the same bytes) holding:
     ldraw/LDConfig.ldr         with --with-parts only: the library files the models use
     ldraw/parts/3001.dat       (parts, sub-parts, primitives), under their library paths
 
-Without `--with-parts` the library files are only named (`library_files`): every bow3d has the
-bundled starter library, and an official library is found through LDRAWDIR as usual. Either way the
-manifest records each library file's sha256 as the packer's library had it (`part_digests`, version 2):
-a part under ldraw/ that is not the one recorded is refused, naming it, and so is a pack of a game
-played on the bundled library whose parts are not the bundled library's (`differing_parts`): the parts
-decide every line of sight. A version-1 pack recorded no digests: it is upgraded with its own parts'
-digests (`upgraded_from` says so) and still checked against the bundled library. Files of the
-scene must lie inside the scene's folder (the rule scenes are read by anyway); a scene that reaches
-further is refused with the file named. Writing one (`write_pack`) opens the replay as every command
-does: it lives above, in bow3d.replay.packing.
-
-Reading (`open_pack`) is strict and bounded: a zip whose members are not exactly the manifest's,
-a name that is absolute, climbs out (`..`), repeats, is a link or is encrypted, a member over MAX_MEMBER_BYTES or
-a pack over MAX_PACK_BYTES unpacked, or a member whose sha256 is not the manifest's is refused
-with one line. A valid pack is unpacked once into the cache folder ($BOW3D_CACHE_DIR, else the
-user cache folder), under its own sha256: opening it again costs a check, not an unpacking.
+More: docs/modules/replay.md#pack.
 """
 
 from __future__ import annotations

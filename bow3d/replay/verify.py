@@ -1,18 +1,8 @@
 """Verify a replay: re-simulate it and check everything that could have been forged.
 
-Layer: replay. On the replay opened with bow3d.replay.opened (scene found and its sha256 checked,
-world built with the header's LDraw library):
-- the header's fields that change the game agree with the scene (the ruleset's parameters, the
-  sides);
-- every record is applied by a fresh game; an illegal one is named;
-- every outcome of chance is re-derived from the generator the header names (`chance.mode`
-  seeded): the first throw that differs is named with what the generator gives; entered throws
-  (physical ones typed in) cannot be re-derived and the result says so;
-- every choice of a side the header says the AI played is re-derived from the AI's seeded
-  stream: the first one that differs is named;
-- the events the rules produce are compared with the recorded ones (typed fields; no words);
-- the end: a finished game ends with an end record that says how (winner, result, round); a file
-  without one is reported incomplete, "stopped after round N".
+Layer: replay.
+
+More: docs/modules/replay.md#verify.
 """
 
 from __future__ import annotations

@@ -1,40 +1,9 @@
 """Play any registered ruleset in 3D: hot-seat or against the AI, every game written as a replay as it goes.
 
 Layer: view. `PlayUI` holds the rules `Game`, the scene's nodes (through a `Viewer`), the
-replay writer and the input handlers. Every mouse and key binding calls one handler, so a test
-plays a whole game by calling handlers only:
+replay writer and the input handlers.
 
-    on_click_unit(id)     choose one of your units (its reachable cells light up as plates, its
-                          sheet appears), or, with a unit chosen, aim at another unit (attack, treat,
-                          shoot, board...), with the preview and odds shown before committing; the
-                          same unit clicked again commits
-    on_click_cell(cell)   preview a move of the chosen unit there (the ruleset's move kinds):
-                          the cell is marked; the same cell clicked again commits
-    on_key(n)             the n-th action of the HUD list (keys 1-9)
-    on_confirm()          commit the previewed action (Enter)    on_cancel()    forget it (Esc)
-    on_undo()             take back the last record (Ctrl+Z), hot-seat games only; a throw stands
-    on_tape_mode()        T: a left drag from a unit or point to another (the viewer's on_left_press,
-                          on_pointer_move, on_left_release: the tape follows the pointer), or two clicks,
-                          lay a measuring tape: the 3D distance in the ruleset's unit and the range band
-                          it falls in (bow3d.view.table.table_aids); outside tape mode a left drag orbits
-    on_tape_end(end)      one end of the tape: a unit id or a world point (3,) LDU
-    on_tape_heads()       G: a point end at a standing minifig's head height, or on the ground
-    on_hover_cell(cell)   the pointer rests on a cell: the enemies that would see a minifig there are
-                          ringed, with their lines of sight (cached per cell until the next record)
-    on_end_turn()         end the unit's turn (Space)
-    on_next_unit()        choose the next of your units that may act (N)
-    on_ruleset_key(key)   a key the ruleset adds (bow3d.rules.table.Presentation.keys; BOW's piloting:
-                          on_speed(+1/-1), on_turn(+45/-45), on_drive())
-
-The game is read through the table (bow3d.rules.table.Table): the pieces, the legal choices, their words,
-aims and previews come from the ruleset's presentation, so every registered ruleset plays here.
-
-The game is played through the one game session (bow3d.replay.Session: the rules, the seeded
-dice, the AI players, the replay writer), so a game played here re-simulates and verifies like
-any other. Every throw is shown on a tray as what it is: brick rolls (BOW §2.1) as 2x2 bricks
-thrown with Bullet physics, landing on edge as the recorded result says
-(bow3d.view.throws.brick_physics); dice thrown and landing on the recorded faces, cards drawn or dealt
-(bow3d.view.throws.dice_tray); the captions beside the tray and the log are the ruleset's narrator's words.
+Also cites BOW 1.3 §2.1. More: docs/modules/view.md#play-ui.
 """
 
 from __future__ import annotations

@@ -1,26 +1,9 @@
 """Set-up mode (issue 17): place, turn and remove units from the scene's sheets on a battlefield, see the
 deployment zones and each army's points against a budget, save a scene file.
 
-Layer: view. `SetupUI` holds an editable scene (bow3d.scene, pydantic) drawn through a `Viewer`; every
-mouse and key binding calls one handler, so a test sets up a whole army by calling handlers only:
+Layer: view.
 
-    on_side(id)            the side new units join (S cycles)
-    on_sheet(n)            the sheet new units use: the n-th of the list (keys 1-9)
-    on_click_cell(cell)    place a unit of that sheet there (facing the enemy's zone), or move the
-                           chosen unit there
-    on_click_unit(id)      choose a unit (again: forget it)
-    on_turn(deg)           turn the chosen unit (, and . : 45 degrees)
-    on_remove()            take the chosen unit off (Delete or X)
-    on_undo()              take back the last set-up step: a placing, move, turn or removal (Ctrl+Z)
-    on_save()              write the scene (Ctrl+S); an existing file is replaced only when asked
-                           twice (the second Ctrl+S) or with `force`
-
-Deployment zones: BOW 1.3 names none, so bow3d draws each side's third of the table, from the edge
-its army stands nearest (the first side the west or south third when no unit stands yet); a unit
-placed outside is counted in the army list, not refused. A cell more than ROOF_LDU above the floor
-around it (the FLOOR_SHARE lowest of the cells within FLOOR_RADIUS studs) is a roof or the top of a wall:
-units are not placed or moved there. Points are the ruleset's (`army_costs`;
-BOW Annex A.4 cost points); rulesets without points show none. Positions in studs, world frame Z up, LDU.
+Also cites BOW 1.3 Annex A.4. More: docs/modules/view.md#setup-ui.
 """
 
 from __future__ import annotations

@@ -4,15 +4,7 @@ Layer: view. `open_base` makes the ShowBase (a real window, or offscreen for tes
 `Viewer` takes it as an argument and only ever touches what it is given. Input handlers
 are plain methods so tests can drive them without a mouse.
 
-Mouse: left drag orbits, right or middle drag pans, wheel zooms; on a scene, a left click on
-a unit selects it (its description sheet appears) and a click on a second unit shows the line
-of sight from the first to the second (rays, blockers, distance bands, arc, and the verdict).
-Keys: arrows orbit, W/A/S/D pan, +/- zoom, 1-7 the named views, F frames everything,
-E toggles edge lines, Q cycles the quality, H hides the help, C clears the selection, Esc quits.
-T (scenes) lays a measuring tape: a left drag from a unit or a point to another (the tape follows the
-pointer, its label live), or two clicks, give the 3D distance in the ruleset's unit and its range band
-(bow3d.view.table.table_aids); units are measured from their heads, a point at a standing minifig's head height
-or on the ground (G). Outside tape mode a left drag orbits.
+More: docs/modules/view.md#viewer.
 """
 
 from __future__ import annotations

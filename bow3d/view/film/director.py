@@ -3,18 +3,7 @@
 Layer: view, pure Python and numpy (no Panda3D drawing), so it is tested anywhere. World frame
 Z up, LDU (1 stud = 20 LDU); times in seconds.
 
-Shots, one per beat (design of issue 6):
-- establishing orbit at the start of each round, the round's title;
-- over-the-shoulder from firer to target for an attack: the shot (a tracer) then the brick
-  rolls, then the result title;
-- tracking shot for a move (vehicles too), the mover walks its path;
-- close-up when a unit dies, the unit falls;
-- a two-shot for a treat, a wide shot for rolls with no action, a short look at anything else
-  (a longer look, the tray in the corner, when it needed a throw: a test, a card drawn).
-Throws of any kind (bricks, dice, cards...) are shown on the roll tray (`RollView`).
-Idle beats are quick and the film's length is capped (`max_seconds`): durations are scaled down
-(never below `MIN_SHOT_S`) so a demo game makes a 30-90 s film. Everything is a pure function
-of the timeline: the same replay gives the same shots and the same frames.
+More: docs/modules/view.md#director.
 """
 
 from __future__ import annotations

@@ -6,17 +6,7 @@ attack, the falling unit of a death, the mover (unit or vehicle) of a move, the 
 patient of a treat, the actor of a glance (a unit aboard a vehicle is seen as its vehicle). Wide
 shots (establishing orbits, rolls, the finale) have none and are not measured.
 
-At a few moments of each shot the world's bodies are put where the frame shows them (the remains the
-rules left, a War of Bros Body or wreck, only once their owner is dead), and rays go
-from the camera's position to the subject's sample points (`facing_samples`, the samples the world
-measures sight with). A sample counts as seen when nothing at all is in the way (decor, another
-body, glass) and it lies inside the frame. The visible share is the mean over the subjects of each
-one's seen share; the screen size is the share of the frame its projected samples' box covers. The
-lens is clear when nothing lies within `NEAR_LDU` of the camera (rays in every direction, the camera
-above the ground) and the camera's path through the shot crosses no geometry.
-
-    reports = check_film(film, world)
-    worst = min(reports, key=lambda r: r.score)
+More: docs/modules/view.md#shot-check.
 """
 
 from __future__ import annotations

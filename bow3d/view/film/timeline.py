@@ -3,16 +3,7 @@
 Layer: view, but pure Python (no Panda3D), so the director and its tests run anywhere.
 Positions in studs ([x, y], the centre of the footprint), facings in degrees (design.md).
 
-A timeline is built from a replay by re-applying every record through the rules (the
-replay's `OpenReplay.start()` + `apply`) and reading the typed events they produce, never
-words: the beats show exactly what the rules decided. Records are taken in groups, an action
-and the throws that follow it (an attack is the action, then the attacker's and the defender's
-rolls); the poses are read before and after each group, and the beats come from the group's
-events: `moved`, `vehicle_moved` and `placed` (who goes where), `attack` + `attack_result`,
-`treat` + `treat_result`, `died` and `destroyed`, `round_started`, and the throws (`rolled`).
-The captions are the ruleset's narrator's lines for those same events. `synthetic_timeline`
-makes a short scripted battle straight from a scene (benchmarks, tests, and scenes that have no
-replay yet).
+More: docs/modules/view.md#timeline.
 """
 
 from __future__ import annotations

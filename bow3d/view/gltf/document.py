@@ -11,12 +11,7 @@ Layer: view (numpy, pygltflib; the film's director, no Panda3D drawing). The nod
         3626bp01.dat @ blue-rifleman.ldr:5 extras: kind, side, side_name, sheet, model, and the sheet itself
       door cottage-door          a closed door: a box filling its cell (scale 0 while open)
 
-A replay's animation ("battle") follows the film second by second (bow3d.view.film.director: the same
-shots, the same cuts, the same length): each unit's and vehicle's pose is sampled from the film at
-SAMPLE_RATE per second and at every cut, and kept where it changes. Moves and vehicle drives are
-translations and turns, a death is the topple onto its back, a unit aboard a vehicle that hides its
-crew (or one off the table) has scale 0. The scene's extras list where each round starts on that
-time line (`rounds`: [{"round": 1, "time_s": 0.0}, ...]) and the film's length (`duration_s`).
+More: docs/modules/view.md#document.
 """
 
 from __future__ import annotations

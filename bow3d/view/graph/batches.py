@@ -4,21 +4,7 @@ Layer: view. Static geometry is grouped into spatial chunks (so culling still wo
 inside a chunk, into one batch per kind (opaque certified, opaque two-sided, transparent):
 a colour is a vertex attribute, so a 5,000-part battlefield is a few hundred draw calls.
 
-Quality (the render's level of detail):
-- "full": every triangle of every part, studs and the tubes under bricks included.
-- "default": two levels per chunk, switched at NEAR_LDU scaled by the camera's LOD scale, which
-  bow3d.view.graph.detail sets from the picture's size and lens (size on screen: studs of 4 px or
-  more). Near: the tubes and stud primitives are dropped and studs come back as low-poly
-  studs (`LOW_STUD_SIDES` sides) only where nothing covers them (a stud under another part's bottom is never seen). Far: no
-  studs, and detailed parts (plants, minifigs) simplified by vertex clustering.
-  Back faces of BFC-certified triangles are culled by the renderer.
-- "draft": the far level everywhere.
-
-Textures (!TEXMAP): a textured triangle is drawn twice, in its colour with everything else and
-again as a decal over itself (`textured_batches`: white, lit like the surface, the image's
-alpha blending it over the colour; off the image it is transparent). So a model without
-textures costs nothing more, and a texture that cannot be read leaves the part in its colour.
-Decals are drawn with the near level ("default"), always ("full"), never ("draft").
+More: docs/modules/view.md#batches.
 """
 
 from __future__ import annotations

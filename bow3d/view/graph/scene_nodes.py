@@ -10,9 +10,7 @@ in the side's LDraw colour, white 1x1 marking bricks beside a unit played this r
 §2.2) and damage marking bricks stacked on the minifig's head or on the vehicle (§2.4.3, red
 for life forms, yellow for mechanical units and vehicles).
 
-    nodes = attach_scene(base.render, scene)
-    nodes.set_pose("blue-1", (12.5, 8.5), 90)
-    nodes.set_marks("blue-1", beside=1, on_top=1)
+More: docs/modules/view.md#scene-nodes.
 """
 
 from __future__ import annotations

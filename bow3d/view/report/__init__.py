@@ -8,12 +8,8 @@ Layer: view. From a replay (or a .bowpack), opened, verified and re-played as ev
   where no graphics pipe exists or with pictures=False);
 - the armies (sides, units and vehicles, their sheets and points) and the battle log by round, every
   verdict and throw in the words of the ruleset's narrator.
-It opens from a file with no server. three.js comes from jsDelivr, pinned to THREE_VERSION with the
-sha384 of every module (bow3d.view.report.three), or with `offline` from a copy installed by
-`npm install three`, carried inside the page (it then needs no network at all).
 
-    stats = write_report("replays/village-seed1.bowreplay", "battle.html")
-    stats = write_report("game.bowpack", "battle.html", offline=True)          # three from node_modules
+More: docs/modules/view.md#report.
 """
 
 from __future__ import annotations

@@ -10,10 +10,7 @@ up to sides + 1 (a d10 reads 1-10); a d4 is read at its top corner, so each face
 numbers of its three corners; a d6 has pips. `up[value - 1]` is the direction in the die's frame
 that points up when `value` is read (a face's outward normal, a d4's corner).
 
-A throw is a flight sampled at 30 frames a second (`DieThrow`). `keyframed_throw` tumbles the
-die onto the recorded face without physics; `bow3d.view.throws.dice_physics` throws it with Bullet and
-turns the whole flight by one of the die's own symmetries so that it lands on the recorded face
-(`symmetry`): the solid looks the same under such a turn, only the numbers move.
+More: docs/modules/view.md#dice.
 """
 
 from __future__ import annotations

@@ -2,19 +2,11 @@
 
 Layer: view. `ThrowSet` builds Panda3D nodes for a tuple of throws (bow3d.view.film.timeline.ThrowShown)
 in the tray's own little scene (bow3d.view.throws.brick_roll_animation.RollTray) and poses them at a
-time after the throw; `rows_of` is pure (the outcome in words: bow3d.view.throws.captions). One row per throw, the first at
-the back of the tray, each thrown ROW_DELAY_S after the one before, as the bricks are:
-
-- dice (chance.Dice): real d4/d6/d8/d10/d12/d20 meshes in the side's colour, numbers or pips on
-  the faces (bow3d.view.throws.dice), thrown with Bullet and landing on the recorded faces
-  (bow3d.view.throws.dice_physics); with keep 'highest'/'lowest' the die that counts gets a gold ring and
-  the others dim once they lie still. Dice of other sizes are round counters with their number;
-- a card drawn (chance.CardDraw): it leaves the deck and turns face up, its name on its face;
-  a shuffle (chance.Shuffle): the deck dealt face up in its new order, numbered (bow3d.view.throws.cards);
-- bricks (BOW §2.1), when they share the tray with other throws: as bow3d.view.throws.brick_roll_animation;
-- any other kind, or a record the view cannot read: a tile with the outcome in words.
+time after the throw; `rows_of` is pure (the outcome in words: bow3d.view.throws.captions).
 
 Units: LDU, seconds, the tray frame Z up. The same throws at the same time give the same picture.
+
+Also cites BOW 1.3 §2.1. More: docs/modules/view.md#dice-tray.
 """
 
 from __future__ import annotations
