@@ -475,3 +475,46 @@ def test_a_planted_panda3d_import_in_the_planning_is_refused(tmp_path) -> None:
     assert [p for p in found if p.startswith("bow3d/view/film/titles.py:1: imports direct.gui")], found
     assert [p for p in found if p.startswith("bow3d/view/film/gone.py: missing")], found
     assert not [p for p in found if "frames.py" in p], found
+
+
+# --- house style: a module docstring states purpose, layer, units and the section cited, in at most 15 lines -----
+# what runs longer (reasoning, member tables, examples, design notes) goes to docs/modules/, one page per area,
+# and the docstring's last line points there. A module whose docstring is printed as a command's help would be
+# excepted here by name, with the reason: bow3d/locale/__main__.py passes its docstring to argparse as the
+# description of `python -m bow3d.locale --help`, and it is short, so it is held to the limit like the rest.
+DOCSTRING_MAX_LINES = 15
+LONG_DOCSTRING_ALLOWED: dict[str, str] = {}  # 'bow3d/x/y.py' -> why its docstring may run longer: none
+
+
+def long_module_docstrings(root: Path = ROOT) -> list[str]:
+    """'file: the module docstring runs N lines' for every module under `root` whose docstring spans more than
+    DOCSTRING_MAX_LINES lines of the file, from its opening quotes to its closing ones."""
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        where = str(path.relative_to(root.parent).as_posix())
+        body = ast.parse(path.read_text(encoding="utf-8"), filename=str(path)).body
+        if where in LONG_DOCSTRING_ALLOWED or not body or not isinstance(body[0], ast.Expr):
+            continue
+        first = body[0].value
+        if not (isinstance(first, ast.Constant) and isinstance(first.value, str)):
+            continue
+        lines = (first.end_lineno or first.lineno) - first.lineno + 1
+        if lines > DOCSTRING_MAX_LINES:
+            found.append(f"{where}: the module docstring runs {lines} lines (at most {DOCSTRING_MAX_LINES}: purpose, "
+                         "layer, units, the section cited; move the rest to docs/modules/ and point there)")
+    return found
+
+
+def test_module_docstrings_are_short() -> None:
+    assert long_module_docstrings() == []
+
+
+def test_a_planted_long_module_docstring_is_refused(tmp_path) -> None:
+    root = _fake(tmp_path, CLEAN)
+    long_doc = '"""Purpose.\n\nLayer: world.\n' + "".join(f"Reasoning, line {n}.\n" for n in range(13)) + '"""\n'
+    (root / "world" / "long.py").write_text(long_doc + "X = 1\n")                    # 17 lines
+    (root / "world" / "limit.py").write_text('"""Purpose.\n' + "more\n" * 13 + '"""\n')  # 15 lines: allowed
+    (root / "world" / "late.py").write_text("X = 1\n" + long_doc)                     # not the module docstring
+    found = long_module_docstrings(root)
+    assert [p for p in found if p.startswith("bow3d/world/long.py: the module docstring runs 17 lines")], found
+    assert not [p for p in found if "limit.py" in p or "late.py" in p], found
