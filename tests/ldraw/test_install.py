@@ -286,5 +286,5 @@ def test_a_server_that_drips_bytes_meets_the_overall_deadline(data_dir, monkeypa
         httpd.server_close()
     err = capsys.readouterr().err
     assert code == 2 and "did not finish within 1 seconds" in err and "Traceback" not in err
-    assert took < 3.0 and "download" in err   # given up on in time, with the progress bar shown meanwhile
+    assert took < 3.5 and "download" in err   # given up on in time, with the progress bar shown meanwhile
     assert not (data_dir / "ldraw").exists() and not list(data_dir.glob(".bow3d-install-*"))
