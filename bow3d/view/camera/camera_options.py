@@ -15,9 +15,9 @@ import numpy as np
 
 from bow3d.errors import UserInputError
 from bow3d.i18n import _
+from bow3d.units import LDU_PER_STUD as STUD
 from bow3d.view.camera.pose import CameraPose, point3
 
-STUD = 20.0
 SHOULDER_BACK_LDU, SHOULDER_SIDE_LDU, SHOULDER_UP_LDU = 170.0, 50.0, 70.0
 LOOK_AHEAD_LDU = 600.0
 

@@ -12,8 +12,9 @@ import math
 
 import numpy as np
 
+from bow3d.units import LDU_PER_STUD as STUD
+
 PICK_PIXELS = 28.0  # a unit is picked when the click falls this close to its projected body
-STUD = 20.0
 
 
 def _matrices(base) -> tuple[np.ndarray, np.ndarray]:

@@ -14,11 +14,11 @@ from dataclasses import replace
 
 import numpy as np
 
+from bow3d.units import LDU_PER_STUD as STUD_LDU
 from bow3d.view.camera.pose import CameraPose
 from bow3d.view.film.frames import HEAD_LDU, VEHICLE_EYE_LDU, FrameSpec, Shot, _pose
 from bow3d.view.film.shots import FRAMERS  # the camera work of each kind of shot
 from bow3d.view.film.timeline import (
-    STUD_LDU,
     Attacked,
     Died,
     Moved,

@@ -15,7 +15,6 @@ from typing import Any
 
 from bow3d.i18n import _, current, semicolon, speaking
 
-STUD_LDU = 20.0
 QUIET_RECORDS = ("end_turn", "roll", "decide")  # records that need no shot of their own
 QUIET_EVENTS = ("roll_requested", "rolled", "turn_started", "turn_ended", "round_started", "round_ended",
                 "decision_requested", "decided")  # events a glance's caption does not repeat

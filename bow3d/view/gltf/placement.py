@@ -21,10 +21,9 @@ from typing import Any
 import numpy as np
 
 from bow3d.i18n import _
+from bow3d.units import LDU_PER_STUD as STUD_LDU
 from bow3d.view.film.timeline import Pose
 from bow3d.view.graph.ground import GroundHeights
-
-STUD_LDU = 20.0
 
 
 def rotation_z(degrees: float) -> np.ndarray:

@@ -12,9 +12,13 @@ from __future__ import annotations
 import numpy as np
 
 from bow3d.ldraw.colours import BLACK, DARK_GREY, GREEN, RED, WHITE, YELLOW  # noqa: F401 (the view's names for them)
+from bow3d.units import (  # the view's names for bow3d.units' lengths (read as markers.PLATE_LDU elsewhere)
+    LDU_PER_BRICK as BRICK_LDU,
+    LDU_PER_PLATE as PLATE_LDU,  # noqa: F401
+    LDU_PER_STUD as STUD_LDU,
+)
 from bow3d.view.graph.batches import STUD_HEIGHT, STUD_RADIUS, Batch
 
-STUD_LDU, BRICK_LDU, PLATE_LDU = 20.0, 24.0, 8.0
 STUD_SIDES = 16
 
 # LDraw main colours (LDConfig values) for pieces drawn without a model's colour table.

@@ -26,13 +26,13 @@ from bow3d.errors import SceneError
 from bow3d.i18n import _
 from bow3d.ldraw import Library, Model, load_model
 from bow3d.scene.seats import read_seats
+from bow3d.units import LDU_PER_STUD as STUD
 from bow3d.view.graph import markers
 from bow3d.view.graph.batches import Batch, build_batches
 from bow3d.view.graph.ground import GroundHeights
 from bow3d.view.graph.scene_graph import attach_batches, attach_model
 from bow3d.world.bodies import FEET_SLAB_LDU
 
-STUD = 20.0
 BASE_PLATE_LDU = 4.6  # a unit's base (rulesets that play on bases) drawn this thick: over the studs
 RING_HEIGHT = 6.0  # LDU: a flat ring sitting over the studs round the feet
 HIGHLIGHT_WIDTH = 4.0

@@ -26,7 +26,6 @@ HIDDEN = (230, 40, 40)
 THROUGH_GLASS = (90, 190, 255)   # seen only through transparent parts (glass): the ruleset decides
 BLOCKER = (255, 140, 0)
 BAND_COLOURS = [(60, 200, 60), (240, 200, 40), (245, 120, 30), (225, 80, 200)]
-STUD = 20.0
 
 
 # ----- small raster helpers (numpy, in place on an (H, W, 3) uint8 image) -------------------------

@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from bow3d.i18n import _, decimal
+from bow3d.units import LDU_PER_STUD as STUD
 from bow3d.view.graph import markers
 
 SEEN_RGBA = (60, 230, 90, 200)
@@ -26,7 +27,6 @@ HIDDEN_RGBA = (235, 50, 40, 170)
 BLOCKER_RGBA = (255, 120, 0, 150)
 ARC_RGBA = (120, 190, 255, 60)
 BAND_RGBA = [(90, 220, 90, 255), (250, 210, 40, 255), (250, 130, 30, 255), (230, 40, 40, 255)]
-STUD = 20.0
 LABEL_LDU = 20.0  # text height in the scene
 
 
