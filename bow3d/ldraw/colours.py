@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from bow3d.ldraw.colour_defs import COLOUR_CODE_LIMIT, ColourDefinition, ColourMaterial
+from bow3d.ldraw.ldconfig_table import standard_colours
 
 MAIN_COLOUR = 16
 # LDConfig's codes that bow3d names (sheets, markers, figures): Black, Blue, Green, Red, Yellow, White, Dark_Bluish_Grey
@@ -26,17 +27,13 @@ LEGACY_ALPHA = 128  # 0x3RRGGBB and half-transparent dithers: "ostensibly 50 % o
 DIRECT_EDGE = (51, 51, 51, 255)  # edge colour of direct and dithered colours (LDConfig's usual dark grey)
 UNKNOWN_RGBA = (255, 0, 255, 255)  # magenta: a colour nobody defined, drawn so it is seen
 
-# Without any LDConfig.ldr, these keep models readable (a few codes every model uses).
-_FALLBACK = {
-    0: ("Black", (27, 42, 52), (128, 128, 128)),
-    1: ("Blue", (0, 85, 191), (51, 51, 51)),
-    2: ("Green", (37, 122, 62), (51, 51, 51)),
-    4: ("Red", (201, 26, 9), (51, 51, 51)),
-    14: ("Yellow", (242, 205, 55), (51, 51, 51)),
-    15: ("White", (255, 255, 255), (51, 51, 51)),
-    71: ("Light_Bluish_Grey", (160, 165, 169), (51, 51, 51)),
-    72: ("Dark_Bluish_Grey", (108, 110, 104), (51, 51, 51)),
-}
+# Without any LDConfig.ldr, LDConfig's standard colours keep models readable (bow3d.ldraw.ldconfig_table).
+def _rgb(text: str) -> tuple[int, int, int]:
+    return int(text[1:3], 16), int(text[3:5], 16), int(text[5:7], 16)
+
+
+_FALLBACK = {code: (name, _rgb(value), _rgb(edge))
+             for code, (name, value, edge, extra) in standard_colours().items() if not extra}
 
 
 @dataclass(frozen=True)

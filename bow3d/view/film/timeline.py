@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bow3d.i18n import _, current, semicolon, speaking
+from bow3d.ldraw.colours import ColourTable
 
 QUIET_RECORDS = ("end_turn", "roll", "decide")  # records that need no shot of their own
 QUIET_EVENTS = ("roll_requested", "rolled", "turn_started", "turn_ended", "round_started", "round_ended",
@@ -397,13 +398,13 @@ def side_styles(scene: Any, colour_rgb: Any = None) -> dict[str, SideStyle]:
     """Side id -> name and colour; `colour_rgb(code) -> (r, g, b)` 0-255 (default: a few LDraw colours)."""
     styles = {}
     for side in getattr(scene, "sides", []) or []:
-        rgb = colour_rgb(side.colour) if colour_rgb else _BASIC_COLOURS.get(side.colour, (200, 200, 200))
+        standard = _STANDARD.get(side.colour) if side.colour in _STANDARD else None
+        rgb = colour_rgb(side.colour) if colour_rgb else standard.rgba[:3] if standard else (200, 200, 200)
         styles[side.id] = SideStyle(side.name or side.id, (rgb[0] / 255.0, rgb[1] / 255.0, rgb[2] / 255.0))
     return styles
 
 
-_BASIC_COLOURS = {0: (27, 42, 52), 1: (30, 90, 168), 2: (0, 133, 43), 4: (180, 0, 0), 14: (250, 200, 10),
-                  15: (244, 244, 244), 25: (214, 121, 35), 71: (160, 165, 169), 72: (108, 110, 104)}
+_STANDARD = ColourTable()  # LDConfig's standard colours (bow3d.ldraw.ldconfig_table): a side's colour without a library
 
 
 # --- a scripted battle, straight from a scene ----------------------------------------------------

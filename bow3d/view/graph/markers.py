@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from bow3d.ldraw.colours import BLACK, DARK_GREY, GREEN, RED, WHITE, YELLOW  # noqa: F401 (the view's names for them)
+from bow3d.ldraw.colours import BLACK, DARK_GREY, GREEN, RED, WHITE, YELLOW, ColourTable  # noqa: F401 (the view's names for them)
 from bow3d.units import (  # the view's names for bow3d.units' lengths (read as markers.PLATE_LDU elsewhere)
     LDU_PER_BRICK as BRICK_LDU,
     LDU_PER_PLATE as PLATE_LDU,  # noqa: F401
@@ -21,21 +21,7 @@ from bow3d.view.graph.batches import STUD_HEIGHT, STUD_RADIUS, Batch
 
 STUD_SIDES = 16
 
-# LDraw main colours (LDConfig values) for pieces drawn without a model's colour table.
-LDRAW_RGBA = {
-    0: (0x1B, 0x2A, 0x34, 255),  # Black
-    1: (0x1E, 0x5A, 0xA8, 255),  # Blue
-    2: (0x00, 0x85, 0x2B, 255),  # Green
-    4: (0xB4, 0x00, 0x00, 255),  # Red
-    14: (0xFA, 0xC8, 0x0A, 255),  # Yellow
-    15: (0xF4, 0xF4, 0xF4, 255),  # White
-    71: (0xA0, 0xA5, 0xA9, 255),  # Light Bluish Grey
-    72: (0x6C, 0x6E, 0x68, 255),  # Dark Bluish Grey
-    70: (0x58, 0x2A, 0x12, 255),  # Reddish Brown
-    19: (0xE4, 0xCD, 0x9E, 255),  # Tan
-    25: (0xD6, 0x79, 0x23, 255),  # Orange
-    10: (0x58, 0xAB, 0x41, 255),  # Bright Green
-}
+STANDARD_COLOURS = ColourTable()  # LDConfig's standard colours (bow3d.ldraw.ldconfig_table), for pieces of no model
 
 
 def ldraw_rgba(code: int, colours=None) -> tuple[int, int, int, int]:
@@ -43,7 +29,10 @@ def ldraw_rgba(code: int, colours=None) -> tuple[int, int, int, int]:
     if colours is not None and code in colours:
         r, g, b, a = (int(v) for v in colours.rgba(np.array([code]))[0])
         return r, g, b, a
-    return LDRAW_RGBA.get(code, (0x7F, 0x7F, 0x7F, 255))
+    if code in STANDARD_COLOURS:
+        r, g, b, a = (int(v) for v in STANDARD_COLOURS.rgba(np.array([code]))[0])
+        return r, g, b, a
+    return (0x7F, 0x7F, 0x7F, 255)
 
 
 def box_corners(lo, hi) -> np.ndarray:

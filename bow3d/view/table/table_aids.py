@@ -210,7 +210,7 @@ class TableAids:
         for radius, _words in self.ruleset.range_rings(self.params, length / markers.STUD_LDU):
             if radius * markers.STUD_LDU < length:  # a cube where each band ends
                 at = a + (b - a) * radius * markers.STUD_LDU / length
-                pieces.append((markers.box_corners(at - TICK_LDU / 2, at + TICK_LDU / 2), markers.LDRAW_RGBA[0]))
+                pieces.append((markers.box_corners(at - TICK_LDU / 2, at + TICK_LDU / 2), markers.ldraw_rgba(markers.BLACK)))
         self._tape = markers.solid_node(self.base.render, "measuring-tape", pieces, unlit=True)
         add_xray(self._tape, 0.6)
         self.update()
