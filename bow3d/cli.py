@@ -8,9 +8,13 @@ by name so that adding a command never touches this file.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import pkgutil
+import signal
 import sys
+import threading
+from collections.abc import Iterator
 from types import ModuleType
 
 import bow3d.commands
@@ -22,6 +26,37 @@ from bow3d.i18n import _, choose, speaking
 EXIT_OK = 0
 EXIT_INTERNAL = 1
 EXIT_USAGE = 2
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
+class Terminated(BaseException):
+    """A stop signal (SIGTERM, SIGHUP) raised where the command is, so that every `finally` and context
+    manager runs (temporary files removed) before the exit code 128 + signal number."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextlib.contextmanager
+def _stop_signals_unwind() -> Iterator[None]:
+    """SIGTERM and SIGHUP raise Terminated while the block runs (in the main thread); a second one while
+    the first unwinds is ignored, so that the cleaning is not cut short."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        for number in STOP_SIGNALS:
+            signal.signal(number, signal.SIG_IGN)
+        raise Terminated(signum)
+
+    previous = {number: signal.signal(number, stop) for number in STOP_SIGNALS}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler if handler is not None else signal.SIG_DFL)
 
 
 def _command_modules(only: str | None = None) -> list[ModuleType]:
@@ -98,7 +133,11 @@ def _main(argv: list[str]) -> int:
         parser.print_help()
         return EXIT_USAGE
     try:
-        return int(args._run(args) or EXIT_OK)
+        with _stop_signals_unwind():
+            return int(args._run(args) or EXIT_OK)
+    except Terminated as stop:
+        print(_("stopped ({signal})").format(signal=signal.Signals(stop.signum).name), file=sys.stderr)
+        return 128 + stop.signum
     except Bow3dError as error:
         print(_("bow3d {command}: error: {error}").format(command=args.command, error=error), file=sys.stderr)
         return EXIT_USAGE

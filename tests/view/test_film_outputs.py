@@ -4,7 +4,12 @@ bundled village replay) so that the tests stay quick."""
 
 from __future__ import annotations
 
+import os
 import shlex
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -212,3 +217,27 @@ def test_a_long_gif_needs_a_clip(tmp_path, capsys, monkeypatch, renderer_availab
     assert main(["replay", str(VILLAGE), "--gif", "all.gif", "--size", "64x36", "--fps", "2"]) == 2
     assert "--clip" in capsys.readouterr().err
     assert not (tmp_path / "all.gif").exists()
+
+
+@pytest.mark.render
+def test_a_film_stopped_with_sigterm_leaves_no_file(tmp_path, renderer_available):
+    """Issue 32: SIGTERM killed the film and left its hidden temporary file (.out.mp4.*.tmp.mp4, 15 MB)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    film = subprocess.Popen([sys.executable, "-m", "bow3d", "replay", str(VILLAGE), "--video", "out.mp4",
+                             "--size", "320x180", "--quality", "draft"], cwd=tmp_path, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not list(tmp_path.glob(".out.mp4*")) and film.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert film.poll() is None and list(tmp_path.glob(".out.mp4*")), "the film never started its file"
+        time.sleep(0.5)  # a few frames encoded
+        film.send_signal(signal.SIGTERM)
+        out, err = film.communicate(timeout=60)
+    finally:
+        if film.poll() is None:
+            film.kill()
+            film.communicate()
+    assert film.returncode == 128 + signal.SIGTERM, (film.returncode, err[-2000:])
+    assert "Traceback" not in err and "stopped (SIGTERM)" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == []  # no temporary file, no partial film
