@@ -24,9 +24,10 @@ file, with no server:
 
 three.js is not part of bow3d: by default the page loads three.js """ + THREE_VERSION + """ from the jsDelivr
 CDN, each module checked against its pinned sha384 (the page then needs the internet for its 3D
-view); --offline carries three.js inside the page, read from a copy installed with `npm install
-three` (node_modules/three from the working folder up, or npm's global one; or give its folder
-after --offline), so the page works with no network at all (about 2.4 MB more).
+view); --offline carries three.js inside the page, read from a copy of three """ + THREE_VERSION + """ installed
+with npm (npm's global one, `npm install -g three@""" + THREE_VERSION + """`, or the folder given after --offline;
+never a node_modules found above the working folder), each file checked against its pinned sha384,
+so the page works with no network at all (about 2.4 MB more).
 
 examples:
   bow3d report replays/village-seed1.bowreplay -o village.html
@@ -38,8 +39,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", metavar="REPLAY", help="a replay (.bowreplay) or a pack (.bowpack)")
     parser.add_argument("-o", "--output", required=True, metavar="OUT.html", help="the page to write")
     parser.add_argument("--offline", nargs="?", const=True, default=None, metavar="DIR",
-                        help="carry three.js inside the page (from node_modules/three found here or npm's global "
-                        "one, or the folder DIR)")
+                        help="carry three.js inside the page (npm's global three, or the one in the folder DIR; "
+                        "each file checked against its pinned hash)")
     parser.add_argument("--no-pictures", action="store_true", help="leave out the pictures of key moments")
     parser.add_argument("--quality", default="default", choices=QUALITIES,
                         help="level of detail of the 3D view (default: default, low-poly studs; as bow3d export)")

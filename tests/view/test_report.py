@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from bow3d.cli import main
-from bow3d.view.report import THREE_VERSION, build_report
+from bow3d.view.report import THREE_VERSION, build_report, three
 from bow3d.view.report.page import Report, render_page, script_json
 from bow3d.view.report.three import CDN_BASE, PINNED, PINNED_DEPENDENCIES, cdn_graph, find_three, local_graph
 from tests.view.browser import chromium, console_errors, wait_for
@@ -42,6 +42,7 @@ return [seen.size, drawn / (d.length / 4)];
 
 
 def installed_three() -> Path:
+    """npm's global three THREE_VERSION (find_three), or skip."""
     try:
         return find_three()
     except Exception as error:  # noqa: BLE001 (the reason is the skip's message)
@@ -76,8 +77,6 @@ def test_the_pinned_modules_are_those_of_the_installed_three():
     """The CDN pins (paths, what each imports, sha384) are the files `npm install three@THREE_VERSION` gives."""
     folder = installed_three()
     graph = local_graph(folder)
-    if graph.version != THREE_VERSION:
-        pytest.skip(f"three {graph.version} is installed, the pins are of {THREE_VERSION}")
     assert [m.path for m in graph.modules] == list(PINNED)
     assert {m.path: m.integrity for m in graph.modules} == PINNED
     assert {m.path: m.dependencies for m in graph.modules} == PINNED_DEPENDENCIES
@@ -171,8 +170,6 @@ class _Cdn(http.server.BaseHTTPRequestHandler):
 def cdn(tmp_path):
     """A local HTTPS server standing in for the CDN; (port, handler class)."""
     folder = installed_three()
-    if local_graph(folder).version != THREE_VERSION:
-        pytest.skip(f"the installed three.js is not {THREE_VERSION}: it cannot stand in for the pinned CDN files")
     openssl = shutil.which("openssl")
     if openssl is None:
         pytest.skip("no openssl to make the stand-in CDN's certificate")
@@ -243,6 +240,112 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, village_replay, capsys):
     err = capsys.readouterr().err
     assert "a report is only made of a replay that verifies" in err and err.count("\n") == 1
     assert not (tmp_path / "forged.html").exists() and not (tmp_path / "x.html").exists()
+
+
+# --- where three.js comes from (issue 32) -------------------------------------------------------------
+
+FOREIGN = b"window.__foreign = 1;\n"
+SPEC = r'<script type="application/json" id="bow3d-three"[^>]*>(.*?)</script>'
+
+
+def copy_three(folder: Path, *, foreign: bool = False) -> Path:
+    """The installed three's package.json and pinned files copied to `folder`; with `foreign`, a planted copy:
+    each module first runs `window.__foreign = 1`."""
+    genuine = installed_three()
+    for path in ("package.json", *PINNED):
+        target = folder / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        data = (genuine / path).read_bytes()
+        target.write_bytes(FOREIGN + data if foreign and path != "package.json" else data)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def beside_a_planted_three(tmp_path_factory, village_replay) -> Path:
+    """An offline report made in a folder whose parent holds a planted node_modules/three (THREE_VERSION's
+    files, each running `window.__foreign = 1` first), as in a shared temporary folder: the page."""
+    top = tmp_path_factory.mktemp("shared")
+    copy_three(top / "node_modules" / "three", foreign=True)
+    work = top / "work"
+    work.mkdir()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(work)
+        assert main(["report", str(village_replay), "-o", "battle.html", "--offline", "--no-pictures"]) == 0
+    return work / "battle.html"
+
+
+def test_a_three_planted_above_the_working_folder_is_not_inlined(beside_a_planted_three):
+    """Was: node_modules/three from the working folder up to / was inlined unchecked."""
+    page = beside_a_planted_three.read_text()
+    assert page.count("__foreign") == 0  # (a count: pytest explaining `in` on a 3.7 MB page takes minutes)
+    spec = json.loads(re.search(SPEC, page, re.S).group(1))
+    assert spec["mode"] == "inline"
+    assert {module["path"]: module["integrity"] for module in spec["modules"]} == PINNED
+
+
+def test_in_chromium_no_script_of_a_planted_three_runs(beside_a_planted_three):
+    with chromium() as browser:
+        browser.get(beside_a_planted_three.as_uri())
+        state = wait_for(browser, READY)
+        assert state and state["ready"] and not state["error"], state
+        assert browser.execute_script("return typeof window.__foreign") == "undefined"
+
+
+def test_without_npms_three_a_planted_one_above_is_refused_plainly(tmp_path, monkeypatch, village_replay, capsys):
+    planted = tmp_path / "node_modules" / "three"
+    for path in PINNED:
+        (planted / path).parent.mkdir(parents=True, exist_ok=True)
+        (planted / path).write_bytes(FOREIGN)
+    (planted / "package.json").write_text(json.dumps({"name": "three", "version": THREE_VERSION}))
+    work = tmp_path / "work"
+    work.mkdir()
+    npm_global = tmp_path / "npm-global"
+    npm_global.mkdir()
+    monkeypatch.chdir(work)
+    monkeypatch.setattr(three, "npm_global_root", lambda: npm_global, raising=False)
+    assert main(["report", str(village_replay), "-o", "battle.html", "--offline", "--no-pictures"]) == 2
+    err = capsys.readouterr().err
+    assert f"npm's global folder ({npm_global})" in err and "never from a node_modules above" in err, err
+    assert err.count("\n") == 1 and not (work / "battle.html").exists()
+
+
+def test_a_tampered_file_or_another_version_in_a_named_folder_is_refused(tmp_path, village_replay, capsys):
+    folder = copy_three(tmp_path / "three")
+    loader = folder / "examples" / "jsm" / "loaders" / "GLTFLoader.js"
+    loader.write_bytes(loader.read_bytes() + b"\n" + FOREIGN)
+    out = tmp_path / "battle.html"
+    assert main(["report", str(village_replay), "-o", str(out), "--offline", str(folder), "--no-pictures"]) == 2
+    err = capsys.readouterr().err
+    assert f"{loader}: not the file of three {THREE_VERSION}" in err and err.count("\n") == 1, err
+    (folder / "package.json").write_text(json.dumps({"name": "three", "version": "0.150.0"}))
+    assert main(["report", str(village_replay), "-o", str(out), "--offline", str(folder), "--no-pictures"]) == 2
+    err = capsys.readouterr().err
+    assert f"three 0.150.0, and the report takes only three {THREE_VERSION}" in err and err.count("\n") == 1, err
+    assert not out.exists()
+
+
+def test_a_link_out_of_the_package_is_refused(tmp_path, village_replay, capsys):
+    folder = copy_three(tmp_path / "three")
+    controls = folder / "examples" / "jsm" / "controls" / "OrbitControls.js"
+    outside = tmp_path / "elsewhere" / "OrbitControls.js"
+    outside.parent.mkdir()
+    outside.write_bytes(controls.read_bytes())  # the genuine bytes: the link alone is refused
+    controls.unlink()
+    controls.symlink_to(outside)
+    out = tmp_path / "battle.html"
+    assert main(["report", str(village_replay), "-o", str(out), "--offline", str(folder), "--no-pictures"]) == 2
+    err = capsys.readouterr().err
+    assert f"{controls}: a link out of the three.js package (to {outside})" in err and err.count("\n") == 1, err
+    assert not out.exists()
+    # a link inside the package, and a package folder reached through a link (as pnpm lays them out), are read
+    (folder / "store").mkdir()
+    outside.rename(folder / "store" / "OrbitControls.js")
+    controls.unlink()
+    controls.symlink_to(folder / "store" / "OrbitControls.js")
+    (tmp_path / "linked" / "node_modules").mkdir(parents=True)
+    (tmp_path / "linked" / "node_modules" / "three").symlink_to(folder)
+    graph = local_graph(find_three(tmp_path / "linked"))
+    assert {module.path: module.integrity for module in graph.modules} == PINNED
 
 
 def test_ci_installs_the_pinned_three():

@@ -1,5 +1,5 @@
 """three.js for the battle report's 3D view: the modules it needs, from a CDN (pinned, with integrity
-hashes) or inlined from a copy installed with `npm install three`.
+hashes) or inlined from a copy of the pinned version installed with npm, each file checked (issue 32).
 
 Layer: view (pure Python: files and text). three.js is a dependency, never part of the repository.
 The page loads ES modules (three, GLTFLoader, OrbitControls, RoomEnvironment and what they import)
@@ -8,8 +8,8 @@ without a server: each module's text, fetched from the CDN with its sha384 check
 specifiers it imports are pointed at the blob URLs of those modules (`ModuleGraph.spec`).
 
     graph = cdn_graph()                            # THREE_VERSION from jsDelivr, SRI hashes pinned
-    graph = local_graph(find_three())              # node_modules/three found on this machine
-    graph = local_graph(find_three("~/web/node_modules/three"))
+    graph = local_graph(find_three())              # npm's global three (`npm root -g`), files checked
+    graph = local_graph(find_three("~/web/node_modules/three"))   # a folder the user names
 """
 
 from __future__ import annotations
@@ -59,7 +59,8 @@ PINNED_DEPENDENCIES = {  # path -> {specifier in its text: path it names}
     "examples/jsm/controls/OrbitControls.js": {"three": "build/three.module.js"},
     "examples/jsm/environments/RoomEnvironment.js": {"three": "build/three.module.js"},
 }
-NPM_HINT = f"install it with `npm install three@{THREE_VERSION}` (in this folder, or -g), or give its folder"
+NPM_HINT = (f"install it with `npm install -g three@{THREE_VERSION}`, or give the folder of an "
+            f"`npm install three@{THREE_VERSION}` after --offline")
 MAX_MODULE_BYTES = 16 * 1024 * 1024
 
 # import ... from '...'; export ... from '...'; import '...' (the forms three's ES modules use)
@@ -123,37 +124,49 @@ def _version(folder: Path) -> str | None:
     return data.get("version") if isinstance(data, dict) and data.get("name") == "three" else None
 
 
-def _candidates(start: Path) -> list[Path]:
-    """node_modules/three in this folder and every one above it, then npm's global folder."""
-    found = [folder / "node_modules" / "three" for folder in (start, *start.parents)]
+def _pinned(folder: Path, version: str | None) -> Path:
+    """`folder` when its three is THREE_VERSION (the version whose files PINNED knows), else UserInputError."""
+    if version != THREE_VERSION:
+        raise UserInputError(_("{folder}: three {version}, and the report takes only three {THREE_VERSION}, "
+                               "whose files it knows; {NPM_HINT}")
+                             .format(folder=folder, version=version, THREE_VERSION=THREE_VERSION, NPM_HINT=NPM_HINT))
+    return folder
+
+
+def npm_global_root() -> Path | None:
+    """npm's global folder (`npm root -g`), None without npm or an answer."""
     npm = shutil.which("npm")
-    if npm:
-        try:
-            root = subprocess.run([npm, "root", "-g"], capture_output=True, text=True, timeout=20).stdout.strip()
-        except (OSError, subprocess.SubprocessError):
-            root = ""
-        if root:
-            found.append(Path(root) / "three")
-    found += [Path(p) / "three" for p in ("/usr/local/lib/node_modules", "/usr/lib/node_modules")]
-    return found
+    if npm is None:
+        return None
+    try:
+        root = subprocess.run([npm, "root", "-g"], capture_output=True, text=True, timeout=20).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return Path(root) if root else None
 
 
-def find_three(given: str | os.PathLike | None = None, start: str | os.PathLike | None = None) -> Path:
-    """The folder of an installed three.js (the package folder, with package.json and build/): `given`
-    (that folder, or a folder holding node_modules/three), else node_modules/three from the working folder
-    up, else npm's global one. UserInputError saying how to install it when there is none."""
+def find_three(given: str | os.PathLike | None = None) -> Path:
+    """The package folder of three THREE_VERSION: `given` (that folder, or a folder holding three or
+    node_modules/three), else npm's global one. Never a node_modules/three found from the working folder
+    up: whoever can write a folder above it would choose the page's JavaScript. UserInputError naming
+    the folder when there is none or it is another version."""
     if given is not None:
         folder = Path(given).expanduser()
-        for candidate in (folder, folder / "three", folder / "node_modules" / "three"):
-            if _version(candidate):
-                return candidate.resolve()
+        candidates = [folder, folder / "three", folder / "node_modules" / "three"]
+    else:
+        root = npm_global_root()
+        candidates = [root / "three"] if root is not None else []
+    for candidate in candidates:
+        version = _version(candidate)
+        if version is not None:
+            return _pinned(candidate.resolve(), version)
+    if given is not None:
         raise UserInputError(_("{folder}: no three.js package there (no package.json of 'three'); "
                                "{NPM_HINT}").format(folder=folder, NPM_HINT=NPM_HINT))
-    for candidate in _candidates(Path(start or Path.cwd()).resolve()):
-        if _version(candidate):
-            return candidate.resolve()
-    raise UserInputError(_("--offline needs a copy of three.js on this machine and none was found; "
-                           "{NPM_HINT} as --offline DIR").format(NPM_HINT=NPM_HINT))
+    where = str(root) if root is not None else _("npm not found")
+    raise UserInputError(_("--offline takes three.js from npm's global folder ({where}) or from the folder "
+                           "given after it, never from a node_modules above the working folder, and found "
+                           "none; {NPM_HINT}").format(where=where, NPM_HINT=NPM_HINT))
 
 
 def _specifiers(text: str) -> list[str]:
@@ -180,24 +193,38 @@ def _resolve(folder: Path, importer: str, specifier: str) -> str:
 
 
 def _read(folder: Path, path: str) -> bytes:
+    """The bytes of one pinned file of the package `folder` (resolved): inside it (no link out of it), a
+    regular file, its sha384 the pinned one (PINNED)."""
     file = folder / path
+    expected = PINNED.get(path)
     try:
-        if file.stat().st_size > MAX_MODULE_BYTES:
+        real = file.resolve()
+        if not real.is_relative_to(folder):
+            raise UserInputError(_("{file}: a link out of the three.js package (to {target}); the report reads "
+                                   "three.js only inside its folder").format(file=file, target=real))
+        if expected is None or not real.is_file():
+            raise UserInputError(_("{file}: not one of the files of three {THREE_VERSION} the report knows; "
+                                   "{NPM_HINT}").format(file=file, THREE_VERSION=THREE_VERSION, NPM_HINT=NPM_HINT))
+        if real.stat().st_size > MAX_MODULE_BYTES:
             raise UserInputError(_("{file}: larger than a three.js module can be ({MAX_MODULE_BYTES:,} "
                                    "bytes)").format(file=file, MAX_MODULE_BYTES=MAX_MODULE_BYTES))
-        return file.read_bytes()
+        data = real.read_bytes()
     except FileNotFoundError:
         raise UserInputError(_("{file}: missing from this copy of three.js; {NPM_HINT}")
                              .format(file=file, NPM_HINT=NPM_HINT)) from None
     except OSError as error:
         raise UserInputError(_("{file}: cannot be read ({value})").format(file=file, value=error.strerror or error)) from None
+    if sri(data) != expected:
+        raise UserInputError(_("{file}: not the file of three {THREE_VERSION} (its hash is not the pinned one), "
+                               "refused; {NPM_HINT}").format(file=file, THREE_VERSION=THREE_VERSION, NPM_HINT=NPM_HINT))
+    return data
 
 
 def local_graph(folder: str | os.PathLike) -> ModuleGraph:
-    """The modules the viewer needs, read from an installed three.js (any recent version): the entries
-    and everything they import, each after what it imports, texts inlined."""
-    folder = Path(folder)
-    version = _version(folder) or "?"
+    """The modules the viewer needs, read from the package folder of three THREE_VERSION (find_three):
+    the entries and everything they import, each after what it imports, each file checked (`_read`),
+    texts inlined."""
+    folder = _pinned(Path(folder).resolve(), _version(Path(folder)))
     texts: dict[str, str] = {}
     deps: dict[str, dict[str, str]] = {}
     order: list[str] = []
@@ -218,4 +245,4 @@ def local_graph(folder: str | os.PathLike) -> ModuleGraph:
     for path in ENTRIES.values():
         visit(path)
     modules = tuple(Module(path, deps[path], sri(texts[path].encode("utf-8")), texts[path]) for path in order)
-    return ModuleGraph(version, modules, folder=folder)
+    return ModuleGraph(THREE_VERSION, modules, folder=folder)
