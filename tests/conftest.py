@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 import pytest
+import yaml
 
 from bow3d.ldraw import Library, PartCache
 
@@ -126,3 +127,17 @@ def renderer_available() -> None:
         OffscreenRenderer(64, 64).close()
     except RenderUnavailable as error:
         pytest.skip(f"no offscreen graphics pipe here: {error}")
+
+
+def bundled_scene_of(name: str, folder: Path) -> Path:
+    """A scene of ruleset `name` in `folder` (a copy of the bundled scenes): a bundled one, else the village
+    rewritten to name it (a ruleset that shares BOW's scene format, as the French edition does)."""
+    for path in sorted(folder.glob("*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        if isinstance(data, dict) and (data.get("ruleset") or {}).get("name") == name:
+            return path
+    data = yaml.safe_load((folder / "village.yaml").read_text(encoding="utf-8"))
+    data["ruleset"] = {**(data.get("ruleset") or {}), "name": name}
+    path = folder / f"village-{name}.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    return path

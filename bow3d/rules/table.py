@@ -281,9 +281,7 @@ class Presentation:
 
     def sheet_rows(self, scene: Any, unit: str, piece: Piece | None = None) -> tuple[SheetRow, ...]:
         """A unit's sheet as rows: its fields as written (empty ones left out), then its state in words."""
-        from_scene = _scene_item(scene, unit)
-        sheet = scene.sheet(from_scene.sheet) if from_scene is not None else None
-        rows = [SheetRow(label, value) for label, value in sheet_table(sheet)] if sheet is not None else []
+        rows = [SheetRow(label, value) for label, value in sheet_table(scene.sheet(scene.body(unit).sheet))]
         if piece is not None and piece.words:
             rows.append(SheetRow(_("state"), piece.words))
         return tuple(rows)
@@ -311,25 +309,37 @@ class Table:
         self.game = game
         self.players = dict(players or {})
         self.present = game.ruleset.presentation()
-        self._legal: tuple[int, Any, list[Action]] | None = None
+        self._seen: tuple[int, Any] | None = None  # (records, the state object) the answers below are for
+        self._legal: list[Action] | None = None
+        self._pieces: dict[str, Piece] | None = None
+
+    def _fresh(self) -> None:
+        """Forget the legal choices and pieces once a record was applied or taken back. The state object itself
+        is kept (not its id): taking back puts another object in its place, and a freed id may come back."""
+        records, state = len(self.game.records), self.game.state
+        if self._seen is None or self._seen[0] != records or self._seen[1] is not state:
+            self._seen, self._legal, self._pieces = (records, state), None, None
 
     def legal(self) -> list[Action]:
         """The legal choices now: the ruleset's legal actions, or the answers to the decision awaited."""
-        stamp = (len(self.game.records), id(self.game.state))
-        if self._legal is None or self._legal[:2] != stamp:
+        self._fresh()
+        if self._legal is None:
             request = self.game.pending
-            answers: list[Action] | None = ([request.answer(o) for o in request.options]
-                                            if isinstance(request, DecisionRequest) else None)
-            legal = self.game.legal_actions() if answers is None else answers
-            self._legal = (stamp[0], stamp[1], legal)
-            return legal
-        return self._legal[2]
+            self._legal = ([request.answer(o) for o in request.options] if isinstance(request, DecisionRequest)
+                           else self.game.legal_actions())
+        return self._legal
+
+    def _by_id(self) -> dict[str, Piece]:
+        self._fresh()
+        if self._pieces is None:
+            self._pieces = {p.id: p for p in self.present.pieces(self.game.state)}
+        return self._pieces
 
     def pieces(self) -> tuple[Piece, ...]:
-        return self.present.pieces(self.game.state)
+        return tuple(self._by_id().values())
 
     def piece(self, id: str) -> Piece | None:
-        return next((p for p in self.pieces() if p.id == id), None)
+        return self._by_id().get(id)
 
     def choice(self, index: int, action: Action) -> Choice:
         return Choice(index, action.TYPE, self.present.actor(action), self.present.words(action, self.game),
@@ -344,14 +354,16 @@ class Table:
         """The action a choice (or its index) stands for."""
         return self.legal()[choice if isinstance(choice, int) else choice.index]
 
-    def awaiting(self) -> Awaiting:
+    def awaiting(self, choices: bool = True) -> Awaiting:
+        """What the game awaits now; `choices` False leaves the choices out (a status line needs none, and
+        wording every legal move costs)."""
         game = self.game
         side = game.side_to_play
         request = game.pending
         decision = request.decision if isinstance(request, DecisionRequest) else None
         return Awaiting(game.is_over, int(getattr(game.state, "round", 0) or 0), side,
                         self.players.get(side, HUMAN) if side else None, decision,
-                        () if game.is_over else self.choices(), game.result, game.winner)
+                        self.choices() if choices and not game.is_over else (), game.result, game.winner)
 
     def preview(self, action: Action) -> Preview:
         return self.present.preview(self.game, action)
@@ -369,11 +381,6 @@ def _items(state: Any, name: str) -> Iterable[Any]:
 def _cell_of(aim: Aim) -> tuple[int, int] | None:
     point = aim.point
     return None if point is None else (math.floor(point[0]), math.floor(point[1]))
-
-
-def _scene_item(scene: Any, id: str) -> Any:
-    return next((item for kind in ("units", "vehicles") for item in getattr(scene, kind, None) or ()
-                 if item.id == id), None)
 
 
 def _plain_words(value: Any) -> str:

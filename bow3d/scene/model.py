@@ -179,6 +179,14 @@ class Scene(_Strict):
                 return vehicle
         raise KeyError(f"no vehicle '{id}' (vehicles: {', '.join(v.id for v in self.vehicles) or 'none'})")
 
+    def body(self, id: str) -> Unit | Vehicle:
+        """The unit or vehicle with this id; KeyError naming the known ids when none."""
+        bodies: list[Unit | Vehicle] = [*self.units, *self.vehicles]
+        for item in bodies:
+            if item.id == id:
+                return item
+        raise KeyError(f"no unit or vehicle '{id}' (known: {', '.join(i.id for i in bodies) or 'none'})")
+
     def sheet(self, id: str) -> Any:
         try:
             return self.sheets[id]

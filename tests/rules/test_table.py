@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import shutil
+from pathlib import Path
 
 import pytest
 
@@ -23,17 +25,16 @@ from bow3d.rules import RULESETS, DecisionRequest
 from bow3d.rules.table import AIM_KINDS, Table, to_dict
 from bow3d.rulesets import load_scene
 from bow3d.world import World
+from tests.conftest import bundled_scene_of
 
 STEPS = 60  # records of each game looked at
-SCENES = {"bow-1.3": "village.yaml", "war-of-bros": "war-of-bros.yaml", "blaze-of-glory": "western-town.yaml"}
 
 
-def scene_of(name: str):
-    """The ruleset's bundled scene (the French edition plays BOW's village under its own name)."""
-    scene = load_scene(scenes_dir() / SCENES.get(name, "village.yaml"))
-    if scene.ruleset.name != name:
-        scene = scene.model_copy(update={"ruleset": scene.ruleset.model_copy(update={"name": name})})
-    return scene
+@pytest.fixture(scope="module")
+def scenes(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("scenes") / "scenes"
+    shutil.copytree(scenes_dir(), folder)
+    return folder
 
 
 @pytest.fixture(scope="module")
@@ -42,9 +43,11 @@ def worlds():
 
 
 @pytest.mark.parametrize("name", RULESETS.names())
-def test_every_choice_has_words_an_aim_and_a_preview(name, worlds):
-    scene = scene_of(name)
-    world = worlds.setdefault(SCENES.get(name, "village.yaml"), World.from_scene(scene, Library.from_env()))
+def test_every_choice_has_words_an_aim_and_a_preview(name, scenes, worlds):
+    scene = load_scene(bundled_scene_of(name, scenes))
+    if scene.battlefield not in worlds:  # the French village is the village
+        worlds[scene.battlefield] = World.from_scene(scene, Library.from_env())
+    world = worlds[scene.battlefield]
     ruleset = RULESETS.get(name)
     session = Session.start(scene, world, seed=5, players=ai_players(scene, 5))
     table = Table(session.game, {side.id: "ai" for side in scene.sides})
@@ -80,8 +83,8 @@ def test_every_choice_has_words_an_aim_and_a_preview(name, worlds):
 
 
 @pytest.mark.parametrize("name", RULESETS.names())
-def test_the_sheet_of_every_unit_has_rows(name):
-    scene = scene_of(name)
+def test_the_sheet_of_every_unit_has_rows(name, scenes):
+    scene = load_scene(bundled_scene_of(name, scenes))
     present = RULESETS.get(name).presentation()
     for item in [*scene.units, *scene.vehicles]:
         rows = present.sheet_rows(scene, item.id)

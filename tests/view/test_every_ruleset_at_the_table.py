@@ -22,24 +22,11 @@ import yaml
 import bow3d.rulesets  # noqa: F401  (registers the built-in rulesets)
 from bow3d.bundled import scenes_dir
 from bow3d.rules import RULESETS
+from tests.conftest import bundled_scene_of
 
 ROOT = Path(__file__).resolve().parents[2]
 TURNS = 120  # script rounds of (next unit, first choice, confirm, end turn): more than one game round needs
 AUTO = "\n".join(["next-unit", "key 1", "confirm", "end-turn"] * TURNS) + "\nscreenshot end.png\n"
-
-
-def bundled_scene_of(name: str, folder: Path) -> Path:
-    """A scene of ruleset `name` in `folder` (a copy of the bundled scenes): a bundled one, else the village
-    rewritten to name it (a ruleset that shares BOW's scene format, as the French edition does)."""
-    for path in sorted(folder.glob("*.yaml")):
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        if isinstance(data, dict) and (data.get("ruleset") or {}).get("name") == name:
-            return path
-    data = yaml.safe_load((folder / "village.yaml").read_text(encoding="utf-8"))
-    data["ruleset"] = {**(data.get("ruleset") or {}), "name": name}
-    path = folder / f"village-{name}.yaml"
-    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
-    return path
 
 
 @pytest.fixture(scope="module")

@@ -7,6 +7,7 @@ bow3d.rules.table. Cells are stud cells (i, j); odds are exact brick rolls (bow3
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -35,7 +36,7 @@ class BowPresentation(Presentation):
         if kind != "unit":
             return base
         beside = max(int(item.marking_bricks), 1 if item.played else 0)
-        return Piece(**{**base.__dict__, "beside": beside})
+        return dataclasses.replace(base, beside=beside)
 
     # -- choices -----------------------------------------------------------------------------
     def words(self, action: Action, game: Game | None = None) -> str:
@@ -156,12 +157,12 @@ class BowPresentation(Presentation):
 
     # -- the description sheet as studs (§1.4.1, §1.4.2; damage §2.4.3) ----------------------------
     def sheet_rows(self, scene: Any, unit: str, piece: Piece | None = None) -> tuple[SheetRow, ...]:
-        item = _scene_item(scene, unit)
+        item = scene.body(unit)
         held = piece.held if piece is not None else getattr(item, "weapon", None)
         return sheet_rows(scene.sheet(item.sheet), held, piece.on_top if piece is not None else 0)
 
     def sheet_plate_of(self, scene: Any, unit: str) -> int:
-        item = _scene_item(scene, unit)
+        item = scene.body(unit)
         return SHEET_GREEN if getattr(scene.sheet(item.sheet), "kind", "minifig") == "minifig" else DARK_GREY
 
 
@@ -182,10 +183,6 @@ def sheet_rows(sheet: Any, weapon: str | None = None, damage: int = 0) -> tuple[
             _studs(_("Dodge/Armor"), (DARK_GREY,) * sheet.dodge + (BLACK,) * sheet.armor),
             _studs(_("HP"), (_code(sheet.hp_colour),) * sheet.hp, min(damage, sheet.hp)),
             _studs(_("Treat/Repair"), (_code(sheet.treat_colour),) * sheet.treat))
-
-
-def _scene_item(scene: Any, unit: str) -> Any:
-    return next(i for kind in ("units", "vehicles") for i in getattr(scene, kind, None) or () if i.id == unit)
 
 
 def _studs(label: str, studs: tuple[int, ...], marked: int = 0) -> SheetRow:

@@ -7,6 +7,7 @@ Layer: rulesets (War of Bros; pure Python over its own modules). Positions in st
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -35,8 +36,8 @@ class WarOfBrosPresentation(Presentation):
         said = [_("activated")] if item.activated else []
         said += [_("burning ({n} rounds)").format(n=item.burning)] if item.burning else []
         said += [_("aboard {unit}").format(unit=item.aboard)] if item.aboard else []
-        return Piece(**{**base.__dict__, "position": base.position if item.placed else None,
-                        "beside": 1 if item.activated else 0, "words": ", ".join(said)})
+        return dataclasses.replace(base, position=base.position if item.placed else None,
+                                   beside=1 if item.activated else 0, words=", ".join(said))
 
     def words(self, action: Action, game: Game | None = None) -> str:
         if isinstance(action, Place):
@@ -83,7 +84,7 @@ class WarOfBrosPresentation(Presentation):
 
     def sheet_rows(self, scene: Any, unit: str, piece: Piece | None = None) -> tuple[SheetRow, ...]:
         """The unit's profile as the rules read it (its template resolved: Unit Templates), then its state."""
-        item = next(i for kind in ("units", "vehicles") for i in getattr(scene, kind, None) or () if i.id == unit)
+        item = scene.body(unit)
         profile = profile_of(item.sheet, scene.sheet(item.sheet))
         rows = [SheetRow(_("category"), profile.category), SheetRow(_("rank"), profile.rank),
                 SheetRow(_("unit power"), str(profile.unit_power)),

@@ -462,7 +462,7 @@ class PlayUI(PlayMotion):
         self._refresh()
 
     def _refresh(self) -> None:
-        awaiting = self.table.awaiting()
+        awaiting = self.table.awaiting(choices=False)  # the HUD words only what it lists
         if awaiting.over:
             winner = awaiting.winner
             status = _("Game over after round {round}: {outcome} ({result})").format(

@@ -408,7 +408,7 @@ class Viewer:
 
         if self.sheet is None:
             self.sheet = SheetOverlay(self.base)
-        item = self.scene.unit(id) if id in self.nodes.units else self.scene.vehicle(id)
+        item = self.scene.body(id)
         present = ruleset_of(self.scene).presentation()
         self.sheet.show(f"{id} ({item.sheet})", present.sheet_rows(self.scene, id), plate=present.sheet_plate_of(
             self.scene, id), clone=self.nodes.prototype(id), side_rgba=self.nodes.pieces[id].side_rgba)

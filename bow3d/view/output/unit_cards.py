@@ -174,7 +174,7 @@ def _sheet_pictures(scene, library, cards: list[Card], size: tuple[int, int]) ->
         printed = _PrintedSheet(renderer)
         for card in cards:
             first = card.ids[0]
-            item = scene.unit(first) if first in nodes.units else scene.vehicle(first)
+            item = scene.body(first)
             printed.overlay.show(card.sheet, present.sheet_rows(scene, item.id), plate=present.sheet_plate_of(scene, item.id),
                                  clone=nodes.prototype(first), side_rgba=nodes.pieces[first].side_rgba)
             pictures[card] = renderer.frame().copy()

@@ -89,19 +89,17 @@ def draw_cells(ui) -> None:
     ui.reachable = list(cells)
     ui.melee = (list(reach.melee), {cell: list(enemies) for cell, enemies in reach.charges.items()})
     draw_melee(ui)
-    aimed_move = ui.aimed is not None and ui.aimed.TYPE in ui.present.move_kinds
-    if not cells and not aimed_move:
-        return
-    centres = (np.array(cells, float).reshape(-1, 2) + 0.5) * markers.STUD_LDU
-    z = ui.nodes.ground.heights(centres) if cells else np.zeros(0)
-    pieces = []
-    aimed = ui.present.aim(ui.aimed, ui.game).point if ui.aimed is not None else None
+    aimed = ui.present.aim(ui.aimed, ui.game).point if ui.aimed is not None and \
+        ui.aimed.TYPE in ui.present.move_kinds else None
     aimed_cell = (int(np.floor(aimed[0])), int(np.floor(aimed[1]))) if aimed is not None else None
-    if aimed_cell is not None and ui.aimed.TYPE in ui.present.move_kinds:  # the previewed move's cell
-        if aimed_cell not in cells:
-            cells.append(aimed_cell)
-            centres = (np.array(cells, float) + 0.5) * markers.STUD_LDU
-            z = ui.nodes.ground.heights(centres)
+    if aimed_cell is not None and aimed_cell not in cells:  # a move to a cell of its own choosing (not lit)
+        cells.append(aimed_cell)
+    if not cells:
+        return
+    centres = (np.array(cells, float) + 0.5) * markers.STUD_LDU
+    z = ui.nodes.ground.heights(centres)
+    pieces = []
+    if aimed_cell is not None:  # the previewed move's cell
         k = cells.index(aimed_cell)
         at = [*centres[k], z[k] + markers.STUD_HEIGHT]
         tall = markers.box_corners((-8.0, -8.0, 0.0), (8.0, 8.0, PREVIEW_BRICKS * markers.BRICK_LDU)) + at
