@@ -176,6 +176,13 @@ def run_example(line: str, cwd: Path) -> subprocess.CompletedProcess:
     if line in _done:
         return _done[line]
     words = example_words(line)
+    at = next(i for i, (_, other) in enumerate(EXAMPLES) if other == line)
+    # Every example printed before this one that writes a file it reads or writes runs first, in the help's order:
+    # the workspace is then as a user who runs them one after the other leaves it, whatever order the workers
+    # take the tests in (--dist loadgroup keeps a group on one worker, not in order).
+    for _, other in EXAMPLES[:at]:
+        if other not in _done and set(words[1:]) & produced(example_words(other)):
+            run_example(other, cwd)
     for word in set(words[1:]) - produced(words):
         producer = None if (cwd / word).exists() else producer_of(word, line)
         if producer is not None:
