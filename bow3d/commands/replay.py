@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from bow3d.errors import ReplayError, UserInputError
@@ -98,9 +99,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--scene", metavar="SCENE.yaml", help="the scene file, when it is not where the header says")
     parser.add_argument("--allow-incomplete", action="store_true",
                         help="verify: accept a game that stopped before its end (no end record)")
+    add_allow_library(parser)
     from bow3d.commands.simulate import add_engine_arguments
 
     add_engine_arguments(parser, "films: every core")
+
+
+def add_allow_library(parser: argparse.ArgumentParser) -> None:
+    """--allow-library NAME, for every command that reads a pack (bow3d.replay.open_replay)."""
+    parser.add_argument("--allow-library", action="append", default=[], metavar="NAME",
+                        help="take a pack's own LDraw parts where they differ from the library its game names "
+                             "(NAME: the pack's library, 'pack-' and 12 hex digits, as the refusal names it)")
 
 
 def _split(args: argparse.Namespace) -> tuple[str, Path]:
@@ -121,9 +130,9 @@ def run(args: argparse.Namespace) -> int:
         raise UserInputError(_("--video, --gif and --clip go with 'bow3d replay FILE --video OUT.mp4', "
                                "not with {command}").format(command=command))
     if command == "show":
-        return show(path, args.json, args.scene)
+        return show(path, args.json, args.scene, args.allow_library)
     if command == "verify":
-        return verify(path, args.json, args.scene, args.allow_incomplete)
+        return verify(path, args.json, args.scene, args.allow_incomplete, args.allow_library)
     if command == "pack":
         return pack(path, args)
     if command == "films":
@@ -142,7 +151,8 @@ def pack(path: Path, args: argparse.Namespace) -> int:
 
     if not args.out:
         raise UserInputError(_("bow3d replay pack needs -o OUT{SUFFIX}: the pack file to write").format(SUFFIX=SUFFIX))
-    summary = write_pack(path, args.out, with_parts=args.with_parts, scene=args.scene, force=args.force)
+    summary = write_pack(path, args.out, with_parts=args.with_parts, scene=args.scene, force=args.force,
+                         allow_library=args.allow_library)
     parts = _("included") if summary.parts_included else _("named (every bow3d has the bundled ones; "
                                                             "--with-parts includes them)")
     print(_("wrote {path}: {replay}, its scene and {files} files of its own, {library} LDraw library files "
@@ -152,12 +162,12 @@ def pack(path: Path, args: argparse.Namespace) -> int:
     return 0
 
 
-def show(path: Path, as_json: bool = False, scene: str | None = None) -> int:
+def show(path: Path, as_json: bool = False, scene: str | None = None, allow_library: Sequence[str] = ()) -> int:
     """Print the battle log round by round; a cut-short last line is reported (exit 2)."""
     from bow3d.replay.log import battle_log
     from bow3d.replay.opened import open_replay
 
-    opened = open_replay(path, scene)
+    opened = open_replay(path, scene, allow_library=allow_library)
     log = battle_log(opened)
     replay = opened.replay
     if as_json:
@@ -175,13 +185,14 @@ KIND_WORDS = {"divergence": N_("diverges at "), "chance": N_("forged throw at ")
               "header": N_("forged header: "), "end": N_("forged end: ")}
 
 
-def verify(path: Path, as_json: bool = False, scene: str | None = None, allow_incomplete: bool = False) -> int:
+def verify(path: Path, as_json: bool = False, scene: str | None = None, allow_incomplete: bool = False,
+           allow_library: Sequence[str] = ()) -> int:
     """Re-simulate and check; ok -> exit 0, any problem (an incomplete game too, unless allowed) ->
     one line, exit 2."""
     from bow3d.replay.opened import open_replay
     from bow3d.replay.verify import verify_replay
 
-    result = verify_replay(path, scene=scene)
+    result = verify_replay(path, scene=scene, allow_library=allow_library)
     accepted = result.ok and not result.truncated and (result.complete or allow_incomplete)
     if as_json:
         print(json.dumps({"ok": accepted, "verified": result.ok, "status": result.status, "complete": result.complete,
@@ -203,13 +214,9 @@ def verify(path: Path, as_json: bool = False, scene: str | None = None, allow_in
         checks.append(_("the AI's choices re-derived for {sides}").format(sides=", ".join(result.players_checked)))
     elif result.ai_note:
         checks.append(result.ai_note)
-    opened = open_replay(path, scene)
-    pack = opened.pack
-    if pack is not None and pack.library is not None:   # the pack's own parts decided the world: say so
-        checks.append(_("on the pack's own LDraw parts ({count} library files{checked})").format(
-            count=len(pack.manifest.library_files),
-            checked=_(", the same as the bundled library's") if opened.header.library == "bundled" else
-            _(", not compared with a library here: the game was played on an external one")))
+    opened = open_replay(path, scene, allow_library=allow_library)
+    if opened.parts is not None:   # the pack's own parts decided the world: say so, and how they compare
+        checks.append(opened.parts.words())
     if not result.complete:
         outcome = _("no result")
     else:
@@ -231,7 +238,7 @@ def watch(path: Path, args: argparse.Namespace) -> int:
     """Open the interactive viewer, or film the replay with --video (view hooks, loaded lazily)."""
     from bow3d.replay.opened import open_replay
 
-    opened = open_replay(path, args.scene)  # a broken file is refused here, before any window opens
+    opened = open_replay(path, args.scene, allow_library=args.allow_library)  # refused here, before any window
     opened.scene()
     replay = opened.replay
     if replay.truncated:
@@ -246,7 +253,7 @@ def watch(path: Path, args: argparse.Namespace) -> int:
         from bow3d.view.apps.replay_viewer import open_replay_viewer
     except ImportError as error:
         raise UserInputError(_("the replay viewer is not available in this bow3d ({error})").format(error=error)) from None
-    open_replay_viewer(path)
+    open_replay_viewer(path, scene=args.scene, allow_library=args.allow_library)
     return 0
 
 
@@ -279,7 +286,7 @@ def film(path: Path, args: argparse.Namespace) -> int:
     stats = render_replay_video(path, video, size=size, fps=fps, progress=not getattr(args, "no_progress", False),
                                 overwrite=args.force,
                                 scene=args.scene, quality=args.quality, clip=clip, gif_path=gif,
-                                gif_width=gif_width, gif_fps=gif_fps)
+                                gif_width=gif_width, gif_fps=gif_fps, allow_library=args.allow_library)
     what = f"{decimal(stats.seconds)} s" + (f" (--clip {clip.text()})" if clip else "")
     for out in (video, gif):
         if out is not None:
@@ -297,7 +304,8 @@ def check_shots(path: Path, args: argparse.Namespace) -> int:
     from bow3d.view.film.shot_check import MIN_SCREEN, MIN_VISIBLE, worst_shot
     from bow3d.view.film.video import check_replay_shots
 
-    reports = check_replay_shots(path, parse_size(args.size or "1280x720"), scene=args.scene)
+    reports = check_replay_shots(path, parse_size(args.size or "1280x720"), scene=args.scene,
+                                 allow_library=args.allow_library)
     for report in reports:
         if report.subjects:
             print(report.format())

@@ -38,7 +38,7 @@ def films(folder: Path, args: argparse.Namespace) -> int:
     targets = {str(r.resolve()): out_dir / f"{r.stem}.mp4" for r in replays}
     for target in targets.values():
         check_new(target, force=args.force)
-    job = FilmJob(size, args.fps, str(Path(args.scene).resolve()) if args.scene else None)
+    job = FilmJob(size, args.fps, str(Path(args.scene).resolve()) if args.scene else None, tuple(args.allow_library))
     written, problems = 0, []
     try:
         with open_executor(args.engine, engine_workers(args, len(replays)), args.address) as executor:

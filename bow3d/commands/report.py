@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from bow3d.commands.replay import add_allow_library
 from bow3d.i18n import _, current, decimal, integer
 from bow3d.view.camera.choices import QUALITIES
 from bow3d.view.report.three import THREE_VERSION
@@ -48,6 +49,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--language", default=None, help="the narrator's and the page's language (default: the "
                         "language spoken, as --lang)")
     parser.add_argument("--force", action="store_true", help="overwrite the output if it exists")
+    add_allow_library(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -55,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
 
     stats = write_report(args.file, args.output, offline=args.offline, pictures=not args.no_pictures,
                          scene=args.scene, force=args.force, language=args.language or current(),
-                         quality=args.quality)
+                         quality=args.quality, allow_library=args.allow_library)
     three = (_("three.js {version} inside the page") if stats.three == "inline"
              else _("three.js {version} from the CDN")).format(version=stats.three_version)
     print(_("wrote {path}: {size} kB ({glb} kB of glTF, {pictures} pictures, {three}) in {seconds} s").format(

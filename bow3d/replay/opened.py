@@ -7,15 +7,16 @@ where `scene=` says), checked against the header's scene digest (bow3d.replay.di
 or for version-2 replays its bytes) and loaded with its ruleset's schema, and the world is built
 with the LDraw library the header names. A pack (`.bowpack`, bow3d.replay.pack) opens the same
 way: its replay, with its own scene (unless `scene=` says otherwise) and, when it carries them,
-its own LDraw library files; a pack of a game played on the bundled library whose parts are not
-the bundled library's is refused, naming them. Nothing is kept in module globals: an `OpenReplay` holds what it has
+its own LDraw library files, compared with the library the header names (the bundled one, or
+the external one here when there is one): parts that differ are refused, naming them, unless
+the pack's library is allowed by name (`allow_library`, --allow-library). Nothing is kept in module globals: an `OpenReplay` holds what it has
 built.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -24,7 +25,7 @@ from bow3d.errors import Bow3dError, ReplayError, RulesError
 from bow3d.i18n import _
 from bow3d.replay.digest import check_scene_digest
 from bow3d.replay.format import Replay, read_replay, resolve_scene
-from bow3d.replay.pack import PackContents, differing_parts, is_pack, open_pack
+from bow3d.replay.pack import PackContents, differing_parts, is_pack, library_name, open_pack
 from bow3d.replay.session import prepare_geometry
 from bow3d.rules import Game
 from bow3d.rules.events import Event
@@ -42,6 +43,37 @@ def short(value: Any, limit: int = 160) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+@dataclass(frozen=True)
+class PartsCheck:
+    """How a pack's own LDraw parts compare with the library its header names."""
+
+    name: str                    # the pack's library, by name (bow3d.replay.pack.library_name)
+    files: int                   # library files the pack carries
+    against: str | None          # the library compared with ('bundled', or the external one's folders); None: none here
+    differ: tuple[str, ...] = ()  # library paths whose bytes are not that library's (allowed by name, else refused)
+
+    def words(self) -> str:
+        """One clause for verify, the report and the film: which parts decided the world."""
+        if self.against is None:
+            return _("on the pack's own LDraw parts ({files} library files, not checked: the game was played on an "
+                     "external LDraw library and there is none here; set LDRAWDIR to check them)").format(files=self.files)
+        if self.differ:
+            return _("on the pack's own LDraw parts ({files} library files; {count} differ from {against}, allowed "
+                     "by --allow-library {name})").format(files=self.files, count=len(self.differ),
+                                                          against=self.against, name=self.name)
+        return _("on the pack's own LDraw parts ({files} library files, the same as {against})").format(
+            files=self.files, against=self.against)
+
+    def short(self) -> str:
+        """A few words for the film's opening caption."""
+        if self.against is None:
+            return _("on the pack's own LDraw parts, not checked")
+        if self.differ:
+            return _("on the pack's own LDraw parts: {count} differ from the library, allowed").format(
+                count=len(self.differ))
+        return _("on the pack's own LDraw parts, the same as the library's")
+
+
 @dataclass
 class OpenReplay:
     """A replay file with what it needs to be re-played (see the module docstring)."""
@@ -50,6 +82,7 @@ class OpenReplay:
     ruleset: Ruleset
     scene_override: Path | None = None
     pack: PackContents | None = None  # when the replay came in a .bowpack
+    parts: PartsCheck | None = None   # when that pack carries its own LDraw parts
     _scene: Any = field(default=None, repr=False)
     _world: Any = field(default=None, repr=False)
 
@@ -208,39 +241,63 @@ class OpenReplay:
         return self.ruleset.narrator(language)
 
 
-def open_replay(path: str | os.PathLike, scene: str | os.PathLike | None = None) -> OpenReplay:
+def open_replay(path: str | os.PathLike, scene: str | os.PathLike | None = None, *,
+                allow_library: Collection[str] = ()) -> OpenReplay:
     """Read a replay (or the replay in a .bowpack) and find its ruleset; the scene and the world are
-    built when first asked for.
+    built when first asked for. `allow_library`: pack libraries (by name) allowed to differ from the
+    library the header names.
 
     ReplayError for an unreadable file or pack, or a ruleset this bow3d does not know."""
     import bow3d.rulesets  # noqa: F401  (registers the built-in rulesets)
 
     pack = open_pack(path) if is_pack(path) else None
     replay = read_replay(path) if pack is None else _read_packed(pack)
-    if pack is not None:
-        _check_pack_parts(pack, replay)
+    parts = _check_pack_parts(pack, replay, allow_library) if pack is not None else None
     name = (replay.header.ruleset.get("name", DEFAULT_RULESET) if isinstance(replay.header.ruleset, dict)
             else DEFAULT_RULESET)
     try:
         ruleset = RULESETS.get(str(name))
     except UnknownRuleset as error:
         raise ReplayError(_("{path}: {error}").format(path=replay.path, error=error)) from None
-    return OpenReplay(replay, ruleset, Path(scene) if scene is not None else None, pack)
+    return OpenReplay(replay, ruleset, Path(scene) if scene is not None else None, pack, parts)
 
 
-def _check_pack_parts(pack: PackContents, replay: Replay) -> None:
-    """A pack of a game played on the bundled library must carry (or name) the bundled library's parts, byte for
-    byte (bow3d.replay.pack.differing_parts): the parts decide every line of sight. ReplayError naming them."""
-    from bow3d.ldraw import BUNDLED_LIBRARY
+def _reference_library(replay: Replay) -> tuple[list[Path], str] | None:
+    """The library the header names, as found here: (its roots, its name in words); None when the game was
+    played on an external library and only the bundled one is here."""
+    from bow3d.ldraw import BUNDLED_LIBRARY, Library, LibraryError
 
-    if replay.header.library != "bundled":
-        return
-    differ = differing_parts(pack.manifest.part_digests, BUNDLED_LIBRARY)
-    if differ:
+    if replay.header.library == "bundled":
+        return [BUNDLED_LIBRARY], _("the bundled library")
+    try:
+        library = Library.from_env()
+    except LibraryError:
+        return None
+    if library.is_bundled or not library.exists():
+        return None
+    return list(library.roots), _("the LDraw library here ({roots})").format(roots=", ".join(map(str, library.roots)))
+
+
+def _check_pack_parts(pack: PackContents, replay: Replay, allow_library: Collection[str]) -> PartsCheck | None:
+    """A pack's own parts against the library its header names, byte for byte (bow3d.replay.pack.differing_parts):
+    the parts decide every line of sight. ReplayError naming those that differ, unless the pack's library is
+    allowed by name."""
+    if pack.library is None:
+        return None
+    name = library_name(pack.manifest)
+    files = len(pack.manifest.library_files)
+    reference = _reference_library(replay)
+    if reference is None:
+        return PartsCheck(name, files, None)
+    roots, against = reference
+    differ = tuple(differing_parts(pack.manifest.part_digests, roots))
+    if differ and name not in allow_library:
         more = _(" and {count} more").format(count=len(differ) - 3) if len(differ) > 3 else ""
-        raise ReplayError(_("{pack}: played on the bundled LDraw library, but its parts {parts}{more} are not the "
-                            "bundled library's; refused as a forgery: the parts decide every line of sight")
-                          .format(pack=pack.pack, parts=", ".join(differ[:3]), more=more))
+        raise ReplayError(_("{pack}: its LDraw parts {parts}{more} are not those of {against}, which the game names; "
+                            "refused as a forgery: the parts decide every line of sight. If you trust this pack's "
+                            "parts, add --allow-library {name}")
+                          .format(pack=pack.pack, parts=", ".join(differ[:3]), more=more, against=against, name=name))
+    return PartsCheck(name, files, against, differ)
 
 
 def _read_packed(pack: PackContents) -> Replay:

@@ -218,16 +218,48 @@ def _upgrade_v1(raw: dict) -> dict:
 UPGRADES = {1: _upgrade_v1}
 
 
-def differing_parts(digests: dict[str, str], library_root: Path) -> list[str]:
-    """The library paths whose file under `library_root` is missing or has another sha256 than `digests`
+def library_name(manifest: PackManifest) -> str:
+    """The name of a pack's own parts, 'pack-' and 12 hex digits of their digests: what --allow-library takes
+    to play a pack on parts that are not the library's (one name per set of parts, whatever the pack's file
+    name)."""
+    from bow3d.replay.digest import canonical_json
+
+    return "pack-" + hashlib.sha256(canonical_json(manifest.part_digests)).hexdigest()[:12]
+
+
+def _library_file(roots: list[Path], name: str) -> Path | None:
+    """A library path ('parts/s/3004s01.dat') under the first root that has it, matched case-insensitively
+    component by component (LDraw libraries come as PARTS/ or parts/)."""
+    for root in roots:
+        here: Path | None = root
+        for part in PurePosixPath(name).parts:
+            if here is None:
+                break
+            direct = here / part
+            if direct.exists():
+                here = direct
+                continue
+            try:
+                here = next((Path(entry.path) for entry in os.scandir(here) if entry.name.lower() == part.lower()),
+                            None)
+            except OSError:
+                here = None
+        if here is not None and here.is_file():
+            return here
+    return None
+
+
+def differing_parts(digests: dict[str, str], library_roots: Path | list[Path]) -> list[str]:
+    """The library paths whose file under the library's roots is missing or has another sha256 than `digests`
     says (a digest of '' is unknown: not compared)."""
+    roots = [library_roots] if isinstance(library_roots, Path) else list(library_roots)
     differ = []
     for name, sha in sorted(digests.items()):
         if not sha:
             continue
-        path = library_root / name
+        path = _library_file(roots, name)
         try:
-            same = path.is_file() and hashlib.sha256(path.read_bytes()).hexdigest() == sha
+            same = path is not None and hashlib.sha256(path.read_bytes()).hexdigest() == sha
         except OSError:
             same = False
         if not same:
@@ -340,4 +372,4 @@ def describe(contents: PackContents) -> str:
 
 
 __all__ = ["FORMAT", "MANIFEST", "SUFFIX", "UPGRADES", "VERSION", "PackContents", "PackManifest", "describe",
-           "differing_parts", "is_pack", "open_pack"]
+           "differing_parts", "is_pack", "library_name", "open_pack"]

@@ -12,6 +12,7 @@ import json
 import os
 import stat
 import zipfile
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -84,14 +85,15 @@ def pack_members(scene: Any, library: Any) -> tuple[dict[str, Path], dict[str, P
 
 
 def write_pack(replay_path: str | os.PathLike, out: str | os.PathLike, *, with_parts: bool = False,
-               scene: str | os.PathLike | None = None, force: bool = False) -> PackSummary:
+               scene: str | os.PathLike | None = None, force: bool = False,
+               allow_library: Collection[str] = ()) -> PackSummary:
     """Pack a replay (or re-pack a pack) with its scene, models and non-library parts into `out`.
 
     The replay is opened as every command opens it (its scene found and checked against the header),
     so only a scene the replay was played on is packed. `with_parts` includes the library files too.
     Never overwrites `out` unless `force` (bow3d.paths)."""
     check_new(out, force=force)
-    opened = open_replay(replay_path, scene)
+    opened = open_replay(replay_path, scene, allow_library=allow_library)
     scene_obj = opened.scene()
     library = opened.library()
     own, shared = pack_members(scene_obj, library)

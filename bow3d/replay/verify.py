@@ -8,6 +8,7 @@ More: docs/modules/replay.md#verify.
 from __future__ import annotations
 
 import os
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -115,15 +116,16 @@ def _re_derivable(opened: OpenReplay, scene: Any) -> tuple[dict[str, Any], str |
 
 
 def verify_replay(path: str | os.PathLike, geometry: Any = None, geometry_factory: GeometryFactory | None = None,
-                  *, scene: str | os.PathLike | None = None, check_players: bool = True) -> VerifyResult:
+                  *, scene: str | os.PathLike | None = None, check_players: bool = True,
+                  allow_library: Collection[str] = ()) -> VerifyResult:
     """Re-simulate a replay and check it (see the module docstring); return ok or the first problem.
 
     `geometry` (reused as is) or `geometry_factory(scene)` supplies the battlefield; default the real
     World of the scene, built with the LDraw library the header names. `check_players=False` skips
-    re-deriving the AI's choices. Raises ReplayError for files that cannot be read or are of another
+    re-deriving the AI's choices; `allow_library` as open_replay. Raises ReplayError for files that cannot be read or are of another
     scene; every other problem is a result, not an exception.
     """
-    opened = open_replay(path, scene)
+    opened = open_replay(path, scene, allow_library=allow_library)
     scene_obj = opened.scene()
     replay = opened.replay
     if geometry is None:

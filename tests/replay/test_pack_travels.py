@@ -110,25 +110,86 @@ def _hollow(members, manifest, digests_too: bool = False) -> None:
         manifest["part_digests"][name] = hashlib.sha256(members[f"ldraw/{name}"]).hexdigest()
 
 
+def _here(away: dict, library: str) -> dict:
+    """The environment of a machine that has the library the game names (the official one in LDRAWDIR)."""
+    return {**away, "LDRAWDIR": os.environ["LDRAWDIR"]} if library == "external" else away
+
+
 def test_the_genuine_pack_says_its_parts_are_its_own(travelling):
     empty, away, library = travelling
     result = bow3d("replay", "verify", "village.bowpack", "--allow-incomplete", cwd=empty, env=away)
     assert result.returncode == 0, result.stderr
     assert "on the pack's own LDraw parts (" in result.stdout
-    assert ("the same as the bundled library's" if library == "bundled" else "not compared") in result.stdout
+    assert ("the same as the bundled library" if library == "bundled" else "not checked") in result.stdout
+    if library == "external":   # where the named library is here, the parts are compared with it
+        result = bow3d("replay", "verify", "village.bowpack", "--allow-incomplete", cwd=empty, env=_here(away, library))
+        assert result.returncode == 0 and "the same as the LDraw library here" in result.stdout, result.stderr
 
 
 @pytest.mark.parametrize("digests_too", [False, True], ids=["part changed", "part and its digest changed"])
 def test_a_pack_with_a_tampered_part_is_refused_naming_it(travelling, tmp_path, digests_too):
+    """Issue 32: a pack's own parts are checked against the library its header names, wherever that library is
+    here (the bundled one always is; the official one where LDRAWDIR says)."""
     empty, away, library = travelling
-    if digests_too and library != "bundled":
-        pytest.skip("played on an external library: no library here to compare the parts with")
     forged = _forged(empty / "village.bowpack", tmp_path / "forged.bowpack",
                      lambda members, manifest: _hollow(members, manifest, digests_too))
-    result = bow3d("replay", "verify", str(forged), "--allow-incomplete", cwd=tmp_path, env=away)
+    result = bow3d("replay", "verify", str(forged), "--allow-incomplete", cwd=tmp_path, env=_here(away, library))
     assert result.returncode == 2 and "Traceback" not in result.stderr and "parts/" in result.stderr
-    assert ("not the bundled library's" if digests_too else "is not the one it was packed with") in result.stderr
+    if digests_too:
+        assert ("are not those of the bundled library" if library == "bundled"
+                else "are not those of the LDraw library here") in result.stderr
+        assert "--allow-library pack-" in result.stderr
+    else:
+        assert "is not the one it was packed with" in result.stderr
     assert "refused as a forgery" in result.stderr
+
+
+def _recommented(members, manifest) -> None:
+    """The brick's bytes changed but not its geometry (a comment added), its digest made to match."""
+    import hashlib
+
+    name = _a_brick(manifest)
+    members[f"ldraw/{name}"] += b"0 // re-saved by another editor\n"
+    manifest["part_digests"][name] = hashlib.sha256(members[f"ldraw/{name}"]).hexdigest()
+
+
+def test_a_pack_with_other_parts_plays_when_its_library_is_allowed_by_name(travelling, tmp_path):
+    """Issue 32: a changed part is refused unless the user allows the pack's library by name; the name is the one
+    the refusal gives, another name does not do, and verify, show and the report say what was allowed."""
+    import re
+
+    empty, away, library = travelling
+    here = _here(away, library)
+    forged = _forged(empty / "village.bowpack", tmp_path / "resaved.bowpack", _recommented)
+    refused = bow3d("replay", "verify", str(forged), "--allow-incomplete", cwd=tmp_path, env=here)
+    assert refused.returncode == 2 and "refused as a forgery" in refused.stderr, refused.stderr
+    name = re.search(r"--allow-library (pack-[0-9a-f]{12})", refused.stderr).group(1)
+    other = bow3d("replay", "verify", str(forged), "--allow-incomplete", "--allow-library", "pack-000000000000",
+                  cwd=tmp_path, env=here)
+    assert other.returncode == 2 and "refused as a forgery" in other.stderr
+    allowed = bow3d("replay", "verify", str(forged), "--allow-incomplete", "--allow-library", name, cwd=tmp_path,
+                    env=here)
+    assert allowed.returncode == 0, allowed.stderr
+    assert f"1 differ from" in allowed.stdout and f"allowed by --allow-library {name}" in allowed.stdout
+    shown = bow3d("replay", "show", str(forged), "--allow-library", name, cwd=tmp_path, env=here)
+    assert shown.returncode == 0 and "Round 1" in shown.stdout, shown.stderr
+    report = bow3d("report", str(forged), "-o", "report.html", "--no-pictures", "--allow-library", name,
+                   cwd=tmp_path, env=here)
+    assert report.returncode == 0, report.stderr
+    page = (tmp_path / "report.html").read_text()
+    assert "LDraw parts" in page and f"allowed by --allow-library {name}" in page
+
+
+def test_the_film_of_a_pack_says_its_parts_are_its_own(travelling, monkeypatch):
+    """Issue 32: the film's time line carries the words its opening caption shows (tests/view/test_director.py)."""
+    from bow3d.view.film.video import load_timeline
+
+    empty, away, library = travelling
+    for key, value in away.items():
+        monkeypatch.delenv(key, raising=False) if value is None else monkeypatch.setenv(key, value)
+    _scene, timeline, _opened = load_timeline(empty / "village.bowpack")
+    assert timeline.parts_note == ("on the pack's own LDraw parts, the same as the library's" if library == "bundled"
+                                   else "on the pack's own LDraw parts, not checked")
 
 
 def _version_1(members, manifest) -> None:
@@ -145,4 +206,4 @@ def test_a_version_1_pack_is_upgraded_and_still_checked(travelling, tmp_path):
         forged = _forged(empty / "village.bowpack", tmp_path / "old-forged.bowpack",
                          lambda members, manifest: (_version_1(members, manifest), _hollow(members, manifest)))
         result = bow3d("replay", "verify", str(forged), "--allow-incomplete", cwd=tmp_path, env=away)
-        assert result.returncode == 2 and "not the bundled library's" in result.stderr
+        assert result.returncode == 2 and "are not those of the bundled library" in result.stderr

@@ -292,3 +292,14 @@ def test_frames_show_the_doors_as_the_rules_left_them():
     film = direct(timeline, BOUNDS)
     assert film.frame(0.0).doors == {"gate": False}
     assert film.frame(film.duration_s - 0.01).doors == {"gate": True}
+
+
+def test_the_opening_caption_says_when_a_packs_own_parts_decided_the_world():
+    """Issue 32: a pack with parts of its own says so in the film, under the scene's name on the first shot."""
+    from dataclasses import replace
+
+    plain = direct(story(), BOUNDS).frame(1.0)
+    assert [t.text for t in plain.titles if t.role == "caption"] == ["Test field"]
+    noted = direct(replace(story(), parts_note="on the pack's own LDraw parts, not checked"), BOUNDS).frame(1.0)
+    assert [t.text for t in noted.titles if t.role == "caption"] == [
+        "Test field\non the pack's own LDraw parts, not checked"]

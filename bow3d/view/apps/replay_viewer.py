@@ -12,6 +12,7 @@ the wheel zooms; C gives the camera back to the director.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -188,8 +189,10 @@ class ReplayViewer:
         self.base.win.save_screenshot(str(path))
 
 
-def open_replay_viewer(replay_path: str | Path) -> None:
-    """Open a window on a replay's film and run until it is closed (contract C5).
+def open_replay_viewer(replay_path: str | Path, *, scene: str | Path | None = None,
+                       allow_library: Collection[str] = ()) -> None:
+    """Open a window on a replay's film and run until it is closed (contract C5); `scene` and `allow_library`
+    as bow3d.replay.open_replay.
 
     Raises ReplayError for a broken replay and RenderUnavailable where no window can open
     (without a display, render a video with `bow3d replay FILE --video out.mp4`).
@@ -201,7 +204,7 @@ def open_replay_viewer(replay_path: str | Path) -> None:
     from bow3d.view.film.video import load_timeline
     from bow3d.view.output.offscreen import RenderUnavailable
 
-    scene, timeline, opened = load_timeline(replay_path)
+    scene_obj, timeline, opened = load_timeline(replay_path, scene=scene, allow_library=allow_library)
     hint = f"film the replay instead: bow3d replay {replay_path} --video replay.mp4"
     if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
         raise RenderUnavailable(_("no display here (DISPLAY is not set), so no window can open; {hint}")
@@ -210,6 +213,6 @@ def open_replay_viewer(replay_path: str | Path) -> None:
         base = open_base(offscreen=False, size=(1280, 720), title=f"bow3d replay {Path(replay_path).name}")
     except RenderUnavailable as error:
         raise RenderUnavailable(_("{value}; {hint}").format(value=str(error).split('. Without')[0], hint=hint)) from None
-    viewer = ReplayViewer(base, scene, timeline, opened.library())
+    viewer = ReplayViewer(base, scene_obj, timeline, opened.library())
     viewer.on_play_pause()
     base.run()

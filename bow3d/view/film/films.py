@@ -36,6 +36,7 @@ class FilmJob(Job):
     size: tuple[int, int] = (1280, 720)
     fps: int = 30
     scene: str | None = None
+    allow_library: tuple[str, ...] = ()  # pack libraries allowed by name (bow3d.replay.open_replay)
 
     def open(self) -> FilmMaker:
         return FilmMaker(self)
@@ -56,7 +57,7 @@ class FilmMaker:
         out = self.folder / (Path(replay).stem + ".mp4")
         try:
             stats = render_replay_video(replay, out, size=self.job.size, fps=self.job.fps, progress=False,
-                                        overwrite=True, scene=self.job.scene)
+                                        overwrite=True, scene=self.job.scene, allow_library=self.job.allow_library)
             return FilmResult(replay, out.read_bytes(), stats.frames, stats.seconds)
         except Bow3dError as error:
             return FilmResult(replay, problem=str(error))

@@ -59,8 +59,9 @@ def _frame_establishing(film: ShotList, index: int, shot: Shot, step: Step, loca
     title = Title(f"Round {beat.round}", "round", (1.0, 0.85, 0.1), _fade(local, shot.duration_s, 0.2,
                                                                              shot.duration_s - 0.3))
     titles = [title]
-    if beat.round == 1 and film.timeline.scene_name:
-        titles.append(Title(film.timeline.scene_name, "caption", (1.0, 1.0, 1.0), _fade(local, shot.duration_s)))
+    opening = "\n".join(t for t in (film.timeline.scene_name, film.timeline.parts_note) if t)
+    if beat.round == 1 and opening:   # a pack's own parts are said where the film starts
+        titles.append(Title(opening, "caption", (1.0, 1.0, 1.0), _fade(local, shot.duration_s)))
     return FrameSpec(shot.start_s + local, index, film._establishing(beat.round, u), step.after, {}, tuple(titles))
 
 

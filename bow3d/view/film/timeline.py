@@ -185,6 +185,7 @@ class Timeline:
     winner: str | None = None
     finished: bool = False  # the game ended (a cut-short replay has no final title)
     start_doors: Mapping[str, bool] = field(default_factory=dict)  # door id -> open, at the start
+    parts_note: str = ""  # a pack's own LDraw parts, in a few words (bow3d.replay.opened.PartsCheck.short)
 
     def poses_after(self, index: int) -> Mapping[str, Pose]:
         """Poses once step `index` is done (-1: the start)."""
@@ -316,6 +317,7 @@ def timeline_from_replay(opened: Any, geometry: Any = None, sides: Mapping[str, 
 
     A record the rules refuse raises ReplayError naming its entry."""
     scene = opened.scene()
+    parts = getattr(opened, "parts", None)
     narrator = opened.narrator(language)
     round_title = _round_title(narrator.language)
     game = opened.start(geometry)
@@ -356,7 +358,7 @@ def timeline_from_replay(opened: Any, geometry: Any = None, sides: Mapping[str, 
         close(groups[-1])
     return Timeline(getattr(scene, "name", "") or "", start, merge_moves(steps), dict(sides or side_styles(scene)),
                     unit_sides(scene), vehicles, unit_labels(scene), game.winner if game.is_over else None,
-                    bool(game.is_over), start_doors)
+                    bool(game.is_over), start_doors, parts.short() if parts is not None else "")
 
 
 def merge_moves(steps: Sequence[Step]) -> tuple[Step, ...]:

@@ -17,7 +17,7 @@ and the brick-roll tray change.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -50,12 +50,12 @@ class VideoStats:
 # --- replay -> scene and timeline --------------------------------------------------------------
 
 def load_timeline(replay_path: str | Path, geometry: Any = None, *, scene: str | Path | None = None,
-                  language: str | None = None) -> tuple[Any, Timeline, Any]:
+                  language: str | None = None, allow_library: Collection[str] = ()) -> tuple[Any, Timeline, Any]:
     """(scene, timeline, opened replay): the replay opened (scene sha256 checked, world built with the
     header's library), every record re-applied through the rules, the beats read from the events."""
     from bow3d.replay import open_replay
 
-    opened = open_replay(replay_path, scene)
+    opened = open_replay(replay_path, scene, allow_library=allow_library)
     timeline = timeline_from_replay(opened, geometry, side_styles(opened.scene(), _rgb_of), language)
     return opened.scene(), timeline, opened
 
@@ -356,12 +356,12 @@ def render_replay_video(replay_path: str | Path, out_path: str | Path | None, si
                         fps: int = 30, progress: bool = True, *, max_seconds: float = MAX_FILM_SECONDS,
                         overwrite: bool = False, scene: str | Path | None = None, quality: str = "default",
                         clip: Clip | None = None, gif_path: str | Path | None = None, gif_width: int | None = None,
-                        gif_fps: int | None = None) -> VideoStats:
+                        gif_fps: int | None = None, allow_library: Collection[str] = ()) -> VideoStats:
     """Render a replay to an MP4 (H.264, yuv420p) at `size` and `fps`, with a progress bar on stderr.
 
     `quality`: draft, default or high (x264 CRF and preset: bow3d.view.film.encoder.QUALITIES); `clip`: only
     that part of the film (Clip, seconds); `gif_path`: also (or, with `out_path` None, only) an animated
-    GIF, `gif_width` wide at `gif_fps` (defaults: `size` and `fps`).
+    GIF, `gif_width` wide at `gif_fps` (defaults: `size` and `fps`); `allow_library` as open_replay.
     Refuses an existing `out_path` unless `overwrite`. Raises ReplayError for a broken replay,
     UserInputError for a bad size, clip or output path, RenderUnavailable without a graphics pipe.
     """
@@ -374,7 +374,7 @@ def render_replay_video(replay_path: str | Path, out_path: str | Path | None, si
         free_output(out_path, overwrite)
     if gif_path is not None:
         free_output(gif_path, overwrite, ".gif")
-    scene_obj, timeline, opened = load_timeline(replay_path, scene=scene)
+    scene_obj, timeline, opened = load_timeline(replay_path, scene=scene, allow_library=allow_library)
     return render_timeline_video(scene_obj, timeline, out_path, size, fps, progress, library=opened.library(),
                                  max_seconds=max_seconds, overwrite=overwrite, world=opened.world(),
                                  quality=quality, clip=clip, gif_path=gif_path, gif_width=gif_width,
@@ -382,13 +382,14 @@ def render_replay_video(replay_path: str | Path, out_path: str | Path | None, si
 
 
 def check_replay_shots(replay_path: str | Path, size: tuple[int, int] = (1280, 720), *,
-                       max_seconds: float = MAX_FILM_SECONDS, scene: str | Path | None = None) -> list:
+                       max_seconds: float = MAX_FILM_SECONDS, scene: str | Path | None = None,
+                       allow_library: Collection[str] = ()) -> list:
     """The film check of a replay's film at `size` (bow3d.view.film.shot_check): one ShotReport per shot,
     the subject's visible share and screen share measured with the world's rays."""
     from bow3d.view.film.shot_check import check_film
 
     check_size(size)
-    scene_obj, timeline, opened = load_timeline(replay_path, scene=scene)
+    scene_obj, timeline, opened = load_timeline(replay_path, scene=scene, allow_library=allow_library)
     renderer = FilmRenderer(scene_obj, timeline, size, opened.library(), max_seconds, opened.world())
     try:
         return check_film(renderer.film, opened.world())

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -112,7 +113,8 @@ def _verdict(result: Any) -> str:
 
 def build_report(source: str | os.PathLike, *, offline: bool | str | os.PathLike | None = None,
                  pictures: bool = True, scene: str | os.PathLike | None = None, language: str = "en",
-                 max_seconds: float | None = None, quality: str = "default") -> Report:
+                 max_seconds: float | None = None, quality: str = "default",
+                 allow_library: Collection[str] = ()) -> Report:
     """Everything the page shows (module docstring); the 3D view's glTF at `quality` (bow3d.view.gltf: the
     default draws studs low-poly and no tubes, as the film does). ReplayError for a replay that does not
     verify."""
@@ -125,10 +127,10 @@ def build_report(source: str | os.PathLike, *, offline: bool | str | os.PathLike
     from bow3d.view.report.moments import shoot_moments
 
     graph = three_modules(offline)  # before the long work: a missing three.js is said at once
-    opened = open_replay(source, scene)
+    opened = open_replay(source, scene, allow_library=allow_library)
     scene_obj = opened.scene()
     world = opened.world()
-    verdict = _verdict(verify_replay(source, world, scene=scene))
+    verdict = _verdict(verify_replay(source, world, scene=scene, allow_library=allow_library))
     log = battle_log(opened, language)
     timeline = timeline_from_replay(opened, world, side_styles(scene_obj, _rgb_of), language)
     document, film = replay_document(opened, timeline=timeline, max_seconds=max_seconds, language=language,
@@ -146,10 +148,12 @@ def build_report(source: str | os.PathLike, *, offline: bool | str | os.PathLike
     ruleset = opened.ruleset
     sides = _(" vs ").join(side.name or side.id for side in scene_obj.sides)
     players = ", ".join(f"{side} ({who})" for side, who in header.players.items())
-    facts = ((_("scene"), scene_obj.name or Path(opened.scene_path()).stem),
+    facts: tuple[tuple[str, str], ...] = ((_("scene"), scene_obj.name or Path(opened.scene_path()).stem),
              (_("rules"), marked(ruleset.title) or ruleset.name),
              (_("players"), players), (_("rounds"), str(timeline.steps[-1].round if timeline.steps else 0)),
              (_("seed"), str(header.seed)), (_("played"), header.created[:10]))
+    if opened.parts is not None:   # a pack's own parts decided the world: the page says so, and how they compare
+        facts += ((_("LDraw parts"), opened.parts.words()),)
     colours = document.builder.colours
     extras = document.builder.gltf.scenes[0].extras.get("bow3d", {})
     battle = {"rounds": extras.get("rounds", []), "duration_s": extras.get("duration_s", 0.0)}
@@ -161,7 +165,8 @@ def build_report(source: str | os.PathLike, *, offline: bool | str | os.PathLike
 
 def write_report(source: str | os.PathLike, out: str | os.PathLike, *, offline: bool | str | os.PathLike | None = None,
                  pictures: bool = True, scene: str | os.PathLike | None = None, force: bool = False,
-                 language: str = "en", max_seconds: float | None = None, quality: str = "default") -> ReportStats:
+                 language: str = "en", max_seconds: float | None = None, quality: str = "default",
+                 allow_library: Collection[str] = ()) -> ReportStats:
     """Write the report of a replay or pack to `out` (.html), never over a file unless `force`."""
     from bow3d.paths import check_new, write_new
 
@@ -169,7 +174,7 @@ def write_report(source: str | os.PathLike, out: str | os.PathLike, *, offline: 
     target = check_new(out, force=force)
     with speaking(language):   # the page's own words in the narrator's language
         report = build_report(source, offline=offline, pictures=pictures, scene=scene, language=language,
-                              max_seconds=max_seconds, quality=quality)
+                              max_seconds=max_seconds, quality=quality, allow_library=allow_library)
         text = render_page(report)
     write_new(target, text, force=force)
     return ReportStats(target, len(text.encode()), len(report.glb), sum(1 for m in report.moments if m.jpeg),
