@@ -16,12 +16,15 @@ More: docs/modules/replay.md#pack.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import shutil
 import stat
 import tempfile
+import time
 import zipfile
+import zlib
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -29,6 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bow3d.errors import ReplayError
 from bow3d.i18n import _
+from bow3d.ldraw.budget import DEFAULT_MAX_BYTES_READ, MAX_FILE_BYTES
 
 FORMAT = "bow3d-pack"
 VERSION = 2
@@ -37,9 +41,15 @@ MANIFEST = "bowpack.json"
 SCENE_FOLDER = "scene"
 LIBRARY_FOLDER = "ldraw"
 MAX_MEMBERS = 50_000
-MAX_MEMBER_BYTES = 64 * 1024 * 1024     # one file (bow3d reads no LDraw file bigger)
-MAX_PACK_BYTES = 1024 * 1024 * 1024     # all of it, unpacked
+MAX_MEMBER_BYTES = MAX_FILE_BYTES       # one file (bow3d reads no LDraw file bigger)
+# All of it, unpacked: the replay, and what loading its scene may read (the load budget's LDraw text). A pack
+# is refused before a byte is written when its members say more, and while unpacking when they hold more.
+MAX_PACK_BYTES = MAX_MEMBER_BYTES + DEFAULT_MAX_BYTES_READ
 MAX_MANIFEST_BYTES = 16 * 1024 * 1024
+# The unpacked packs kept (bow3d's cache): the least recently opened are removed past either bound.
+CACHE_MAX_BYTES = 2 * MAX_PACK_BYTES
+CACHE_MAX_PACKS = 32
+_SIZE_FILE = ".bow3d-unpacked"   # in each unpacked pack: its size in bytes (the cache's bookkeeping)
 _ZIP_MAGIC = b"PK\x03\x04"
 _ENCRYPTED = 0x1  # a zip member's general purpose flag: encrypted (APPNOTE 4.4.4)
 
@@ -129,9 +139,17 @@ def _check_members(pack: Path, archive: zipfile.ZipFile) -> dict[str, zipfile.Zi
                                 f"{MAX_MEMBER_BYTES:,}")
         total += info.file_size
         if total > MAX_PACK_BYTES:
-            raise _refuse(pack, f"unpacks to more than {MAX_PACK_BYTES:,} bytes")
+            raise _over_budget(pack, name, total)
         members[name] = info
     return members
+
+
+def _over_budget(pack: Path, name: str, total: int) -> ReplayError:
+    return ReplayError(_("{pack} -> {name}: the pack unpacks to {total} bytes or more, more than the load budget "
+                         "allows a pack ({limit} bytes: the replay and {text} bytes of LDraw text, "
+                         "LoadBudget.max_bytes_read); refused before unpacking")
+                       .format(pack=pack, name=name, total=f"{total:,}", limit=f"{MAX_PACK_BYTES:,}",
+                               text=f"{DEFAULT_MAX_BYTES_READ:,}"))
 
 
 def _read_member(pack: Path, archive: zipfile.ZipFile, info: zipfile.ZipInfo, limit: int) -> bytes:
@@ -302,8 +320,9 @@ def _contents(pack: Path, root: Path, manifest: PackManifest, upgraded_from: int
 
 
 def open_pack(path: str | os.PathLike, cache_dir: str | os.PathLike | None = None) -> PackContents:
-    """Check a pack and unpack it (once: into the cache folder, under the pack's sha256). ReplayError,
-    one line naming the pack, for anything wrong with it (module docstring)."""
+    """Check a pack and unpack it (once: into the cache folder, under the pack's sha256; the least recently
+    opened packs leave the cache past CACHE_MAX_BYTES or CACHE_MAX_PACKS). ReplayError, one line naming the
+    pack, for anything wrong with it (module docstring)."""
     pack = Path(path)
     sha = _pack_sha256(pack)
     try:
@@ -317,19 +336,18 @@ def open_pack(path: str | os.PathLike, cache_dir: str | os.PathLike | None = Non
         base = Path(cache_dir) if cache_dir is not None else _cache_folder()
         root = base / sha[:32]
         if root.is_dir() and _unpacked_ok(root, manifest):
+            _touch(root)
             return _contents(pack, root, manifest, upgraded)
-        blobs = {}
-        for name, sha_expected in manifest.files.items():
-            blob = _read_member(pack, archive, members[name], MAX_MEMBER_BYTES)
-            if hashlib.sha256(blob).hexdigest() != sha_expected:
-                raise _refuse(pack, f"member {name!r} is not what the manifest says (sha256 differs)")
-            blobs[name] = blob
-    return _contents(pack, _unpack(pack, base, root, blobs, manifest), manifest, upgraded)
+        unpacked = _unpack(pack, archive, members, base, root, manifest)
+    _prune(base, keep=unpacked)
+    return _contents(pack, unpacked, manifest, upgraded)
 
 
-def _unpack(pack: Path, base: Path, root: Path, blobs: dict[str, bytes], manifest: PackManifest) -> Path:
-    """Write the members into a fresh folder and move it into place; a temporary folder when the cache
-    folder cannot be written."""
+def _unpack(pack: Path, archive: zipfile.ZipFile, members: dict[str, zipfile.ZipInfo], base: Path, root: Path,
+            manifest: PackManifest) -> Path:
+    """Write the members, one at a time and checked as they stream (never more than they say, the whole within
+    MAX_PACK_BYTES, each the manifest's sha256), into a fresh folder moved into place at the end; a temporary
+    folder when the cache folder cannot be written. Nothing is left of a refused pack."""
     try:
         base.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=".unpacking-", dir=base))
@@ -337,13 +355,14 @@ def _unpack(pack: Path, base: Path, root: Path, blobs: dict[str, bytes], manifes
         staging = Path(tempfile.mkdtemp(prefix="bow3d-pack-"))
         root = staging
     try:
-        for name, blob in blobs.items():
+        total = 0
+        for name, sha_expected in manifest.files.items():
             target = staging / name
             target.parent.mkdir(parents=True, exist_ok=True)
-            with open(target, "xb") as handle:
-                handle.write(blob)
+            total = _write_member(pack, archive, members[name], target, sha_expected, total)
         if manifest.parts == "included":
             (staging / LIBRARY_FOLDER / "parts").mkdir(parents=True, exist_ok=True)
+        (staging / _SIZE_FILE).write_text(str(total))
         if staging == root:
             return root
         if root.exists():
@@ -360,6 +379,76 @@ def _unpack(pack: Path, base: Path, root: Path, blobs: dict[str, bytes], manifes
         shutil.rmtree(staging, ignore_errors=True)
         raise ReplayError(_("{pack}: cannot unpack it into {base} ({value}); set BOW3D_CACHE_DIR to a "
                             "folder you may write to").format(pack=pack, base=base, value=error.strerror or error)) from None
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+
+
+def _write_member(pack: Path, archive: zipfile.ZipFile, info: zipfile.ZipInfo, target: Path, sha_expected: str,
+                  total: int) -> int:
+    """Stream one member into `target` (a new file); the pack's running total of bytes unpacked."""
+    digest = hashlib.sha256()
+    written = 0
+    try:
+        with archive.open(info) as stream, open(target, "xb") as handle:
+            for chunk in iter(lambda: stream.read(1 << 20), b""):
+                written += len(chunk)
+                if written > info.file_size:
+                    raise _refuse(pack, f"member {info.filename!r} holds more than it says")
+                if total + written > MAX_PACK_BYTES:
+                    raise _over_budget(pack, info.filename, total + written)
+                digest.update(chunk)
+                handle.write(chunk)
+    except (zipfile.BadZipFile, EOFError, ValueError, NotImplementedError, RuntimeError, zlib.error) as error:
+        raise _refuse(pack, f"member {info.filename!r} cannot be unpacked ({error})") from None
+    if digest.hexdigest() != sha_expected:
+        raise _refuse(pack, f"member {info.filename!r} is not what the manifest says (sha256 differs)")
+    return total + written
+
+
+def _touch(root: Path) -> None:
+    """Mark an unpacked pack as just used (the cache removes the least recently used first)."""
+    with contextlib.suppress(OSError):
+        os.utime(root / _SIZE_FILE)
+
+
+def _cached_size(path: Path) -> int:
+    """An unpacked pack's size in bytes, from its size file (written then, for one unpacked before there was one)."""
+    mark = path / _SIZE_FILE
+    try:
+        return int(mark.read_text())
+    except (OSError, ValueError):
+        size = sum(f.stat().st_size for f in path.rglob("*") if f.is_file() and not f.is_symlink())
+        with contextlib.suppress(OSError):
+            mark.write_text(str(size))
+        return size
+
+
+def _prune(base: Path, keep: Path) -> None:
+    """Remove the least recently used unpacked packs (and unpackings left over an hour by a killed process) until
+    the cache holds at most CACHE_MAX_PACKS packs and CACHE_MAX_BYTES bytes; `keep` (just unpacked) stays."""
+    entries: list[tuple[float, int, Path]] = []
+    try:
+        folders = [Path(entry.path) for entry in os.scandir(base) if entry.is_dir(follow_symlinks=False)]
+    except OSError:
+        return
+    for path in folders:
+        try:
+            if path.name.startswith(".unpacking-"):
+                if time.time() - path.stat().st_mtime > 3600:
+                    shutil.rmtree(path, ignore_errors=True)
+            elif len(path.name) == 32:
+                size = _cached_size(path)
+                entries.append(((path / _SIZE_FILE).stat().st_mtime, size, path))
+        except OSError:
+            continue
+    entries.sort(key=lambda e: e[0], reverse=True)   # the most recently used first
+    count, size = 0, 0
+    for _mtime, bytes_, path in entries:
+        if path != keep and (count + 1 > CACHE_MAX_PACKS or size + bytes_ > CACHE_MAX_BYTES):
+            shutil.rmtree(path, ignore_errors=True)
+            continue
+        count, size = count + 1, size + bytes_
 
 
 def describe(contents: PackContents) -> str:

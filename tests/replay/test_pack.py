@@ -223,3 +223,88 @@ def test_an_encrypted_member_is_refused_in_one_line(game, tmp_path):
     result = run_cli("replay", "verify", str(bad), cwd=tmp_path, env={"BOW3D_CACHE_DIR": str(tmp_path / "cache")})
     assert result.returncode == 2 and "is encrypted" in result.stderr and "Traceback" not in result.stderr
     assert "internal error" not in result.stderr
+
+
+# --- issue 32: unpacking is bounded by the load budget, streamed, and the cache does not grow for good -------
+
+def _padded(pack: Path, out: Path, sizes: list[int]) -> Path:
+    """A copy of the pack with members scene/pad-K.ldr of `sizes` bytes (zeros: a few kB each once deflated), the
+    manifest listing them with their true digests (a pack that is honest about its members, only big)."""
+    import hashlib
+
+    def change(members, manifest):
+        for k, size in enumerate(sizes):
+            blob = bytes(size)
+            members[f"scene/pad-{k}.ldr"] = blob
+            manifest["files"][f"scene/pad-{k}.ldr"] = hashlib.sha256(blob).hexdigest()
+        manifest["files"].update({name: hashlib.sha256(blob).hexdigest() for name, blob in members.items()})
+
+    with zipfile.ZipFile(pack) as archive:
+        members = {name: archive.read(name) for name in archive.namelist() if name != MANIFEST}
+        manifest = json.loads(archive.read(MANIFEST))
+    change(members, manifest)
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as archive:
+        archive.writestr(MANIFEST, json.dumps(manifest))
+        for name, blob in members.items():
+            archive.writestr(name, blob)
+    return out
+
+
+def test_a_small_pack_that_unpacks_past_the_load_budget_is_refused_before_unpacking(game, tmp_path):
+    """Issue 32: a 1 MB pack unpacked 1 GB into the cache. Now what a pack may unpack is the replay and the load
+    budget's LDraw text (bow3d.ldraw.budget), refused from the members' sizes before a byte is written, naming
+    the pack, the member and the budget."""
+    from bow3d.ldraw.budget import DEFAULT_MAX_BYTES_READ
+    from bow3d.replay.pack import MAX_MEMBER_BYTES, MAX_PACK_BYTES
+
+    assert MAX_PACK_BYTES == MAX_MEMBER_BYTES + DEFAULT_MAX_BYTES_READ < 1024 ** 3
+    _, _, pack = game
+    count = MAX_PACK_BYTES // MAX_MEMBER_BYTES + 1
+    bomb = _padded(pack, tmp_path / "bomb.bowpack", [MAX_MEMBER_BYTES] * count)
+    assert bomb.stat().st_size < 2 * 1024 * 1024     # under 2 MB on disk
+    cache = tmp_path / "cache"
+    with pytest.raises(ReplayError, match=r"bomb.bowpack -> scene/pad-\d\.ldr: the pack unpacks to .* more than the "
+                                          r"load budget allows a pack") as caught:
+        open_pack(bomb, cache)
+    assert "LoadBudget.max_bytes_read" in str(caught.value) and "\n" not in str(caught.value)
+    assert not cache.exists() or not any(cache.rglob("*.ldr"))
+    result = run_cli("replay", "verify", str(bomb), cwd=tmp_path, env={"BOW3D_CACHE_DIR": str(cache)})
+    assert result.returncode == 2 and "load budget" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_pack_is_unpacked_member_by_member_not_into_memory(game, tmp_path):
+    """Issue 32: every member was held in memory before any was written (the whole pack, up to its limit)."""
+    import tracemalloc
+
+    _, _, pack = game
+    big = _padded(pack, tmp_path / "big.bowpack", [40 * 1024 * 1024] * 3)
+    tracemalloc.start()
+    try:
+        contents = open_pack(big, tmp_path / "cache")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert (contents.root / "scene" / "pad-2.ldr").stat().st_size == 40 * 1024 * 1024
+    assert peak < 24 * 1024 * 1024, f"{peak:,} bytes at the peak for 120 MB of members"
+
+
+def test_the_pack_cache_keeps_the_packs_used_last_within_its_bounds(game, tmp_path, monkeypatch):
+    """Issue 32: every distinct pack stayed unpacked in the cache for good. Now the least recently opened leave
+    it past CACHE_MAX_PACKS packs or CACHE_MAX_BYTES bytes; one opened again is unpacked again, whole."""
+    import bow3d.replay.pack as packs
+
+    _, _, pack = game
+    cache = tmp_path / "cache"
+    variants = [_forge(pack, tmp_path / f"v{k}.bowpack", lambda m, manifest, k=k: manifest.update(bow3d=f"v{k}"))
+                for k in range(4)]
+    monkeypatch.setattr(packs, "CACHE_MAX_PACKS", 2)
+    roots = [open_pack(v, cache).root for v in variants[:3]]
+    assert sorted(p.name for p in cache.iterdir()) == sorted(r.name for r in roots[1:])
+    open_pack(variants[1], cache)                     # used again: now the most recent
+    open_pack(variants[3], cache)
+    assert roots[1].is_dir() and not roots[2].exists()
+    monkeypatch.setattr(packs, "CACHE_MAX_PACKS", 32)
+    monkeypatch.setattr(packs, "CACHE_MAX_BYTES", 1)  # smaller than any pack: only the one just opened stays
+    again = open_pack(variants[0], cache)
+    assert [p.name for p in cache.iterdir()] == [again.root.name]
+    assert open_replay(variants[0]).replay.entries
