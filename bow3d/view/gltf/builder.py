@@ -2,14 +2,16 @@
 distinct part and colour, instanced by nodes, and node animations.
 
 Layer: view (numpy and pygltflib; no Panda3D). Geometry arrives in LDraw units: a part's mesh in the
-part's own LDraw frame (as bow3d.ldraw flattened it), placed by a node's matrix (the instance's world
-transform: part frame -> bow3d's world frame, Z up). The world frame becomes glTF's frame (Y up,
+part's own LDraw frame (as bow3d.ldraw flattened it), placed by a node's translation, rotation and scale
+(the instance's world transform: part frame -> bow3d's world frame, Z up; `transforms_to_trs`, which
+gives a sheared or singular LDraw matrix a second node). The world frame becomes glTF's frame (Y up,
 metres or LDU) once, in the root node (`GltfBuilder.root`): world (x, y, z) -> glTF (x, z, -y), a
 quarter turn about X, then the scale.
 
     builder = GltfBuilder()
     mesh = builder.part_mesh(model, key, colour=4, inverted=False, quality="full")
-    node = builder.node("3001.dat @ village.ldr:27", mesh=mesh, matrix=transform)
+    t, q, s, inner, split = transforms_to_trs(transforms)             # (N, 4, 4) -> TRS of each
+    node = builder.node("3001.dat @ village.ldr:27", mesh=mesh, trs=(t[0], q[0], s[0]))
     builder.root("village", [node], scale=0.0004)
     data = builder.glb()
 """
@@ -17,6 +19,7 @@ quarter turn about X, then the scale.
 from __future__ import annotations
 
 import math
+import struct
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -99,6 +102,66 @@ def part_geometry(part: Any, quality: str, stud_template: np.ndarray | None = No
     return points, inverse.reshape(-1, 3).astype(np.int32), np.asarray(codes, np.int32), np.asarray(certified, bool)
 
 
+def quaternions(rotations: np.ndarray) -> np.ndarray:
+    """(N, 3, 3) rotation matrices -> (N, 4) unit quaternions (x, y, z, w), w >= 0.
+
+    Each row is built from whichever of w, x, y, z is largest (Shepperd's method), so no division by a
+    small number; a matrix a little off orthonormal (LDraw's six-digit rotations) gives the nearest turn."""
+    r = np.asarray(rotations, np.float64)
+    d0, d1, d2 = r[:, 0, 0], r[:, 1, 1], r[:, 2, 2]
+    s01, s02, s12 = r[:, 0, 1] + r[:, 1, 0], r[:, 0, 2] + r[:, 2, 0], r[:, 1, 2] + r[:, 2, 1]
+    a21, a02, a10 = r[:, 2, 1] - r[:, 1, 2], r[:, 0, 2] - r[:, 2, 0], r[:, 1, 0] - r[:, 0, 1]
+    candidates = np.stack([  # (4 cases, N, xyzw), each proportional to the quaternion
+        np.stack([a21, a02, a10, 1.0 + d0 + d1 + d2], axis=1),
+        np.stack([1.0 + d0 - d1 - d2, s01, s02, a21], axis=1),
+        np.stack([s01, 1.0 - d0 + d1 - d2, s12, a02], axis=1),
+        np.stack([s02, s12, 1.0 - d0 - d1 + d2, a10], axis=1)])
+    pick = np.argmax(np.stack([d0 + d1 + d2, d0, d1, d2]), axis=0)
+    q = candidates[pick, np.arange(r.shape[0])]
+    q /= np.linalg.norm(q, axis=1, keepdims=True)
+    return np.where(q[:, 3:] < 0, -q, q)
+
+
+def transforms_to_trs(transforms: np.ndarray, tolerance: float = 1e-5
+                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Affine (N, 4, 4) transforms as glTF nodes can hold them: translation (N, 3), rotation (N, 4), scale
+    (N, 3), and for the rows in `inner` (N,) bool a second rotation (N, 4) of a child node under them.
+
+    glTF allows a node matrix only when it is translation x rotation x scale, and Khronos' validator checks
+    that in float32 (NODE_MATRIX_NON_TRS: a sheared, singular or zero LDraw matrix, and a rotated one
+    scaled by 10^4 whose float32 round trip drifts). So every transform is written as TRS: a matrix whose
+    columns are orthogonal (every ordinary placement, mirrored ones with a negative scale) as one node;
+    any other as two, from its singular value decomposition L = U diag(s) V^T: U and s on the node, V^T
+    on a child that holds the mesh (as Blender's exporter does). Nothing is baked into the geometry, so
+    a part keeps one mesh however it is placed."""
+    m = np.asarray(transforms, np.float64).reshape(-1, 4, 4)
+    linear = m[:, :3, :3]
+    lengths = np.linalg.norm(linear, axis=1)  # (N, 3) column lengths
+    det = np.linalg.det(linear)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        gram = np.einsum("nij,nik->njk", linear, linear) / (lengths[:, :, None] * lengths[:, None, :])
+    off = np.abs(gram - np.eye(3)).max(axis=(1, 2))
+    simple = (lengths > 0).all(axis=1) & (off <= tolerance) & (det != 0)
+    scale = lengths.copy()
+    scale[:, 0] *= np.where(det < 0, -1.0, 1.0)  # a mirror: the first axis flipped, the rest a proper turn
+    rotation = np.zeros((m.shape[0], 4))
+    inner = np.zeros((m.shape[0], 4))
+    inner[:, 3] = 1.0
+    if simple.any():
+        rotation[simple] = quaternions(linear[simple] / scale[simple][:, None, :])
+    hard = ~simple
+    if hard.any():
+        u, sigma, vt = np.linalg.svd(linear[hard])
+        flip_u = np.linalg.det(u) < 0  # U and V^T made proper rotations; the sign moves into s
+        u[flip_u, :, 0] *= -1.0
+        sigma[flip_u, 0] *= -1.0
+        flip_v = np.linalg.det(vt) < 0
+        vt[flip_v, 0, :] *= -1.0
+        sigma[flip_v, 0] *= -1.0
+        rotation[hard], scale[hard], inner[hard] = quaternions(u), sigma, quaternions(vt)
+    return m[:, :3, 3].copy(), rotation, scale, inner, hard
+
+
 class GltfBuilder:
     """Builds one glTF document (see the module docstring). Meshes and materials are made once per key."""
 
@@ -149,7 +212,9 @@ class GltfBuilder:
     def _part(self, key: str, part: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int | None]:
         if key not in self._geometry:
             positions, triangles, codes, certified = part_geometry(part, self.quality, self.stud_template)
-            accessor = self.accessor(positions, "VEC3", _ARRAY, bounds=True) if positions.shape[0] else None
+            # no triangles (a part of edge lines only): no accessor, which no mesh would use
+            drawn = positions.shape[0] and triangles.shape[0]
+            accessor = self.accessor(positions, "VEC3", _ARRAY, bounds=True) if drawn else None
             self._geometry[key] = (positions, triangles, codes, certified, accessor)
         return self._geometry[key]
 
@@ -195,17 +260,14 @@ class GltfBuilder:
         return len(self.gltf.meshes) - 1
 
     # --- nodes, scene, animation --------------------------------------------------------------
-    def node(self, name: str, *, mesh: int | None = None, matrix: np.ndarray | None = None,
-             children: Sequence[int] = (), extras: Mapping[str, Any] | None = None,
-             trs: tuple[ArrayLike, ArrayLike, ArrayLike] | None = None) -> int:
-        """A node: a 4x4 `matrix` (row-major numpy, stored column-major) or `trs` (translation, rotation
-        quaternion x y z w, scale), its mesh, children and extras. Returns its index."""
+    def node(self, name: str, *, mesh: int | None = None, children: Sequence[int] = (),
+             extras: Mapping[str, Any] | None = None, trs: tuple[ArrayLike, ArrayLike, ArrayLike] | None = None) -> int:
+        """A node: its `trs` (translation, rotation quaternion x y z w, scale; a matrix through
+        `transforms_to_trs`, never stored as one), mesh, children and extras. Returns its index."""
         fields: dict[str, Any] = {"name": name, "children": list(children), "extras": dict(extras or {})}
         if mesh is not None:
             fields["mesh"] = mesh
             self.triangles += self._mesh_triangles.get(mesh, 0)
-        if matrix is not None and not np.allclose(matrix, np.eye(4)):
-            fields["matrix"] = [float(v) for v in np.asarray(matrix, np.float64).T.reshape(-1)]
         if trs is not None:
             fields["translation"], fields["rotation"], fields["scale"] = (
                 [float(v) for v in np.asarray(part).reshape(-1)] for part in trs)
@@ -242,13 +304,20 @@ class GltfBuilder:
     def _finish(self) -> gl.GLTF2:
         while len(self.blob) % 4:
             self.blob.append(0)
-        self.gltf.buffers = [gl.Buffer(byteLength=len(self.blob))]
+        # a document with no data has no buffer: glTF forbids one of length 0 (and an empty BIN chunk)
+        self.gltf.buffers = [gl.Buffer(byteLength=len(self.blob))] if self.blob else []
         self.gltf.set_binary_blob(bytes(self.blob))
         return self.gltf
 
     def glb(self) -> bytes:
         """The document as one binary .glb."""
-        return b"".join(self._finish().save_to_bytes())
+        document = self._finish()
+        if self.blob:
+            return b"".join(document.save_to_bytes())
+        # pygltflib always writes a buffer and a BIN chunk, both invalid when empty: the JSON chunk alone
+        text = document.gltf_to_json(separators=(",", ":"), indent=None).encode("utf-8")
+        text += b" " * (-len(text) % 4)
+        return b"glTF" + struct.pack("<III", 2, 12 + 8 + len(text), len(text)) + b"JSON" + text
 
     def gltf_text(self) -> str:
         """The document as .gltf JSON text, its buffer embedded as a data URI (one file)."""

@@ -5,8 +5,9 @@ Layer: view (numpy, pygltflib; the film's director, no Panda3D drawing). The nod
     <scene name>                 root: bow3d's world (Z up, LDU) turned to glTF's Y up, scaled to metres
       battlefield village.ldr    extras: kind, file
         3001.dat @ village.ldr:27          one node per part instance (mesh: that part in that colour),
-        ...                                matrix: the instance's world transform; extras: part, colour,
-                                           file, line
+        ...                                translation, rotation, scale: the instance's world transform;
+                                           extras: part, colour, file, line (a sheared or singular
+                                           transform: a child node of the same name holds the mesh)
       blue-rifle-1               a unit (or vehicle): translation, rotation, scale (animated for a replay);
         3626bp01.dat @ blue-rifleman.ldr:5 extras: kind, side, side_name, sheet, model, and the sheet itself
       door cottage-door          a closed door: a box filling its cell (scale 0 while open)
@@ -24,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from bow3d.view.film.timeline import Pose
-from bow3d.view.gltf.builder import LDU_METRES, GltfBuilder
+from bow3d.view.gltf.builder import LDU_METRES, GltfBuilder, transforms_to_trs
 from bow3d.view.gltf.placement import Placer, matrix_to_trs, scene_poses
 
 SAMPLE_RATE = 10.0  # poses per second of film sampled into the animation (linear in between)
@@ -48,8 +49,10 @@ class Document:
 
 
 def _instances(builder: GltfBuilder, model: Any) -> list[int]:
-    """One node per part instance of `model` (its own frame), named by part, file and line."""
+    """One node per part instance of `model` (its own frame), named by part, file and line; a transform
+    glTF cannot hold in one node (sheared, singular) gets a child node holding the mesh (transforms_to_trs)."""
     table = model.table
+    translation, rotation, scale, inner, split = transforms_to_trs(table.transform)
     nodes = []
     for i in range(len(table)):
         instance = table[i]
@@ -60,8 +63,13 @@ def _instances(builder: GltfBuilder, model: Any) -> list[int]:
                   "file": instance.file, "line": int(instance.line)}
         if instance.missing:
             extras["missing"] = True
-        nodes.append(builder.node(f"{instance.name} @ {instance.file}:{instance.line}", mesh=mesh,
-                                  matrix=instance.transform, extras=extras))
+        name = f"{instance.name} @ {instance.file}:{instance.line}"
+        trs = (translation[i], rotation[i], scale[i])
+        if split[i]:
+            child = builder.node(name, mesh=mesh, trs=(np.zeros(3), inner[i], np.ones(3)), extras=extras)
+            nodes.append(builder.node(name, children=[child], trs=trs, extras={**extras, "sheared": True}))
+        else:
+            nodes.append(builder.node(name, mesh=mesh, trs=trs, extras=extras))
     return nodes
 
 
