@@ -98,13 +98,17 @@ def export_gltf(source: str | os.PathLike, out: str | os.PathLike, *, scale: str
     (low-poly studs, no tubes) or 'draft' (no studs, detailed parts simplified); `scene` where a replay's
     scene is when not where its header says; `library` the LDraw library for a model or a scene (default
     LDRAWDIR, else the bundled one; a replay uses its own). Raises UserInputError (and its kinds) for bad
-    input; nothing is written then."""
+    input, and for one that places no triangle ("nothing to export"); nothing is written then."""
     from bow3d.paths import write_new
 
     started = time.perf_counter()
     target = _output(out, force)
     kind, document = build_document(source, scale=scale, quality=quality, scene=scene, library=library,
                                     max_seconds=max_seconds)
+    if document.triangles == 0:  # a valid file of nothing would only hide why (lines skipped, edges only)
+        raise UserInputError(_("{source}: nothing to export: it places no triangles at --quality {quality} "
+                               "(glTF gets faces, not edge lines); `bow3d inspect {source}` says what it holds "
+                               "and which lines were skipped").format(source=source, quality=quality))
     data = document.builder.glb() if target.suffix.lower() == ".glb" else document.builder.gltf_text()
     write_new(target, data, force=force)
     return ExportStats(target, kind, len(data), document.nodes, document.meshes, document.materials,
