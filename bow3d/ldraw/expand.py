@@ -137,14 +137,14 @@ class Expander:
             self.diagnose(f, line, f"{error}; reference skipped")
             return
         if child is None:
-            self.loader.flattener.missing.add(name)
+            self.loader.flattener.add_missing(name, f)
             for ref_line in f.ref_line[rows].tolist():
                 self.diagnose(f, ref_line, _missing(name))
             kind[rows], target[rows] = MISSING, self._part("missing:" + name, ("missing",))
         elif self._is_part(child, key, name):
             kind[rows], target[rows] = PART, self._part(key, ("part", child, deps))
         elif key in self.stack:
-            cycle = " -> ".join(_short(k) for k in self.stack[self.stack.index(key):] + [key])
+            cycle = " -> ".join(short_key(k) for k in self.stack[self.stack.index(key):] + [key])
             self.diagnose(f, line, f"sub-model reference cycle {cycle}; reference skipped")
         elif len(self.stack) >= MAX_DEPTH:
             self.diagnose(f, line, f"sub-models nested deeper than {MAX_DEPTH}; reference skipped")
@@ -168,20 +168,20 @@ class Expander:
     def _heaviest(self, node: _Node, measure: str) -> tuple[str, ...]:
         """The chain of sub-models (with use counts) that holds most of `measure`, from `node` down;
         for instances, ending with the part placed most often when that part holds most of them."""
-        chain = [_short(node.key)]
+        chain = [short_key(node.key)]
         while True:
             children, uses = np.unique(node.target[node.kind == SUB], return_counts=True)
             weights = [getattr(self.nodes[c], measure) * u for c, u in zip(children.tolist(), uses.tolist())]
             if weights and max(weights) * 2 >= getattr(node, measure):
                 best = int(np.argmax(weights))
                 node = self.nodes[int(children[best])]
-                chain.append(f"{_short(node.key)} (x{int(uses[best]):,})")
+                chain.append(f"{short_key(node.key)} (x{int(uses[best]):,})")
                 continue
             direct = node.target[node.kind <= MISSING]
             if measure == "count" and direct.size and direct.size * 2 >= node.count:
                 parts, uses = np.unique(direct, return_counts=True)
                 best = int(np.argmax(uses))
-                chain.append(f"{_short(self.part_keys[parts[best]])} (x{int(uses[best]):,})")
+                chain.append(f"{short_key(self.part_keys[parts[best]])} (x{int(uses[best]):,})")
             return tuple(chain)
 
     # -- pass 2: parts and triangles --------------------------------------------------------
@@ -200,7 +200,7 @@ class Expander:
                 parts[key] = box
                 continue
             primitives += parts[key].primitive_count
-            self.budget.check("max_distinct_primitives", primitives, self.model_file, (_short(key),))
+            self.budget.check("max_distinct_primitives", primitives, self.model_file, (short_key(key),))
         tris = np.asarray([parts[k].triangle_count for k in self.part_keys], np.int64)
         for index in self.order:
             node = self.nodes[index]
@@ -305,7 +305,7 @@ class Expander:
         """A part file loaded on its own: one instance of it, at the origin."""
         part, hit = self.loader.flat_part(main, source, frozenset([source]))
         self.hits += hit
-        self.budget.check("max_triangles", part.triangle_count, self.model_file, (_short(source),))
+        self.budget.check("max_triangles", part.triangle_count, self.model_file, (short_key(source),))
         placer = LDrawFile(name=main.name, source=main.source, ref_line=np.zeros(1, np.int32),
                            ref_name=np.zeros(1, np.int32), ref_names=[main.name])
         self._part(source, ("part", main, frozenset([source])))
@@ -338,7 +338,7 @@ class Expander:
         return table.keep(~far)
 
 
-def _short(key: str) -> str:
+def short_key(key: str) -> str:
     """'village.mpd#house.ldr' -> 'house.ldr'; '/lib/parts/x.dat' -> 'x.dat'; 'missing:x.dat' -> 'x.dat'."""
     if key.startswith("missing:"):
         return key[len("missing:"):]

@@ -23,7 +23,7 @@ import numpy as np
 
 from bow3d.errors import LDrawError
 from bow3d.i18n import _
-from bow3d.ldraw.budget import LoadBudget
+from bow3d.ldraw.budget import BudgetExceeded, LoadBudget
 from bow3d.ldraw.colours import substitute_main_colour
 from bow3d.ldraw.files import UnsafeReference
 from bow3d.ldraw.parse import (
@@ -194,6 +194,15 @@ class Flattener:
         elif said == MAX_DIAGNOSTICS_PER_FILE + 1:
             self.diagnostics.append(Diagnostic(file, line, "too many problems; the rest are not listed", severity))
 
+    def add_missing(self, name: str, parent: LDrawFile) -> None:
+        """Note a file found nowhere; BudgetExceeded past `max_missing_parts` distinct names (each costs a
+        search of the library, its diagnostics and, in a model, a part of its own: 10^6 of them took minutes)."""
+        self.missing.add(name)
+        if len(self.missing) > self.budget.max_missing_parts:
+            raise BudgetExceeded(self.model_file, "max_missing_parts", len(self.missing), self.budget.max_missing_parts,
+                                 (), f"(found so far; {PurePosixPath(parent.source).name} names "
+                                     f"{len(parent.ref_names):,} distinct files)")
+
     def flatten(self, f: LDrawFile, key: str, deps: frozenset[str] = frozenset()) -> FlatPart:
         """The welded flat mesh of `f` (a part, in its own frame)."""
         return _weld(self._soup(f, key, deps))
@@ -226,7 +235,7 @@ class Flattener:
             self.diagnose(parent.source, line, f"{error}; reference skipped", "error")
             return None
         if child is None:
-            self.missing.add(name)
+            self.add_missing(name, parent)
             for ref_line in parent.ref_line[refs].tolist():
                 self.diagnose(parent.source, ref_line, f"missing file '{name}': drawn as a magenta box", "error")
             soup = _missing_box()

@@ -271,7 +271,7 @@ def load_model(path: str | os.PathLike[str], library: Library | None = None, *, 
         table = expander.table(expander.expand(root), parts, loader.colours.name)
     model = Model(path=str(path), library=library, colours=loader.colours, table=table, parts=parts,
                   meta=expander.meta, missing_files=sorted({normalise_name(n) for n in loader.flattener.missing}),
-                  cache_hits=expander.hits)
+                  cache_hits=expander.hits, budget=budget)
     model.textures, texture_diagnostics = find_textures(parts, loader.documents, library, main_path.parent,
                                                         loader.folders)
     model.diagnostics = loader.diagnostics + loader.flattener.diagnostics + texture_diagnostics + unknown_colours(model)

@@ -3,7 +3,9 @@
 Layer: ldraw. Instances are in the world frame (Z up, LDU; world (x, y, z) = LDraw (X, Z, -Y),
 design.md; the conversion happens once, in `bow3d.ldraw.expand`). The merged `Mesh` is built
 on first use of `Model.mesh`. Every whole-model query here is vectorised per distinct part
-(or a sort over instances): nothing is quadratic in instances or in missing parts.
+(or a sort over instances): nothing is quadratic in instances or in missing parts. What drawing
+it or a world of it would hold is checked against its `LoadBudget` before building
+(`check_drawing`, `check_sight`).
 Loading lives in `bow3d.ldraw.loader` (`load_model`).
 """
 
@@ -14,7 +16,9 @@ from functools import cached_property
 
 import numpy as np
 
+from bow3d.ldraw.budget import DRAW_BYTES_PER_LINE, DRAW_BYTES_PER_TRIANGLE, SIGHT_BYTES_PER_TRIANGLE, LoadBudget
 from bow3d.ldraw.colours import EDGE_OF, ColourTable, substitute_main_colour
+from bow3d.ldraw.expand import short_key
 from bow3d.ldraw.flatten import FlatPart, group_rows
 from bow3d.ldraw.instances import InstanceTable
 from bow3d.ldraw.library import Library
@@ -43,6 +47,7 @@ class Model:
     load_seconds: float = 0.0
     cache_hits: int = 0
     textures: dict = field(default_factory=dict)  # image name -> bow3d.ldraw.textures.TextureImage (found ones)
+    budget: LoadBudget = field(default_factory=LoadBudget)  # the one it was loaded under; bounds what is built of it
 
     @property
     def instances(self) -> InstanceTable:
@@ -79,6 +84,35 @@ class Model:
         if not len(self.table):
             return 0
         return int(self.instance_counts() @ self._per_key(lambda p: p.triangles.shape[0]))
+
+    def placed_total(self, count) -> tuple[int, tuple[str, ...]]:
+        """(sum over instances of `count(part)`, the part holding most of it as ('3024.dat (x1,000)',)),
+        without placing anything."""
+        if not len(self.table):
+            return 0, ()
+        uses = self.instance_counts()
+        each = uses * self._per_key(count)
+        top = int(np.argmax(each))
+        return int(each.sum()), (f"{short_key(self.table.keys[top])} (x{int(uses[top]):,})",)
+
+    def check_drawing(self, edges: bool = False) -> None:
+        """BudgetExceeded (max_build_mib) when drawing every triangle (and edge line) would not fit:
+        checked before a renderer builds anything, at any quality (the default one builds two levels)."""
+        triangles, heaviest = self.placed_total(lambda p: p.triangles.shape[0])
+        nbytes, purpose = triangles * DRAW_BYTES_PER_TRIANGLE, f"to draw {triangles:,} triangles"
+        if edges:
+            lines = self.placed_total(lambda p: p.edges.shape[0] + p.optional_edges.shape[0])[0]
+            nbytes += lines * DRAW_BYTES_PER_LINE
+            purpose += f" and {lines:,} edge lines"
+        self.budget.check_build(self.path, purpose, nbytes, heaviest)
+
+    def check_sight(self, keep_studs: bool = False) -> None:
+        """BudgetExceeded (max_build_mib) when the world's sight geometry of this model (its triangles,
+        studs and tubes left out unless `keep_studs`, as bow3d.world.raycast.sight_mesh) would not fit."""
+        triangles, heaviest = self.placed_total(
+            lambda p: p.triangles.shape[0] if keep_studs else int(np.count_nonzero(~p.tri_detail)))
+        self.budget.check_build(self.path, f"to build its world ({triangles:,} sight triangles)",
+                                triangles * SIGHT_BYTES_PER_TRIANGLE, heaviest)
 
     def groups(self) -> dict[str, np.ndarray]:
         """Part key -> indices of its instances (int64, increasing), in order of first instance."""
