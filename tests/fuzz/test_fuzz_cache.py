@@ -4,7 +4,7 @@ the command answers exit code 0 with the right model, and the next run finds the
 The damage runs in one child process (this file run as a script) with its address space limited
 and its own peak memory measured (`run_limited`);
 each case is seeded by (SEED, n), so a failure names the exact case to replay:
-    python tests/fuzz/test_fuzz_cache.py DIR SEED SECONDS [FIRST_CASE]
+    python tests/fuzz/test_fuzz_cache.py DIR SEED CASES [FIRST_CASE]
 """
 
 from __future__ import annotations
@@ -23,10 +23,10 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
-from tests.fuzz.test_fuzz_ldraw import MEMORY_MB, run_limited  # noqa: E402
+from tests.fuzz.test_fuzz_ldraw import MEMORY_MB, MUTANT_CPU_S, run_limited  # noqa: E402
 
 SEED = 20250102
-SECONDS = 5.0
+CASES = 100  # damaged entries (about 4 s on one idle core)
 MODEL = "".join(f"1 {c} {20 * i} 0 0 1 0 0 0 1 0 0 0 1 {p}\n"
                 for i, (c, p) in enumerate([(4, "3001.dat"), (1, "3003.dat"), (14, "3070b.dat"), (15, "3024.dat")]))
 
@@ -147,8 +147,8 @@ def _inspect(path: Path) -> tuple[int, dict, str]:
     return code, (json.loads(out.getvalue()) if code == 0 else {}), err.getvalue()
 
 
-def drive(folder: Path, seed: int, seconds: float, first: int = 0) -> dict:
-    """Damage entries until `seconds` pass; the failing cases (wrong answer, no healing)."""
+def drive(folder: Path, seed: int, cases: int, first: int = 0) -> dict:
+    """Damage `cases` entries, one at a time; the failing cases (wrong answer, no healing)."""
     os.environ["BOW3D_CACHE_DIR"] = str(folder / "cache")
     model = folder / "m.ldr"
     model.write_text(MODEL)
@@ -156,33 +156,30 @@ def drive(folder: Path, seed: int, seconds: float, first: int = 0) -> dict:
     assert code == 0 and expected["cache_hits"] == 0, "the first load failed"
     parts = len(expected["part_counts"])
     failures: list[dict] = []
-    started, n = time.perf_counter(), first
-    while time.perf_counter() - started < seconds:
+    for n in range(first, first + cases):
         rng = random.Random(f"{seed}/{n}")
         entries = sorted(p for p in (folder / "cache").rglob("*.npz") if p.is_file() and not p.is_symlink())
         done = damage(rng.choice(entries), rng) if entries else "nothing to damage"
-        case_started = time.perf_counter()
+        case_started = time.process_time()
         code, got, err = _inspect(model)
         code_again, healed, err_again = _inspect(model)
-        took = time.perf_counter() - case_started
-        if code != 0 or got.get("triangles") != expected["triangles"] or took > 4.0 or code_again != 0 \
+        took = time.process_time() - case_started
+        if code != 0 or got.get("triangles") != expected["triangles"] or took > 2 * MUTANT_CPU_S or code_again != 0 \
                 or healed.get("cache_hits") != parts:
             failures.append({"case": n, "damage": done, "code": code, "hits_after": healed.get("cache_hits"),
-                             "seconds": round(took, 2), "error": (err + err_again)[-400:]})
-        n += 1
-    return {"cases": n - first, "failures": failures[:5]}
+                             "cpu_s": round(took, 2), "error": (err + err_again)[-400:]})
+    return {"cases": cases, "failures": failures[:5]}
 
 
 def test_fuzz_damaged_cache_entries_heal(tmp_path):
-    result = run_limited([sys.executable, __file__, str(tmp_path), str(SEED), str(SECONDS)], tmp_path,
-                         timeout=SECONDS + 60)
+    result = run_limited([sys.executable, __file__, str(tmp_path), str(SEED), str(CASES)], tmp_path)
     assert result.code == 0, f"the fuzzing child died: {result}"
     report = json.loads(result.out.splitlines()[-1])
     assert not report["failures"], report
-    assert report["cases"] >= 20 and result.peak_mb < MEMORY_MB, f"{result.peak_mb:.0f} MB: {report}"
+    assert report["cases"] == CASES and result.peak_mb < MEMORY_MB, f"{result.peak_mb:.0f} MB: {report}"
 
 
 if __name__ == "__main__":
-    folder_arg, seed_arg, seconds_arg = Path(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])
+    folder_arg, seed_arg, cases_arg = Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
     first_arg = int(sys.argv[4]) if len(sys.argv) > 4 else 0
-    print(json.dumps(drive(folder_arg, seed_arg, seconds_arg, first_arg)))
+    print(json.dumps(drive(folder_arg, seed_arg, cases_arg, first_arg)))

@@ -1,10 +1,10 @@
-"""Seeded, time-bounded mutation fuzzing of replay files (the Trust issue): whatever the bytes,
+"""Seeded, count-bounded mutation fuzzing of replay files (the Trust issue): whatever the bytes,
 reading, verifying and showing a replay ends in a result or a named error (a Bow3dError, exit code
 2 at the command line), never an internal error, in bounded time and memory.
 
 The mutations run in one child process (this file run as a script) with its address space
 limited; each case is seeded by (SEED, n), so a failure names the exact case to replay:
-    python tests/fuzz/test_fuzz_replay.py DIR SEED SECONDS [FIRST_CASE]
+    python tests/fuzz/test_fuzz_replay.py DIR SEED CASES [FIRST_CASE]
 The replay mutated is a real game on a flat field (tests/replay/v1_fields.py), written fresh.
 """
 
@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 SEED = 20261124
-SECONDS = 6.0
+CASES = 150  # about 5 s on one idle core
 MEMORY_MB = 500
 ADDRESS_SPACE = 2 << 30
 ROOT = Path(__file__).resolve().parents[2]
@@ -85,9 +85,12 @@ def mutate(lines: list[str], rng: random.Random) -> bytes:
     return ("\n".join(lines) + "\n").encode("utf-8", "surrogateescape")
 
 
-def child(folder: Path, seed: int, seconds: float, first: int = 0) -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
+def child(folder: Path, seed: int, cases: int, first: int = 0) -> None:
     sys.path.insert(0, str(ROOT))
+    from tests.fuzz.test_fuzz_ldraw import CHILD_CPU_S, MUTANT_CPU_S
+
+    resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
+    resource.setrlimit(resource.RLIMIT_CPU, (CHILD_CPU_S, CHILD_CPU_S + 5))
     from bow3d.errors import Bow3dError
     from bow3d.replay import ReplayWriter, battle_log, play_game, verify_replay
     from bow3d.rulesets import load_scene
@@ -100,9 +103,10 @@ def child(folder: Path, seed: int, seconds: float, first: int = 0) -> None:
     with ReplayWriter(source, scene, 3, {"blue": "ai", "red": "ai"}, max_rounds=3) as writer:
         play_game(scene, flat_field(scene), None, 3, writer=writer, max_rounds=3)
     lines = source.read_text().splitlines()
-    started, n, outcomes = time.perf_counter(), first, {"result": 0, "error": 0}
-    while time.perf_counter() - started < seconds:
+    outcomes = {"result": 0, "error": 0}
+    for n in range(first, first + cases):
         rng = random.Random(f"{seed}-{n}")
+        started = time.process_time()
         path = folder / f"case-{n}.bowreplay"
         path.write_bytes(mutate(lines, rng))
         try:
@@ -114,22 +118,25 @@ def child(folder: Path, seed: int, seconds: float, first: int = 0) -> None:
         except BaseException as error:  # noqa: BLE001 - anything else is the bug this test looks for
             print(json.dumps({"case": n, "seed": seed, "error": f"{type(error).__name__}: {error}"[:500]}))
             sys.exit(1)
+        took = time.process_time() - started
+        if took > MUTANT_CPU_S:
+            print(json.dumps({"case": n, "seed": seed, "error": f"{took:.1f} s of CPU for one replay"}))
+            sys.exit(1)
         path.unlink()
-        n += 1
     usage = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(json.dumps({"cases": n - first, **outcomes, "peak_mb": usage}))
+    print(json.dumps({"cases": cases, **outcomes, "peak_mb": usage}))
 
 
 def test_replay_mutations_end_in_a_result_or_a_named_error(tmp_path):
-    from tests.fuzz.test_fuzz_ldraw import SMALL_PARENT  # the child's peak memory, not pytest's
+    from tests.fuzz.test_fuzz_ldraw import SMALL_PARENT, WALL_S  # the child's peak memory, not pytest's
 
-    result = subprocess.run([*SMALL_PARENT, sys.executable, __file__, str(tmp_path), str(SEED), str(SECONDS)],
-                            capture_output=True, text=True, timeout=SECONDS + 120)
+    result = subprocess.run([*SMALL_PARENT, sys.executable, __file__, str(tmp_path), str(SEED), str(CASES)],
+                            capture_output=True, text=True, timeout=WALL_S)
     assert result.returncode == 0, (result.stdout[-2000:], result.stderr[-2000:])
     summary = json.loads(result.stdout.strip().splitlines()[-1])
-    assert summary["cases"] >= 20 and summary["error"] > 0 and summary["result"] > 0, summary
+    assert summary["cases"] == CASES and summary["error"] > 0 and summary["result"] > 0, summary
     assert summary["peak_mb"] < MEMORY_MB, summary
 
 
 if __name__ == "__main__":
-    child(Path(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4]) if len(sys.argv) > 4 else 0)
+    child(Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]) if len(sys.argv) > 4 else 0)
