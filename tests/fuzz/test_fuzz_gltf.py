@@ -12,6 +12,8 @@ validator once over every file written, so the whole file takes seconds.
 from __future__ import annotations
 
 import io
+import json
+import os
 import random
 import struct
 import zlib
@@ -44,7 +46,7 @@ def _brick(colour: str = "4", matrix: str = IDENTITY, at: str = "0 0 0", part: s
 
 
 # name -> (file name, its text or bytes). "refused" cases must answer exit 2 (nothing to export).
-CASES: dict[str, tuple[str, str | bytes]] = {
+CASES: dict[str, tuple[str | bytes, str | bytes]] = {
     # nothing drawable: an empty buffer made a file the validator refused (VALUE_NOT_IN_RANGE byteLength 0)
     "empty": ("empty.ldr", ""),
     "comments-only": ("comments.ldr", "0 only a title\n0 Name: comments.ldr\n0 Author: bow3d fuzz\n"),
@@ -86,6 +88,7 @@ CASES: dict[str, tuple[str, str | bytes]] = {
     "non-utf-8-names": ("latin1.mpd", b"0 FILE m\xe9in.ldr\n1 16 0 0 0 " + IDENTITY.encode() + b" s\xff.ldr\n"
                         b"1 4 0 0 0 " + IDENTITY.encode() + b" caf\xe9.dat\n0 FILE s\xff.ldr\n"
                         b"0 !COLOUR R\xe9d CODE 100 VALUE #FF0000 EDGE #000000\n" + _brick("100").encode()),
+    "a-file-name-not-utf-8": (b"caf\xe9 \xff.ldr", _brick()),
     # tests/fuzz/ldraw_inputs, small enough to export in a moment
     "town": ("town.mpd", town_mpd(random.Random(SEED), houses=2)),
     "shuffled-set": ("shuffled.mpd", shuffled(set_mpd(random.Random(7), blocks=6), random.Random(SEED))),
@@ -125,21 +128,22 @@ def mutant(n: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def export(folder: Path, name: str, data: str | bytes, suffix: str) -> tuple[int, str, Path]:
-    """`bow3d export` of one input, in this process: (exit code, what it wrote on stderr, the output)."""
-    source = folder / name
+def export(folder: Path, name: str | bytes, data: str | bytes, out: str) -> tuple[int, str, Path]:
+    """`bow3d export` of one input to `out` (a plain name, which node can open), in this process: (exit code,
+    what it wrote on stderr, the output)."""
+    source = folder / os.fsdecode(name)
     if isinstance(data, bytes):
         source.write_bytes(data)
     else:
         source.write_text(data, encoding="utf-8")
-    out = folder / f"{source.stem}{suffix}"
+    out_path = folder / out
     err = io.StringIO()
     with redirect_stdout(io.StringIO()), redirect_stderr(err):
         try:
-            code = main(["export", str(source), "-o", str(out), "--force"])
+            code = main(["export", str(source), "-o", str(out_path), "--force"])
         except SystemExit as exit_:
             code = exit_.code if isinstance(exit_.code, int) else 1
-    return code, err.getvalue(), out
+    return code, err.getvalue(), out_path
 
 
 @pytest.fixture(scope="module")
@@ -150,9 +154,9 @@ def exported(tmp_path_factory) -> dict[str, tuple[int, str, Path, dict | None]]:
     runs: dict[str, tuple[int, str, Path]] = {}
     for case, (name, data) in CASES.items():
         for suffix in (".glb", ".gltf"):
-            runs[f"{case}{suffix}"] = export(folder, name, data, suffix)
+            runs[f"{case}{suffix}"] = export(folder, name, data, f"{case}{suffix}")
     for n in range(MUTANTS):
-        runs[f"mutant-{n}"] = export(folder, f"mutant{n}.mpd", mutant(n), ".glb" if n % 2 else ".gltf")
+        runs[f"mutant-{n}"] = export(folder, f"mutant{n}.mpd", mutant(n), f"mutant{n}{'.glb' if n % 2 else '.gltf'}")
     written = [out for code, _err, out in runs.values() if code == 0]
     found = khronos_validate(written)
     return {case: (code, err, out, None if found is None else found.get(str(out), {}))
@@ -167,6 +171,12 @@ def check(result: tuple[int, str, Path, dict | None], refused: bool = False) -> 
         assert not out.exists(), "a refused export left a file behind"
         assert err.count("\n") == 1, err  # one plain line
         return
+    data = out.read_bytes()
+    text = data[20:20 + int.from_bytes(data[12:16], "little")] if data[:4] == b"glTF" else data
+    try:  # glTF's JSON is Unicode text: no lone surrogate escaped in it (a file name that was not UTF-8)
+        json.dumps(json.loads(text), ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError as error:
+        raise AssertionError(f"{out.name}: {error}") from None
     if found is None:
         pytest.skip("no node, npm or gltf-validator here (npm install -g gltf-validator; .ci/run does): "
                     "exit code checked, validity not")

@@ -102,6 +102,20 @@ def part_geometry(part: Any, quality: str, stud_template: np.ndarray | None = No
     return points, inverse.reshape(-1, 3).astype(np.int32), np.asarray(codes, np.int32), np.asarray(certified, bool)
 
 
+def unicode_text(value: Any) -> Any:
+    """`value` (a string, or lists and dicts of them) with every lone surrogate as U+FFFD.
+
+    A file or folder name that is not UTF-8 arrives with its bytes as lone surrogates (Python's
+    surrogateescape); written as JSON escapes they are no Unicode text, which glTF's JSON must be."""
+    if isinstance(value, str):
+        return value.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    if isinstance(value, dict):
+        return {unicode_text(k): unicode_text(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [unicode_text(v) for v in value]
+    return value
+
+
 def quaternions(rotations: np.ndarray) -> np.ndarray:
     """(N, 3, 3) rotation matrices -> (N, 4) unit quaternions (x, y, z, w), w >= 0.
 
@@ -307,6 +321,10 @@ class GltfBuilder:
         # a document with no data has no buffer: glTF forbids one of length 0 (and an empty BIN chunk)
         self.gltf.buffers = [gl.Buffer(byteLength=len(self.blob))] if self.blob else []
         self.gltf.set_binary_blob(bytes(self.blob))
+        g = self.gltf
+        for item in [*g.nodes, *g.meshes, *g.materials, *g.scenes, *g.animations]:
+            item.name = unicode_text(item.name)
+            item.extras = unicode_text(item.extras)
         return self.gltf
 
     def glb(self) -> bytes:
