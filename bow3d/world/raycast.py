@@ -77,7 +77,9 @@ class SightMesh:
 
 def sight_mesh(model: Model, keep_studs: bool = False) -> SightMesh:
     """The model's triangles for sight, built per distinct part (studs and tubes dropped unless
-    `keep_studs`), each part's kept triangles placed for all its instances in one matrix product."""
+    `keep_studs`), each part's kept triangles placed for all its instances in one matrix product.
+    BudgetExceeded first when they would not fit in the model's budget (Model.check_sight)."""
+    model.check_sight(keep_studs)
     positions, triangles, owners = [], [], []
     boxes = np.stack([np.full((len(model.instances), 3), np.inf, np.float32),
                       np.full((len(model.instances), 3), -np.inf, np.float32)], axis=1)

@@ -160,6 +160,7 @@ class World:
         method = sight_method_named(sight_method)
         library = library or Library.from_env()
         decor_model = load_model(scene.battlefield_path, library)
+        decor_model.check_sight(keep_studs)  # before the bodies: a decor too big to measure is refused at once
         materials = MaterialTable.from_overrides(dict(getattr(scene, "materials", None) or {}))
         templates: dict[str, Template] = {}
         specs = []

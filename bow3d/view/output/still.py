@@ -9,7 +9,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from bow3d.ldraw import Model
+from bow3d.ldraw import BudgetExceeded, Library, Model, load_model
 from bow3d.view.camera.pose import CameraPose
 from bow3d.view.graph.scene_graph import attach_model
 from bow3d.view.output.offscreen import MULTISAMPLES, OffscreenRenderer, pose_for_view
@@ -29,7 +29,9 @@ class RenderStats:
 def render_still(model: Model, out: str | Path, size: tuple[int, int] = (1280, 720), view: str = "iso",
                  quality: str = "default", edges: bool = False, pose: CameraPose | None = None, *,
                  force: bool = False) -> RenderStats:
-    """Render `model` to a PNG at `out` (an existing file is replaced only with `force`; never a link)."""
+    """Render `model` to a PNG at `out` (an existing file is replaced only with `force`; never a link).
+    BudgetExceeded before anything is built when its drawing would not fit (Model.check_drawing)."""
+    model.check_drawing(edges)
     started = time.perf_counter()
     renderer = OffscreenRenderer(*size, multisamples=MULTISAMPLES)
     try:
@@ -50,10 +52,12 @@ def render_scene_still(scene, out: str | Path, size: tuple[int, int] = (1280, 72
 
     `camera` is a `bow3d.view.camera.camera_options.CameraSpec` (None: the named `view` framing it all);
     `los` (firer, target) draws the world's sight report (bow3d.view.table.los_overlay).
+    BudgetExceeded before anything is built when the battlefield's drawing would not fit.
     """
     from bow3d.view.camera.camera_options import camera_pose
     from bow3d.view.graph.scene_nodes import attach_scene
 
+    check_battlefield_drawing(scene, library, edges)
     started = time.perf_counter()
     renderer = OffscreenRenderer(*size, multisamples=MULTISAMPLES)
     try:
@@ -83,3 +87,16 @@ def render_scene_still(scene, out: str | Path, size: tuple[int, int] = (1280, 72
                            time.perf_counter() - built, renderer.pipe_name)
     finally:
         renderer.close()
+
+
+def check_battlefield_drawing(scene, library: Library | None, edges: bool) -> None:
+    """BudgetExceeded when the scene's battlefield is too big to draw. The scene's nodes load it and draw it
+    at once, so it is loaded here first (a warm load of the 5,000-part battlefield takes 0.1 s); a
+    battlefield that does not load is left to them, which say what is wrong as they always have."""
+    try:
+        battlefield = load_model(scene.battlefield_path, library or Library.from_env())
+    except BudgetExceeded:
+        raise
+    except Exception:  # noqa: BLE001 - see the docstring
+        return
+    battlefield.check_drawing(edges)
