@@ -39,6 +39,7 @@ examples:
 COMMANDS = {"side": 1, "sheet": 1, "place": 2, "choose": 1, "move": 2, "turn": 1, "remove": 0, "undo": 0,
             "save": 0, "screenshot": 1}
 MAX_SCRIPT_NUMBER = 100_000  # degrees or cells: more is a slip, and nan or inf would reach the window
+MAX_SCRIPT_BYTES = 4 * 1024 * 1024  # about 200,000 lines: a set-up of any table, not a file that fills memory
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -154,6 +155,7 @@ def _scene_to_set_up(args: argparse.Namespace):
 def run(args: argparse.Namespace) -> int:
     from bow3d.commands.render import parse_size
     from bow3d.ldraw import Library
+    from bow3d.ldraw.files import read_capped
 
     scene, out, looks = _scene_to_set_up(args)
     if out.suffix.lower() not in (".yaml", ".yml"):
@@ -164,7 +166,7 @@ def run(args: argparse.Namespace) -> int:
         if not path.is_file():
             raise UserInputError(_("{path}: no such set-up script").format(path=path))
         try:
-            text = path.read_text(encoding="utf-8")
+            text = read_capped(path, MAX_SCRIPT_BYTES, _("a set-up script")).decode("utf-8")
         except UnicodeDecodeError as error:
             raise UserInputError(_("{path}: not UTF-8 text ({reason} at byte {start}); save the set-up script as "
                                    "UTF-8").format(path=path, reason=error.reason, start=error.start)) from None

@@ -17,6 +17,7 @@ import time
 import urllib.error
 import urllib.request
 import zipfile
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -159,7 +160,8 @@ def unpack(archive: Path, into: Path, source: str) -> None:
                 if not name or not name.lower().startswith(prefix.lower()) or name == prefix:
                     continue
                 written += _extract(zf, member, into / name[len(prefix):], into, source, written)
-    except zipfile.BadZipFile as error:
+    except (zipfile.BadZipFile, EOFError, zlib.error, NotImplementedError, RuntimeError, ValueError) as error:
+        # RuntimeError: an encrypted member; NotImplementedError: a compression or zip version Python lacks
         raise InstallError(_("{source}: is not a zip file ({error}); use the official complete.zip")
                            .format(source=source, error=error)) from None
     except OSError as error:

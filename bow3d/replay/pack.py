@@ -157,7 +157,7 @@ def _read_member(pack: Path, archive: zipfile.ZipFile, info: zipfile.ZipInfo, li
     try:
         with archive.open(info) as stream:
             blob = stream.read(min(info.file_size, limit) + 1)
-    except (zipfile.BadZipFile, OSError, EOFError, ValueError, NotImplementedError, RuntimeError) as error:
+    except (zipfile.BadZipFile, OSError, EOFError, ValueError, NotImplementedError, RuntimeError, zlib.error) as error:
         raise _refuse(pack, f"member {info.filename!r} cannot be unpacked ({error})") from None  # RuntimeError: a password asked
     if len(blob) > min(info.file_size, limit):
         raise _refuse(pack, f"member {info.filename!r} holds more than it says")
@@ -327,7 +327,7 @@ def open_pack(path: str | os.PathLike, cache_dir: str | os.PathLike | None = Non
     sha = _pack_sha256(pack)
     try:
         archive = zipfile.ZipFile(pack)
-    except (zipfile.BadZipFile, OSError, EOFError) as error:
+    except (zipfile.BadZipFile, OSError, EOFError, NotImplementedError, ValueError) as error:  # NotImplemented: a version
         raise ReplayError(_("{pack}: not a bow3d pack (not a readable zip file: {error})")
                           .format(pack=pack, error=error)) from None
     with archive:

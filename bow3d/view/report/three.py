@@ -62,6 +62,7 @@ PINNED_DEPENDENCIES = {  # path -> {specifier in its text: path it names}
 NPM_HINT = (f"install it with `npm install -g three@{THREE_VERSION}`, or give the folder of an "
             f"`npm install three@{THREE_VERSION}` after --offline")
 MAX_MODULE_BYTES = 16 * 1024 * 1024
+MAX_PACKAGE_JSON_BYTES = 1024 * 1024   # a real package.json of three is a few kB
 
 # import ... from '...'; export ... from '...'; import '...' (the forms three's ES modules use)
 _IMPORT = re.compile(r"""(?:^|[;}\n])\s*(?:import|export)\s*(?:[\w*{}\s,$]*?\bfrom\s*)?(['"])([^'"\n]+)\1""")
@@ -117,9 +118,14 @@ def cdn_graph() -> ModuleGraph:
 # --- a local copy ---------------------------------------------------------------------------------
 
 def _version(folder: Path) -> str | None:
+    """The version of the three package in `folder`; None when there is none (a package.json that is not a small
+    regular file is none: a FIFO would block, a link to /dev/zero would fill memory)."""
+    package = folder / "package.json"
     try:
-        data = json.loads((folder / "package.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        if not package.is_file() or package.stat().st_size > MAX_PACKAGE_JSON_BYTES:
+            return None
+        data = json.loads(package.read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
         return None
     return data.get("version") if isinstance(data, dict) and data.get("name") == "three" else None
 
