@@ -21,7 +21,8 @@ bounding box (LDU, world frame Z up), colours, missing parts, whether the model 
 A load is bounded: a model that would place more than --max-instances part instances
 (default 2,000,000, through every sub-model) or more than 50 triangles per allowed instance
 (100 million by default), or read more than 192 MiB of LDraw text, is refused with exit
-code 2 and a message naming the chain of sub-models the bulk comes through.
+code 2 and a message naming the chain of sub-models the bulk comes through. So is a model that
+names more than 10,000 distinct parts found nowhere (check --library or LDRAWDIR).
 
 examples:
   bow3d inspect scenes/village.ldr

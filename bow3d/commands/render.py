@@ -18,7 +18,8 @@ HELP = "render an LDraw model or a scene (units, a line of sight) to a PNG, offs
 DESCRIPTION = """Render a still picture offscreen (no window needed): real LDraw colours, lighting,
 transparent colours blended, optional edge lines. The default quality keeps a 5,000-part
 battlefield fluid without a GPU (level of detail for studs and detailed parts, hidden studs
-dropped); --quality full draws every triangle of every part.
+dropped); --quality full draws every triangle of every part. A model whose drawing would not fit
+in memory (see --max-instances) is refused before anything is built, with exit code 2.
 
 A scene file (.yaml) is drawn with its units and vehicles (side rings under them); --camera
 picks the viewpoint: unit:ID over a unit's shoulder, or X,Y,Z:TX,TY,TZ in studs (camera
@@ -48,7 +49,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--los", metavar="FIRER:TARGET", help="scenes: draw the line of sight between two units")
     parser.add_argument("--max-instances", type=int, default=DEFAULT_MAX_INSTANCES, metavar="N",
                         help=f"refuse a model that places more than N part instances, or more than 50 triangles "
-                        f"per allowed instance (default {DEFAULT_MAX_INSTANCES:,})")
+                        f"per allowed instance, or whose drawing would take more than 1,536 bytes of memory per "
+                        f"allowed instance (default {DEFAULT_MAX_INSTANCES:,}: 2,929 MiB)")
 
 
 def parse_size(text: str) -> tuple[int, int]:
