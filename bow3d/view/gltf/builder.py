@@ -18,6 +18,8 @@ quarter turn about X, then the scale.
 
 from __future__ import annotations
 
+import base64
+import json
 import math
 import struct
 from collections.abc import Mapping, Sequence
@@ -108,7 +110,7 @@ def unicode_text(value: Any) -> Any:
     A file or folder name that is not UTF-8 arrives with its bytes as lone surrogates (Python's
     surrogateescape); written as JSON escapes they are no Unicode text, which glTF's JSON must be."""
     if isinstance(value, str):
-        return value.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+        return value if value.isascii() else value.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
     if isinstance(value, dict):
         return {unicode_text(k): unicode_text(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
@@ -190,6 +192,7 @@ class GltfBuilder:
         self._materials: dict[tuple[int, bool], int] = {}
         self._meshes: dict[tuple[str, int, bool], int] = {}
         self._geometry: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int | None]] = {}
+        self.nodes: list[dict[str, Any]] = []  # glTF's nodes, as JSON (see `node`)
         self.triangles = 0  # triangles of every mesh instance placed by a node (counted by `node`)
         self._mesh_triangles: dict[int, int] = {}
 
@@ -278,15 +281,21 @@ class GltfBuilder:
              extras: Mapping[str, Any] | None = None, trs: tuple[ArrayLike, ArrayLike, ArrayLike] | None = None) -> int:
         """A node: its `trs` (translation, rotation quaternion x y z w, scale; a matrix through
         `transforms_to_trs`, never stored as one), mesh, children and extras. Returns its index."""
-        fields: dict[str, Any] = {"name": name, "children": list(children), "extras": dict(extras or {})}
+        # a plain dict, not a pygltflib Node: a model may place a million parts, and pygltflib's
+        # serialisation (dataclasses.asdict, deep copies) took 15 s and 400 MB per 100,000 nodes
+        fields: dict[str, Any] = {"name": unicode_text(name)}
+        if children:
+            fields["children"] = [int(c) for c in children]
         if mesh is not None:
-            fields["mesh"] = mesh
+            fields["mesh"] = int(mesh)
             self.triangles += self._mesh_triangles.get(mesh, 0)
         if trs is not None:
             fields["translation"], fields["rotation"], fields["scale"] = (
-                [float(v) for v in np.asarray(part).reshape(-1)] for part in trs)
-        self.gltf.nodes.append(gl.Node(**fields))
-        return len(self.gltf.nodes) - 1
+                np.asarray(part, np.float64).reshape(-1).tolist() for part in trs)
+        if extras:
+            fields["extras"] = unicode_text(dict(extras))
+        self.nodes.append(fields)
+        return len(self.nodes) - 1
 
     def root(self, name: str, children: Sequence[int], scale: float, extras: Mapping[str, Any] | None = None) -> int:
         """The one node that turns bow3d's world (Z up, LDU) into glTF's (Y up, metres or LDU); the scene."""
@@ -315,30 +324,38 @@ class GltfBuilder:
         return len(self.gltf.animations) - 1
 
     # --- output -------------------------------------------------------------------------------
-    def _finish(self) -> gl.GLTF2:
+    def document(self) -> dict[str, Any]:
+        """The glTF JSON as a dict: pygltflib's objects, the nodes, and the buffer (none when there is no
+        data: glTF forbids a buffer of length 0)."""
         while len(self.blob) % 4:
             self.blob.append(0)
-        # a document with no data has no buffer: glTF forbids one of length 0 (and an empty BIN chunk)
-        self.gltf.buffers = [gl.Buffer(byteLength=len(self.blob))] if self.blob else []
-        self.gltf.set_binary_blob(bytes(self.blob))
         g = self.gltf
-        for item in [*g.nodes, *g.meshes, *g.materials, *g.scenes, *g.animations]:
+        g.buffers, g.nodes = [], []
+        for item in [*g.meshes, *g.materials, *g.scenes, *g.animations]:
             item.name = unicode_text(item.name)
             item.extras = unicode_text(item.extras)
-        return self.gltf
+        data = json.loads(g.gltf_to_json(separators=(",", ":"), indent=None))
+        if self.nodes:
+            data["nodes"] = self.nodes
+        if self.blob:
+            data["buffers"] = [{"byteLength": len(self.blob)}]
+        return data
 
     def glb(self) -> bytes:
-        """The document as one binary .glb."""
-        document = self._finish()
-        if self.blob:
-            return b"".join(document.save_to_bytes())
-        # pygltflib always writes a buffer and a BIN chunk, both invalid when empty: the JSON chunk alone
-        text = document.gltf_to_json(separators=(",", ":"), indent=None).encode("utf-8")
+        """The document as one binary .glb: the JSON chunk, then the BIN chunk when there is data (an empty
+        one is invalid)."""
+        text = json.dumps(self.document(), separators=(",", ":"), allow_nan=False).encode("utf-8")
         text += b" " * (-len(text) % 4)
-        return b"glTF" + struct.pack("<III", 2, 12 + 8 + len(text), len(text)) + b"JSON" + text
+        chunks = [struct.pack("<I", len(text)), b"JSON", text]
+        if self.blob:
+            chunks += [struct.pack("<I", len(self.blob)), b"BIN\0", bytes(self.blob)]
+        body = b"".join(chunks)
+        return b"glTF" + struct.pack("<II", 2, 12 + len(body)) + body
 
     def gltf_text(self) -> str:
         """The document as .gltf JSON text, its buffer embedded as a data URI (one file)."""
-        document = self._finish()
-        document.convert_buffers(gl.BufferFormat.DATAURI)
-        return document.to_json(separators=(",", ":"))
+        data = self.document()
+        if self.blob:
+            data["buffers"][0]["uri"] = "data:application/octet-stream;base64," + base64.b64encode(
+                bytes(self.blob)).decode("ascii")
+        return json.dumps(data, separators=(",", ":"), allow_nan=False)

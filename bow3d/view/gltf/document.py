@@ -52,24 +52,31 @@ def _instances(builder: GltfBuilder, model: Any) -> list[int]:
     """One node per part instance of `model` (its own frame), named by part, file and line; a transform
     glTF cannot hold in one node (sheared, singular) gets a child node holding the mesh (transforms_to_trs)."""
     table = model.table
+    count = len(table)
     translation, rotation, scale, inner, split = transforms_to_trs(table.transform)
+    # the instance table's columns, not table[i]: that builds and keeps one object per instance
+    names = table.names()
+    origins, where_of = np.unique(table.origin, return_inverse=True)
+    where = [table.origins.where(int(o))[:2] for o in origins.tolist()]
+    colours = table.colour.tolist()
+    colour_names = {c: table.colour_name(c) for c in set(colours)}
+    parts, inverted, missing = table.part.tolist(), table.inverted.tolist(), table.missing.tolist()
+    t, q, s, r = translation.tolist(), rotation.tolist(), scale.tolist(), inner.tolist()
     nodes = []
-    for i in range(len(table)):
-        instance = table[i]
-        key = table.keys[int(table.part[i])]
-        mesh = builder.part_mesh(instance.name, key, model.parts[key], instance.colour, instance.inverted,
-                                 instance.colour_name)
-        extras = {"part": instance.name, "colour": int(instance.colour), "colour_name": instance.colour_name,
-                  "file": instance.file, "line": int(instance.line)}
-        if instance.missing:
+    for i, w in zip(range(count), where_of.reshape(-1).tolist()):
+        file, line = where[w]
+        key, colour = table.keys[parts[i]], colours[i]
+        mesh = builder.part_mesh(names[i], key, model.parts[key], colour, inverted[i], colour_names[colour])
+        extras = {"part": names[i], "colour": colour, "colour_name": colour_names[colour], "file": file,
+                  "line": int(line)}
+        if missing[i]:
             extras["missing"] = True
-        name = f"{instance.name} @ {instance.file}:{instance.line}"
-        trs = (translation[i], rotation[i], scale[i])
+        name = f"{names[i]} @ {file}:{line}"
         if split[i]:
-            child = builder.node(name, mesh=mesh, trs=(np.zeros(3), inner[i], np.ones(3)), extras=extras)
-            nodes.append(builder.node(name, children=[child], trs=trs, extras={**extras, "sheared": True}))
+            child = builder.node(name, mesh=mesh, trs=([0.0, 0.0, 0.0], r[i], [1.0, 1.0, 1.0]), extras=extras)
+            nodes.append(builder.node(name, children=[child], trs=(t[i], q[i], s[i]), extras={**extras, "sheared": True}))
         else:
-            nodes.append(builder.node(name, mesh=mesh, trs=trs, extras=extras))
+            nodes.append(builder.node(name, mesh=mesh, trs=(t[i], q[i], s[i]), extras=extras))
     return nodes
 
 
@@ -103,7 +110,7 @@ def model_document(model: Any, *, quality: str = "full", scale: str = "metres", 
 
 def _document(builder: GltfBuilder, units: tuple[str, ...], animated: bool, duration: float = 0.0) -> Document:
     g = builder.gltf
-    return Document(builder, len(g.nodes), len(g.meshes), len(g.materials), builder.triangles, units, animated,
+    return Document(builder, len(builder.nodes), len(g.meshes), len(g.materials), builder.triangles, units, animated,
                     duration)
 
 
