@@ -41,6 +41,7 @@ FINISHES = {"solid": (0.0, 0.35), "chrome": (1.0, 0.08), "metal": (1.0, 0.3), "m
             "pearlescent": (0.5, 0.25), "rubber": (0.0, 0.9), "glitter": (0.3, 0.3), "speckle": (0.3, 0.3)}
 TRANSPARENT_ROUGHNESS = 0.1
 
+_TRS_DEFAULTS = ([0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0], [1.0, 1.0, 1.0])
 _ARRAY = gl.ARRAY_BUFFER
 _ELEMENTS = gl.ELEMENT_ARRAY_BUFFER
 
@@ -289,9 +290,11 @@ class GltfBuilder:
         if mesh is not None:
             fields["mesh"] = int(mesh)
             self.triangles += self._mesh_triangles.get(mesh, 0)
-        if trs is not None:
-            fields["translation"], fields["rotation"], fields["scale"] = (
-                np.asarray(part, np.float64).reshape(-1).tolist() for part in trs)
+        if trs is not None:  # glTF's defaults left out: most parts stand unturned and unscaled
+            for key, part, default in zip(("translation", "rotation", "scale"), trs, _TRS_DEFAULTS):
+                values = np.asarray(part, np.float64).reshape(-1).tolist()
+                if values != default:
+                    fields[key] = values
         if extras:
             fields["extras"] = unicode_text(dict(extras))
         self.nodes.append(fields)
