@@ -4,9 +4,10 @@ or 2, never an internal error (1); and a file written with exit 0 is valid glTF,
 exit codes are still checked.
 
 Bounded by count, not time: the named cases below (each a finding of the issue's campaign, or a shape the
-glTF writer must survive), both as .glb and .gltf, then MUTANTS seeded mutations of a small model (its
-numbers made hostile: huge, tiny, zero, not a number). Every export runs in this process, and the
-validator once over every file written, so the whole file takes seconds.
+glTF writer must survive), as .glb and .gltf in full detail and as a draft .glb, then MUTANTS seeded
+mutations of a small model (its numbers made hostile: huge, tiny, zero, not a number; each quality in
+turn). Every export runs in this process, and the validator once over every file written, so the whole
+file takes seconds (a failing case can be rebuilt from its name: CASES, or mutant(n)).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from tests.view.test_gltf import khronos_validate
 
 SEED = 20261207
 MUTANTS = 40
+QUALITIES = ("full", "default", "draft")
 ROT45 = "0.707107 -0.707107 0 0.707107 0.707107 0 0 0 1"
 
 
@@ -81,6 +83,10 @@ CASES: dict[str, tuple[str | bytes, str | bytes]] = {
                           + _brick("100") + _brick("101", at="40 0 0")),
     "texture-mapped-faces-only": ("texmap.ldr", "0 !TEXMAP START PLANAR 0 0 0 10 0 0 0 10 0 red.png\n"
                                   "0 !: 3 16 0 0 0 10 0 0 0 10 0\n0 !: 4 16 0 0 0 10 0 0 10 10 0 0 10 0\n0 !TEXMAP END\n"),
+    "a-part-of-texture-mapped-faces-only": ("textured-part.mpd", f"0 FILE m.ldr\n1 4 0 0 0 {IDENTITY} decal.dat\n"
+                                           "0 FILE decal.dat\n0 !LDRAW_ORG Unofficial_Part\n"
+                                           "0 !TEXMAP START PLANAR 0 0 0 10 0 0 0 10 0 red.png\n"
+                                           "0 !: 3 16 0 0 0 10 0 0 0 10 0\n0 !TEXMAP END\n"),
     "over-65536-vertices-in-one-part": ("many.ldr", "".join(f"3 4 {i} 0 0 {i} 1 0 {i} 0 1\n" for i in range(22_000))),
     "a-missing-part": ("missing.ldr", _brick(part="nosuch.dat") + _brick(at="40 0 0")),
     "odd-characters-in-names": ('odd "name" é ☃ <&>.mpd', f'0 FILE m "é" ☃.ldr\n1 16 0 0 0 {IDENTITY} s <&> ☃.ldr\n'
@@ -128,7 +134,8 @@ def mutant(n: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def export(folder: Path, name: str | bytes, data: str | bytes, out: str) -> tuple[int, str, Path]:
+def export(folder: Path, name: str | bytes, data: str | bytes, out: str, quality: str = "full"
+           ) -> tuple[int, str, Path]:
     """`bow3d export` of one input to `out` (a plain name, which node can open), in this process: (exit code,
     what it wrote on stderr, the output)."""
     source = folder / os.fsdecode(name)
@@ -140,7 +147,7 @@ def export(folder: Path, name: str | bytes, data: str | bytes, out: str) -> tupl
     err = io.StringIO()
     with redirect_stdout(io.StringIO()), redirect_stderr(err):
         try:
-            code = main(["export", str(source), "-o", str(out_path), "--force"])
+            code = main(["export", str(source), "-o", str(out_path), "--force", "--quality", quality])
         except SystemExit as exit_:
             code = exit_.code if isinstance(exit_.code, int) else 1
     return code, err.getvalue(), out_path
@@ -155,8 +162,10 @@ def exported(tmp_path_factory) -> dict[str, tuple[int, str, Path, dict | None]]:
     for case, (name, data) in CASES.items():
         for suffix in (".glb", ".gltf"):
             runs[f"{case}{suffix}"] = export(folder, name, data, f"{case}{suffix}")
-    for n in range(MUTANTS):
-        runs[f"mutant-{n}"] = export(folder, f"mutant{n}.mpd", mutant(n), f"mutant{n}{'.glb' if n % 2 else '.gltf'}")
+        runs[f"{case}-draft.glb"] = export(folder, name, data, f"{case}-draft.glb", "draft")
+    for n in range(MUTANTS):  # both forms, every quality (default and draft build their own geometry)
+        runs[f"mutant-{n}"] = export(folder, f"mutant{n}.mpd", mutant(n), f"mutant{n}{'.glb' if n % 2 else '.gltf'}",
+                                     QUALITIES[n % 3])
     written = [out for code, _err, out in runs.values() if code == 0]
     found = khronos_validate(written)
     return {case: (code, err, out, None if found is None else found.get(str(out), {}))
@@ -183,7 +192,7 @@ def check(result: tuple[int, str, Path, dict | None], refused: bool = False) -> 
     assert found and found["errors"] == 0 and found["warnings"] == 0, (out.name, found)
 
 
-@pytest.mark.parametrize("suffix", [".glb", ".gltf"])
+@pytest.mark.parametrize("suffix", [".glb", ".gltf", "-draft.glb"])
 @pytest.mark.parametrize("case", list(CASES))
 def test_a_hostile_model_exports_valid_gltf_or_is_refused(exported, case, suffix):
     check(exported[f"{case}{suffix}"], refused=case in REFUSED)
