@@ -110,7 +110,7 @@ def _rows(stats, size) -> list[tuple[str, str]]:
         (_("colours"), ", ".join(f"{name} {n}" for name, n in list(stats.colours.items())[:8])
          + (_(", ... ({n} in all)").format(n=len(stats.colours)) if len(stats.colours) > 8 else "")),
         (_("textures"), textures),
-        (_("missing parts"), ", ".join(stats.missing_parts) or _("none")),
+        (_("missing parts"), _missing_words(stats.missing_parts)),
         (_("complete"), _("yes") if stats.complete else _("no: something was missing or skipped (see the "
                                                             "diagnostics)")),
         (_("load"), _("{seconds} s ({n} parts from the cache)").format(seconds=decimal(stats.load_seconds, 3),
@@ -122,3 +122,16 @@ def _rows(stats, size) -> list[tuple[str, str]]:
 
 def _vec(v) -> str:
     return "(" + ", ".join(f"{x:g}" for x in v) + ")"
+
+
+MISSING_SHOWN = 20  # missing parts named in the text summary (--json lists them all)
+
+
+def _missing_words(missing: list[str]) -> str:
+    """The missing parts, the first MISSING_SHOWN named and the rest counted."""
+    if not missing:
+        return _("none")
+    more = len(missing) - MISSING_SHOWN
+    shown = ", ".join(missing[:MISSING_SHOWN])
+    return shown if more <= 0 else _("{shown} and {count} more (--json lists them all)").format(
+        shown=shown, count=integer(more))

@@ -27,6 +27,16 @@ def test_inspect_table_and_json(tmp_path, library, capsys):
     assert data["parts"] == 2 and data["triangles"] == 25 and data["missing_parts"] == ["gone.dat (m.ldr line 2)"]
 
 
+def test_inspect_names_the_first_missing_parts_and_counts_the_rest(tmp_path, library, capsys):
+    """Up to 10,000 distinct missing parts load (bow3d.ldraw.budget): the summary names 20, --json all."""
+    path = write(tmp_path / "m.ldr", "".join(f"1 4 0 0 0 1 0 0 0 1 0 0 0 1 gone{k:03}.dat\n" for k in range(125)))
+    assert main(["inspect", str(path), "--library", str(library.roots[0])]) == 0
+    line = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("missing parts"))
+    assert "gone019.dat" in line and "gone020.dat" not in line and "and 105 more (--json lists them all)" in line
+    assert main(["inspect", str(path), "--library", str(library.roots[0]), "--json"]) == 0
+    assert len(json.loads(capsys.readouterr().out)["missing_parts"]) == 125
+
+
 @pytest.mark.parametrize("content", [b"\x00\x01garbage\xff" * 100, b"1 4 0 0\n3 x y z\n"])
 def test_inspect_bad_input_never_tracebacks(tmp_path, content):
     path = write(tmp_path / "bad.ldr", content)

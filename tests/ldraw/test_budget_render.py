@@ -81,6 +81,22 @@ def test_render_still_refuses_before_it_opens_a_renderer(tmp_path, library):
     assert not out.exists()
 
 
+def test_the_viewer_and_play_scene_graph_refuses_before_it_builds(tmp_path, library):
+    """bow3d view, play and setup draw through attach_model: the same estimate stops them before any batch."""
+    pytest.importorskip("panda3d")
+    from panda3d.core import NodePath
+
+    from bow3d.view.graph.scene_graph import attach_model
+
+    model = load_model(field(tmp_path, 2, 5, 500), library, cache=False, budget=LoadBudget(max_build_mib=1))
+    parent = NodePath("root")
+    with pytest.raises(BudgetExceeded, match="to draw 5,000 triangles"):
+        attach_model(parent, model)
+    assert parent.getNumChildren() == 0
+    roomy = load_model(field(tmp_path, 2, 5, 500), library, cache=False, budget=LoadBudget(max_build_mib=2))
+    assert attach_model(parent, roomy)[1] == 5_000
+
+
 def test_the_default_budget_derives_from_max_instances_with_a_floor():
     assert LoadBudget().max_build_mib == 2_000_000 * 1536 // 2**20 == 2929
     assert LoadBudget(max_instances=10).max_build_mib == 256  # small models always draw

@@ -189,7 +189,9 @@ def attach_edges(parent: NodePath, edges: EdgeBatch, name: str = "edges") -> Nod
 
 
 def attach_model(parent: NodePath, model: Model, quality: str = "default", edges: bool = False) -> tuple[NodePath, int, int]:
-    """The model's static geometry under `parent`: (node, triangles at the nearest level, draw calls)."""
+    """The model's static geometry under `parent`: (node, triangles at the nearest level, draw calls).
+    BudgetExceeded before anything is built when the drawing would not fit (Model.check_drawing)."""
+    model.check_drawing(edges)
     batches = build_batches(model, quality)
     node = attach_batches(parent, batches, textures=model.textures)
     calls = len(batches)
