@@ -218,3 +218,15 @@ def test_mutated_models_export_valid_gltf_or_are_refused(exported):
             bad[case] = str(error)[-400:]
     assert not bad, bad
     assert {result[0] for result in results.values()} >= {0}  # most mutants still draw something
+
+
+def test_an_export_past_the_memory_budget_is_refused_before_it_builds(tmp_path, capsys):
+    """110,000 placed plates with --max-instances 110000: loading fits, but their nodes (2,560 bytes each at the
+    peak) pass the build budget's 256 MiB, so the export is refused at once, as render and the world are;
+    the old exporter built them all (a million took 2.7 GB and over a minute)."""
+    (tmp_path / "plates.ldr").write_text(placed_many_times(110_000))
+    out = tmp_path / "plates.glb"
+    assert main(["export", str(tmp_path / "plates.ldr"), "-o", str(out), "--max-instances", "110000"]) == 2
+    err = capsys.readouterr().err
+    assert "to export 110,000 part instances as glTF nodes, more than the budget of 256" in err, err
+    assert "--max-instances" in err and not out.exists()
