@@ -1,12 +1,10 @@
-"""glTF 2.0 documents with pygltflib: one binary buffer, PBR materials from LDraw colours, one mesh per
-distinct part and colour, instanced by nodes, and node animations.
+"""glTF 2.0 documents: one binary buffer, PBR materials from LDraw colours, one mesh per distinct part and
+colour, instanced by nodes, and node animations (pygltflib's objects; nodes and files written here).
 
-Layer: view (numpy and pygltflib; no Panda3D). Geometry arrives in LDraw units: a part's mesh in the
-part's own LDraw frame (as bow3d.ldraw flattened it), placed by a node's translation, rotation and scale
-(the instance's world transform: part frame -> bow3d's world frame, Z up; `transforms_to_trs`, which
-gives a sheared or singular LDraw matrix a second node). The world frame becomes glTF's frame (Y up,
-metres or LDU) once, in the root node (`GltfBuilder.root`): world (x, y, z) -> glTF (x, z, -y), a
-quarter turn about X, then the scale.
+Layer: view (numpy, pygltflib; no Panda3D). Units LDU: a part's mesh in its own LDraw frame, placed by a
+node's translation, rotation and scale (`transforms_to_trs`: a sheared or singular matrix gets a second
+node). bow3d's world (Z up) becomes glTF's (Y up, metres or LDU) once, in the root node
+(`GltfBuilder.root`): world (x, y, z) -> glTF (x, z, -y), a quarter turn about X, then the scale.
 
     builder = GltfBuilder()
     mesh = builder.part_mesh(model, key, colour=4, inverted=False, quality="full")

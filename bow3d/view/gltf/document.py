@@ -4,10 +4,9 @@ Layer: view (numpy, pygltflib; the film's director, no Panda3D drawing). The nod
 
     <scene name>                 root: bow3d's world (Z up, LDU) turned to glTF's Y up, scaled to metres
       battlefield village.ldr    extras: kind, file
-        3001.dat @ village.ldr:27          one node per part instance (mesh: that part in that colour),
-        ...                                translation, rotation, scale: the instance's world transform;
-                                           extras: part, colour, file, line (a sheared or singular
-                                           transform: a child node of the same name holds the mesh)
+        3001.dat @ village.ldr:27          one node per part instance (that part in that colour), placed by
+        ...                                its world transform (TRS; sheared: a child holds the mesh);
+                                           extras: part, colour, file, line
       blue-rifle-1               a unit (or vehicle): translation, rotation, scale (animated for a replay);
         3626bp01.dat @ blue-rifleman.ldr:5 extras: kind, side, side_name, sheet, model, and the sheet itself
       door cottage-door          a closed door: a box filling its cell (scale 0 while open)
