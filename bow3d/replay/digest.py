@@ -9,6 +9,7 @@ More: docs/modules/replay.md#digest.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -40,19 +41,39 @@ def _in_library(key: str, prefixes: tuple[str, ...]) -> bool:
     return key.startswith(prefixes)
 
 
+def _geometry_sha256(part: Any) -> str:
+    """The sha256 of a flattened part's geometry (positions rounded, triangles, colours, winding certified)."""
+    digest = hashlib.sha256()
+    for array in (np.round(part.positions.astype(np.float64), _ROUND), part.triangles, part.tri_colour,
+                  part.tri_certified):
+        digest.update(np.ascontiguousarray(array).tobytes())
+        digest.update(b"|")
+    return digest.hexdigest()
+
+
 def _part_identity(model: Any, key: str, prefixes: tuple[str, ...]) -> str:
     """A part of the library (or a missing one) by its name; any other by its flattened geometry."""
     if key.startswith("missing:"):
         return "name:" + key.removeprefix("missing:").rsplit("/", 1)[-1]
     if _in_library(key, prefixes):
         return "name:" + Path(key).name.lower()
-    part = model.parts[key]
-    digest = hashlib.sha256()
-    for array in (np.round(part.positions.astype(np.float64), _ROUND), part.triangles, part.tri_colour,
-                  part.tri_certified):
-        digest.update(np.ascontiguousarray(array).tobytes())
-        digest.update(b"|")
-    return "geometry:" + digest.hexdigest()
+    return "geometry:" + _geometry_sha256(model.parts[key])
+
+
+def library_parts(model: Any, into: dict[str, str]) -> None:
+    """Add each library part a loaded model places to `into`: its name (lower case) -> the first 16 hex digits
+    of its geometry's sha256 (what the header's `parts` records: the library's parts decide every line of
+    sight, though the scene digest names them only by name)."""
+    prefixes = tuple(str(root) + os.sep for root in model.library.roots)
+    for key, part in model.parts.items():
+        if not key.startswith("missing:") and _in_library(key, prefixes):
+            into[Path(key).name.lower()] = _geometry_sha256(part)[:16]
+
+
+def differing_geometry(recorded: dict[str, str], found: dict[str, str]) -> list[str]:
+    """The part names whose geometry is not the recorded one (or that are recorded and not found, or found and
+    not recorded), sorted."""
+    return sorted(name for name in set(recorded) | set(found) if recorded.get(name) != found.get(name))
 
 
 def model_digest(model: Any) -> str:
@@ -80,8 +101,9 @@ def _model_path(scene: Any, name: str, library: Any) -> Path | None:
     return path if path.is_file() else None
 
 
-def scene_meaning(scene: Any, library: Any = None) -> dict[str, Any]:
-    """The canonical document scene_digest() hashes (for tests and for a look at what counts)."""
+def scene_meaning(scene: Any, library: Any = None, parts: dict[str, str] | None = None) -> dict[str, Any]:
+    """The canonical document scene_digest() hashes (for tests and for a look at what counts); `parts`, when
+    given, gets the library parts its models place (library_parts)."""
     from bow3d.ldraw import Library, load_model
     from bow3d.rulesets import ruleset_of
 
@@ -95,9 +117,16 @@ def scene_meaning(scene: Any, library: Any = None) -> dict[str, Any]:
         if key not in models:
             if path is None:  # a library part or model named directly: by its name, as inside models
                 models[key] = {"ldraw": "name:" + Path(name.replace("\\", "/")).name.lower()}
+                found = library.find(name) if parts is not None else None
+                if found is not None and parts is not None:
+                    with contextlib.suppress(Bow3dError):
+                        library_parts(load_model(found, library), parts)
             else:
                 try:
-                    models[key] = {"ldraw": model_digest(load_model(path, library))}
+                    model = load_model(path, library)
+                    models[key] = {"ldraw": model_digest(model)}
+                    if parts is not None:
+                        library_parts(model, parts)
                 except Bow3dError as error:
                     raise ReplayError(_("{path}: cannot read {name!r} to identify the scene: {error}")
                                       .format(path=scene.path, name=name, error=error)) from None
@@ -118,10 +147,21 @@ def scene_digest(scene: Any, library: Any = None) -> dict[str, str]:
     return {"method": MEANING, "sha256": hashlib.sha256(canonical_json(scene_meaning(scene, library))).hexdigest()}
 
 
-def check_scene_digest(expected: Any, scene: Any, path: Path, library: Any = None) -> str | None:
+def scene_identity(scene: Any, library: Any = None) -> tuple[dict[str, str], dict[str, str]]:
+    """(scene_digest(scene, library), the library parts its models place: library_parts), in one load."""
+    parts: dict[str, str] = {}
+    meaning = scene_meaning(scene, library, parts)
+    return {"method": MEANING, "sha256": hashlib.sha256(canonical_json(meaning)).hexdigest()}, dict(sorted(parts.items()))
+
+
+def check_scene_digest(expected: Any, scene: Any, path: Path, library: Any = None,
+                       parts: dict[str, str] | None = None) -> str | None:
     """None when `scene` (read from `path`) is the one `expected` (the header's scene_digest) names; else
-    one line saying how it differs."""
+    one line saying how it differs. `parts`, when given, gets the library parts its models place (read with
+    `library`), whatever the method."""
     method, want = expected.method, expected.sha256
+    if parts is not None and method == FILE_BYTES:
+        scene_meaning(scene, library, parts)
     if method == FILE_BYTES:
         got = file_sha256(path)
         if got == want:
@@ -129,7 +169,7 @@ def check_scene_digest(expected: Any, scene: Any, path: Path, library: Any = Non
         return _("{path} has sha256 {got}..., the replay was written for {want}... (a version-2 replay names its "
                  "scene by the file's bytes: the scene file changed since, or this is not its scene)").format(
             path=path, got=got[:12], want=want[:12])
-    got = scene_digest(scene, library)["sha256"]
+    got = hashlib.sha256(canonical_json(scene_meaning(scene, library, parts))).hexdigest()
     if got == want:
         return None
     return _("{path} means another game: its armies, rules or battlefield differ from the ones the replay was "

@@ -14,7 +14,7 @@ import os
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, Literal
+from typing import IO, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -25,6 +25,7 @@ from bow3d.replay import upgrade_v1
 from bow3d.replay.digest import (
     file_sha256,  # noqa: F401  (bow3d.replay re-exports it from here)
     scene_digest as digest_of_scene,
+    scene_identity,
 )
 from bow3d.scene.pydantic_words import problem
 from bow3d.textformats import load_json_line
@@ -90,6 +91,10 @@ class ReplayHeader(BaseModel):
     max_rounds: int | None = Field(None, ge=1, description="the game ends after this round (None: no limit)")
     library: str | None = Field(None, description="the LDraw library the world was built with: 'bundled' (the "
                                 "starter library in ldraw_library/), 'external' ($LDRAWDIR) or None (not recorded)")
+    parts: dict[str, Annotated[str, Field(pattern=r"^[0-9a-f]{16}$")]] | None = Field(
+        None, description="each library part the scene's models place, by name (lower case) -> the first 16 hex "
+                          "digits of the sha256 of its flattened geometry as the game's library had it "
+                          "(bow3d.replay.digest.library_parts); None: not recorded (no world, or an older replay)")
 
 
 class ReplayEntry(BaseModel):
@@ -169,6 +174,13 @@ def library_kind(library: Any) -> str:
     return "bundled" if getattr(library, "is_bundled", False) else "external"
 
 
+def _library_named(kind: str) -> Any:
+    """The LDraw library a header's `library` names, as verify rebuilds the world with it."""
+    from bow3d.ldraw import BUNDLED_LIBRARY, Library
+
+    return Library([BUNDLED_LIBRARY]) if kind == "bundled" else Library.from_env()
+
+
 def resolve_scene(replay_path: Path, scene: str) -> Path:
     """Resolve the header's scene path relative to the replay file's folder, else the working folder."""
     beside = Path(os.path.normpath(Path(replay_path).parent / scene))
@@ -208,15 +220,16 @@ class ReplayWriter:
     re-derives the AI's choices only for the same AI. `revision` (default: the ruleset's current
     Ruleset.revision) is written as `ruleset.revision`: the readings the game is played with, which
     its re-play uses (a header without one: revision 1). `scene_digest` names the scene in the header
-    (default: bow3d.replay.digest.scene_digest of `scene`, its meaning). `end(game)` writes the end record
-    of a finished game.
+    (default: bow3d.replay.digest.scene_digest of `scene`, its meaning) and, with a `library`, `parts` the
+    geometry of each library part its models place (default: read from that library, as verify rebuilds the
+    world). `end(game)` writes the end record of a finished game.
     """
 
     def __init__(self, path: str | os.PathLike, scene: Any, seed: int, players: Mapping[str, str],
                  scene_path: str | os.PathLike | None = None, max_rounds: int | None = None,
                  library: str | None = None, chance: Mapping[str, Any] | None = None, ai: str | None = None,
                  sight: str | None = None, scene_digest: Mapping[str, str] | None = None,
-                 revision: int | None = None) -> None:
+                 revision: int | None = None, parts: Mapping[str, str] | None = None) -> None:
         self.path = Path(path)
         source = Path(scene_path if scene_path is not None else scene.path)
         try:
@@ -230,13 +243,15 @@ class ReplayWriter:
         chance = dict(chance) if chance is not None else seeded_chance(int(seed))
         if ai is None and "ai" in players.values():
             ai = _ai_version(scene)
-        if scene_digest is None:
+        if scene_digest is None and library is not None and parts is None:
+            scene_digest, parts = scene_identity(scene, _library_named(library))
+        elif scene_digest is None:
             scene_digest = digest_of_scene(scene)
         self.header = ReplayHeader(
             scene=Path(relative).as_posix(), scene_digest=SceneDigest(**scene_digest), ruleset=ruleset, seed=int(seed),
             chance=ChanceSource(**chance), players=dict(players), ai=ai, sight=sight,
             created=datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
-            max_rounds=max_rounds, library=library)
+            max_rounds=max_rounds, library=library, parts=dict(parts) if parts is not None else None)
         try:  # created exclusively, never through a link; flushed line by line (a crash keeps the lines)
             self._file: IO[str] | None = open_exclusive(self.path, "w")
         except UserInputError as error:

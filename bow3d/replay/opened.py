@@ -23,7 +23,7 @@ from typing import Any
 
 from bow3d.errors import Bow3dError, ReplayError, RulesError
 from bow3d.i18n import _
-from bow3d.replay.digest import check_scene_digest
+from bow3d.replay.digest import check_scene_digest, differing_geometry
 from bow3d.replay.format import Replay, read_replay, resolve_scene
 from bow3d.replay.pack import PackContents, differing_parts, is_pack, library_name, open_pack
 from bow3d.replay.session import prepare_geometry
@@ -116,7 +116,9 @@ class OpenReplay:
 
             path = self.scene_path()
             scene = load_scene(path)
-            problem = check_scene_digest(self.header.scene_digest, scene, path, self._names_library())
+            library = self._names_library()
+            found: dict[str, str] | None = {} if self.header.parts is not None else None
+            problem = check_scene_digest(self.header.scene_digest, scene, path, library, found)
             if problem is not None:
                 fix = (_("give the scene it was played on with --scene (its header names {scene}, played with "
                          "{ruleset})").format(scene=self.header.scene, ruleset=self.header.ruleset.get("name", "?"))
@@ -124,8 +126,23 @@ class OpenReplay:
                        _("the scene file changed since the game: give the one it was played on with --scene"))
                 raise ReplayError(_("{path}: the replay is of another scene: {problem}; {fix}")
                                   .format(path=self.path, problem=problem, fix=fix))
+            if found is not None:
+                self._check_parts(found, library)
             self._scene = scene
         return self._scene
+
+    def _check_parts(self, found: dict[str, str], library: Any) -> None:
+        """The library parts the scene's models place, as this library has them, against the header's record
+        (`parts`): a part whose geometry is not the game's would re-play another world. ReplayError naming them."""
+        differ = differing_geometry(self.header.parts or {}, found)
+        if differ:
+            more = _(" and {count} more").format(count=len(differ) - 3) if len(differ) > 3 else ""
+            raise ReplayError(_("{path}: the LDraw parts {parts}{more} of the library here ({library}) are not those "
+                                "the game was played on (their geometry differs from the replay's record); the "
+                                "world would not be the game's: use the library it names ({kind}), or a pack of it "
+                                "made with --with-parts").format(
+                path=self.path, parts=", ".join(differ[:3]), more=more, library=library.describe(),
+                kind=self.header.library or "?"))
 
     def _names_library(self) -> Any:
         """A library to resolve the scene's LDraw names with (the digest stands library parts by their names,

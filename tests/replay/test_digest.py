@@ -128,3 +128,50 @@ def test_a_version_2_replay_names_the_file_bytes_and_is_checked_so(game, tmp_pat
             verify_replay(old, geometry_factory=flat)
     finally:
         scene_path.write_text(original)
+
+
+# --- issue 32: the header records the geometry of every library part the scene's models place ---------------
+
+BRICK = "0 Brick 2 x 4\n0 Name: 3001.dat\n0 !LDRAW_ORG Part UPDATE 2004-01\n3 16 -40 0 -20 40 0 -20 40 0 20\n" \
+        "3 16 -40 0 -20 40 0 20 -40 0 20\n3 16 -40 -24 -20 40 -24 -20 40 -24 20\n"
+
+
+def _external_library(folder, brick: str = BRICK):
+    (folder / "parts").mkdir(parents=True)
+    (folder / "LDConfig.ldr").write_text("0 LDraw.org Configuration File\n"
+                                         "0 !COLOUR Black CODE 0 VALUE #1B2A34 EDGE #2B4354\n")
+    (folder / "parts" / "3001.dat").write_text(brick)
+    return folder
+
+
+def test_a_replay_is_refused_where_the_librarys_part_is_not_the_one_it_was_played_on(tmp_path, monkeypatch):
+    """A game played on an external library A records its parts' geometry; verified where LDRAWDIR gives a library
+    whose 3001.dat is another brick, it is refused naming the part, though the scene digest names parts only by
+    name (before, the scene digest matched and the game re-played on the other brick)."""
+    from bow3d.replay.format import ReplayWriter
+    from bow3d.replay.session import play_game
+
+    library = _external_library(tmp_path / "ldraw")
+    monkeypatch.setenv("LDRAWDIR", str(library))
+    scene_path = write_scene(tmp_path / "scenes")
+    (scene_path.parent / "field.ldr").write_text("0 field\n1 2 0 0 0 1 0 0 0 1 0 0 0 1 3001.dat\n")
+    scene = load_scene(scene_path)
+    out = tmp_path / "game.bowreplay"
+    with ReplayWriter(out, scene, 3, {"blue": "ai", "red": "ai"}, max_rounds=2, library="external") as writer:
+        play_game(scene, flat(scene), None, 3, writer=writer, max_rounds=2)
+    header = read_replay(out).header
+    assert set(header.parts) == {"3001.dat"} and len(header.parts["3001.dat"]) == 16
+    assert verify_replay(out, geometry_factory=flat).ok
+    (library / "parts" / "3001.dat").write_text(BRICK + "0 // a comment changes no geometry\n")
+    assert verify_replay(out, geometry_factory=flat).ok
+    (library / "parts" / "3001.dat").write_text(BRICK.replace("-24", "-48"))   # a taller brick
+    with pytest.raises(ReplayError, match=r"game.bowreplay: the LDraw parts 3001.dat of the library here .* are "
+                                          r"not those the game was played on"):
+        verify_replay(out, geometry_factory=flat)
+
+
+def test_a_replay_whose_header_records_no_parts_is_read_as_before(game):
+    """Older replays (and games on a flat test geometry) record none: nothing to compare, nothing refused."""
+    _, out = game
+    assert read_replay(out).header.parts is None
+    assert verify_replay(out, geometry_factory=flat).ok
