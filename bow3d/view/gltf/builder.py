@@ -277,12 +277,14 @@ class GltfBuilder:
 
     # --- nodes, scene, animation --------------------------------------------------------------
     def node(self, name: str, *, mesh: int | None = None, children: Sequence[int] = (),
-             extras: Mapping[str, Any] | None = None, trs: tuple[ArrayLike, ArrayLike, ArrayLike] | None = None) -> int:
+             extras: Mapping[str, Any] | None = None, trs: tuple[ArrayLike, ArrayLike, ArrayLike] | None = None,
+             text_checked: bool = False) -> int:
         """A node: its `trs` (translation, rotation quaternion x y z w, scale; a matrix through
-        `transforms_to_trs`, never stored as one), mesh, children and extras. Returns its index."""
+        `transforms_to_trs`, never stored as one), mesh, children and extras (`text_checked`: the name and
+        extras are already Unicode text, `unicode_text`). Returns its index."""
         # a plain dict, not a pygltflib Node: a model may place a million parts, and pygltflib's
         # serialisation (dataclasses.asdict, deep copies) took 15 s and 400 MB per 100,000 nodes
-        fields: dict[str, Any] = {"name": unicode_text(name)}
+        fields: dict[str, Any] = {"name": name if text_checked else unicode_text(name)}
         if children:
             fields["children"] = [int(c) for c in children]
         if mesh is not None:
@@ -290,11 +292,11 @@ class GltfBuilder:
             self.triangles += self._mesh_triangles.get(mesh, 0)
         if trs is not None:  # glTF's defaults left out: most parts stand unturned and unscaled
             for key, part, default in zip(("translation", "rotation", "scale"), trs, _TRS_DEFAULTS):
-                values = np.asarray(part, np.float64).reshape(-1).tolist()
+                values = part if isinstance(part, list) else np.asarray(part, np.float64).reshape(-1).tolist()
                 if values != default:
-                    fields[key] = values
+                    fields[key] = [float(v) for v in values]
         if extras:
-            fields["extras"] = unicode_text(dict(extras))
+            fields["extras"] = dict(extras) if text_checked else unicode_text(dict(extras))
         self.nodes.append(fields)
         return len(self.nodes) - 1
 

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from bow3d.view.film.timeline import Pose
-from bow3d.view.gltf.builder import LDU_METRES, GltfBuilder, transforms_to_trs
+from bow3d.view.gltf.builder import LDU_METRES, GltfBuilder, transforms_to_trs, unicode_text
 from bow3d.view.gltf.placement import Placer, matrix_to_trs, scene_poses
 
 SAMPLE_RATE = 10.0  # poses per second of film sampled into the animation (linear in between)
@@ -61,29 +61,33 @@ def _instances(builder: GltfBuilder, model: Any) -> list[int]:
         budget.check_build(model.path, f"to export {count:,} part instances as glTF nodes",
                            count * EXPORT_BYTES_PER_INSTANCE, heaviest)
     translation, rotation, scale, inner, split = transforms_to_trs(table.transform)
-    # the instance table's columns, not table[i]: that builds and keeps one object per instance
-    names = table.names()
+    # the instance table's columns, not table[i] (that builds and keeps one object per instance); each
+    # distinct name, file and colour name made Unicode text once, not once per node
+    name_ids, distinct_names = table.name_ids()
+    names = [unicode_text(n) for n in distinct_names]
     origins, where_of = np.unique(table.origin, return_inverse=True)
-    where = [table.origins.where(int(o))[:2] for o in origins.tolist()]
+    where = [(unicode_text(file), int(line)) for file, line, _name in map(table.origins.where, origins.tolist())]
     colours = table.colour.tolist()
-    colour_names = {c: table.colour_name(c) for c in set(colours)}
+    colour_names = {c: unicode_text(table.colour_name(c)) for c in set(colours)}
     parts, inverted, missing = table.part.tolist(), table.inverted.tolist(), table.missing.tolist()
     t, q, s, r = translation.tolist(), rotation.tolist(), scale.tolist(), inner.tolist()
     nodes = []
-    for i, w in zip(range(count), where_of.reshape(-1).tolist()):
+    for i, w, n in zip(range(count), where_of.reshape(-1).tolist(), name_ids.tolist()):
         file, line = where[w]
-        key, colour = table.keys[parts[i]], colours[i]
-        mesh = builder.part_mesh(names[i], key, model.parts[key], colour, inverted[i], colour_names[colour])
-        extras = {"part": names[i], "colour": colour, "colour_name": colour_names[colour], "file": file,
-                  "line": int(line)}
+        key, colour, part_name = table.keys[parts[i]], colours[i], names[n]
+        mesh = builder.part_mesh(part_name, key, model.parts[key], colour, inverted[i], colour_names[colour])
+        extras = {"part": part_name, "colour": colour, "colour_name": colour_names[colour], "file": file,
+                  "line": line}
         if missing[i]:
             extras["missing"] = True
-        name = f"{names[i]} @ {file}:{line}"
+        name = f"{part_name} @ {file}:{line}"
         if split[i]:
-            child = builder.node(name, mesh=mesh, trs=([0.0, 0.0, 0.0], r[i], [1.0, 1.0, 1.0]), extras=extras)
-            nodes.append(builder.node(name, children=[child], trs=(t[i], q[i], s[i]), extras={**extras, "sheared": True}))
+            child = builder.node(name, mesh=mesh, trs=([0.0, 0.0, 0.0], r[i], [1.0, 1.0, 1.0]), extras=extras,
+                                 text_checked=True)
+            nodes.append(builder.node(name, children=[child], trs=(t[i], q[i], s[i]), extras={**extras, "sheared": True},
+                                      text_checked=True))
         else:
-            nodes.append(builder.node(name, mesh=mesh, trs=(t[i], q[i], s[i]), extras=extras))
+            nodes.append(builder.node(name, mesh=mesh, trs=(t[i], q[i], s[i]), extras=extras, text_checked=True))
     return nodes
 
 
