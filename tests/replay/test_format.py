@@ -158,10 +158,12 @@ def test_golden_file_reads():
 
 
 def test_header_schema_snapshot():
-    """The header fields of version 3; changing them needs a new version and an upgrade step."""
+    """The header fields of version 3; changing them needs a new version and an upgrade step (`parts` was added as an
+    optional field, None in every header written before it: bow3d.replay.digest.library_parts)."""
     assert list(fmt.ReplayHeader.model_fields) == [
         "format", "version", "scene", "scene_digest", "ruleset", "seed", "chance", "players", "ai", "sight",
-        "created", "max_rounds", "library"]
+        "created", "max_rounds", "library", "parts"]
+    assert fmt.ReplayHeader.model_fields["parts"].default is None
     assert list(fmt.SceneDigest.model_fields) == ["method", "sha256"]
     assert list(fmt.ChanceSource.model_fields) == ["mode", "generator", "seed"]
     assert list(fmt.ReplayEntry.model_fields) == ["n", "record", "events"]
