@@ -109,6 +109,23 @@ def test_the_offline_page_runs_in_chromium_and_the_slider_moves_the_armies(offli
         assert console_errors(browser) == []
 
 
+def test_the_page_fits_a_phone_without_scrolling_sideways(offline_page):
+    """On a 390-pixel-wide phone nothing is wider than the screen: the armies and the moments stack in one column
+    and the slider's round label wraps (the armies' 420-pixel columns and the label's 250 pixels overflowed)."""
+    with chromium() as browser:
+        browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                {"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True})
+        browser.get(offline_page.as_uri())
+        wide = browser.execute_script("""
+            const width = document.documentElement.clientWidth, out = [];
+            for (const e of document.querySelectorAll('body *')) {
+              const box = e.getBoundingClientRect();
+              if (box.right > width + 1) out.push(`${e.tagName}.${e.className}#${e.id}: ${Math.round(box.right)}`);
+            }
+            return [width, document.documentElement.scrollWidth, out.slice(0, 8)];""")
+        assert wide[0] == 390 and wide[1] == 390 and not wide[2], wide
+
+
 def test_the_page_holds_the_log_the_armies_and_the_key_moments(offline_page, village_replay):
     from bow3d.replay import battle_log
 

@@ -153,7 +153,7 @@ def build_report(source: str | os.PathLike, *, offline: bool | str | os.PathLike
              (_("players"), players), (_("rounds"), str(timeline.steps[-1].round if timeline.steps else 0)),
              (_("seed"), str(header.seed)), (_("played"), header.created[:10]))
     if opened.parts is not None:   # a pack's own parts decided the world: the page says so, and how they compare
-        facts += ((_("LDraw parts"), opened.parts.words()),)
+        facts += ((_("world built"), opened.parts.words()),)
     colours = document.builder.colours
     extras = document.builder.gltf.scenes[0].extras.get("bow3d", {})
     battle = {"rounds": extras.get("rounds", []), "duration_s": extras.get("duration_s", 0.0)}

@@ -77,14 +77,15 @@ h1 { font-size: 30px; margin: 0 0 4px; } h2 { font-size: 22px; margin: 36px 0 12
 .result { font-size: 20px; font-weight: 600; margin: 12px 0 4px; } .verdict { color: #2b6b3a; font-size: 14px; }
 .viewer { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 10px; margin-top: 20px; }
 #battle-canvas { width: 100%; aspect-ratio: 16 / 9; display: block; border-radius: 4px; background: #dde6ee; }
-.controls { display: flex; align-items: center; gap: 12px; margin-top: 10px; }
-.controls input[type=range] { flex: 1; } #round-label { min-width: 250px; font-variant-numeric: tabular-nums; }
+.controls { display: flex; flex-wrap: wrap; align-items: center; gap: 12px; margin-top: 10px; }
+.controls input[type=range] { flex: 1; min-width: 120px; }
+#round-label { min-width: min(250px, 100%); font-variant-numeric: tabular-nums; }
 #view-status { color: var(--muted); font-size: 14px; margin: 6px 0 0; } #view-status.error { color: #a22; }
-.moments { display: grid; grid-template-columns: repeat(auto-fill, minmax(320px, 1fr)); gap: 14px; }
+.moments { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(320px, 100%), 1fr)); gap: 14px; }
 figure { margin: 0; background: #fff; border: 1px solid var(--line); border-radius: 6px; overflow: hidden; }
 figure img { width: 100%; display: block; } figcaption { padding: 8px 10px; font-size: 14px; }
 figcaption .round { color: var(--muted); display: block; font-size: 12px; }
-.armies { display: grid; grid-template-columns: repeat(auto-fit, minmax(420px, 1fr)); gap: 16px; }
+.armies { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(420px, 100%), 1fr)); gap: 16px; }
 .army { background: #fff; border: 1px solid var(--line); border-top: 6px solid var(--side); border-radius: 6px;
         padding: 10px 14px; }
 .army h3 { margin: 4px 0 8px; } .army table { width: 100%; border-collapse: collapse; font-size: 14px; }
