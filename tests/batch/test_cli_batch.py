@@ -142,20 +142,23 @@ def test_the_ray_engine_runs_jobs_in_order_and_raises_their_own_errors(local_ray
 
 
 GAMES_ON_RAY = 8   # more than the 2 workers' first chunks: results come back from both, in order
+RAY_ROUNDS = 3     # each game cut at round 3: the same games, seeds and results either way, in a third of the time
 
 
 @RAY
 @pytest.mark.slow
 def test_simulate_on_ray_gives_exactly_the_local_results(local_ray, capsys):
     """The scale issue's check, `bow3d simulate scenes/village.yaml --games 40 --seed 1 --engine ray --json`
-    gives exactly the results of `--engine local`, with a progress bar: on GAMES_ON_RAY games, so that the
-    suite stays within its time (40 village games twice took 4 to 7 minutes of a 2-core machine)."""
+    gives exactly the results of `--engine local`, with a progress bar: on GAMES_ON_RAY games of RAY_ROUNDS rounds,
+    so that the suite stays within its time (40 village games twice took 4 to 7 minutes of a 2-core machine, 8 whole
+    games 143 s)."""
     from bow3d.cli import main
 
     local = run_cli("simulate", "scenes/village.yaml", "--games", str(GAMES_ON_RAY), "--seed", "1", "--engine", "local",
-                    "--workers", "2", "--json", "--no-progress", timeout=600)
+                    "--workers", "2", "--max-rounds", str(RAY_ROUNDS), "--json", "--no-progress", timeout=600)
     assert local.returncode == 0, local.stderr
-    assert main(["simulate", "scenes/village.yaml", "--games", str(GAMES_ON_RAY), "--seed", "1", "--engine", "ray", "--json"]) == 0
+    assert main(["simulate", "scenes/village.yaml", "--games", str(GAMES_ON_RAY), "--seed", "1", "--engine", "ray",
+                 "--max-rounds", str(RAY_ROUNDS), "--json"]) == 0
     captured = capsys.readouterr()
     on_ray, here = json.loads(captured.out), json.loads(local.stdout)
     assert on_ray["engine"] == "ray" and on_ray["workers"] == 2 and here["engine"] == "local"
