@@ -31,7 +31,7 @@ from bow3d.scene.pydantic_words import problem
 from bow3d.textformats import load_json_line
 
 FORMAT = "bow3d-replay"
-VERSION = 3
+VERSION = 4
 SUFFIX = ".bowreplay"
 MAX_LINE_BYTES = 16 * 1024 * 1024   # one entry; a real one is a few kB
 
@@ -46,8 +46,13 @@ def upgrade_v2(header: dict[str, Any], entries: list[Any]) -> tuple[dict[str, An
     return header, entries
 
 
+def upgrade_v3(header: dict[str, Any], entries: list[Any]) -> tuple[dict[str, Any], list[Any]]:
+    """Version 3 -> 4: `parts` (the library parts' geometry) was not recorded: it stays absent (None, not checked)."""
+    return dict(header), entries
+
+
 # UPGRADES[v] turns a version-v header and its raw entries into version v + 1.
-UPGRADES: dict[int, Upgrade] = {1: upgrade_v1.upgrade, 2: upgrade_v2}
+UPGRADES: dict[int, Upgrade] = {1: upgrade_v1.upgrade, 2: upgrade_v2, 3: upgrade_v3}
 
 
 class ChanceSource(BaseModel):

@@ -119,7 +119,7 @@ def test_a_version_2_replay_names_the_file_bytes_and_is_checked_so(game, tmp_pat
     old = scene_path.parent.parent / "replays" / "old.bowreplay"
     old.write_text("".join(json.dumps(line) + "\n" for line in lines))
     replay = read_replay(old)
-    assert replay.header.version == 3 and replay.header.scene_digest.method == FILE_BYTES
+    assert replay.header.version == fmt_version() and replay.header.scene_digest.method == FILE_BYTES
     assert verify_replay(old, geometry_factory=flat).ok
     original = scene_path.read_text()
     try:
@@ -175,3 +175,29 @@ def test_a_replay_whose_header_records_no_parts_is_read_as_before(game):
     _, out = game
     assert read_replay(out).header.parts is None
     assert verify_replay(out, geometry_factory=flat).ok
+
+
+def fmt_version() -> int:
+    from bow3d.replay.format import VERSION
+
+    return VERSION
+
+
+def test_a_version_3_replay_reads_with_no_parts_recorded(game, tmp_path, monkeypatch):
+    """Version 4 added `parts`: a version-3 header (the bundled replays) is upgraded with none, and a version-4
+    one says to a bow3d that reads up to 3 that it is newer (not an unknown field)."""
+    _, out = game
+    lines = out.read_text().splitlines()
+    header = json.loads(lines[0])
+    assert header["version"] == 4
+    header["version"] = 3
+    header.pop("parts", None)
+    old = tmp_path / "old.bowreplay"
+    old.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
+    replay = read_replay(old)
+    assert replay.header.version == 4 and replay.header.parts is None
+    import bow3d.replay.format as fmt
+
+    monkeypatch.setattr(fmt, "VERSION", 3)   # a bow3d that reads up to version 3
+    with pytest.raises(ReplayError, match=r"written by a newer bow3d \(version 4\); this bow3d reads up to 3"):
+        read_replay(out)

@@ -158,8 +158,8 @@ def test_golden_file_reads():
 
 
 def test_header_schema_snapshot():
-    """The header fields of version 3; changing them needs a new version and an upgrade step (`parts` was added as an
-    optional field, None in every header written before it: bow3d.replay.digest.library_parts)."""
+    """The header fields of version 4; changing them needs a new version and an upgrade step (version 4 added
+    `parts`, bow3d.replay.digest.library_parts: a version-3 replay reads with None, not checked)."""
     assert list(fmt.ReplayHeader.model_fields) == [
         "format", "version", "scene", "scene_digest", "ruleset", "seed", "chance", "players", "ai", "sight",
         "created", "max_rounds", "library", "parts"]
