@@ -51,9 +51,13 @@ class PartsCheck:
     files: int                   # library files the pack carries
     against: str | None          # the library compared with ('bundled', or the external one's folders); None: none here
     differ: tuple[str, ...] = ()  # library paths whose bytes are not that library's (allowed by name, else refused)
+    recorded: bool = False       # the replay records its parts' geometry (checked when the scene is opened)
 
     def words(self) -> str:
         """One clause for verify, the report and the film: which parts decided the world."""
+        if self.against is None and self.recorded:
+            return _("on the pack's own LDraw parts ({files} library files, the geometry the game recorded; the external "
+                     "LDraw library it was played on is not here to compare them with)").format(files=self.files)
         if self.against is None:
             return _("on the pack's own LDraw parts ({files} library files, not checked: the game was played on an "
                      "external LDraw library and there is none here; set LDRAWDIR to check them)").format(files=self.files)
@@ -67,7 +71,8 @@ class PartsCheck:
     def short(self) -> str:
         """A few words for the film's opening caption."""
         if self.against is None:
-            return _("on the pack's own LDraw parts, not checked")
+            return (_("on the pack's own LDraw parts, as the game recorded them") if self.recorded
+                    else _("on the pack's own LDraw parts, not checked"))
         if self.differ:
             return _("on the pack's own LDraw parts: {count} differ from the library, allowed").format(
                 count=len(self.differ))
@@ -304,8 +309,9 @@ def _check_pack_parts(pack: PackContents, replay: Replay, allow_library: Collect
     name = library_name(pack.manifest)
     files = len(pack.manifest.library_files)
     reference = _reference_library(replay)
+    recorded = replay.header.parts is not None
     if reference is None:
-        return PartsCheck(name, files, None)
+        return PartsCheck(name, files, None, recorded=recorded)
     roots, against = reference
     differ = tuple(differing_parts(pack.manifest.part_digests, roots))
     if differ and name not in allow_library:
@@ -314,7 +320,7 @@ def _check_pack_parts(pack: PackContents, replay: Replay, allow_library: Collect
                             "refused as a forgery: the parts decide every line of sight. If you trust this pack's "
                             "parts, add --allow-library {name}")
                           .format(pack=pack.pack, parts=", ".join(differ[:3]), more=more, against=against, name=name))
-    return PartsCheck(name, files, against, differ)
+    return PartsCheck(name, files, against, differ, recorded)
 
 
 def _read_packed(pack: PackContents) -> Replay:

@@ -120,7 +120,7 @@ def test_the_genuine_pack_says_its_parts_are_its_own(travelling):
     result = bow3d("replay", "verify", "village.bowpack", "--allow-incomplete", cwd=empty, env=away)
     assert result.returncode == 0, result.stderr
     assert "on the pack's own LDraw parts (" in result.stdout
-    assert ("the same as the bundled library" if library == "bundled" else "not checked") in result.stdout
+    assert ("the same as the bundled library" if library == "bundled" else "the geometry the game recorded") in result.stdout
     if library == "external":   # where the named library is here, the parts are compared with it
         result = bow3d("replay", "verify", "village.bowpack", "--allow-incomplete", cwd=empty, env=_here(away, library))
         assert result.returncode == 0 and "the same as the LDraw library here" in result.stdout, result.stderr
@@ -142,6 +142,18 @@ def test_a_pack_with_a_tampered_part_is_refused_naming_it(travelling, tmp_path, 
     else:
         assert "is not the one it was packed with" in result.stderr
     assert "refused as a forgery" in result.stderr
+
+
+def test_a_tampered_pack_is_refused_by_its_replays_record_where_the_library_is_not_here(travelling, tmp_path):
+    """Issue 32: with no library here to compare with (a game on an external library, verified without one), the
+    replay's own record of its parts' geometry still refuses a part and digest changed in the pack."""
+    empty, away, library = travelling
+    forged = _forged(empty / "village.bowpack", tmp_path / "forged.bowpack",
+                     lambda members, manifest: _hollow(members, manifest, True))
+    result = bow3d("replay", "verify", str(forged), "--allow-incomplete", cwd=tmp_path, env=away)
+    assert result.returncode == 2 and "Traceback" not in result.stderr and "parts/" not in result.stderr.split(":")[0]
+    assert ("are not those of the bundled library" if library == "bundled"
+            else "are not those the game was played on") in result.stderr, result.stderr
 
 
 def _recommented(members, manifest) -> None:
@@ -189,7 +201,7 @@ def test_the_film_of_a_pack_says_its_parts_are_its_own(travelling, monkeypatch):
         monkeypatch.delenv(key, raising=False) if value is None else monkeypatch.setenv(key, value)
     _scene, timeline, _opened = load_timeline(empty / "village.bowpack")
     assert timeline.parts_note == ("on the pack's own LDraw parts, the same as the library's" if library == "bundled"
-                                   else "on the pack's own LDraw parts, not checked")
+                                   else "on the pack's own LDraw parts, as the game recorded them")
 
 
 def _version_1(members, manifest) -> None:
