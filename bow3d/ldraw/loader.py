@@ -41,6 +41,22 @@ from bow3d.ldraw.textures import find_textures
 STREAM_ABOVE_BYTES = 8 * 1024 * 1024  # larger files are parsed line by line, never held whole
 
 
+_LDCONFIGS: dict[tuple[str, str], tuple] = {}   # (path, content hash) -> its colours: read once a process
+_LDCONFIGS_KEPT = 8
+
+
+def _ldconfig_colours(data: bytes, path: str) -> list:
+    """The colour definitions of an LDConfig.ldr's bytes (frozen ColourDefinitions), parsed once per content:
+    every load reads the file (its bytes count against the budget) and parsed all 420 colours again."""
+    key = (path, content_hash(data))
+    found = _LDCONFIGS.get(key)
+    if found is None:
+        if len(_LDCONFIGS) >= _LDCONFIGS_KEPT:
+            _LDCONFIGS.clear()
+        found = _LDCONFIGS[key] = tuple(parse_document(data, path).main.colours)
+    return list(found)
+
+
 class _Loader:
     """One load: documents by path, MPD blocks, the flattener and the bytes read."""
 
@@ -74,7 +90,7 @@ class _Loader:
                 real = self.library.allows(path)
                 data = read_capped(real, MAX_FILE_BYTES, "LDConfig.ldr")
                 self._count(str(real), len(data))
-                return parse_document(data, str(real)).main.colours
+                return _ldconfig_colours(data, str(real))
             except BudgetExceeded:
                 raise
             except (UnsafeReference, LDrawError) as error:

@@ -26,6 +26,33 @@ def test_second_load_hits_and_gives_the_same_mesh(tmp_path, library, cache):
     assert np.array_equal(first.mesh.tri_detail, second.mesh.tri_detail)
 
 
+def test_a_process_decodes_an_entry_once_and_shares_it_read_only(tmp_path, library, cache, monkeypatch):
+    """Issue 37: the figures of a scene share most of their parts, and each model's load unzipped the same entries
+    again. Now an entry is decoded once a process (while its file is unchanged) and its arrays are read-only."""
+    import bow3d.ldraw.cache as cache_module
+
+    decoded = []
+    real = cache_module._decode
+    monkeypatch.setattr(cache_module, "_decode", lambda data, key: decoded.append(key) or real(data, key))
+    monkeypatch.setattr(cache_module, "_DECODED", cache_module._Decoded(cache_module.DECODED_BYTES))
+    one = write(tmp_path / "one.ldr", "1 4 0 0 0 1 0 0 0 1 0 0 0 1 brickstud.dat\n")
+    two = write(tmp_path / "two.ldr", "1 1 40 0 0 1 0 0 0 1 0 0 0 1 brickstud.dat\n")
+    load_model(one, library, cache=cache)                       # flattened and written
+    first = load_model(one, library, cache=PartCache(cache.directory.parent))
+    second = load_model(two, library, cache=PartCache(cache.directory.parent))
+    assert first.cache_hits == second.cache_hits == 1 and len(decoded) == 1
+    part = next(iter(second.parts.values()))
+    assert not part.positions.flags.writeable and not part.triangles.flags.writeable
+    for entry in cache.directory.rglob("*.npz"):               # a rewritten entry is read again
+        entry.write_bytes(entry.read_bytes())
+        os.utime(entry, ns=(entry.stat().st_atime_ns, entry.stat().st_mtime_ns + 10**9))
+    assert load_model(two, library, cache=PartCache(cache.directory.parent)).cache_hits == 1 and len(decoded) == 2
+    small = cache_module._Decoded(1)                            # bounded: past its bytes, the oldest leave
+    monkeypatch.setattr(cache_module, "_DECODED", small)
+    load_model(two, library, cache=PartCache(cache.directory.parent))
+    assert small.nbytes <= 1 and not small.entries
+
+
 def test_changed_subfile_invalidates(tmp_path, library, cache):
     path = write(tmp_path / "m.ldr", "1 4 0 0 0 1 0 0 0 1 0 0 0 1 brickstud.dat\n")
     load_model(path, library, cache=cache)
