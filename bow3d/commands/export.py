@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from bow3d.commands.replay import add_allow_library
 from bow3d.i18n import _, decimal, integer
 from bow3d.ldraw.budget import DEFAULT_MAX_INSTANCES
 from bow3d.view.camera.choices import QUALITIES
@@ -48,6 +49,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--library", metavar="DIR", help="LDraw library folder for a model or a scene (default: "
                         "$LDRAWDIR, else the bundled starter library; a replay uses the one it was played with)")
     parser.add_argument("--force", action="store_true", help="overwrite the output if it exists")
+    add_allow_library(parser)
     parser.add_argument("--max-instances", type=int, default=DEFAULT_MAX_INSTANCES, metavar="N",
                         help=f"a model or a scene: refuse one that places more than N part instances, or more than 50 "
                         f"triangles per allowed instance, or whose export would take more than 1,536 bytes of "
@@ -60,7 +62,8 @@ def run(args: argparse.Namespace) -> int:
     from bow3d.view.gltf import export_gltf
 
     stats = export_gltf(args.file, args.output, scale=args.scale, quality=args.quality, scene=args.scene,
-                        library=args.library, force=args.force, budget=LoadBudget(max_instances=args.max_instances))
+                        library=args.library, force=args.force, budget=LoadBudget(max_instances=args.max_instances),
+                        allow_library=args.allow_library)
     what = {"model": _("model"), "scene": _("scene"), "replay": _("replay")}[stats.kind]
     units = _(", {n} units and vehicles").format(n=len(stats.units)) if stats.units else ""
     animation = (_(", animation of {seconds} s (the film's time line)").format(seconds=decimal(stats.duration_s))

@@ -185,6 +185,9 @@ def test_a_pack_with_other_parts_plays_when_its_library_is_allowed_by_name(trave
     assert "1 differ from" in allowed.stdout and f"allowed by --allow-library {name}" in allowed.stdout
     shown = bow3d("replay", "show", str(forged), "--allow-library", name, cwd=tmp_path, env=here)
     assert shown.returncode == 0 and "Round 1" in shown.stdout, shown.stderr
+    exported = bow3d("export", str(forged), "-o", "battle.glb", "--quality", "draft", "--allow-library", name,
+                     cwd=tmp_path, env=here)
+    assert exported.returncode == 0 and (tmp_path / "battle.glb").read_bytes()[:4] == b"glTF", exported.stderr
     report = bow3d("report", str(forged), "-o", "report.html", "--no-pictures", "--allow-library", name,
                    cwd=tmp_path, env=here)
     assert report.returncode == 0, report.stderr

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -69,7 +70,8 @@ def _output(out: str | os.PathLike, force: bool) -> Path:
 
 def build_document(source: str | os.PathLike, *, scale: str = "metres", quality: str = "full",
                    scene: str | os.PathLike | None = None, library: Any = None,
-                   max_seconds: float | None = None, budget: Any = None) -> tuple[str, Any]:
+                   max_seconds: float | None = None, budget: Any = None,
+                   allow_library: Collection[str] = ()) -> tuple[str, Any]:
     """(kind, bow3d.view.gltf.document.Document) of a model, scene, replay or pack (see export_gltf)."""
     from bow3d.ldraw import Library, load_model
     from bow3d.view.gltf.document import model_document, replay_document, scene_document
@@ -78,7 +80,8 @@ def build_document(source: str | os.PathLike, *, scale: str = "metres", quality:
     if kind == "replay":
         from bow3d.replay import open_replay
 
-        document, _unused = replay_document(open_replay(source, scene), quality=quality, scale=scale, max_seconds=max_seconds)
+        document, _unused = replay_document(open_replay(source, scene, allow_library=allow_library), quality=quality,
+                                            scale=scale, max_seconds=max_seconds)
         return kind, document
     if library is None or isinstance(library, str | os.PathLike):  # a folder (--library), else LDRAWDIR's
         library = Library.from_env(library, budget=budget)
@@ -92,14 +95,16 @@ def build_document(source: str | os.PathLike, *, scale: str = "metres", quality:
 
 def export_gltf(source: str | os.PathLike, out: str | os.PathLike, *, scale: str = "metres", quality: str = "full",
                 scene: str | os.PathLike | None = None, library: Any = None, force: bool = False,
-                max_seconds: float | None = None, budget: Any = None) -> ExportStats:
+                max_seconds: float | None = None, budget: Any = None,
+                allow_library: Collection[str] = ()) -> ExportStats:
     """Write `source` (model, scene, replay or pack) as glTF to `out` (.glb or .gltf).
 
     `scale` 'metres' (1 LDU = 0.4 mm) or 'ldu'; `quality` 'full' (every LDraw triangle), 'default'
     (low-poly studs, no tubes) or 'draft' (no studs, detailed parts simplified); `scene` where a replay's
     scene is when not where its header says; `library` the LDraw library (or its folder) for a model or a
     scene (default LDRAWDIR, else the bundled one; a replay uses its own), `budget` its LoadBudget when
-    it is made here (bow3d.ldraw.budget: what loading and exporting may cost). Raises UserInputError
+    it is made here (bow3d.ldraw.budget: what loading and exporting may cost), `allow_library` a pack's
+    libraries allowed by name (bow3d.replay.open_replay). Raises UserInputError
     (and its kinds) for bad input, for one that places no triangle ("nothing to export") and for one
     whose export would pass the budget (BudgetExceeded); nothing is written then."""
     from bow3d.paths import write_new
@@ -107,7 +112,7 @@ def export_gltf(source: str | os.PathLike, out: str | os.PathLike, *, scale: str
     started = time.perf_counter()
     target = _output(out, force)
     kind, document = build_document(source, scale=scale, quality=quality, scene=scene, library=library,
-                                    max_seconds=max_seconds, budget=budget)
+                                    max_seconds=max_seconds, budget=budget, allow_library=allow_library)
     if document.triangles == 0:  # a valid file of nothing would only hide why (lines skipped, edges only)
         raise UserInputError(_("{source}: nothing to export: it places no triangles at --quality {quality} "
                                "(glTF gets faces, not edge lines); `bow3d inspect {source}` says what it holds "
