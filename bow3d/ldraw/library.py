@@ -97,7 +97,7 @@ class Library:
         for root in self.roots:
             for base in (root, root / _UNOFFICIAL):
                 for sub in _SEARCH_DIRS:
-                    folder = _find_child(base, sub)
+                    folder = find_child(base, sub)
                     if folder is not None:
                         self._dirs.append(_index_folder(folder))
                         if sub != "models":
@@ -124,7 +124,7 @@ class Library:
     def ldconfig(self) -> Path | None:
         """The first root's LDConfig.ldr (any case)."""
         for root in self.roots:
-            found = _find_child(root, "ldconfig.ldr")
+            found = find_child(root, "ldconfig.ldr")
             if found is not None:
                 return found
         return None
@@ -205,7 +205,7 @@ def check_library_folder(root: Path, where: str) -> None:
     if not root.is_dir():
         raise LibraryError(_("{root}: the LDraw library ({where}) is a file, not a folder; {fix}")
                            .format(root=root, where=where, fix=fix))
-    ldconfig, parts = _find_child(root, "ldconfig.ldr"), _find_child(root, "parts")
+    ldconfig, parts = find_child(root, "ldconfig.ldr"), find_child(root, "parts")
     if ldconfig is not None and ldconfig.is_file() and parts is not None and parts.is_dir():
         return
     try:
@@ -220,8 +220,8 @@ def check_library_folder(root: Path, where: str) -> None:
                        .format(root=root, where=where, lacks=lacks, value=found or 'nothing, it is empty', fix=fix))
 
 
-def _find_child(folder: Path, name: str) -> Path | None:
-    """`folder/name` matched case-insensitively (LDraw libraries come as PARTS/ or parts/)."""
+def find_child(folder: Path, name: str) -> Path | None:
+    """`folder/name` matched case-insensitively (LDraw libraries come as PARTS/ or parts/); `name` in lower case."""
     direct = folder / name
     if direct.exists():
         return direct

@@ -179,8 +179,9 @@ def library_kind(library: Any) -> str:
     return "bundled" if getattr(library, "is_bundled", False) else "external"
 
 
-def _library_named(kind: str) -> Any:
-    """The LDraw library a header's `library` names, as verify rebuilds the world with it."""
+def library_named(kind: str | None) -> Any:
+    """The LDraw library a header's `library` names, as found here (and as verify rebuilds the world with it):
+    the bundled starter library for 'bundled', whatever $LDRAWDIR says; else the usual one ($LDRAWDIR)."""
     from bow3d.ldraw import BUNDLED_LIBRARY, Library
 
     return Library([BUNDLED_LIBRARY]) if kind == "bundled" else Library.from_env()
@@ -249,7 +250,7 @@ class ReplayWriter:
         if ai is None and "ai" in players.values():
             ai = _ai_version(scene)
         if scene_digest is None and library is not None and parts is None:
-            scene_digest, parts = scene_identity(scene, _library_named(library))
+            scene_digest, parts = scene_identity(scene, library_named(library))
         elif scene_digest is None:
             scene_digest = digest_of_scene(scene)
         self.header = ReplayHeader(

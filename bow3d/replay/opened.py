@@ -24,7 +24,7 @@ from typing import Any
 from bow3d.errors import Bow3dError, ReplayError, RulesError
 from bow3d.i18n import _
 from bow3d.replay.digest import check_scene_digest, differing_geometry
-from bow3d.replay.format import Replay, read_replay, resolve_scene
+from bow3d.replay.format import Replay, library_named, read_replay, resolve_scene
 from bow3d.replay.pack import PackContents, differing_parts, is_pack, library_name, open_pack
 from bow3d.replay.session import prepare_geometry
 from bow3d.rules import Game
@@ -163,13 +163,11 @@ class OpenReplay:
         """The LDraw library the replay's world was built with: the pack's own files when it carries them,
         else the bundled starter library when the header says 'bundled' (whatever $LDRAWDIR says), else the
         usual one ($LDRAWDIR)."""
-        from bow3d.ldraw import BUNDLED_LIBRARY, Library
+        from bow3d.ldraw import Library
 
         if self.pack is not None and self.pack.library is not None:
             return Library([self.pack.library])
-        if self.header.library == "bundled":
-            return Library([BUNDLED_LIBRARY])
-        library = Library.from_env()
+        library = library_named(self.header.library)
         if self.header.library == "external" and library.is_bundled:
             # the units' parts decide every line of sight: another library would replay another game
             hint = "; or ask for a pack made with --with-parts" if self.pack is not None else ""
@@ -287,14 +285,14 @@ def open_replay(path: str | os.PathLike, scene: str | os.PathLike | None = None,
 def _reference_library(replay: Replay) -> tuple[list[Path], str] | None:
     """The library the header names, as found here: (its roots, its name in words); None when the game was
     played on an external library and only the bundled one is here."""
-    from bow3d.ldraw import BUNDLED_LIBRARY, Library, LibraryError
+    from bow3d.ldraw import LibraryError
 
-    if replay.header.library == "bundled":
-        return [BUNDLED_LIBRARY], _("the bundled library")
     try:
-        library = Library.from_env()
+        library = library_named(replay.header.library)
     except LibraryError:
         return None
+    if replay.header.library == "bundled":
+        return list(library.roots), _("the bundled library")
     if library.is_bundled or not library.exists():
         return None
     return list(library.roots), _("the LDraw library here ({roots})").format(roots=", ".join(map(str, library.roots)))

@@ -33,6 +33,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from bow3d.errors import ReplayError
 from bow3d.i18n import _
 from bow3d.ldraw.budget import DEFAULT_MAX_BYTES_READ, MAX_FILE_BYTES
+from bow3d.ldraw.library import find_child
 
 FORMAT = "bow3d-pack"
 VERSION = 2
@@ -247,21 +248,11 @@ def library_name(manifest: PackManifest) -> str:
 
 def _library_file(roots: list[Path], name: str) -> Path | None:
     """A library path ('parts/s/3004s01.dat') under the first root that has it, matched case-insensitively
-    component by component (LDraw libraries come as PARTS/ or parts/)."""
+    component by component (bow3d.ldraw.library.find_child)."""
     for root in roots:
         here: Path | None = root
         for part in PurePosixPath(name).parts:
-            if here is None:
-                break
-            direct = here / part
-            if direct.exists():
-                here = direct
-                continue
-            try:
-                here = next((Path(entry.path) for entry in os.scandir(here) if entry.name.lower() == part.lower()),
-                            None)
-            except OSError:
-                here = None
+            here = find_child(here, part.lower()) if here is not None else None
         if here is not None and here.is_file():
             return here
     return None
