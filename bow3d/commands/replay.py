@@ -192,7 +192,8 @@ def verify(path: Path, as_json: bool = False, scene: str | None = None, allow_in
     from bow3d.replay.opened import open_replay
     from bow3d.replay.verify import verify_replay
 
-    result = verify_replay(path, scene=scene, allow_library=allow_library)
+    opened = open_replay(path, scene, allow_library=allow_library)
+    result = verify_replay(opened)
     accepted = result.ok and not result.truncated and (result.complete or allow_incomplete)
     if as_json:
         print(json.dumps({"ok": accepted, "verified": result.ok, "status": result.status, "complete": result.complete,
@@ -214,7 +215,6 @@ def verify(path: Path, as_json: bool = False, scene: str | None = None, allow_in
         checks.append(_("the AI's choices re-derived for {sides}").format(sides=", ".join(result.players_checked)))
     elif result.ai_note:
         checks.append(result.ai_note)
-    opened = open_replay(path, scene, allow_library=allow_library)
     if opened.parts is not None:   # the pack's own parts decided the world: say so, and how they compare
         checks.append(opened.parts.words())
     if not result.complete:

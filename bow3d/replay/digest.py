@@ -66,8 +66,9 @@ def library_parts(model: Any, into: dict[str, str]) -> None:
     sight, though the scene digest names them only by name)."""
     prefixes = tuple(str(root) + os.sep for root in model.library.roots)
     for key, part in model.parts.items():
-        if not key.startswith("missing:") and _in_library(key, prefixes):
-            into[Path(key).name.lower()] = _geometry_sha256(part)[:16]
+        name = Path(key).name.lower()
+        if name not in into and not key.startswith("missing:") and _in_library(key, prefixes):
+            into[name] = _geometry_sha256(part)[:16]   # once a scene: its figures share most of their parts
 
 
 def differing_geometry(recorded: dict[str, str], found: dict[str, str]) -> list[str]:

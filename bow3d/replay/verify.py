@@ -115,17 +115,19 @@ def _re_derivable(opened: OpenReplay, scene: Any) -> tuple[dict[str, Any], str |
     return players, "; ".join(dict.fromkeys(notes)) or None
 
 
-def verify_replay(path: str | os.PathLike, geometry: Any = None, geometry_factory: GeometryFactory | None = None,
+def verify_replay(path: str | os.PathLike | OpenReplay, geometry: Any = None,
+                  geometry_factory: GeometryFactory | None = None,
                   *, scene: str | os.PathLike | None = None, check_players: bool = True,
                   allow_library: Collection[str] = ()) -> VerifyResult:
     """Re-simulate a replay and check it (see the module docstring); return ok or the first problem.
 
     `geometry` (reused as is) or `geometry_factory(scene)` supplies the battlefield; default the real
     World of the scene, built with the LDraw library the header names. `check_players=False` skips
-    re-deriving the AI's choices; `allow_library` as open_replay. Raises ReplayError for files that cannot be read or are of another
+    re-deriving the AI's choices; `allow_library` as open_replay. `path` may be a replay opened already
+    (what its caller shows next is read from it, not opened again). Raises ReplayError for files that cannot be read or are of another
     scene; every other problem is a result, not an exception.
     """
-    opened = open_replay(path, scene, allow_library=allow_library)
+    opened = path if isinstance(path, OpenReplay) else open_replay(path, scene, allow_library=allow_library)
     scene_obj = opened.scene()
     replay = opened.replay
     if geometry is None:

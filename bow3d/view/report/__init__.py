@@ -130,7 +130,7 @@ def build_report(source: str | os.PathLike, *, offline: bool | str | os.PathLike
     opened = open_replay(source, scene, allow_library=allow_library)
     scene_obj = opened.scene()
     world = opened.world()
-    verdict = _verdict(verify_replay(source, world, scene=scene, allow_library=allow_library))
+    verdict = _verdict(verify_replay(opened, world))
     log = battle_log(opened, language)
     timeline = timeline_from_replay(opened, world, side_styles(scene_obj, _rgb_of), language)
     document, film = replay_document(opened, timeline=timeline, max_seconds=max_seconds, language=language,
