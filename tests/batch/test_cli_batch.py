@@ -168,39 +168,33 @@ def test_simulate_on_ray_gives_exactly_the_local_results(local_ray, capsys):
     assert "game/s" in captured.err and f"{GAMES_ON_RAY}/{GAMES_ON_RAY}" in captured.err  # the progress bar: count, rate, time left
 
 
-def test_ray_not_installed_is_one_line(monkeypatch, capsys):
+@pytest.fixture
+def no_ray(monkeypatch):
+    """Ray not installed: importing it fails as it does without the [ray] extra."""
     import builtins
-
-    from bow3d.cli import main
 
     real_import = builtins.__import__
 
-    def no_ray(name, *args, **kwargs):
+    def without_ray(name, *args, **kwargs):
         if name == "ray" or name.startswith("ray."):
             raise ImportError("No module named 'ray'")
         return real_import(name, *args, **kwargs)
 
-    monkeypatch.setattr(builtins, "__import__", no_ray)
+    monkeypatch.setattr(builtins, "__import__", without_ray)
     monkeypatch.delitem(sys.modules, "ray", raising=False)
+
+
+def test_ray_not_installed_is_one_line(no_ray, capsys):
+    from bow3d.cli import main
+
     assert main(["simulate", "scenes/los-gallery.yaml", "--games", "1", "--engine", "ray"]) == 2
     assert "pip install 'bow3d[ray]'" in capsys.readouterr().err
 
 
-def test_a_failed_ray_batch_leaves_no_empty_results_file(monkeypatch, capsys, tmp_path):
+def test_a_failed_ray_batch_leaves_no_empty_results_file(no_ray, capsys, tmp_path):
     """Issue 32: simulate --engine ray that cannot start (here: Ray missing) left an empty --results file behind."""
-    import builtins
-
     from bow3d.cli import main
 
-    real_import = builtins.__import__
-
-    def no_ray(name, *args, **kwargs):
-        if name == "ray" or name.startswith("ray."):
-            raise ImportError("No module named 'ray'")
-        return real_import(name, *args, **kwargs)
-
-    monkeypatch.setattr(builtins, "__import__", no_ray)
-    monkeypatch.delitem(sys.modules, "ray", raising=False)
     results = tmp_path / "results.jsonl"
     assert main(["simulate", "scenes/los-gallery.yaml", "--games", "1", "--engine", "ray", "--results", str(results)]) == 2
     assert "--engine ray needs Ray" in capsys.readouterr().err and not results.exists()

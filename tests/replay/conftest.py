@@ -72,3 +72,27 @@ def write_scene(folder: Path, text: str = SCENE, name: str = "skirmish.yaml") ->
 @pytest.fixture
 def scene_path(tmp_path: Path) -> Path:
     return write_scene(tmp_path / "scenes")
+
+
+def rewrite_pack(pack: Path, out: Path, change=None, *, fix_digests: bool = False, deflate: int | None = None) -> Path:
+    """A copy of `pack` whose members (name -> bytes, the manifest aside) and manifest (a dict) `change(members,
+    manifest)` edits; it may return (ZipInfo, bytes) pairs written as they are. `fix_digests`: the manifest's member
+    digests made to match, as a forger re-packing by hand would; `deflate`: a compression level (else stored)."""
+    import hashlib
+    import json
+    import zipfile
+
+    with zipfile.ZipFile(pack) as archive:
+        members = {name: archive.read(name) for name in archive.namelist() if name != "bowpack.json"}
+        manifest = json.loads(archive.read("bowpack.json"))
+    extra = change(members, manifest) if change is not None else None
+    if fix_digests:
+        manifest["files"] = {name: hashlib.sha256(blob).hexdigest() for name, blob in members.items()}
+    method = zipfile.ZIP_STORED if deflate is None else zipfile.ZIP_DEFLATED
+    with zipfile.ZipFile(out, "w", method, compresslevel=deflate) as archive:
+        archive.writestr("bowpack.json", json.dumps(manifest))
+        for name, blob in members.items():
+            archive.writestr(name, blob)
+        for info, blob in extra or []:
+            archive.writestr(info, blob)
+    return out

@@ -20,7 +20,7 @@ from bow3d.replay.opened import open_replay
 from bow3d.replay.pack import MANIFEST, open_pack
 from bow3d.replay.packing import write_pack
 from bow3d.replay.verify import verify_replay
-from tests.replay.conftest import write_scene
+from tests.replay.conftest import rewrite_pack, write_scene
 from tests.replay.test_session import flat, record_game
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -126,17 +126,7 @@ def test_a_scene_reaching_outside_its_folder_is_refused_naming_the_file(game, tm
 
 def _forge(pack: Path, out: Path, change) -> Path:
     """A copy of the pack whose members (name -> bytes) and manifest `change(members, manifest)` edits."""
-    with zipfile.ZipFile(pack) as archive:
-        members = {name: archive.read(name) for name in archive.namelist() if name != MANIFEST}
-        manifest = json.loads(archive.read(MANIFEST))
-    infos = change(members, manifest)
-    with zipfile.ZipFile(out, "w") as archive:
-        archive.writestr(MANIFEST, json.dumps(manifest))
-        for name, blob in members.items():
-            archive.writestr(name, blob)
-        for info, blob in infos or []:
-            archive.writestr(info, blob)
-    return out
+    return rewrite_pack(pack, out, change)
 
 
 def _link(members, manifest):
@@ -230,24 +220,11 @@ def test_an_encrypted_member_is_refused_in_one_line(game, tmp_path):
 def _padded(pack: Path, out: Path, sizes: list[int]) -> Path:
     """A copy of the pack with members scene/pad-K.ldr of `sizes` bytes (zeros: a few kB each once deflated), the
     manifest listing them with their true digests (a pack that is honest about its members, only big)."""
-    import hashlib
-
     def change(members, manifest):
         for k, size in enumerate(sizes):
-            blob = bytes(size)
-            members[f"scene/pad-{k}.ldr"] = blob
-            manifest["files"][f"scene/pad-{k}.ldr"] = hashlib.sha256(blob).hexdigest()
-        manifest["files"].update({name: hashlib.sha256(blob).hexdigest() for name, blob in members.items()})
+            members[f"scene/pad-{k}.ldr"] = bytes(size)
 
-    with zipfile.ZipFile(pack) as archive:
-        members = {name: archive.read(name) for name in archive.namelist() if name != MANIFEST}
-        manifest = json.loads(archive.read(MANIFEST))
-    change(members, manifest)
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as archive:
-        archive.writestr(MANIFEST, json.dumps(manifest))
-        for name, blob in members.items():
-            archive.writestr(name, blob)
-    return out
+    return rewrite_pack(pack, out, change, fix_digests=True, deflate=1)
 
 
 def test_a_small_pack_that_unpacks_past_the_load_budget_is_refused_before_unpacking(game, tmp_path):

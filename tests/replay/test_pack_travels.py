@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.replay.conftest import rewrite_pack
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -80,20 +82,7 @@ def test_the_pack_alone_films_with_no_ldrawdir(travelling, renderer_available, m
 def _forged(pack: Path, out: Path, change) -> Path:
     """A copy of the pack whose members (name -> bytes) and manifest `change(members, manifest)` edits, the
     manifest's member digests made to match (what a forger re-packing by hand does)."""
-    import hashlib
-    import json
-    import zipfile
-
-    with zipfile.ZipFile(pack) as archive:
-        members = {name: archive.read(name) for name in archive.namelist() if name != "bowpack.json"}
-        manifest = json.loads(archive.read("bowpack.json"))
-    change(members, manifest)
-    manifest["files"] = {name: hashlib.sha256(blob).hexdigest() for name, blob in members.items()}
-    with zipfile.ZipFile(out, "w") as archive:
-        archive.writestr("bowpack.json", json.dumps(manifest))
-        for name, blob in members.items():
-            archive.writestr(name, blob)
-    return out
+    return rewrite_pack(pack, out, change, fix_digests=True)
 
 
 def _a_brick(manifest: dict) -> str:
