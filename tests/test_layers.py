@@ -1,6 +1,6 @@
 """design.md: imports point down the layer list only; nothing happens at import time.
 
-Layers, lowest first: ldraw < scene < world < rules < rulesets < replay < view; commands and cli
+Layers, lowest first: ldraw < scene < world < rules < rulesets < replay < view < serve; commands and cli
 sit above everything (no layer imports them). The modules at the top of the package (errors,
 paths, textformats, bundled, units, ...) and the base packages (batch: the executor of batch work) are the
 base every layer may use; they import no layer.
@@ -30,7 +30,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1] / "bow3d"
-ORDER = ["ldraw", "scene", "world", "rules", "rulesets", "replay", "view"]
+ORDER = ["ldraw", "scene", "world", "rules", "rulesets", "replay", "view", "serve"]
 TOP = {"commands", "cli", "__main__"}  # above every layer; may import anything
 # the catalogue builder (`python -m bow3d.locale`) reads the words of the whole program, the CLI's help included
 PROGRAMS = {("locale", "__main__.py")}

@@ -7,7 +7,8 @@ import json
 from pathlib import Path
 
 from bow3d.errors import UserInputError
-from bow3d.i18n import _, ngettext
+from bow3d.i18n import _
+from bow3d.world.report import missing_words, referee_sight, sight_json
 
 NAME = "los"
 ORDER = 35
@@ -49,18 +50,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "bundled starter library)")
     parser.add_argument("--allow-missing", action="store_true", help="judge even when LDraw parts of the scene are "
                         "missing from the library (the verdict says it is incomplete)")
-
-
-MISSING_NAMED = 5   # missing parts named in a message; the rest are counted
-
-
-def missing_words(parts) -> str:
-    """'3 LDraw parts missing (a.dat, b.dat, c.dat)'."""
-    parts = list(parts)
-    named = ", ".join(parts[:MISSING_NAMED]) + (_(" and {n} more").format(n=len(parts) - MISSING_NAMED)
-                                                if len(parts) > MISSING_NAMED else "")
-    return ngettext("{n} LDraw part missing ({named})", "{n} LDraw parts missing ({named})", len(parts)).format(
-        n=len(parts), named=named)
 
 
 def check_complete(world, scene_path: str, allow_missing: bool) -> None:
@@ -110,17 +99,6 @@ def rank(judged: list) -> list:
                                           -round(rv[0].visible_fraction, 6), rv[0].distance_studs, rv[0].target))
 
 
-def as_json(report, verdict, text: str, samples: bool = True) -> dict:
-    """The world's facts with the ruleset's verdict beside them (and today's verdict fields kept)."""
-    facts = {k: v for k, v in report.to_dict().items() if samples or k not in ("points_ldu", "seen")}
-    judged = verdict.to_dict()
-    facts.update(covered=bool(judged.get("covered", False)), cover_threshold=judged.get("cover_threshold"),
-                 range_penalty_bricks=int(judged.get("range_penalty", 0)))
-    facts["verdict"] = {**judged, "text": text}
-    facts["text"] = text
-    return facts
-
-
 def run(args: argparse.Namespace) -> int:
     from bow3d.rulesets import ruleset_of
 
@@ -132,16 +110,11 @@ def run(args: argparse.Namespace) -> int:
     world.body(args.firer)
 
     def judged(target: str) -> tuple:
-        report = world.sight(args.firer, target)
-        verdict = ruleset.judge_sight(report, scene.ruleset)
-        text = ruleset.sight_sentence(report, verdict)
-        if not getattr(report, "complete", True):
-            text += " " + _("(Incomplete: {missing}.)").format(missing=missing_words(report.missing_parts))
-        return report, verdict, text
+        return referee_sight(world, ruleset, scene.ruleset, args.firer, target)
 
     if args.target:
         report, verdict, text = judged(args.target)
-        print(json.dumps(as_json(report, verdict, text), indent=2) if args.json else text)
+        print(json.dumps(sight_json(report, verdict, text), indent=2) if args.json else text)
         if out is not None:
             from bow3d.commands.render import parse_size
             from bow3d.view.output.los_picture import draw_los_picture
@@ -156,7 +129,7 @@ def run(args: argparse.Namespace) -> int:
         raise UserInputError(_("{firer} has no enemy on the battlefield").format(firer=args.firer))
     reports = rank([judged(e) for e in enemies])
     if args.json:
-        print(json.dumps([as_json(r, v, t, samples=False) for r, v, t in reports], indent=2))
+        print(json.dumps([sight_json(r, v, t, samples=False) for r, v, t in reports], indent=2))
     else:
         for _report, _verdict, text in reports:
             print(text)

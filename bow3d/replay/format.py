@@ -266,6 +266,29 @@ class ReplayWriter:
         self._starts: list[int] = []  # where each record's line begins (take_back cuts the file there)
         self._line(self.header.model_dump(mode="json"))
 
+    @classmethod
+    def reopen(cls, path: str | os.PathLike) -> ReplayWriter:
+        """Go on writing an unfinished replay in place (a server restarted after a crash): its header and
+        entries are read as written (read_replay), a last line cut short by the crash is cut off, and new
+        records are appended after the last whole one. ReplayError for a finished or unreadable replay."""
+        replay = read_replay(path)
+        if replay.end is not None:
+            raise ReplayError(_("{path}: that game is over; its replay takes no more records").format(path=path))
+        writer = cls.__new__(cls)
+        writer.path, writer.header = Path(path), replay.header
+        data = writer.path.read_bytes()
+        starts, offset = [], 0
+        for chunk in data.split(b"\n")[:-1]:  # whole lines only (each ends with a newline)
+            starts.append(offset)
+            offset += len(chunk) + 1
+        fd = os.open(writer.path, os.O_WRONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
+        writer._file = os.fdopen(fd, "w", encoding="utf-8", buffering=1)
+        writer._file.truncate(offset)
+        writer._file.seek(offset)
+        writer.entries_written = len(replay.entries)
+        writer._starts = starts[1:1 + len(replay.entries)]
+        return writer
+
     def _line(self, obj: Mapping[str, Any]) -> None:
         assert self._file is not None, "the replay writer is closed"
         self._file.write(_dumps(obj) + "\n")

@@ -164,16 +164,23 @@ class Session:
             self.on_record(action, events)
         return events
 
+    def take_back_refusal(self) -> str | None:
+        """Why the last record cannot be taken back now (in words), None when it can."""
+        if self.game.is_over:
+            return _("the game is over")
+        if not self.game.records:
+            return _("nothing has been played yet")
+        if self.game.records[-1].get("type") == ROLL_TYPE:
+            return _("the last record is a throw, and a throw stands")
+        return None
+
     def take_back(self) -> dict[str, Any]:
         """Take back the last record (Game.pop) and its line in the replay; returns it. Refused
         (TakeBackRefused) once the game is over, with nothing applied, or when the last record is a
         throw: thrown bricks and dice stand (taking them back would let a player throw again)."""
-        if self.game.is_over:
-            raise TakeBackRefused(_("the game is over"))
-        if not self.game.records:
-            raise TakeBackRefused(_("nothing has been played yet"))
-        if self.game.records[-1].get("type") == ROLL_TYPE:
-            raise TakeBackRefused(_("the last record is a throw, and a throw stands"))
+        refusal = self.take_back_refusal()
+        if refusal is not None:
+            raise TakeBackRefused(refusal)
         record = self.game.pop()
         if self.writer is not None:
             self.writer.take_back()

@@ -1,7 +1,8 @@
 """What the world answers: sight reports with their blockers, vehicle contacts, segment crossings.
 
 Layer: world. Values are frozen dataclasses; distances in studs (any unit through `distance(unit)`,
-see bow3d.units), heights as world z in LDU, fractions in [0, 1].
+see bow3d.units), heights as world z in LDU, fractions in [0, 1]. `referee_sight` and `sight_json` are
+the one way `bow3d los` and the server's referee page ask a world and a ruleset (passed in) and answer.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from bow3d.i18n import _, ngettext
 from bow3d.units import convert
 
 
@@ -174,3 +176,39 @@ class Crossing:
     def describe(self) -> str:
         what = f"{self.part or 'decor'}" if self.kind == "decor" else f"{self.kind} {self.id}"
         return f"{what} at {self.distance_studs:.2f} studs"
+
+
+MISSING_NAMED = 5   # missing parts named in a message; the rest are counted
+
+
+def missing_words(parts) -> str:
+    """'3 LDraw parts missing (a.dat, b.dat, c.dat)'."""
+    parts = list(parts)
+    named = ", ".join(parts[:MISSING_NAMED]) + (_(" and {n} more").format(n=len(parts) - MISSING_NAMED)
+                                                if len(parts) > MISSING_NAMED else "")
+    return ngettext("{n} LDraw part missing ({named})", "{n} LDraw parts missing ({named})", len(parts)).format(
+        n=len(parts), named=named)
+
+
+def referee_sight(world, ruleset, params, firer: str, target: str) -> tuple[SightReport, object, str]:
+    """(report, verdict, sentence): the world's facts on 'can FIRER see TARGET', the ruleset's verdict on
+    them with the scene's parameters `params`, and the verdict in words in the language spoken now (said
+    incomplete when LDraw parts were missing)."""
+    report = world.sight(firer, target)
+    verdict = ruleset.judge_sight(report, params)
+    text = ruleset.sight_sentence(report, verdict)
+    if not getattr(report, "complete", True):
+        text += " " + _("(Incomplete: {missing}.)").format(missing=missing_words(report.missing_parts))
+    return report, verdict, text
+
+
+def sight_json(report, verdict, text: str, samples: bool = True) -> dict:
+    """The world's facts with the ruleset's verdict beside them (and today's verdict fields kept): what
+    `bow3d los --json` prints."""
+    facts = {k: v for k, v in report.to_dict().items() if samples or k not in ("points_ldu", "seen")}
+    judged = verdict.to_dict()
+    facts.update(covered=bool(judged.get("covered", False)), cover_threshold=judged.get("cover_threshold"),
+                 range_penalty_bricks=int(judged.get("range_penalty", 0)))
+    facts["verdict"] = {**judged, "text": text}
+    facts["text"] = text
+    return facts
