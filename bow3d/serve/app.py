@@ -28,7 +28,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from bow3d.errors import Bow3dError
 from bow3d.i18n import LANGUAGES, speaking
 from bow3d.serve import pages
-from bow3d.serve.catalogue import NAME, Catalogue
+from bow3d.serve.catalogue import Catalogue
 from bow3d.serve.messages import (
     MAX_MESSAGE_BYTES,
     PROTOCOL,
@@ -43,7 +43,7 @@ from bow3d.serve.messages import (
     parse,
 )
 from bow3d.serve.room import Refused, Room, players_of
-from bow3d.serve.store import SPECTATOR, Store
+from bow3d.serve.store import ROOM_ID, SPECTATOR, Store
 
 log = logging.getLogger("bow3d.serve")
 MAX_BODY_BYTES = 64 * 1024       # a request's JSON body
@@ -100,7 +100,7 @@ class Server:
 
     async def room(self, room_id: str) -> Room | None:
         """The live room, opened (its game re-played from its replay) on first use; None if no such room."""
-        if not isinstance(room_id, str) or not NAME.match(room_id):
+        if not isinstance(room_id, str) or not ROOM_ID.match(room_id):
             return None
         if room_id in self.rooms:
             return self.rooms[room_id]

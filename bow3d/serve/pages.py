@@ -15,7 +15,7 @@ from typing import Any
 from bow3d.i18n import LANGUAGES, N_, _
 from bow3d.view.report.viewer_js import LOADER_JS
 
-STATIC = {"room.js": "text/javascript", "lobby.js": "text/javascript", "serve.css": "text/css",
+STATIC = {"icon.svg": "image/svg+xml", "room.js": "text/javascript", "lobby.js": "text/javascript", "serve.css": "text/css",
           "referee.js": "text/javascript", "referee.css": "text/css"}
 
 # the scripts' words (English as the scripts write them); each page sends them in its language
@@ -58,6 +58,7 @@ def _page(title: str, lang: str, body: str, data: dict[str, Any], script: str, m
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
 <title>{_e(title)}</title>
+<link rel="icon" href="/static/icon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/static/serve.css">
 </head>
 <body>

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import secrets
 import sqlite3
 import threading
@@ -22,6 +23,7 @@ SCHEMA_VERSION = 1
 TOKEN_BYTES = 24          # 192 bits, URL-safe base64: 32 characters
 ROOM_ID_BYTES = 9         # 12 characters; not secret (a room's id only names it), but not guessable either
 SPECTATOR = "spectator"
+ROOM_ID = re.compile(r"^[A-Za-z0-9_-]{12}$")   # what token_urlsafe(ROOM_ID_BYTES) gives
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS rooms (

@@ -5,17 +5,17 @@ const WORDS = JSON.parse(document.getElementById("bow3d-words").textContent);
 const ROOM = JSON.parse(document.getElementById("bow3d-room").textContent);
 const w = (text, slots = {}) => (WORDS[text] || text).replace(/\{(\w+)\}/g, (all, k) => (k in slots ? slots[k] : all));
 const $ = (id) => document.getElementById(id);
-const page = window.bow3dRoom = {state: null, errors: [], previewed: null, ready3d: false, error3d: null, frames: 0};
+const page = window.bow3dRoom = {state: null, drawn: -1, errors: [], previewed: null, ready3d: false, error3d: null, frames: 0};
 const token = decodeURIComponent(location.hash.replace(/^#/, ""));
 let socket = null, retry = 500, chosenUnit = null;
 
-function el(tag, attrs = {}, text) {
+function el(tag, attrs = {}, ...children) {  // children: nodes or text
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
     if (k === "onclick") node.addEventListener("click", v);
     else if (v !== undefined && v !== null && v !== false) node.setAttribute(k, v === true ? "" : v);
   }
-  if (text !== undefined) node.textContent = text;
+  node.append(...children.filter((c) => c !== undefined && c !== null).map((c) => (typeof c === "object" ? c : String(c))));
   return node;
 }
 
@@ -48,13 +48,26 @@ function send(message) {
 }
 
 function receive(frame) {
-  if (frame.type === "state") { page.state = frame; page.frames += 1; draw(frame); }
+  if (frame.type === "state") { page.state = frame; page.frames += 1; schedule(); }
   else if (frame.type === "preview") showPreview(frame);
   else if (frame.type === "error") {
     page.errors.push(frame);
     say(frame.message);
     if (frame.code === "bad-token") socket.close();
   } else if (frame.type === "welcome") say("");
+}
+
+// Frames can come faster than a phone draws (the AI plays a record every few tenths of a second): only the
+// newest state is drawn, once per animation frame.
+let drawPending = false;
+function schedule() {
+  if (drawPending) return;
+  drawPending = true;
+  requestAnimationFrame(() => {
+    drawPending = false;
+    draw(page.state);
+    page.drawn = page.state.records;
+  });
 }
 
 function sideName(state, id) {
@@ -130,8 +143,8 @@ function showPreview(frame) {
   if (p.cost) box.append(el("p", {class: "cost"}, p.cost));
   box.append(el("div", {class: "buttons"},
     el("button", {id: "commit", class: "commit", onclick: () => {
-      send({type: "act", index: frame.index, records: frame.records}); hidePreview(); }}, w("Commit"))));
-  box.lastChild.append(el("button", {id: "cancel", onclick: hidePreview}, w("Cancel")));
+      send({type: "act", index: frame.index, records: frame.records}); hidePreview(); }}, w("Commit")),
+    el("button", {id: "cancel", onclick: hidePreview}, w("Cancel"))));
   box.hidden = false;
   view.aim(frame.choice.aim, p.path);
 }
