@@ -11,7 +11,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ORDER = ["bench_ldraw", "bench_inspect", "bench_render", "bench_world", "bench_sight", "bench_rules", "bench_engine",
-         "bench_war_of_bros", "bench_blaze_of_glory", "bench_batch", "bench_opponents", "bench_video"]
+         "bench_war_of_bros", "bench_blaze_of_glory", "bench_batch", "bench_opponents", "bench_serve",
+         "bench_video"]
 
 
 USAGE = """usage: python -m benchmarks [NAME ...]

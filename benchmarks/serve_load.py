@@ -58,9 +58,8 @@ def start_server(db: Path, scenes: list[Path], port: int, *, ai_delay: float = 0
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise RuntimeError(f"bow3d serve stopped (code {process.returncode}); see {log.name}")
-        with contextlib.suppress(OSError):
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/scenes", timeout=5):
-                return process
+        with contextlib.suppress(OSError), urllib.request.urlopen(f"http://127.0.0.1:{port}/api/scenes", timeout=5):
+            return process
         time.sleep(0.1)
     process.kill()
     raise RuntimeError("bow3d serve did not answer")

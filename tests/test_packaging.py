@@ -107,4 +107,8 @@ def test_a_wheel_in_a_fresh_venv_runs_the_demo_and_los_without_the_source_tree(t
     french = run("--lang", "fr", "los", str(scenes / "village.yaml"), "blue-sword", "red-archer-1")
     assert french.returncode == 0 and "tenons" in french.stdout, french.stdout + french.stderr  # the shipped .mo
 
+    served = run("serve", "--check", "--port", "0", "--db", "rooms.sqlite", str(scenes / "los-gallery.yaml"))
+    assert served.returncode == 0, served.stdout[-2000:] + served.stderr[-2000:]
+    assert "room.js" in served.stdout and "referee.js" in served.stdout  # the pages' scripts, shipped
+
     assert not log.exists(), f"the installed bow3d read the checkout: {log.read_text()[:2000]}"

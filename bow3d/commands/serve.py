@@ -66,7 +66,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _bind(host: str, port: int) -> socket.socket:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)  # asyncio sets TCP_NODELAY on such sockets only
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
@@ -170,8 +170,13 @@ def _check(userver, sock: socket.socket, url: str, catalogue) -> int:
         for name in catalogue.entries:
             with urllib.request.urlopen(f"{url}scene/{name}.glb", timeout=120) as answer:
                 sizes.append(f"{name} ({len(answer.read()) / 1e6:.1f} MB)")
+        scripts = []
+        for name in ("room.js", "referee.js", "lobby.js", "serve.css"):
+            with urllib.request.urlopen(f"{url}static/{name}", timeout=30) as answer:
+                scripts.append(f"{name} ({len(answer.read()):,} bytes)")
     finally:
         userver.should_exit = True
         thread.join(timeout=30)
     print(_("checked: the front page ({n:,} bytes), the scenes' glTF: {value}").format(n=len(page), value=", ".join(sizes)))
+    print(_("the pages' scripts: {value}").format(value=", ".join(scripts)))
     return 0

@@ -26,12 +26,13 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from bow3d.errors import Bow3dError
-from bow3d.i18n import LANGUAGES, speaking
+from bow3d.i18n import LANGUAGES, _, speaking
 from bow3d.serve import pages
 from bow3d.serve.catalogue import Catalogue
 from bow3d.serve.messages import (
     MAX_MESSAGE_BYTES,
     PROTOCOL,
+    RATE,
     Act,
     BadMessage,
     Hello,
@@ -77,15 +78,17 @@ class Server:
         (self.data_dir / "rooms").mkdir(parents=True, exist_ok=True)
 
     # -- rooms -------------------------------------------------------------------------------
-    async def create_room(self, scene: Any, seats: dict[str, str], seed: int | None, max_rounds: int
-                          ) -> tuple[str, dict[str, str]]:
+    async def create_room(self, scene: Any, seats: dict[str, str], seed: int | None, max_rounds: int,
+                          lang: str = "en") -> tuple[str, dict[str, str]]:
         entry = self.catalogue.get(scene)
         if entry is None:
-            raise Refused("no-such-scene", f"no scene {str(scene)[:80]!r} here; the scenes: "
-                          f"{', '.join(self.catalogue.entries)}")
-        players = players_of(entry, seats)
+            raise Refused("no-such-scene", _("no scene {scene!r} here; the scenes: {value}")
+                          .format(scene=str(scene)[:80], value=", ".join(self.catalogue.entries)))
+        with speaking(lang):
+            players = players_of(entry, seats)
         if not 1 <= max_rounds <= MAX_ROUNDS_ALLOWED:
-            raise Refused("bad-rounds", f"max_rounds {max_rounds}: give 1 to {MAX_ROUNDS_ALLOWED}")
+            raise Refused("bad-rounds", _("max_rounds {value}: give 1 to {limit}").format(value=max_rounds,
+                                                                                         limit=MAX_ROUNDS_ALLOWED))
         if seed is None:
             import secrets
 
@@ -186,11 +189,11 @@ async def read_json(request: Request) -> Any:
     async for chunk in request.stream():
         body += chunk
         if len(body) > MAX_BODY_BYTES:
-            raise Refused("too-large", f"a request body is at most {MAX_BODY_BYTES:,} bytes")
+            raise Refused("too-large", _("a request body is at most {limit:,} bytes").format(limit=MAX_BODY_BYTES))
     try:
         return json.loads(body)
     except (ValueError, RecursionError):
-        raise Refused("bad-json", "the body is not JSON") from None
+        raise Refused("bad-json", _("the body is not JSON")) from None
 
 
 def refused(error: Refused, status: int = 400) -> JSONResponse:
@@ -207,21 +210,26 @@ def create_app(server: Server) -> Starlette:
         return JSONResponse(server.catalogue.summaries())
 
     async def create(request: Request) -> Response:
+        with speaking(language(request)):
+            return await _create(request)
+
+    async def _create(request: Request) -> Response:
         try:
             data = await read_json(request)
             if not isinstance(data, dict):
-                raise Refused("bad-json", "send a JSON object: {scene, seats, seed, max_rounds}")
+                raise Refused("bad-json", _("send a JSON object: {value}").format(value="{scene, seats, seed, max_rounds}"))
             seats = data.get("seats", {})
             seed = data.get("seed")
             max_rounds = data.get("max_rounds", 30)
             if not isinstance(seats, dict) or not all(isinstance(k, str) and isinstance(v, str)
                                                       for k, v in seats.items()):
-                raise Refused("bad-seat", "seats: give {side: 'human' or an opponent's name}")
+                raise Refused("bad-seat", _("seats: give {value}").format(value="{side: 'human' | opponent}"))
             if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**31):
-                raise Refused("bad-seed", "seed: give a whole number from 0 to 2147483647")
+                raise Refused("bad-seed", _("seed: give a whole number from 0 to {limit}").format(limit=2**31 - 1))
             if not isinstance(max_rounds, int) or isinstance(max_rounds, bool):
-                raise Refused("bad-rounds", "max_rounds: give a whole number")
-            room_id, tokens = await server.create_room(data.get("scene"), seats, seed, max_rounds)
+                raise Refused("bad-rounds", _("max_rounds: give a whole number"))
+            lang = language(request)
+            room_id, tokens = await server.create_room(data.get("scene"), seats, seed, max_rounds, lang)
         except Refused as error:
             return refused(error)
         links = {role: f"/room/{room_id}#{token}" for role, token in tokens.items()}
@@ -247,7 +255,8 @@ def create_app(server: Server) -> Starlette:
         lang = language(request)
         room = await server.room(request.path_params["room"])
         if room is None:
-            return HTMLResponse(pages.missing_page(lang), status_code=404)
+            with speaking(lang):
+                return HTMLResponse(pages.missing_page(lang), status_code=404)
         with speaking(lang):
             return HTMLResponse(pages.room_page(room.row.id, room.entry.title, lang, three_spec(server)))
 
@@ -277,7 +286,7 @@ def create_app(server: Server) -> Starlette:
         await websocket.accept()
         room = await server.room(websocket.path_params["room"])
         if room is None:
-            await websocket.send_json(error_frame("no-such-room", "no such room"))
+            await websocket.send_json(error_frame("no-such-room", _("No such room on this server.")))
             await websocket.close(code=4404)
             return
         connection = await _hello(websocket, room)
@@ -312,11 +321,13 @@ def create_app(server: Server) -> Starlette:
                 await websocket.send_json(error_frame(error.code, str(error)))
                 continue
             if not isinstance(message, Hello):
-                await websocket.send_json(error_frame("hello-first", "say hello with your link's token first"))
+                await websocket.send_json(error_frame("hello-first", _("say hello with your link's token first")))
                 continue
             role = await anyio.to_thread.run_sync(server.store.role, room.row.id, message.token)
             if role is None:
-                await websocket.send_json(error_frame("bad-token", "that link does not open this room"))
+                with speaking(message.lang):
+                    words = _("This link is not a seat of this room: open the link you were given.")
+                await websocket.send_json(error_frame("bad-token", words))
                 continue
             return Connection(websocket, role, message.lang)
 
@@ -324,35 +335,41 @@ def create_app(server: Server) -> Starlette:
         limit = RateLimit()
         while True:
             raw = await websocket.receive_text()
-            if not limit.allow():
-                if limit.say():
-                    await websocket.send_json(error_frame("too-many", "too many messages: slow down (at most "
-                                                          "20 a second)"))
-                continue
-            try:
-                message = parse(raw)
-                if isinstance(message, Act):
-                    await anyio.to_thread.run_sync(room.act, connection.role, message.index, message.records)
-                    await server.broadcast(room)
-                    server.drive(room)
-                elif isinstance(message, Preview):
-                    def preview(m: Preview = message) -> dict[str, Any]:
-                        return room.preview(connection.role, m.index, m.records, connection.lang)
+            with speaking(connection.lang):  # the error frames below in the page's language
+                await _answer(websocket, room, connection, limit, raw)
 
-                    await websocket.send_json(await anyio.to_thread.run_sync(preview))
-                elif isinstance(message, TakeBack):
-                    outcome = await anyio.to_thread.run_sync(room.take_back, connection.role)
-                    await websocket.send_json({"type": "take_back", "outcome": outcome})
-                    for other in list(server.connections.get(room.row.id, ())):
-                        await server.send_state(room, other, force=True)
-                elif isinstance(message, Ping):
-                    await websocket.send_json({"type": "pong", "records": room.records})
-                elif isinstance(message, Hello):
-                    await websocket.send_json(error_frame("hello-again", "already said hello"))
-            except BadMessage as error:
-                await websocket.send_json(error_frame(error.code, str(error)))
-            except Refused as error:
-                await websocket.send_json(error_frame(error.code, str(error)))
+    async def _answer(websocket: WebSocket, room: Room, connection: Connection, limit: RateLimit, raw: str) -> None:
+        """One message of a seat or spectator: acted on, or refused with an error frame."""
+        if not limit.allow():
+            if limit.say():
+                words = _("too many messages: slow down (at most {n} a second)").format(n=int(RATE))
+                await websocket.send_json(error_frame("too-many", words))
+            return
+        try:
+            message = parse(raw)
+            if isinstance(message, Act):
+                await anyio.to_thread.run_sync(spoken(connection.lang, room.act), connection.role, message.index,
+                                               message.records)
+                await server.broadcast(room)
+                server.drive(room)
+            elif isinstance(message, Preview):
+                def preview(m: Preview = message) -> dict[str, Any]:
+                    return room.preview(connection.role, m.index, m.records, connection.lang)
+
+                await websocket.send_json(await anyio.to_thread.run_sync(preview))
+            elif isinstance(message, TakeBack):
+                outcome = await anyio.to_thread.run_sync(spoken(connection.lang, room.take_back), connection.role)
+                await websocket.send_json({"type": "take_back", "outcome": outcome})
+                for other in list(server.connections.get(room.row.id, ())):
+                    await server.send_state(room, other, force=True)
+            elif isinstance(message, Ping):
+                await websocket.send_json({"type": "pong", "records": room.records})
+            elif isinstance(message, Hello):
+                await websocket.send_json(error_frame("hello-again", _("already said hello")))
+        except BadMessage as error:
+            await websocket.send_json(error_frame(error.code, str(error)))
+        except Refused as error:
+            await websocket.send_json(error_frame(error.code, str(error)))
 
     routes = [
         Route("/", lobby),
@@ -379,6 +396,14 @@ def create_app(server: Server) -> Starlette:
             await server.close()
 
     return Starlette(routes=routes, lifespan=lifespan)
+
+
+def spoken(lang: str, function: Any) -> Any:
+    """`function` called in `lang` (a worker thread does not inherit the language of the connection)."""
+    def call(*args: Any) -> Any:
+        with speaking(lang):
+            return function(*args)
+    return call
 
 
 def three_spec(server: Server) -> dict[str, Any]:

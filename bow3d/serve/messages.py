@@ -14,6 +14,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from bow3d.i18n import _
+
 MAX_MESSAGE_BYTES = 64 * 1024   # a real message is under 1 kB
 RATE = 20.0                     # messages a second a connection may send on average...
 BURST = 40                      # ...and at once
@@ -77,13 +79,14 @@ def parse(raw: str | bytes) -> Any:
     """The message in `raw` (a text frame), or BadMessage naming what is wrong."""
     size = len(raw.encode("utf-8", "replace") if isinstance(raw, str) else raw)
     if size > MAX_MESSAGE_BYTES:
-        raise BadMessage("too-large", f"message of {size:,} bytes; a message is at most {MAX_MESSAGE_BYTES:,}")
+        raise BadMessage("too-large", _("message of {size:,} bytes; a message is at most {limit:,}")
+                         .format(size=size, limit=MAX_MESSAGE_BYTES))
     try:
         data = json.loads(raw)
     except (ValueError, RecursionError):
-        raise BadMessage("bad-json", "not a JSON object: send one JSON object a message") from None
+        raise BadMessage("bad-json", _("not a JSON object: send one JSON object a message")) from None
     if not isinstance(data, dict):
-        raise BadMessage("bad-json", "not a JSON object: send one JSON object a message")
+        raise BadMessage("bad-json", _("not a JSON object: send one JSON object a message"))
     try:
         return _ADAPTER.validate_python(data)
     except ValidationError as error:

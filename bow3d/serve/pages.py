@@ -30,7 +30,8 @@ WORDS = (
     N_("Spectators (read only)"), N_("Referee a line of sight"), N_("Rooms"), N_("The 3D view could not start: "),
     N_("Drag to turn, pinch or wheel to zoom."), N_("End the turn"), N_("no unit"), N_("dead"),
     N_("This link is not a seat of this room: open the link you were given."),
-    N_("Keep these links: a seat's link is the only key to it."), N_("Play"),
+    N_("Keep these links: a seat's link is the only key to it."), N_("Open the seat"), N_("AI: {name}"),
+    N_("{n} moves: tap a lit cell on the battlefield, or choose here"),
 )
 
 
@@ -76,10 +77,12 @@ def _page(title: str, lang: str, body: str, data: dict[str, Any], script: str, m
 
 def lobby_page(scenes: list[dict[str, Any]], lang: str, referee: bool) -> str:
     """The front page: every scene served, a form to create a room of it, the referee's links."""
+    heading = _("Play a scene with a friend, or referee a line of sight")
+    hint = _("Create a room: each side gets a link; send one to your opponent, keep yours. Anyone with the "
+             "spectators' link watches.")
     body = f"""<main class="lobby">
-<h1>{_e(_("Play a scene with a friend, or referee a line of sight"))}</h1>
-<p class="hint">{_e(_("Create a room: each side gets a link; send one to your opponent, keep yours. "
-                     "Anyone with the spectators' link watches."))}</p>
+<h1>{_e(heading)}</h1>
+<p class="hint">{_e(hint)}</p>
 <div id="scenes"></div>
 <section id="created" hidden></section>
 </main>"""
@@ -88,8 +91,9 @@ def lobby_page(scenes: list[dict[str, Any]], lang: str, referee: bool) -> str:
 
 def room_page(room: str, title: str, lang: str, three: dict[str, Any]) -> str:
     """A room's page: the battlefield in 3D, what the game awaits, the choices of the seat, the log."""
+    canvas, log, replay = _("the battlefield in 3D"), _("Battle log"), _("Download the replay")
     body = f"""<main class="room">
-<section class="view"><canvas id="battle-canvas" aria-label="{_e(_("the battlefield in 3D"))}"></canvas>
+<section class="view"><canvas id="battle-canvas" aria-label="{_e(canvas)}"></canvas>
 <p id="view-status" class="status"></p></section>
 <section class="panel">
 <p id="who" class="who"></p>
@@ -99,8 +103,8 @@ def room_page(room: str, title: str, lang: str, three: dict[str, Any]) -> str:
 <div id="preview" class="preview" hidden></div>
 <div id="units" class="units"></div>
 <div id="choices" class="choices"></div>
-<details id="log-box" open><summary>{_e(_("Battle log"))}</summary><ol id="log" class="log"></ol></details>
-<p class="links"><a id="replay-link" href="/api/rooms/{_e(room)}/replay">{_e(_("Download the replay"))}</a></p>
+<details id="log-box" open><summary>{_e(log)}</summary><ol id="log" class="log"></ol></details>
+<p class="links"><a id="replay-link" href="/api/rooms/{_e(room)}/replay">{_e(replay)}</a></p>
 </section>
 </main>"""
     loader = f'<script type="module">\n{LOADER_JS}\nwindow.bow3dLoadThree = loadThree;\n</script>'
@@ -109,7 +113,8 @@ def room_page(room: str, title: str, lang: str, three: dict[str, Any]) -> str:
 
 
 def missing_page(lang: str) -> str:
-    return _page("bow3d", lang, f'<main><p>{_e(_("No such room on this server."))}</p></main>', {}, "lobby.js")
+    words = _("No such room on this server.")
+    return _page("bow3d", lang, f"<main><p>{_e(words)}</p></main>", {}, "lobby.js")
 
 
 def static_file(name: str) -> tuple[str, str] | None:

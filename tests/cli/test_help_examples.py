@@ -107,16 +107,20 @@ def example_words(line: str) -> list[str]:
 
 
 def opens_window(words: list[str]) -> bool:
-    return (words[0] == "view" and "--screenshot" not in words) or (
+    """Does the example open a window, or serve until stopped (`bow3d serve`)?"""
+    return (words[0] == "view" and "--screenshot" not in words) or words[0] == "serve" or (
         words[0] in ("play", "setup") and "--offscreen-script" not in words) or (
         words[0] == "replay" and words[1] not in ("show", "verify", "pack") and not {"--video", "--gif"} & set(words))
 
 
 def offscreen_twin(words: list[str], cwd: Path) -> list[str]:
-    """The same example without a window: a screenshot (view), an empty script (play), a short film (replay)."""
+    """The same example without a window: a screenshot (view), an empty script (play), a short film (replay),
+    a server that stops once its pages answered (serve)."""
     name = f"window-{len(list(cwd.glob('window-*')))}"
     if words[0] == "view":
         return [*words, "--screenshot", f"{name}.png", "--size", SMALLER["--size"]]
+    if words[0] == "serve":  # started, its pages asked once, stopped; on any free port, its database here
+        return [*words, "--check", "--port", "0", *([] if "--db" in words else ["--db", f"{name}.sqlite"])]
     if words[0] == "play":
         (cwd / "no-moves.txt").write_text("# nothing: open the game, then stop\n")
         return [*words, "--offscreen-script", "no-moves.txt", "--replay", f"{name}.bowreplay",

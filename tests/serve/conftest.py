@@ -67,18 +67,22 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def live_server(data: Path, scenes: list[Path], *, ai_delay: float = 0.0, three: Any = None) -> Iterator[Live]:
-    """uvicorn serving bow3d's app in a thread of this process, on loopback."""
+def live_server(data: Path, scenes: list[Path], *, ai_delay: float = 0.0, three: Any = None,
+                referee: bool = False) -> Iterator[Live]:
+    """uvicorn serving bow3d's app in a thread of this process, on loopback (with the referee page if asked)."""
     import uvicorn
 
     from bow3d.ldraw import Library
-    from bow3d.serve.app import Server, create_app
+    from bow3d.serve.app import Server, create_app, three_spec
     from bow3d.serve.catalogue import Catalogue
+    from bow3d.serve.referee import Referee
     from bow3d.serve.store import Store
 
     data.mkdir(parents=True, exist_ok=True)
     server = Server(Catalogue(scenes, Library.from_env(None)), Store(data / "bow3d.sqlite"), data,
                     ai_delay=ai_delay, three=three)
+    if referee:
+        server.referee = Referee(server.catalogue, lambda: three_spec(server))
     port = free_port()
     config = uvicorn.Config(create_app(server), host="127.0.0.1", port=port, log_level="warning",
                             ws_max_size=16 * 1024 * 1024)

@@ -57,21 +57,45 @@ def state(driver) -> dict:
                                  " result: s.result, pieces: s.pieces} : null")
 
 
+def tap_a_lit_cell(driver) -> bool:
+    """Tap (click) one of the chosen unit's lit cells on the 3D view; True when its move is previewed."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+
+    canvas = driver.find_element(By.ID, "battle-canvas")
+    driver.execute_script("window.scrollTo(0, 0)")
+    box = driver.execute_script("const r = arguments[0].getBoundingClientRect(); return [r.left, r.top, r.width, r.height]",
+                                canvas)
+    for cell in (driver.execute_script("return window.bow3dRoom.lit") or [])[:6]:
+        x, y = driver.execute_script("return window.bow3dRoom.cellOnScreen(arguments[0], arguments[1])", *cell)
+        if not (box[0] + 4 < x < box[0] + box[2] - 4 and box[1] + 4 < y < box[1] + box[3] - 4):
+            continue
+        ActionChains(driver).move_to_element_with_offset(canvas, x - box[0] - box[2] / 2,
+                                                         y - box[1] - box[3] / 2).click().perform()
+        if wait_for(driver, "return !document.getElementById('preview').hidden", 3):
+            return True
+    return False
+
+
 def click_once(driver, turn: int) -> bool:
-    """Play one choice of this page's seat by clicking it (and Commit when it is previewed); False when
-    the seat has nothing to do now."""
+    """Play one choice of this page's seat by clicking it, a lit cell on the battlefield for a move now and
+    then (and Commit when it is previewed); False when the seat has nothing to do now."""
     from selenium.webdriver.common.by import By
 
     now = state(driver)
     if not now or not now["mine"] or now["result"] or now["drawn"] != now["records"]:
         return False
-    buttons = driver.find_elements(By.CSS_SELECTOR, "#choices button.choice")
-    if not buttons:
-        return False
-    ends = [b for b in buttons if b.get_attribute("data-kind") in END_KINDS]
-    button = ends[0] if ends and turn % 4 else buttons[(turn * 5) % len(buttons)]
-    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
-    button.click()
+    if turn % 5 == 1 and tap_a_lit_cell(driver):
+        TAPS.append(turn)
+
+    else:
+        buttons = [b for b in driver.find_elements(By.CSS_SELECTOR, "#choices button.choice") if b.is_displayed()]
+        if not buttons:
+            return False
+        ends = [b for b in buttons if b.get_attribute("data-kind") in END_KINDS]
+        button = ends[0] if ends and turn % 4 else buttons[(turn * 5) % len(buttons)]
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+        button.click()
     if wait_for(driver, "return !document.getElementById('preview').hidden || "
                 f"window.bow3dRoom.state.records > {now['records']}", 20) and not driver.execute_script(
                     f"return window.bow3dRoom.state.records > {now['records']}"):
@@ -83,6 +107,9 @@ def click_once(driver, turn: int) -> bool:
     assert not driver.execute_script("return window.bow3dRoom.errors"), driver.execute_script(
         "return window.bow3dRoom.errors")
     return True
+
+
+TAPS: list[int] = []  # the turns played by tapping a lit cell on the battlefield
 
 
 def play_pages(drivers: dict[str, object], clicks: int = 400) -> dict:
@@ -121,9 +148,11 @@ def test_two_browsers_play_a_whole_bow_game_and_a_third_watches(served, tmp_path
         for driver, role in ((blue, "blue"), (red, "red"), (watcher, "spectator")):
             open_room(driver, served, links[role])
         assert driver_text(watcher, "who").endswith(("watch this game", "You watch this game"))
+        TAPS.clear()
         final = play_pages({"blue": blue, "red": red})
+        assert TAPS, "no move was played by tapping the battlefield"
         assert wait_for(watcher, f"return window.bow3dRoom.state.records === {served_records(served, room)} && "
-                        "!!window.bow3dRoom.state.result", 60)
+                        "!!window.bow3dRoom.state.result && window.bow3dRoom.drawn === window.bow3dRoom.state.records", 60)
         seen = state(watcher)
         assert seen["result"] == final["result"] and seen["pieces"] == state(red)["pieces"]
         assert driver_text(watcher, "turn").endswith(final["result"])

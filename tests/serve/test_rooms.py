@@ -162,3 +162,17 @@ def test_tokens_are_in_no_log_no_replay_and_no_database(live, caplog):
     for token in tokens.values():
         assert token.encode() not in stored
         assert token not in caplog.text
+
+
+def test_a_french_page_is_answered_in_french(live):
+    room, tokens = live.create("war-of-bros", {"red": "ai"}, seed=2)
+    seat = Client.open(live, room, tokens["blue"], lang="fr")
+    seat.until(lambda c: c.state["awaiting"]["mine"] or bool(c.state["result"]))
+    seat.send({"type": "act", "index": 0, "records": seat.state["records"] + 3})
+    seat.send("{pas du json")
+    seat.until(lambda c: len(c.errors) >= 2)
+    assert "choisissez" in seat.errors[0]["message"].lower() or "depuis" in seat.errors[0]["message"], seat.errors
+    assert "objet JSON" in seat.errors[1]["message"]
+    assert any(" lance " in line for line in seat.state["log"]), seat.state["log"][:5]  # the narrator speaks French
+    status, page = live.get("/?lang=fr")
+    assert status == 200 and "Jouez une scène avec un ami".encode() in page

@@ -22,7 +22,7 @@ function el(tag, attrs = {}, ...children) {
 function card(scene) {
   const seats = scene.sides.map((side) => {
     const select = el("select", {name: side.id, "data-side": side.id, "aria-label": side.name},
-      el("option", {value: "human"}, w("human")), ...scene.opponents.map((o) => el("option", {value: o}, `AI: ${o}`)));
+      el("option", {value: "human"}, w("human")), ...scene.opponents.map((o) => el("option", {value: o}, w("AI: {name}", {name: o}))));
     return el("label", {class: "seat"}, el("span", {}, side.name), select);
   });
   const seed = el("input", {type: "number", name: "seed", min: 0, placeholder: w("seed (empty: any)"), inputmode: "numeric"});
@@ -65,7 +65,7 @@ function showCreated(scene, answer) {
     const copy = el("button", {class: "copy", onclick: async () => {
       try { await navigator.clipboard.writeText(href); copy.textContent = w("Copied"); } catch (e) { /* no clipboard: the link is shown */ }
     }}, w("Copy"));
-    return el("li", {"data-role": role}, el("strong", {}, label), el("a", {href, class: "invite"}, w("Play")), copy,
+    return el("li", {"data-role": role}, el("strong", {}, label), el("a", {href, class: "invite"}, w("Open the seat")), copy,
       el("code", {}, href), hint ? el("small", {}, hint) : "");
   });
   box.replaceChildren(el("h2", {}, `${w("Invite links")}: ${scene.title}`),

@@ -58,6 +58,7 @@ function label() {
   $("turn-left").setAttribute("aria-label", say("Turn left"));
   $("turn-right").setAttribute("aria-label", say("Turn right"));
   $("tape").textContent = say("Tape");
+  $("eye").textContent = say("Firer's eye");
   $("save-scene").textContent = say("Save as a scene");
   $("copy-link").textContent = say("Share this position");
   $("reset").textContent = say("Put every figure back");
@@ -458,8 +459,34 @@ async function start3d() {
   }
 
   $("tape").addEventListener("click", toggleTape);
+  // The view from the firer's eye: the camera at the eye the rays leave from, looking at the target's middle.
+  let away = null;   // the orbit camera's place while the eye view is on
+  function eyeView(on) {
+    const v = ref.verdict;
+    if (on && v && current(v.target)) {
+      if (!away) away = [camera.position.clone(), controls.target.clone(), camera.fov];
+      const [tx, ty] = current(v.target);
+      root.updateWorldMatrix(true, false);
+      camera.position.copy(root.localToWorld(new THREE.Vector3(...v.eye_ldu)));
+      controls.target.copy(root.localToWorld(new THREE.Vector3(tx * STUD, ty * STUD, (v.target_feet_ldu + v.target_top_ldu) / 2)));
+      camera.fov = 30;
+      camera.near = radius / 2000;
+      for (const [id, node] of Object.entries(nodes)) node.visible = id !== v.firer && node.visible;  // its own head is no wall
+    } else if (away) {
+      [camera.position, controls.target, camera.fov] = [away[0], away[1], away[2]];
+      camera.near = radius / 100;
+      away = null;
+      if (ref.verdict && nodes[ref.verdict.firer]) nodes[ref.verdict.firer].visible = true;
+    }
+    camera.updateProjectionMatrix();
+    controls.update();
+    $("eye").setAttribute("aria-pressed", String(!!away));
+    redraw();
+    return !!away;
+  }
+  $("eye").addEventListener("click", () => eyeView(!away));
   return {
-    pose, marks: showMarks, verdict: showSight, redraw,
+    pose, marks: showMarks, verdict: (v) => { showSight(v); if (away) eyeView(!!v); }, redraw, eyeView,
     screenOf: (x, y) => toScreen(surface(x, y)),
     screenOfFigure: (id) => (nodes[id] ? screenBox(id) : null),
     figureAt,
@@ -511,6 +538,7 @@ start3d().then((v) => {
   ref.screenOf = v.screenOf;
   ref.screenOfFigure = v.screenOfFigure;
   ref.figureAt = v.figureAt;
+  ref.eyeView = v.eyeView;
   return ask();
 }).then(() => { ref.ready = true; }).catch((error) => {
   ref.error = String(error && error.message || error);

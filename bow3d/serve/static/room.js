@@ -110,6 +110,8 @@ function drawTakeBack(state) {
   }
 }
 
+const cellOf = (aim) => (aim.kind === "cell" ? [aim.at[0], aim.at[1]] : aim.kind === "point" ? [Math.floor(aim.at[0]), Math.floor(aim.at[1])] : null);
+
 function drawChoices(state) {
   const choices = state.awaiting.choices || [];
   const units = [...new Set(choices.filter((c) => c.actor).map((c) => c.actor))];
@@ -117,12 +119,37 @@ function drawChoices(state) {
   const unitBox = $("units");
   unitBox.replaceChildren(...units.map((u) => el("button", {
     class: u === chosenUnit ? "unit chosen" : "unit", "data-unit": u,
-    onclick: () => { chosenUnit = u; drawChoices(page.state); view.highlight(u); }}, u)));
+    onclick: () => { chosenUnit = u; drawChoices(page.state); }}, u)));
   const shown = choices.filter((c) => c.actor === null || c.actor === chosenUnit);
-  $("choices").replaceChildren(...shown.map((c) => el("button", {
-    class: `choice kind-${c.kind}`, "data-index": c.index, "data-kind": c.kind,
-    onclick: () => choose(c)}, c.words)));
-  if (chosenUnit) view.highlight(chosenUnit);
+  const button = (c) => el("button", {class: `choice kind-${c.kind}`, "data-index": c.index, "data-kind": c.kind,
+    onclick: () => choose(c)}, c.words);
+  // The moves to a cell are many (every lit cell): tapped on the battlefield, or listed folded
+  const moves = shown.filter((c) => c.actor && cellOf(c.aim) && c.aim.kind !== "unit");
+  const others = shown.filter((c) => !moves.includes(c));
+  const box = $("choices");
+  box.replaceChildren(...others.map(button));
+  if (moves.length) {
+    box.append(el("details", {class: "moves"}, el("summary", {}, w("{n} moves: tap a lit cell on the battlefield, or choose here", {n: moves.length})),
+      el("div", {class: "move-list"}, ...moves.map(button))));
+  }
+  page.lit = moves.map((c) => cellOf(c.aim));
+  view.highlight(chosenUnit, page.lit);
+}
+
+function tapCell(cell) {  // a tap on the battlefield: the chosen unit's choice that ends on that cell
+  const choices = (page.state && page.state.awaiting.choices) || [];
+  const found = choices.find((c) => c.actor === chosenUnit && c.aim.kind !== "unit" && cellOf(c.aim) &&
+    cellOf(c.aim)[0] === cell[0] && cellOf(c.aim)[1] === cell[1]);
+  if (found) choose(found);
+  return !!found;
+}
+
+function tapUnit(id) {  // a tap on a figure: aim at it (the chosen unit's first choice on it), else choose it
+  const choices = (page.state && page.state.awaiting.choices) || [];
+  const aimed = choices.find((c) => c.actor === chosenUnit && c.aim.kind === "unit" && c.aim.target === id);
+  if (aimed) { choose(aimed); return true; }
+  if (id !== chosenUnit && choices.some((c) => c.actor === id)) { chosenUnit = id; drawChoices(page.state); return true; }
+  return false;  // the chosen unit itself, or a figure that is no choice: the cell under the pointer
 }
 
 function choose(choice) {
@@ -183,39 +210,57 @@ async function start3d() {
   const centre = box.getCenter(new THREE.Vector3());
   const size = box.getSize(new THREE.Vector3()).length();
   const camera = new THREE.PerspectiveCamera(45, 1, size / 200, size * 10);
-  camera.position.copy(centre).add(new THREE.Vector3(0.0, 0.75, 0.7).multiplyScalar(size * 0.75));
   const controls = new m.OrbitControls.OrbitControls(camera, canvas);
   controls.target.copy(centre);
-  controls.update();
-  const ring = new THREE.Mesh(new THREE.RingGeometry(0.012, 0.018, 32), new THREE.MeshBasicMaterial({color: 0xffcc00, side: THREE.DoubleSide}));
+  let framed = false;
+  function frame() {  // the whole battlefield in view, whatever the canvas's shape (a phone is taller than wide)
+    const vertical = camera.fov * Math.PI / 180;
+    const horizontal = 2 * Math.atan(Math.tan(vertical / 2) * camera.aspect);
+    const distance = 0.5 * 0.8 * size / Math.sin(Math.min(vertical, horizontal) / 2);
+    camera.position.copy(centre).add(new THREE.Vector3(0.0, 0.8, 0.6).normalize().multiplyScalar(distance));
+    controls.update();
+    framed = true;
+  }
+  const ring = new THREE.Mesh(new THREE.RingGeometry(0.010, 0.016, 32), new THREE.MeshBasicMaterial({color: 0xffcc00, side: THREE.DoubleSide, depthTest: false}));
+  ring.renderOrder = 2;
   ring.rotation.x = -Math.PI / 2;
   ring.visible = false;
   scene.add(ring);
-  const target = new THREE.Mesh(new THREE.RingGeometry(0.012, 0.018, 32), new THREE.MeshBasicMaterial({color: 0xff3344, side: THREE.DoubleSide}));
+  const target = new THREE.Mesh(new THREE.RingGeometry(0.010, 0.016, 32), new THREE.MeshBasicMaterial({color: 0xff3344, side: THREE.DoubleSide, depthTest: false}));
+  target.renderOrder = 2;
   target.rotation.x = -Math.PI / 2;
   target.visible = false;
   scene.add(target);
   const path = new THREE.Line(new THREE.BufferGeometry(), new THREE.LineBasicMaterial({color: 0xffcc00}));
   scene.add(path);
   const root = gltf.scene.children[0] || gltf.scene;
+  const STUD = 20;  // LDU a stud; the root node turns bow3d's world (Z up, LDU) into glTF's
+  const battlefield = root.children.find((n) => n.userData && n.userData.kind === "battlefield") || root;
+  const raycaster = new THREE.Raycaster();
   function groundAt(node) {
-    if (!node) return null;
+    if (!node || !node.visible) return null;
     node.updateWorldMatrix(true, false);
     return new THREE.Vector3().setFromMatrixPosition(node.matrixWorld);
   }
+  function surface(x, y) {  // the world point on top of the battlefield at [x, y] studs
+    root.updateWorldMatrix(true, false);
+    const top = root.localToWorld(new THREE.Vector3(x * STUD, y * STUD, 10000));
+    const low = root.localToWorld(new THREE.Vector3(x * STUD, y * STUD, -10000));
+    raycaster.set(top, low.clone().sub(top).normalize());
+    const hit = raycaster.intersectObject(battlefield, true)[0];
+    return hit ? hit.point : root.localToWorld(new THREE.Vector3(x * STUD, y * STUD, 0));
+  }
+  const litMaterial = new THREE.MeshBasicMaterial({color: 0x33aaff, transparent: true, opacity: 0.55, depthTest: false});
+  let litMesh = null;
   function render() {
     const width = canvas.clientWidth, height = canvas.clientHeight;
     if (canvas.width !== Math.floor(width * renderer.getPixelRatio()) || canvas.height !== Math.floor(height * renderer.getPixelRatio())) {
       renderer.setSize(width, height, false);
       camera.aspect = width / Math.max(1, height);
       camera.updateProjectionMatrix();
+      if (!framed) frame();
     }
     renderer.render(scene, camera);
-  }
-  function studsToWorld(x, y) {  // a stud position on the battlefield's plane (LDraw X, Z = 20x, 20y), ground height from the nearest piece
-    const local = new THREE.Vector3(x * 20, 0, y * 20);
-    root.updateWorldMatrix(true, false);
-    return local.applyMatrix4(root.matrixWorld);
   }
   view.pose = (state) => {
     for (const [id, trs] of Object.entries(state.poses || {})) {
@@ -229,10 +274,23 @@ async function start3d() {
     }
     render();
   };
-  view.highlight = (id) => {
+  view.highlight = (id, cells) => {
     const at = groundAt(nodes[id]);
     ring.visible = !!at;
     if (at) ring.position.copy(at).add(new THREE.Vector3(0, 0.002, 0));
+    if (litMesh) { scene.remove(litMesh); litMesh.dispose(); litMesh = null; }
+    if (cells && cells.length) {  // the lit cells: a flat square on each, just above the ground
+      const side = 0.8 * STUD * root.scale.x;
+      litMesh = new THREE.InstancedMesh(new THREE.PlaneGeometry(side, side).rotateX(-Math.PI / 2), litMaterial, cells.length);
+      const matrix = new THREE.Matrix4();
+      cells.forEach((c, k) => {
+        const p = surface(c[0] + 0.5, c[1] + 0.5);
+        litMesh.setMatrixAt(k, matrix.makeTranslation(p.x, p.y + 0.001, p.z));
+      });
+      litMesh.renderOrder = 1;
+      litMesh.frustumCulled = false;  // its bounding sphere is the one square's, at the origin
+      scene.add(litMesh);
+    }
     render();
   };
   view.aim = (aim, points) => {
@@ -243,24 +301,51 @@ async function start3d() {
       if (at) { target.position.copy(at).add(new THREE.Vector3(0, 0.002, 0)); target.visible = true; }
     } else if (aim && aim.at) {
       const p = aim.kind === "cell" ? [aim.at[0] + 0.5, aim.at[1] + 0.5] : aim.at;
-      const at = studsToWorld(p[0], p[1]);
-      const from = groundAt(nodes[chosenUnit]);
-      if (from) at.y = from.y;
-      target.position.copy(at).add(new THREE.Vector3(0, 0.002, 0));
+      target.position.copy(surface(p[0], p[1])).add(new THREE.Vector3(0, 0.002, 0));
       target.visible = true;
     }
     if (points && points.length > 1) {
-      const from = groundAt(nodes[chosenUnit]);
-      const y = from ? from.y + 0.004 : 0;
-      path.geometry.setFromPoints(points.map((p) => { const v = studsToWorld(p[0], p[1]); v.y = y; return v; }));
+      path.geometry.setFromPoints(points.map((p) => surface(p[0], p[1]).add(new THREE.Vector3(0, 0.004, 0))));
       path.visible = true;
     }
     render();
+  };
+  function pointer(clientX, clientY) {
+    const r = canvas.getBoundingClientRect();
+    return new THREE.Vector2((clientX - r.left) / r.width * 2 - 1, -(clientY - r.top) / r.height * 2 + 1);
+  }
+  function tap(clientX, clientY) {  // a figure under the pointer, else the stud cell
+    raycaster.setFromCamera(pointer(clientX, clientY), camera);
+    const figures = Object.values(nodes).filter((n) => n.visible);
+    const hit = raycaster.intersectObjects(figures, true)[0];
+    if (hit) {
+      let node = hit.object;
+      while (node && !(node.userData && node.userData.id)) node = node.parent;
+      page.lastTap = {unit: node && node.userData.id};
+      if (node && tapUnit(node.userData.id)) return;
+    }
+    const ground = raycaster.intersectObject(battlefield, true)[0];
+    if (!ground) return;
+    const local = root.worldToLocal(ground.point.clone());
+    page.lastTap = {cell: [Math.floor(local.x / STUD), Math.floor(local.y / STUD)]};
+    tapCell(page.lastTap.cell);
+  }
+  let pressed = null;
+  canvas.addEventListener("pointerdown", (event) => { pressed = [event.clientX, event.clientY]; });
+  canvas.addEventListener("pointerup", (event) => {
+    if (pressed && Math.hypot(event.clientX - pressed[0], event.clientY - pressed[1]) < 8) tap(event.clientX, event.clientY);
+    pressed = null;
+  });
+  page.cellOnScreen = (i, j) => {  // where a cell's centre is on the page (for scripts and tests)
+    const p = surface(i + 0.5, j + 0.5).project(camera);
+    const r = canvas.getBoundingClientRect();
+    return [r.left + (p.x + 1) / 2 * r.width, r.top + (1 - p.y) / 2 * r.height];
   };
   controls.addEventListener("change", render);
   window.addEventListener("resize", render);
   view.ready = true;
   page.ready3d = true;
+  if (page.state) view.highlight(chosenUnit, page.lit);
   page.unitPosition = (id) => { const p = groundAt(nodes[id]); return p ? [p.x, p.y, p.z] : null; };
   if (page.state) view.pose(page.state);
   $("view-status").textContent = w("Drag to turn, pinch or wheel to zoom.");
