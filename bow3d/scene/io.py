@@ -262,8 +262,11 @@ def scene_to_data(scene: Scene) -> dict[str, Any]:
     for sheet in data["sheets"].values():
         if not isinstance(sheet.get("weapons"), list):
             continue
-        sheet["weapons"] = [_Flow(weapon) for weapon in sheet["weapons"]]
+        # BOW's weapons are mappings (name, kind, damage...); other books name them (Blaze of Glory: 'rifle')
+        sheet["weapons"] = [_Flow(weapon) if isinstance(weapon, dict) else weapon for weapon in sheet["weapons"]]
         for weapon in sheet["weapons"]:
+            if not isinstance(weapon, dict):
+                continue
             if weapon.get("reach") is None:
                 weapon.pop("reach", None)
             else:
