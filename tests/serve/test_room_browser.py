@@ -66,13 +66,13 @@ def tap_a_lit_cell(driver) -> bool:
     driver.execute_script("window.scrollTo(0, 0)")
     box = driver.execute_script("const r = arguments[0].getBoundingClientRect(); return [r.left, r.top, r.width, r.height]",
                                 canvas)
-    for cell in (driver.execute_script("return window.bow3dRoom.lit") or [])[:6]:
+    for cell in (driver.execute_script("return window.bow3dRoom.lit") or [])[:3]:
         x, y = driver.execute_script("return window.bow3dRoom.cellOnScreen(arguments[0], arguments[1])", *cell)
         if not (box[0] + 4 < x < box[0] + box[2] - 4 and box[1] + 4 < y < box[1] + box[3] - 4):
             continue
         ActionChains(driver).move_to_element_with_offset(canvas, x - box[0] - box[2] / 2,
                                                          y - box[1] - box[3] / 2).click().perform()
-        if wait_for(driver, "return !document.getElementById('preview').hidden", 3):
+        if wait_for(driver, "return !document.getElementById('preview').hidden", 1):
             return True
     return False
 
@@ -90,6 +90,11 @@ def click_once(driver, turn: int) -> bool:
 
     else:
         buttons = [b for b in driver.find_elements(By.CSS_SELECTOR, "#choices button.choice") if b.is_displayed()]
+        if not buttons or turn % 7 == 3:  # the folded list of moves, opened
+            for summary in driver.find_elements(By.CSS_SELECTOR, "#choices details.moves:not([open]) summary"):
+                driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", summary)
+                summary.click()
+            buttons = [b for b in driver.find_elements(By.CSS_SELECTOR, "#choices button.choice") if b.is_displayed()]
         if not buttons:
             return False
         ends = [b for b in buttons if b.get_attribute("data-kind") in END_KINDS]

@@ -110,6 +110,7 @@ function drawTakeBack(state) {
   }
 }
 
+const FOLDED_FROM = 8;  // more choices on cells than this are folded (a rifleman's moves: 73 on the village)
 const cellOf = (aim) => (aim.kind === "cell" ? [aim.at[0], aim.at[1]] : aim.kind === "point" ? [Math.floor(aim.at[0]), Math.floor(aim.at[1])] : null);
 
 function drawChoices(state) {
@@ -124,7 +125,8 @@ function drawChoices(state) {
   const button = (c) => el("button", {class: `choice kind-${c.kind}`, "data-index": c.index, "data-kind": c.kind,
     onclick: () => choose(c)}, c.words);
   // The moves to a cell are many (every lit cell): tapped on the battlefield, or listed folded
-  const moves = shown.filter((c) => c.actor && cellOf(c.aim) && c.aim.kind !== "unit");
+  const aimed = shown.filter((c) => c.actor && cellOf(c.aim) && c.aim.kind !== "unit");
+  const moves = aimed.length > FOLDED_FROM ? aimed : [];
   const others = shown.filter((c) => !moves.includes(c));
   const box = $("choices");
   box.replaceChildren(...others.map(button));
@@ -132,7 +134,7 @@ function drawChoices(state) {
     box.append(el("details", {class: "moves"}, el("summary", {}, w("{n} moves: tap a lit cell on the battlefield, or choose here", {n: moves.length})),
       el("div", {class: "move-list"}, ...moves.map(button))));
   }
-  page.lit = moves.map((c) => cellOf(c.aim));
+  page.lit = aimed.map((c) => cellOf(c.aim));
   view.highlight(chosenUnit, page.lit);
 }
 
