@@ -277,14 +277,19 @@ class ReplayWriter:
         writer = cls.__new__(cls)
         writer.path, writer.header = Path(path), replay.header
         data = writer.path.read_bytes()
+        kept = 1 + len(replay.entries)  # the lines read_replay kept: the header and the entries
         starts, offset = [], 0
-        for chunk in data.split(b"\n")[:-1]:  # whole lines only (each ends with a newline)
+        for chunk in data.split(b"\n")[:kept]:
             starts.append(offset)
             offset += len(chunk) + 1
         fd = os.open(writer.path, os.O_WRONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
         writer._file = os.fdopen(fd, "w", encoding="utf-8", buffering=1)
-        writer._file.truncate(offset)
-        writer._file.seek(offset)
+        whole = min(offset, len(data))
+        writer._file.truncate(whole)  # a cut-short last line goes
+        writer._file.seek(whole)
+        if whole < offset:  # the last kept line lost only its newline
+            writer._file.write("\n")
+            writer._file.flush()
         writer.entries_written = len(replay.entries)
         writer._starts = starts[1:1 + len(replay.entries)]
         return writer

@@ -49,7 +49,11 @@ from bow3d.serve.store import ROOM_ID, SPECTATOR, Store
 log = logging.getLogger("bow3d.serve")
 MAX_BODY_BYTES = 64 * 1024       # a request's JSON body
 MAX_ROUNDS_ALLOWED = 100
-HELLO_SECONDS = 10.0             # a WebSocket that says nothing for this long is closed
+HELLO_SECONDS = 10.0             # a WebSocket that has not said hello with a token by then is closed
+SEND_SECONDS = 5.0               # a connection that takes longer to take a frame is closed (it holds up no room)
+MAX_CONNECTIONS_PER_ROOM = 64
+MAX_LIVE_ROOMS = 256             # rooms in memory (each with its 3D world); finished, unwatched ones go first
+CREATE_RATE, CREATE_BURST = 5.0, 60  # rooms created a second on average, and at once (the whole server)
 
 
 @dataclass(eq=False)  # one per socket, kept in sets by identity
@@ -75,6 +79,8 @@ class Server:
         self.connections: dict[str, set[Connection]] = {}
         self._opening: dict[str, asyncio.Lock] = {}
         self._drivers: dict[str, asyncio.Task] = {}
+        self._limiters: dict[str, anyio.CapacityLimiter] = {}  # one worker thread at a time a room
+        self._creating = RateLimit(CREATE_RATE, CREATE_BURST)
         (self.data_dir / "rooms").mkdir(parents=True, exist_ok=True)
 
     # -- rooms -------------------------------------------------------------------------------
@@ -89,6 +95,12 @@ class Server:
         if not 1 <= max_rounds <= MAX_ROUNDS_ALLOWED:
             raise Refused("bad-rounds", _("max_rounds {value}: give 1 to {limit}").format(value=max_rounds,
                                                                                          limit=MAX_ROUNDS_ALLOWED))
+        if not self._creating.allow():
+            raise Refused("too-many", _("too many rooms created at once: try again in a moment"))
+        self.unload_finished()
+        if len(self.rooms) >= MAX_LIVE_ROOMS:
+            raise Refused("full", _("this server plays {n} games at once already: try again later")
+                          .format(n=len(self.rooms)))
         if seed is None:
             import secrets
 
@@ -120,16 +132,43 @@ class Server:
                 return None
             room = await anyio.to_thread.run_sync(Room.open, row, entry, self.data_dir)
             self.rooms[room_id] = room
+            self._opening.pop(room_id, None)
             return room
+
+    def limiter(self, room: Room) -> anyio.CapacityLimiter:
+        """The room's one worker thread: its calls wait for each other, never for other rooms' threads."""
+        found = self._limiters.get(room.row.id)
+        if found is None:
+            found = self._limiters[room.row.id] = anyio.CapacityLimiter(1)
+        return found
+
+    async def call(self, room: Room, function: Any, *args: Any) -> Any:
+        return await anyio.to_thread.run_sync(function, *args, limiter=self.limiter(room))
+
+    def unload_finished(self) -> None:
+        """Forget the finished games nobody watches (their replays keep them: they re-open on demand)."""
+        for room_id, room in list(self.rooms.items()):
+            task = self._drivers.get(room_id)
+            if room.game.is_over and not self.connections.get(room_id) and (task is None or task.done()):
+                room.close()
+                del self.rooms[room_id]
+                self._limiters.pop(room_id, None)
+                self._drivers.pop(room_id, None)
 
     async def resume_all(self) -> None:
         """Open every room with a game to go on (after a restart) and let its throws and AI seats play."""
-        rows = await anyio.to_thread.run_sync(self.store.rooms)
+        try:
+            rows = await anyio.to_thread.run_sync(self.store.rooms)
+        except Exception:  # a damaged database: said, and the server serves what it can
+            log.exception("the rooms cannot be read from %s", self.store.path)
+            return
         for row in rows:
             try:
+                if await anyio.to_thread.run_sync(_finished, self.data_dir / row.replay):
+                    continue  # opened when someone asks for it
                 room = await self.room(row.id)
-            except Bow3dError as error:
-                log.warning("room %s cannot be resumed: %s", row.id, error)
+            except Exception:  # one room's damage stops no other room
+                log.exception("room %s cannot be resumed", row.id)
                 continue
             if room is not None and room.ai_to_play():
                 self.drive(room)
@@ -143,11 +182,14 @@ class Server:
 
     async def _drive(self, room: Room) -> None:
         try:
-            while await anyio.to_thread.run_sync(room.step):
+            while True:
+                while await self.call(room, room.step):
+                    await self.broadcast(room)
+                    if self.ai_delay:
+                        await asyncio.sleep(self.ai_delay)
                 await self.broadcast(room)
-                if self.ai_delay:
-                    await asyncio.sleep(self.ai_delay)
-            await self.broadcast(room)
+                if not room.ai_to_play():  # a human's record may have come during the broadcast
+                    break
         except Exception:  # a room's failure is logged; the server and other rooms go on
             log.exception("room %s stopped playing", room.row.id)
 
@@ -157,12 +199,16 @@ class Server:
 
     async def send_state(self, room: Room, connection: Connection, force: bool = False) -> None:
         async with connection.lock:
-            frame = await anyio.to_thread.run_sync(room.frame, connection.role, connection.lang)
+            frame = await self.call(room, room.frame, connection.role, connection.lang)
             if not force and frame is connection.last:
                 return
-            with contextlib.suppress(Exception):  # a closed socket: its handler ends and forgets it
+            with anyio.move_on_after(SEND_SECONDS) as waited, contextlib.suppress(Exception):
                 await connection.websocket.send_text(json.dumps(frame, ensure_ascii=False))
                 connection.last = frame
+            if waited.cancelled_caught:  # a peer that does not read holds up no room: it is let go
+                self.connections.get(room.row.id, set()).discard(connection)
+                with contextlib.suppress(Exception):
+                    await connection.websocket.close(code=1013)
 
     async def close(self) -> None:
         for task in self._drivers.values():
@@ -292,11 +338,19 @@ def create_app(server: Server) -> Starlette:
         connection = await _hello(websocket, room)
         if connection is None:
             return
-        server.connections.setdefault(room.row.id, set()).add(connection)
+        watching = server.connections.setdefault(room.row.id, set())
+        if len(watching) >= MAX_CONNECTIONS_PER_ROOM:
+            with speaking(connection.lang):
+                words = _("this room has {n} connections already: close a tab").format(n=len(watching))
+            await websocket.send_json(error_frame("room-full", words))
+            await websocket.close(code=1013)
+            return
+        watching.add(connection)
         try:
             await websocket.send_json({"type": "welcome", "protocol": PROTOCOL, "room": room.row.id,
                                        "role": connection.role})
             await server.send_state(room, connection, force=True)
+            server.drive(room)  # a room re-opened on its AI's turn plays on
             await _serve(websocket, room, connection)
         except WebSocketDisconnect:
             pass
@@ -305,9 +359,10 @@ def create_app(server: Server) -> Starlette:
 
     async def _hello(websocket: WebSocket, room: Room) -> Connection | None:
         limit = RateLimit()
+        deadline = anyio.current_time() + HELLO_SECONDS  # for the whole hello, not each message
         while True:
             try:
-                with anyio.fail_after(HELLO_SECONDS):
+                with anyio.fail_after(max(0.0, deadline - anyio.current_time())):
                     raw = await websocket.receive_text()
             except (TimeoutError, WebSocketDisconnect, KeyError):
                 with contextlib.suppress(Exception):
@@ -334,7 +389,13 @@ def create_app(server: Server) -> Starlette:
     async def _serve(websocket: WebSocket, room: Room, connection: Connection) -> None:
         limit = RateLimit()
         while True:
-            raw = await websocket.receive_text()
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                raise WebSocketDisconnect(message.get("code", 1000))
+            raw = message.get("text")
+            if raw is None:  # a binary frame
+                await websocket.send_json(error_frame("bad-message", _("send JSON in text frames")))
+                continue
             with speaking(connection.lang):  # the error frames below in the page's language
                 await _answer(websocket, room, connection, limit, raw)
 
@@ -347,18 +408,20 @@ def create_app(server: Server) -> Starlette:
             return
         try:
             message = parse(raw)
+            if connection.role == SPECTATOR and isinstance(message, Act | Preview | TakeBack):
+                raise Refused("spectator", _("a spectator watches: only a seat's link can act"))
             if isinstance(message, Act):
-                await anyio.to_thread.run_sync(spoken(connection.lang, room.act), connection.role, message.index,
-                                               message.records)
+                await server.call(room, spoken(connection.lang, room.act), connection.role, message.index,
+                                  message.records)
                 await server.broadcast(room)
                 server.drive(room)
             elif isinstance(message, Preview):
                 def preview(m: Preview = message) -> dict[str, Any]:
                     return room.preview(connection.role, m.index, m.records, connection.lang)
 
-                await websocket.send_json(await anyio.to_thread.run_sync(preview))
+                await websocket.send_json(await server.call(room, preview))
             elif isinstance(message, TakeBack):
-                outcome = await anyio.to_thread.run_sync(spoken(connection.lang, room.take_back), connection.role)
+                outcome = await server.call(room, spoken(connection.lang, room.take_back), connection.role)
                 await websocket.send_json({"type": "take_back", "outcome": outcome})
                 for other in list(server.connections.get(room.row.id, ())):
                     await server.send_state(room, other, force=True)
@@ -396,6 +459,16 @@ def create_app(server: Server) -> Starlette:
             await server.close()
 
     return Starlette(routes=routes, lifespan=lifespan)
+
+
+def _finished(path: Path) -> bool:
+    """Does the replay hold a finished game (its end line)? A missing or damaged one is not finished."""
+    from bow3d.replay.format import read_replay
+
+    try:
+        return read_replay(path).end is not None
+    except Bow3dError:
+        return False
 
 
 def spoken(lang: str, function: Any) -> Any:

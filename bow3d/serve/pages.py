@@ -45,8 +45,8 @@ def _e(text: Any) -> str:
 
 
 def _json(value: Any) -> str:
-    """JSON for a <script type="application/json"> block ('</' cannot close the block)."""
-    return json.dumps(value, ensure_ascii=False).replace("</", "<\\/")
+    """JSON for a <script type="application/json"> block (no '<': neither '</script' nor '<!--' can end it)."""
+    return json.dumps(value, ensure_ascii=False).replace("<", "\\u003c")
 
 
 def _page(title: str, lang: str, body: str, data: dict[str, Any], script: str, module: str = "") -> str:

@@ -219,7 +219,10 @@ class Referee:
         if entry is None:
             return None
         with self._benches_lock:
-            return self._benches.setdefault(entry.name, Bench(entry))
+            found = self._benches.get(entry.name)
+            if found is None:  # read once: the scene's YAML, not on every request
+                found = self._benches[entry.name] = Bench(entry)
+            return found
 
     def routes(self) -> list[BaseRoute]:
         return [Route("/referee/{scene}", self.page), Route("/api/referee/{scene}/los", self.los, methods=["POST"]),
@@ -319,7 +322,7 @@ def _e(text: Any) -> str:
 
 def _json(value: Any) -> str:
     """JSON for a <script type="application/json"> block ('</' cannot close the block)."""
-    return json.dumps(value, ensure_ascii=False).replace("</", "<\\/")
+    return json.dumps(value, ensure_ascii=False).replace("<", "\\u003c")
 
 
 def _head(title: str, lang: str) -> str:

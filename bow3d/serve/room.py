@@ -52,6 +52,7 @@ class Room:
         self.take_back_asked: str | None = None    # the side that asked to take back the last record
         self._worded: dict[str, list[list[str]]] = {}  # language -> each record's log lines
         self._frames: dict[tuple[str, str], tuple[int, dict[str, Any]]] = {}
+        self.version = 0   # one more at every change (a record, a take-back asked or done): the frames' key
         session.on_record = self._recorded
 
     # -- opening -----------------------------------------------------------------------------
@@ -90,12 +91,14 @@ class Room:
         return room
 
     def close(self) -> None:
-        if self.session.writer is not None:
-            self.session.writer.close()
+        with self.lock:  # not while a step is writing
+            if self.session.writer is not None:
+                self.session.writer.close()
 
     def _recorded(self, action: Any, events: list[Any]) -> None:
         self.events.append(list(events))
         self.take_back_asked = None
+        self.version += 1
 
     # -- state -------------------------------------------------------------------------------
     @property
@@ -139,12 +142,11 @@ class Room:
         key = (role, language)
         with self.lock:
             cached = self._frames.get(key)
-            version = (self.records, self.take_back_asked)
-            if cached is not None and cached[0] == hash(version):
+            if cached is not None and cached[0] == self.version:
                 return cached[1]
             with speaking(language):
                 frame = self._frame(role, language)
-            self._frames[key] = (hash(version), frame)
+            self._frames[key] = (self.version, frame)
             return frame
 
     def _frame(self, role: str, language: str) -> dict[str, Any]:
@@ -222,16 +224,19 @@ class Room:
             if self.take_back_asked is None or self.take_back_asked == role:
                 self._check_take_back()
                 self.take_back_asked = role
+                self.version += 1
                 return "asked"
             try:
                 self.session.take_back()
             except TakeBackRefused as refused:
                 self.take_back_asked = None
+                self.version += 1
                 raise Refused("take-back", _("nothing taken back: {why}").format(why=refused)) from None
             self.events.pop()
             for worded in self._worded.values():
                 del worded[len(self.events):]
             self.take_back_asked = None
+            self.version += 1
             return "taken"
 
     def _check_take_back(self) -> None:
@@ -244,6 +249,9 @@ def players_of(entry: SceneEntry, seats: Mapping[str, Any]) -> dict[str, str]:
     """side -> 'human' or an opponent's name, every side of the scene: `seats` as a browser asked, checked
     against the ruleset's opponents (Refused naming the side or name)."""
     sides = [s.id for s in entry.scene.sides]
+    if SPECTATOR in sides:  # its seat's token would be the spectators' one
+        raise Refused("bad-seat", _("a side called {side!r} cannot have a room: rename it in the scene")
+                      .format(side=SPECTATOR))
     opponents = entry.ruleset.opponents()
     players = {}
     for side in sides:

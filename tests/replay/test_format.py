@@ -194,3 +194,25 @@ def test_write_read_round_trip_and_any_cut(tmp_path_factory, records, cut):
             out.write_bytes(data[:keep])
             replay = read_replay(out)
             assert replay.truncated and [e.record for e in replay.entries] == records[:-1]
+
+
+@pytest.mark.parametrize("damage", ["whole", "no newline", "cut short"])
+def test_reopen_appends_after_the_last_whole_record(tmp_path, damage):
+    """A server killed while writing (issue 31): its replay goes on in place after the records read_replay
+    keeps; a last record that only lost its newline is kept (reopen used to cut it, and the next record was
+    numbered one too far)."""
+    out = write_sample(tmp_path, [{"type": "move", "unit": "u", "to": [1, 1]}, {"type": "end_turn"}])
+    data = out.read_bytes().splitlines(keepends=True)  # an unfinished game: no end line
+    assert b'"end"' not in data[-1]
+    if damage == "no newline":
+        data[-1] = data[-1].rstrip(b"\n")
+    elif damage == "cut short":
+        data[-1] = data[-1][:10]
+    out.write_bytes(b"".join(data))
+    kept = len(read_replay(out).entries)
+    assert kept == (1 if damage == "cut short" else 2)
+    writer = ReplayWriter.reopen(out)
+    writer.write({"type": "end_turn"}, [])
+    writer.close()
+    replay = read_replay(out)
+    assert [e.n for e in replay.entries] == list(range(1, kept + 2)) and not replay.truncated

@@ -529,6 +529,14 @@ ref.choose = choose;
 ref.select = select;
 ref.current = (id) => current(id);
 
+// the language links keep the figures where they were moved (the address's fragment, as it is when clicked)
+for (const link of document.querySelectorAll("nav.languages a")) {
+  link.addEventListener("click", (event) => {
+    event.preventDefault();
+    writeFragment();
+    location.href = link.getAttribute("href") + location.hash;
+  });
+}
 label();
 readFragment();
 showSelected();

@@ -7,7 +7,7 @@ const w = (text, slots = {}) => (WORDS[text] || text).replace(/\{(\w+)\}/g, (all
 const $ = (id) => document.getElementById(id);
 const page = window.bow3dRoom = {state: null, drawn: -1, errors: [], previewed: null, ready3d: false, error3d: null, frames: 0};
 const token = decodeURIComponent(location.hash.replace(/^#/, ""));
-let socket = null, retry = 500, chosenUnit = null;
+let socket = null, retry = 500, chosenUnit = null, refused = false;
 
 function el(tag, attrs = {}, ...children) {  // children: nodes or text
   const node = document.createElement(tag);
@@ -36,7 +36,8 @@ function connect() {
     socket.send(JSON.stringify({type: "hello", token, lang: ROOM.lang}));
   });
   socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
-  socket.addEventListener("close", () => {
+  socket.addEventListener("close", (event) => {
+    if (refused || event.code === 4404 || event.code === 4408) return;  // a wrong link stays wrong
     $("turn").textContent = w("Connection lost: reconnecting...");
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 8000);
@@ -53,7 +54,10 @@ function receive(frame) {
   else if (frame.type === "error") {
     page.errors.push(frame);
     say(frame.message);
-    if (frame.code === "bad-token") socket.close();
+    if (frame.code === "bad-token" || frame.code === "no-such-room" || frame.code === "room-full") {
+      refused = true;
+      socket.close();
+    }
   } else if (frame.type === "welcome") say("");
 }
 
@@ -360,6 +364,8 @@ function waitForState() {
   });
 }
 
+// the language links keep the seat's token (after '#', which a link without it would drop)
+for (const link of document.querySelectorAll("nav.languages a")) link.href = link.getAttribute("href") + location.hash;
 connect();
 waitForState().then(start3d).catch((error) => {
   page.error3d = String(error && error.message || error);
