@@ -14,7 +14,7 @@ from benchmarks.serve_load import create_rooms, drive, free_port, kill_9, start_
 from bow3d.replay import read_replay, verify_replay
 from tests.serve.conftest import SCENES
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("serve-load")]
+pytestmark = pytest.mark.slow
 ROOMS = 50
 SEATS = {"war-of-bros": ("blue", "red"), "western-town": ("law", "outlaws")}
 KILL_AT = 8   # records a room, on average, when the server is killed

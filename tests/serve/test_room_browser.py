@@ -25,7 +25,7 @@ def wait_for(driver, script: str, seconds: float = 60.0):
         time.sleep(0.05)
     return value
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("serve-browser")]
+pytestmark = pytest.mark.slow  # no xdist group: the three games spread over the workers (each its own server)
 PHONE = (390, 844)
 END_KINDS = ("end_turn", "end_step", "end_activation")
 
@@ -41,7 +41,7 @@ def installed_three():
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory) -> Iterator[Live]:
-    with live_server(tmp_path_factory.mktemp("serve") / "data", list(SCENES.values()), ai_delay=0.05,
+    with live_server(tmp_path_factory.mktemp("serve") / "data", list(SCENES.values()), ai_delay=0.0,
                      three=installed_three()) as live:
         yield live
 

@@ -13,8 +13,6 @@ from bow3d.replay import verify_replay
 from tests.serve.conftest import SCENES, Client
 from tests.serve.play import play
 
-pytestmark = pytest.mark.xdist_group("serve")
-
 
 @pytest.mark.parametrize("scene", list(SCENES))
 def test_a_game_of_every_ruleset_against_the_ai_ends_and_verifies(live, scene):
