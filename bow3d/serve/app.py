@@ -78,6 +78,7 @@ class Server:
         self.rooms: dict[str, Room] = {}
         self.connections: dict[str, set[Connection]] = {}
         self._opening: dict[str, asyncio.Lock] = {}
+        self.refused: dict[str, str] = {}   # room -> why it cannot be opened here (its scene changed...)
         self._drivers: dict[str, asyncio.Task] = {}
         self._limiters: dict[str, anyio.CapacityLimiter] = {}  # one worker thread at a time a room
         self._creating = RateLimit(CREATE_RATE, CREATE_BURST)
@@ -130,7 +131,12 @@ class Server:
             if entry is None:
                 log.warning("room %s: its scene %s is not served now; start the server with it", room_id, row.scene)
                 return None
-            room = await anyio.to_thread.run_sync(Room.open, row, entry, self.data_dir)
+            try:
+                room = await anyio.to_thread.run_sync(Room.open, row, entry, self.data_dir)
+            except Bow3dError as error:  # its replay cannot go on here: said once, in the log and to who asks
+                self.refused[room_id] = str(error)
+                log.warning("room %s cannot be opened: %s", room_id, error)
+                return None
             self.rooms[room_id] = room
             self._opening.pop(room_id, None)
             return room
@@ -284,6 +290,9 @@ def create_app(server: Server) -> Starlette:
     async def room_info(request: Request) -> Response:
         room = await server.room(request.path_params["room"])
         if room is None:
+            why = server.refused.get(request.path_params["room"])
+            if why is not None:
+                return JSONResponse(error_frame("cannot-open", why), status_code=409)
             return JSONResponse(error_frame("no-such-room", "no such room"), status_code=404)
         return JSONResponse({"room": room.row.id, "scene": room.entry.name, "records": room.records,
                              "over": room.game.is_over, "players": room.row.players,

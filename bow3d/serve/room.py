@@ -18,8 +18,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from bow3d.errors import RulesError, UserInputError
+from bow3d.errors import ReplayError, RulesError, UserInputError
 from bow3d.i18n import _, speaking
+from bow3d.replay.digest import check_scene_digest
 from bow3d.replay.format import ReplayWriter, library_kind, read_replay, sight_method
 from bow3d.replay.opponents import header_word
 from bow3d.replay.session import Session, TakeBackRefused, ai_players
@@ -75,11 +76,16 @@ class Room:
             session = Session.start(scene, world, seed=row.seed, players=players, writer=writer,
                                     max_rounds=row.max_rounds)
             return cls(row, entry, path, session)
-        records = [entry_.record for entry_ in read_replay(path).entries]
+        replay = read_replay(path)
+        problem = check_scene_digest(replay.header.scene_digest, scene, entry.path, entry.library)
+        if problem is not None:  # played on, its records would be judged by other rules than its header says
+            raise ReplayError(_("{path}: the room's scene changed since its game began ({problem}); serve the "
+                                "scene it was played on to go on with it").format(path=path, problem=problem))
+        records = [entry_.record for entry_ in replay.entries]
         session = Session.start(scene, world, seed=row.seed, players=players, max_rounds=row.max_rounds)
         room = cls(row, entry, path, session)
         session.replay_into(records)
-        finished = read_replay(path).end is not None
+        finished = replay.end is not None
         if not finished:
             session.writer = ReplayWriter.reopen(path)
             if session.game.is_over:  # killed between the last record and the end line

@@ -174,3 +174,29 @@ def test_a_french_page_is_answered_in_french(live):
     assert any(" lance " in line for line in seat.state["log"]), seat.state["log"][:5]  # the narrator speaks French
     status, page = live.get("/?lang=fr")
     assert status == 200 and "Jouez une scène avec un ami".encode() in page
+
+
+def test_a_room_whose_scene_changed_is_not_played_on_under_its_old_header(tmp_path):
+    """After a restart, a room's replay goes on only on the scene its header names: an edited scene file would
+    have its records judged by other rules than the replay says (and the replay would no longer verify)."""
+    import shutil
+
+    from bow3d.bundled import scenes_dir
+    from tests.serve.conftest import live_server
+
+    folder = tmp_path / "scenes"
+    shutil.copytree(scenes_dir(), folder, ignore=shutil.ignore_patterns("*.py", "__pycache__"))
+    scene = folder / "war-of-bros.yaml"
+    with live_server(tmp_path / "data", [scene]) as live:
+        room, tokens = live.create("war-of-bros", {"red": "ai"}, seed=2)
+        records = json.loads(live.get(f"/api/rooms/{room}")[1])["records"]
+    with live_server(tmp_path / "data", [scene]) as live:  # the same scene: the room goes on
+        assert json.loads(live.get(f"/api/rooms/{room}")[1])["records"] >= records
+    text = scene.read_text()
+    changed = text.replace("position: [40, 17]", "position: [40, 16]", 1)  # the lieutenant starts elsewhere
+    assert changed != text
+    scene.write_text(changed)
+    with live_server(tmp_path / "data", [scene]) as live:
+        status, body = live.get(f"/api/rooms/{room}")
+        assert status == 409 and b"changed since its game began" in body, body
+        _alive(live)
