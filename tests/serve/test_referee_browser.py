@@ -22,8 +22,8 @@ from bow3d.serve.app import Server, create_app, three_spec
 from bow3d.serve.catalogue import Catalogue
 from bow3d.serve.referee import Referee
 from bow3d.serve.store import Store
-from bow3d.view.report.three import find_three, local_graph
-from tests.view.browser import chromium, console_errors, wait_for
+from bow3d.view.report.three import local_graph
+from tests.view.browser import chromium, console_errors, installed_three, wait_for
 
 SCENES = Path(__file__).resolve().parents[2] / "scenes"
 PHONE = (390, 844)
@@ -31,13 +31,6 @@ PHONE = (390, 844)
 CASES = (("village", "blue-rifle-2", "red-pistol", ("blue-rifle-2", "red-pistol", "blue-sword")),
          ("western-town", "marshal", "black-bart", ("marshal", "black-bart", "brawler")))
 DRAGS = 10      # per scene: 20 placements in all
-
-
-def installed_three() -> Path:
-    try:
-        return find_three()
-    except Exception as error:  # noqa: BLE001 (the reason is the skip's message)
-        pytest.skip(f"three.js is not installed here ({error}); .ci/run installs it with npm")
 
 
 @pytest.fixture(scope="module")

@@ -10,39 +10,24 @@ from collections.abc import Iterator
 import pytest
 
 from bow3d.replay import verify_replay
+from bow3d.view.report.three import local_graph
 from tests.serve.conftest import SCENES, Live, live_server
-from tests.view.browser import chromium, console_errors
+from tests.view.browser import chromium, console_errors, installed_three, wait_for as poll_for
 
 
 def wait_for(driver, script: str, seconds: float = 60.0):
-    """Poll `script` until it is truthy (every 50 ms: a game is hundreds of clicks); its last value."""
-    deadline = time.monotonic() + seconds
-    value = None
-    while time.monotonic() < deadline:
-        value = driver.execute_script(script)
-        if value:
-            return value
-        time.sleep(0.05)
-    return value
+    """Poll every 50 ms: a game is hundreds of clicks."""
+    return poll_for(driver, script, seconds, poll=0.05)
 
 pytestmark = pytest.mark.slow  # no xdist group: the three games spread over the workers (each its own server)
 PHONE = (390, 844)
 END_KINDS = ("end_turn", "end_step", "end_activation")
 
 
-def installed_three():
-    from bow3d.view.report.three import find_three, local_graph
-
-    try:
-        return local_graph(find_three())
-    except Exception as error:  # noqa: BLE001 (the reason is the skip's message)
-        pytest.skip(f"three.js is not installed here ({error}); .ci/run installs it with npm")
-
-
 @pytest.fixture(scope="module")
 def served(tmp_path_factory) -> Iterator[Live]:
     with live_server(tmp_path_factory.mktemp("serve") / "data", list(SCENES.values()), ai_delay=0.0,
-                     three=installed_three()) as live:
+                     three=local_graph(installed_three())) as live:
         yield live
 
 

@@ -49,15 +49,15 @@ def chromium(size: tuple[int, int] = (1280, 900), extra: tuple[str, ...] = ()) -
         driver.quit()
 
 
-def wait_for(driver, script: str, seconds: float = 60.0):
-    """Poll `script` (JavaScript returning a value) until it is truthy; its last value."""
+def wait_for(driver, script: str, seconds: float = 60.0, poll: float = 0.25):
+    """Poll `script` (JavaScript returning a value) every `poll` seconds until it is truthy; its last value."""
     deadline = time.monotonic() + seconds
     value = None
     while time.monotonic() < deadline:
         value = driver.execute_script(script)
         if value:
             return value
-        time.sleep(0.25)
+        time.sleep(poll)
     return value
 
 
@@ -65,3 +65,13 @@ def console_errors(driver) -> list[str]:
     """The browser console's errors (and bow3d's own warnings) since the last call."""
     return [entry["message"] for entry in driver.get_log("browser")
             if entry["level"] == "SEVERE" or "bow3d" in entry["message"]]
+
+
+def installed_three():
+    """npm's global three THREE_VERSION (bow3d.view.report.three.find_three), or skip."""
+    from bow3d.view.report.three import find_three
+
+    try:
+        return find_three()
+    except Exception as error:  # noqa: BLE001 (the reason is the skip's message)
+        pytest.skip(f"three.js is not installed here ({error}); .ci/run installs it with npm")

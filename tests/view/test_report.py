@@ -23,7 +23,7 @@ from bow3d.cli import main
 from bow3d.view.report import THREE_VERSION, build_report, three
 from bow3d.view.report.page import Report, render_page, script_json
 from bow3d.view.report.three import CDN_BASE, PINNED, PINNED_DEPENDENCIES, cdn_graph, find_three, local_graph
-from tests.view.browser import chromium, console_errors, wait_for
+from tests.view.browser import chromium, console_errors, installed_three, wait_for
 
 READY = "return window.bow3dView && (window.bow3dView.ready || window.bow3dView.error) && window.bow3dView"
 POSITIONS = "const v = window.bow3dView; return Object.fromEntries(v.units.map((u) => [u, v.unitPosition(u)]))"
@@ -39,14 +39,6 @@ for (let i = 0; i < d.length; i += 4) {
 }
 return [seen.size, drawn / (d.length / 4)];
 """
-
-
-def installed_three() -> Path:
-    """npm's global three THREE_VERSION (find_three), or skip."""
-    try:
-        return find_three()
-    except Exception as error:  # noqa: BLE001 (the reason is the skip's message)
-        pytest.skip(f"three.js is not installed here ({error}); .ci/run installs it with npm")
 
 
 @pytest.fixture(scope="module")
